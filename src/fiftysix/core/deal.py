@@ -1,0 +1,206 @@
+"""What both games share about one deal: phases, the seat to move, the one transition function
+(:meth:`Deal.push`), tricks, copies and the move history.
+
+Each game subclasses :class:`Deal` and fills in its auction, its card rules and its scoring.  The deal is
+a plain mutable object, like a chess board: :meth:`push` validates and applies a move (a refused move
+changes nothing), :meth:`push_unchecked` applies a move already known to be legal (for search), and
+:meth:`copy` gives an independent deal.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from .cards import Card
+from .errors import (
+    CardNotHeldError,
+    DealOverError,
+    IllegalMoveError,
+    MustFollowError,
+    NotationError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from .moves import Call, Move
+from .tricks import Trick
+
+AUCTION = "auction"
+DISCARD = "discard"
+TRUMP = "trump"
+PLAY = "play"
+OVER = "over"
+
+
+class Deal(ABC):
+    """One deal of a trick-taking game with an auction.
+
+    :ivar rules: the game's options object.
+    :ivar dealer: the dealer's seat; first hand (the seat after) calls first and leads first.
+    :ivar dealt: each seat's cards as dealt, in canonical order.
+    :ivar hands: each seat's cards still held.
+    :ivar history: every move so far with the seat that made it, in order.
+    :ivar tricks: the completed tricks.
+    """
+
+    game: ClassVar[str]
+    phase: str
+    to_move: int | None
+
+    def __init__(self, rules: Any, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+        self.rules = rules
+        self.n: int = rules.players
+        self.dealer = dealer
+        self.first_hand = (dealer + 1) % self.n
+        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(self.sort_hand(h)) for h in hands)
+        self.hands: list[list[Card]] = [list(h) for h in self.dealt]
+        self.history: list[tuple[int, Move]] = []
+        self.tricks: list[Trick] = []
+        self.trick_leader = self.first_hand
+        self.trick_cards: list[Card] = []
+        self._legal: tuple[Move, ...] | None = None
+
+    # -- the game's parts ----------------------------------------------------------------------------
+    @abstractmethod
+    def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
+        """Cards in the game's display order."""
+
+    @abstractmethod
+    def _compute_legal(self) -> tuple[Move, ...]:
+        """Legal moves of the seat to move, in a stable order."""
+
+    @abstractmethod
+    def _apply(self, move: Move) -> None:
+        """Apply a move known to be legal."""
+
+    @abstractmethod
+    def _refuse(self, move: Move) -> IllegalMoveError:
+        """The precise error for a move that is not legal now."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Read a move in the notation of the current phase.
+
+        :raises NotationError: if the text is not a move of the game at all.
+        """
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """The deal's result as ``fiftysix check`` prints it (records.md)."""
+
+    # -- the transition function -----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the seat to move may make now, in a stable order (empty when the deal is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = () if self.phase == OVER else self._compute_legal()
+        return legal
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def push(self, move: Move | str, seat: int | None = None) -> Move:
+        """Validate and apply one move; returns the move as applied.
+
+        :param move: a move object or its notation (read leniently for the current phase).
+        :param seat: if given, the seat that offers the move; it must be the seat to move.
+        :raises NotationError: if a text move is malformed.
+        :raises IllegalMoveError: (a precise subclass) if the move is not legal now.
+            Nothing changes when an error is raised.
+        """
+        if self.phase == OVER:
+            raise DealOverError("the deal is over; no more moves")
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if seat is not None and seat != self.to_move:
+            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s",
+                                   [str(m) for m in self.legal_moves()])
+        if not self.is_legal(move):
+            raise self._refuse(move)
+        self.push_unchecked(move)
+        return move
+
+    def push_unchecked(self, move: Move) -> None:
+        """Apply a move that is known to be legal (search and replay of checked moves)."""
+        assert self.to_move is not None
+        self.history.append((self.to_move, move))
+        self._legal = None
+        self._apply(move)
+
+    def copy(self) -> Deal:
+        """An independent copy: moves pushed on one never show in the other."""
+        return _copy.deepcopy(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        new = object.__new__(type(self))
+        for key, value in self.__dict__.items():
+            if key in ("rules", "dealt"):
+                new.__dict__[key] = value
+            else:
+                new.__dict__[key] = _copy.deepcopy(value, memo)
+        return new
+
+    # -- shared card play ------------------------------------------------------------------------------
+    def _play_card(self, card: Card) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.hands[seat].remove(card)
+        cards = self.trick_cards
+        cards.append(card)
+        if len(cards) == self.n:
+            winner, points = self._score_trick(self.trick_leader, cards)
+            self.tricks.append(Trick(self.trick_leader, tuple(cards), winner, points))
+            self._on_trick(self.tricks[-1])
+            self.trick_cards = []
+            self.trick_leader = winner
+            self.to_move = winner
+            if not self.hands[winner]:
+                self.phase = OVER
+                self.to_move = None
+        else:
+            self.to_move = (seat + 1) % self.n
+
+    @abstractmethod
+    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
+        """Winner seat and points of a full trick."""
+
+    def _on_trick(self, trick: Trick) -> None:
+        """Hook after each completed trick."""
+
+    def _card_refusal(self, card: Card, legal: Sequence[Move], follow_text: str) -> IllegalMoveError:
+        seat = self.to_move
+        hand = self.hands[seat] if seat is not None else []
+        texts = [str(m) for m in legal]
+        if card not in hand:
+            held = " ".join(str(c) for c in hand)
+            return CardNotHeldError(f"seat {seat} does not hold {card}; holds {held}", texts)
+        return MustFollowError(follow_text, texts)
+
+    def _phase_refusal(self, move: Move) -> IllegalMoveError:
+        legal = [str(m) for m in self.legal_moves()]
+        if isinstance(move, Card):
+            if self.phase == AUCTION:
+                return WrongPhaseError("the auction has not ended; no card may be played yet", legal)
+            return WrongPhaseError(f"no card may be played now: {self.waiting_for()}", legal)
+        if isinstance(move, Call):
+            return WrongPhaseError("the auction is over; no more calls", legal)
+        return WrongPhaseError(f"{move} is not a move now: {self.waiting_for()}", legal)
+
+    def waiting_for(self) -> str:
+        """What the deal waits for, in words."""
+        if self.phase == OVER:
+            return "the deal is over"
+        return f"seat {self.to_move} to {self.phase}"
+
+    # -- convenience -------------------------------------------------------------------------------
+    def moves_text(self) -> list[str]:
+        return [str(m) for _, m in self.history]
+
+    def card_notation_error(self, text: object) -> NotationError:
+        return NotationError(f"malformed card {text!r}")

@@ -1,0 +1,74 @@
+"""Rules options: frozen dataclasses built from named presets plus explicit overrides.
+
+Each game declares its options once, as a frozen dataclass with a ``CHOICES`` table, and its presets as
+a dict of overrides.  :func:`resolve_rules` turns the ``rules`` field of a record (a preset name or
+``{"preset": ..., "<option>": ...}``) into that object, with a clear error for anything unknown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from .errors import RulesError
+
+R = TypeVar("R")
+
+
+def resolve_rules(
+    cls: type[R],
+    presets: Mapping[str, Mapping[str, Any]],
+    choices: Mapping[str, tuple[Any, ...]],
+    data: object,
+    default_preset: str,
+) -> R:
+    """Build a rules object from a preset name or a preset-plus-overrides mapping.
+
+    :raises RulesError: for an unknown preset or option, or a value the option does not allow.
+    """
+    if data is None:
+        data = default_preset
+    if isinstance(data, str):
+        name, overrides = data, {}
+    elif isinstance(data, Mapping):
+        overrides = dict(data)
+        name = overrides.pop("preset", default_preset)
+        if not isinstance(name, str):
+            raise RulesError(f"preset must be a preset name, not {name!r}")
+    else:
+        raise RulesError(f"rules must be a preset name or an object of options, not {data!r}")
+    if name not in presets:
+        raise RulesError(f"unknown preset {name!r}; presets are {', '.join(presets)}")
+    values: dict[str, Any] = dict(presets[name])
+    for key, value in overrides.items():
+        if key not in choices:
+            raise RulesError(f"unknown option {key!r}; options are {', '.join(choices)}")
+        allowed = choices[key]
+        # bool is an int in Python; options that want numbers never take true/false.
+        ok = any(value == a and type(value) is type(a) for a in allowed)
+        if not ok:
+            shown = ", ".join("null" if a is None else str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
+            raise RulesError(f"option {key} cannot be {value!r}; allowed: {shown}")
+        values[key] = value
+    values["preset"] = name
+    return cls(**values)
+
+
+def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool = False) -> object:
+    """The ``rules`` field for a record: the preset name alone, or the preset and what differs.
+
+    With ``full`` every option is listed (as views do).
+    """
+    base = presets[rules.preset]
+    defaults = {f.name: f.default for f in dataclasses.fields(rules)}
+    out: dict[str, Any] = {"preset": rules.preset}
+    for f in dataclasses.fields(rules):
+        if f.name == "preset":
+            continue
+        value = getattr(rules, f.name)
+        if full or value != base.get(f.name, defaults[f.name]):
+            out[f.name] = value
+    if not full and len(out) == 1:
+        return rules.preset
+    return out

@@ -1,0 +1,305 @@
+"""The 56 auction as a small state machine: who calls, what is legal, when it ends, the contract."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.cards import Suit
+from ...core.errors import CallNotAllowedError, IllegalMoveError, WrongPhaseError
+from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text, strain_word
+from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
+from .rules import RANKS, Rules56
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What the auction decided.  ``multiplier`` is 1, 2 or 4 whatever the ``multiplier`` option."""
+
+    declarer: int
+    team: int
+    value: int
+    strain: Strain
+    multiplier: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"declarer": self.declarer, "team": self.team, "value": self.value,
+                "strain": strain_text(self.strain), "multiplier": self.multiplier}
+
+
+class Auction56:
+    """The calls of one deal so far.  :meth:`legal` lists what the seat to move may call;
+    :meth:`push` validates and applies one call."""
+
+    def __init__(self, rules: Rules56, first_hand: int) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.first_hand = first_hand
+        self.to_move = first_hand
+        self.calls: list[Call] = []
+        self.meanings: list[str] = []
+        self.value = MIN_BID - 1
+        self.bidder: int | None = None
+        self.strain: Strain = None
+        self.doubled = 0
+        self.passes = 0
+        self.done = False
+        self.suit_bids: list[Suit] = []
+        self.announced_top = [0, 0, 0, 0]
+        self._legal: tuple[Call, ...] | None = None
+        self._specials: tuple[Call, ...] = ()
+        self._bid_texts: frozenset[str] = frozenset()
+
+    # -- what may be called ----------------------------------------------------------------------
+    def legal(self) -> tuple[Call, ...]:
+        """The calls the seat to move may make, in a stable order (``P X XX`` then bids by value)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> tuple[Call, ...]:
+        if self.done:
+            return ()
+        rules, seat = self.rules, self.to_move
+        out: list[Call] = []
+        first_call = not self.calls
+        if not (first_call and seat == self.first_hand and rules.all_pass == "forced"
+                and rules.bidding == "standard"):
+            out.append(PASS)
+        team = rules.team_of[seat]
+        if self.bidder is not None:
+            bid_team = rules.team_of[self.bidder]
+            if self.doubled == 0 and bid_team != team:
+                out.append(DOUBLE)
+            if self.doubled == 1 and bid_team == team:
+                out.append(REDOUBLE)
+        self._specials = tuple(out)
+        if self.doubled and rules.double == "closes":
+            self._bid_texts = frozenset()
+            return self._specials
+        bids, self._bid_texts = legal_bids(rules.bidding, self.value, self.bidder is None,
+                                           len(self.suit_bids), rules.deck_size // 4)
+        return self._specials + bids
+
+    def is_legal(self, call: Call) -> bool:
+        if self.done:
+            return False
+        self.legal()
+        if call.is_bid:
+            return call.text in self._bid_texts
+        return any(c.text == call.text for c in self._specials)
+
+    def check(self, call: Call, written_value: int | None = None) -> None:
+        """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
+        if self.done:
+            raise WrongPhaseError("the auction is over; no more calls")
+        if written_value is not None and call.is_bid:
+            v = resulting_value(call, self.value)
+            if v != written_value:
+                raise CallNotAllowedError(
+                    f"{written_value}{call.text} does not add up: {call.text} over {self.value} makes {v}",
+                    self._legal_text())
+        if self.is_legal(call):
+            return
+        raise CallNotAllowedError(self._why_not(call), self._legal_text())
+
+    def _legal_text(self) -> list[str]:
+        return [c.text for c in self.legal()]
+
+    def _why_not(self, call: Call) -> str:
+        rules = self.rules
+        seat = self.to_move
+        short = _short_legal(self.legal())
+        if call is PASS:
+            return f"first hand may not pass on the first call (all_pass: forced); legal: {short}"
+        if call.kind in ("double", "redouble"):
+            if self.bidder is None:
+                return f"{call.text} with no bid to double; legal: {short}"
+            same = rules.team_of[self.bidder] == rules.team_of[seat]
+            if call is DOUBLE:
+                if same:
+                    return f"seat {seat} may not double its own team's bid; legal: {short}"
+                return f"the bid is already doubled; legal: {short}"
+            if not self.doubled:
+                return f"XX needs a double to answer; legal: {short}"
+            if not same:
+                return f"only the doubled team may redouble; legal: {short}"
+            return f"the bid is already redoubled; legal: {short}"
+        if call.kind != "bid":
+            return f"{call.text} is not a call of 56; legal: {short}"
+        if self.doubled and rules.double == "closes":
+            return f"after a double no more bids (double: closes); legal: {short}"
+        if call.value is None and self.bidder is None and rules.bidding == "standard":
+            return f"{call.text} adds to a previous bid and cannot be the first bid; legal: {short}"
+        if call.form in ("number-noes", "plus-noes", "nos", "k-nos"):
+            need = max(call.k, 1)
+            if len(self.suit_bids) < need:
+                return f"{call.text} needs a bid that named a suit before it; legal: {short}"
+        v = resulting_value(call, self.value)
+        if v > 56:
+            return f"{call.text} would make {v}; bids go up to 56; legal: {short}"
+        if v < MIN_BID:
+            return f"bids start at {MIN_BID}; legal: {short}"
+        if self.bidder is not None and v <= self.value:
+            return (f"bid {call.text} is not higher than the current bid "
+                    f"({self.value} by seat {self.bidder}); legal: {short}")
+        return f"{call.text} is not allowed here; legal: {short}"
+
+    # -- applying -----------------------------------------------------------------------------------
+    def push(self, call: Call, written_value: int | None = None) -> None:
+        """Validate and apply one call.
+
+        :raises IllegalMoveError: if the call is not legal now; nothing changes then.
+        """
+        self.check(call, written_value)
+        self.push_unchecked(call)
+
+    def push_unchecked(self, call: Call) -> None:
+        seat = self.to_move
+        rules = self.rules
+        self._legal = None
+        meaning: str
+        if call is PASS and not self.calls and rules.bidding == "announcements":
+            # Seed 004: first hand's pass on the very first call counts as Plus Pass.
+            meaning = self._apply_bid(PLUS_PASS, seat, counted_as_pass=True)
+        elif call is PASS:
+            self.passes += 1
+            meaning = "pass"
+            if self.bidder is None:
+                if self.passes == self.n:
+                    self.done = True
+                    self.bidder = self.first_hand
+                    self.value = MIN_BID
+                    self.strain = None
+            elif self.passes == self.n - 1:
+                self.done = True
+        elif call is DOUBLE:
+            self.doubled = 1
+            self.passes = 0
+            meaning = f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
+        elif call is REDOUBLE:
+            self.doubled = 2
+            self.passes = 0
+            self.done = True
+            meaning = "redouble: the doubled team bets that it will make its bid"
+        else:
+            meaning = self._apply_bid(call, seat)
+        self.calls.append(call)
+        self.meanings.append(meaning)
+        self.to_move = (seat + 1) % self.n
+
+    def _apply_bid(self, call: Call, seat: int, counted_as_pass: bool = False) -> str:
+        meaning = describe(call, self, counted_as_pass)
+        self.value = resulting_value(call, self.value)
+        self.bidder = seat
+        self.doubled = 0
+        self.passes = 0
+        if self.rules.bidding == "announcements":
+            self.strain = call.suit
+            if call.suit is not None:
+                self.announced_top[call.suit] += _tops_announced(call, self.value)
+        else:
+            self.strain = call.strain
+        if call.suit is not None:
+            self.suit_bids.append(call.suit)
+        return meaning
+
+    # -- outcome ------------------------------------------------------------------------------------
+    def contract(self) -> Contract | None:
+        if not self.done or self.bidder is None:
+            return None
+        return Contract(self.bidder, self.rules.team_of[self.bidder], self.value, self.strain,
+                        (1, 2, 4)[self.doubled])
+
+
+def _short_legal(legal: tuple[Call, ...]) -> str:
+    if not legal:
+        return "none"
+    texts = [c.text for c in legal]
+    if len(texts) <= 12:
+        return ", ".join(texts)
+    specials = [t for t in texts if t in ("P", "X", "XX")]
+    bids = [c for c in legal if c.is_bid]
+    fixed = [c.value for c in bids if c.value is not None]
+    low = min(fixed) if fixed else None
+    extra = f"bids from {low} to 56" if low is not None else "bids"
+    return ", ".join(specials + [f"{extra} ({len(bids)} forms)"])
+
+
+def _tops_announced(call: Call, new_value: int) -> int:
+    if call.form in ("plus", "one-plus", "plus-one"):
+        return 1
+    if call.form == "k-plus":
+        return call.k
+    return 0
+
+
+_COPY = {1: "", 2: " (second copy)"}
+
+
+def _unannounced(auction: Auction56, suit: Suit, count: int) -> str:
+    """Names of the next ``count`` unannounced top cards of ``suit``, e.g. ``J♥, 9♥``."""
+    ranks = RANKS[: auction.rules.deck_size // 8]
+    order = [r for r in ranks for _ in range(2)]
+    start = auction.announced_top[suit]
+    names = []
+    for i in range(start, min(start + count, len(order))):
+        r = order[i]
+        names.append(("10" if r == "T" else r) + suit.symbol)
+    return ", ".join(names) if names else "no card"
+
+
+def describe(call: Call, auction: Auction56, counted_as_pass: bool = False) -> str:
+    """What a bid tells the table, in words, given the auction before it."""
+    v = resulting_value(call, auction.value)
+    s = call.suit
+    last = auction.suit_bids[-1] if auction.suit_bids else None
+    if counted_as_pass:
+        return f"{v} no-trumps: first hand's first pass counts as Plus Pass (no suit shown)"
+    f = call.form
+    if f == "number-suit":
+        if auction.rules.bidding == "announcements":
+            tops = _unannounced(auction, s, max(1, v - auction.value)) if s is not None else ""
+            return f"{v} in {s.word if s else ''}: holds the top {s.word if s else ''} ({tops}) and many others"
+        return f"{v} in {s.word}: holds the top {s.word[:-1]} (J{s.symbol})" if s else ""
+    if f == "raise-to":
+        assert s is not None
+        raise_by = v - max(auction.value, MIN_BID - 1)
+        return f"{v} in {s.word}: the top {s.word} ({_unannounced(auction, s, raise_by)}) and many others"
+    if f == "suit-number":
+        assert s is not None
+        return f"{v} in {s.word}: strong in {s.word} without the top card (J{s.symbol})"
+    if f == "number-nt":
+        return f"{v} no-trumps: a strong hand with no single suit"
+    if f in ("number-noes", "plus-noes", "nos"):
+        word = last.word if last is not None else "?"
+        prefix = f"+{call.k} → " if f == "plus-noes" else ""
+        return f"{prefix}{v} no-trumps: void in {word}, the suit of the last bid that named one"
+    if f == "k-nos":
+        k = call.k
+        word = auction.suit_bids[-k].word if len(auction.suit_bids) >= k else "?"
+        return f"{v} no-trumps: void in {word}, the suit of the {k}th last announcement that named one"
+    if f == "plus-suit":
+        assert s is not None
+        return f"+{call.k} → {v} in {s.word}: holds the {call.k} top {s.word} and no other {s.word}"
+    assert s is not None or f in ("plus-pass", "nt")
+    if f == "plus":
+        return f"+1 → {v} in {s.word}: holds {_unannounced(auction, s, 1)} and at least two other {s.word}"
+    if f == "one-plus":
+        return f"+1 → {v} in {s.word}: holds {_unannounced(auction, s, 1)} and exactly one other {s.word[:-1]}"
+    if f == "plus-one":
+        return f"+1 → {v} in {s.word}: holds {_unannounced(auction, s, 1)} and no other {s.word}"
+    if f == "k-plus":
+        return (f"+{call.k} → {v} in {s.word}: holds {_unannounced(auction, s, call.k)} "
+                f"and exactly one other {s.word[:-1]}")
+    if f == "minus":
+        return f"+1 → {v} in {s.word}: three or four {s.word}, not the highest"
+    if f == "minus-k":
+        return f"+1 → {v} in {s.word}: exactly {call.k} {s.word}, not the highest"
+    if f == "plus-pass":
+        return f"+1 → {v}: Plus Pass, raises without showing a suit; everyone gets a new turn"
+    if f == "nt":
+        return f"+1 → {v} no-trumps"
+    return call.text
+
+
+__all__ = ["Auction56", "Contract", "describe", "IllegalMoveError", "strain_word"]

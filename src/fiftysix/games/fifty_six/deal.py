@@ -1,0 +1,298 @@
+"""One deal of 56: auction, the trump choice (``chosen``/``hidden``), the play and the result."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit
+from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
+from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
+from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
+from .auction import Auction56, Contract
+from .calls import parse_call, resulting_value
+from .rules import RANKS, Rules56
+from .scoring import deal_score
+
+# Per-card tables indexed by the card's int value (52 entries; ranks 56 does not use are 0).
+STRENGTH = tuple(8 - RANKS.index(RANK_CHARS[i % 13]) if RANK_CHARS[i % 13] in RANKS else 0
+                 for i in range(52))
+POINTS = tuple({"J": 3, "9": 2, "A": 1, "T": 1}.get(RANK_CHARS[i % 13], 0) for i in range(52))
+SUIT = tuple(i // 13 for i in range(52))
+_SORT_KEY = tuple(SUIT[i] * 16 + (16 - STRENGTH[i]) for i in range(52))
+
+
+def deck(rules: Rules56) -> list[Card]:
+    """Every card of the deck, both copies, in canonical order."""
+    cards = [CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in rules.ranks]
+    return [c for c in cards for _ in range(2)]
+
+
+TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
+
+
+class Deal56(Deal):
+    """A deal of 56.
+
+    >>> d = Deal56.from_seed(Rules56.from_json("56-6"), seed=7)
+    >>> d.phase, len(d.hands[0])
+    ('auction', 8)
+    """
+
+    game = "56"
+    rules: Rules56
+
+    def __init__(self, rules: Rules56, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+        super().__init__(rules, dealer, hands)
+        self.phase = AUCTION
+        self.auction = Auction56(rules, self.first_hand)
+        self.to_move = self.first_hand
+        self.contract: Contract | None = None
+        self.trump: Strain = None          # the chosen trump once known to the rules
+        self.trump_chosen = False
+        self.revealed = rules.trump != "hidden"
+        self.revealed_at: int | None = None  # trick index where a hidden trump was turned up
+        self.must_trump = False             # the asker of a reveal must play a trump if able
+        self.points = [0] * rules.n_teams
+        self.claimed_by: int | None = None
+
+    @classmethod
+    def from_seed(cls, rules: Rules56, seed: int | None = None, dealer: int | None = None,
+                  rng: random.Random | None = None) -> Deal56:
+        """Shuffle and deal with a seeded generator: the same seed gives the same deal.
+
+        The dealer, if not given, is drawn from the same generator.
+        """
+        rng = rng if rng is not None else random.Random(seed)
+        if dealer is None:
+            dealer = rng.randrange(rules.players)
+        cards = deck(rules)
+        rng.shuffle(cards)
+        k = rules.hand_size
+        return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(rules.players)])
+
+    def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
+        return sorted(cards, key=_SORT_KEY.__getitem__)
+
+    # -- trumps --------------------------------------------------------------------------------------
+    @property
+    def active_trump(self) -> Suit | None:
+        """The suit that acts as trump now (``None`` at no-trumps or while a trump is hidden)."""
+        if not self.revealed:
+            return None
+        return self.trump
+
+    # -- legal moves ---------------------------------------------------------------------------------
+    def _compute_legal(self) -> tuple[Move, ...]:
+        if self.phase == AUCTION:
+            return self.auction.legal()
+        if self.phase == TRUMP:
+            return TRUMP_CHOICES
+        seat = self.to_move
+        assert seat is not None
+        distinct = tuple(dict.fromkeys(self.hands[seat]))
+        if not self.trick_cards:
+            if self.rules.claim and self.outcome_decided():
+                return (*distinct, CLAIM)
+            return distinct
+        led = SUIT[self.trick_cards[0]]
+        follow = tuple(c for c in distinct if SUIT[c] == led)
+        if follow:
+            return follow
+        if self.must_trump and self.trump is not None:
+            trumps = tuple(c for c in distinct if SUIT[c] == self.trump)
+            return trumps or distinct
+        if not self.revealed:
+            return (*distinct, REVEAL)
+        return distinct
+
+    def outcome_decided(self) -> bool:
+        """Whether the contract is sure to be made or sure to fail, whatever is still played."""
+        c = self.contract
+        if c is None or self.phase != PLAY:
+            return False
+        have = self.points[c.team]
+        left = 56 - sum(self.points)
+        return have >= c.value or have + left < c.value
+
+    def is_legal(self, move: Move) -> bool:
+        if self.phase == AUCTION:
+            return isinstance(move, Call) and self.auction.is_legal(move)
+        return move in self.legal_moves()
+
+    def _refuse(self, move: Move) -> IllegalMoveError:
+        legal = self.legal_moves()
+        if self.phase == AUCTION and isinstance(move, Call):
+            try:
+                self.auction.check(move)
+            except IllegalMoveError as e:
+                return e
+        if self.phase == PLAY and isinstance(move, Card):
+            seat = self.to_move
+            led = self.trick_cards[0].suit if self.trick_cards else None
+            if self.must_trump and self.trump is not None:
+                text = f"seat {seat} asked for trumps and must play a trump: has " + " ".join(
+                    str(c) for c in legal)
+            else:
+                text = f"seat {seat} must follow {led.word if led is not None else ''}: has " + " ".join(
+                    str(c) for c in legal if isinstance(c, Card))
+            return self._card_refusal(move, legal, text)
+        if self.phase == PLAY and isinstance(move, Reveal):
+            why = ("the trump is not hidden" if self.rules.trump != "hidden" else
+                   "the trump is already turned up" if self.revealed else
+                   "only a player who cannot follow suit may ask for the trump")
+            return WrongPhaseError(f"? refused: {why}", [str(m) for m in legal])
+        if isinstance(move, Claim):
+            why = ("claims are off (option claim)" if not self.rules.claim else
+                   "the outcome can still change, or a trick is in progress")
+            return WrongPhaseError(f"CLAIM refused: {why}", [str(m) for m in legal])
+        return self._phase_refusal(move)
+
+    # -- parsing ---------------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """Read a move for the current phase: a call, a trump (``H``, ``NT``), a card, ``?`` or ``CLAIM``.
+
+        :raises NotationError: if the text is none of these.
+        :raises IllegalMoveError: if an announcement's written number does not add up.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"malformed move {text!r}")
+        t = text.strip().upper()
+        if self.phase == TRUMP:
+            if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
+                return TRUMP_CHOICES[4]
+            try:
+                return TRUMP_CHOICES[Suit.parse(t)]
+            except NotationError:
+                raise NotationError(f"malformed trump {text!r}; choose S, H, D, C or NT") from None
+        if self.phase == AUCTION:
+            try:
+                return self.parse_call(text)
+            except NotationError:
+                try:
+                    return Card.parse(text, RANKS)   # refused later with a clear reason
+                except NotationError:
+                    pass
+                raise
+        if t == "?":
+            return REVEAL
+        if t == "CLAIM":
+            return CLAIM
+        return Card.parse(text, RANKS)
+
+    def parse_call(self, text: str) -> Call:
+        """Read a call of this deal's bidding system.
+
+        :raises NotationError: if the text is no call.
+        :raises IllegalMoveError: if an announcement's written resulting number does not add up.
+        """
+        call, written = parse_call(text, self.rules.bidding)
+        if written is not None and call.is_bid and self.phase == AUCTION:
+            v = resulting_value(call, self.auction.value)
+            if v != written:
+                raise CallNotAllowedError(
+                    f"{text.strip()} does not add up: {call.text} over {self.auction.value} makes {v}",
+                    [str(m) for m in self.legal_moves()])
+        return call
+
+    def play_texts(self) -> list[str]:
+        """The record's ``play`` field: cards in order, with ``?`` before a card that asked for trumps."""
+        return [str(m) for _, m in self.history if isinstance(m, (Card, Reveal, Claim))]
+
+    def over_text(self) -> str:
+        if self.claimed_by is not None:
+            return f"the deal is over: seat {self.claimed_by} claimed the rest"
+        return f"the deal is over: all {self.rules.deck_size} cards have been played"
+
+    def not_ready_text(self) -> str:
+        return "trumps have not been chosen yet; no card may be played"
+
+    # -- applying ------------------------------------------------------------------------------------
+    def _apply(self, move: Move) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            if isinstance(move, Card):
+                self.must_trump = False
+                self._play_card(move)
+            elif isinstance(move, Reveal):
+                self.revealed = True
+                self.revealed_at = len(self.tricks)
+                self.must_trump = True
+            else:
+                self.claimed_by = self.to_move
+                self.phase = OVER
+                self.to_move = None
+        elif phase == AUCTION:
+            assert isinstance(move, Call)
+            self.auction.push_unchecked(move)
+            if self.auction.done:
+                self.contract = self.auction.contract()
+                assert self.contract is not None
+                self.trump = self.contract.strain
+                if self.rules.trump == "bid":
+                    self.phase = PLAY
+                    self.to_move = self.first_hand
+                else:
+                    self.phase = TRUMP
+                    self.to_move = self.contract.declarer
+            else:
+                self.to_move = self.auction.to_move
+        else:
+            assert isinstance(move, TrumpChoice)
+            self.trump = move.strain
+            self.trump_chosen = True
+            self.phase = PLAY
+            self.to_move = self.first_hand
+
+    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
+        trump = self.trump if self.revealed else None
+        led = SUIT[cards[0]]
+        best_i = 0
+        best = STRENGTH[cards[0]] + (32 if led == trump else 16)
+        points = POINTS[cards[0]]
+        for i in range(1, len(cards)):
+            c = cards[i]
+            points += POINTS[c]
+            s = SUIT[c]
+            key = STRENGTH[c] + (32 if s == trump else 16 if s == led else 0)
+            if key > best:          # strictly higher: of two identical cards the first wins
+                best, best_i = key, i
+        winner = (leader + best_i) % self.n
+        self.points[self.rules.team_of[winner]] += points
+        return winner, points
+
+    # -- outcome ----------------------------------------------------------------------------------------
+    def made(self) -> bool | None:
+        if self.phase != OVER or self.contract is None:
+            return None
+        return self.points[self.contract.team] >= self.contract.value
+
+    def score(self) -> list[int] | None:
+        """Nominal payments of this deal per team (uncapped; a match caps them to what teams hold)."""
+        made = self.made()
+        if made is None or self.contract is None:
+            return None
+        return deal_score(self.rules, self.contract, made)
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "complete": self.phase == OVER,
+            "contract": self.contract.to_json() if self.contract else None,
+            "tricks": [t.to_json() for t in self.tricks],
+            "points": list(self.points),
+            "made": self.made(),
+            "score": self.score(),
+        }
+
+    def waiting_for(self) -> str:
+        if self.phase == TRUMP:
+            return f"the declarer (seat {self.to_move}) to choose trumps"
+        if self.phase == AUCTION:
+            return f"seat {self.to_move} to call"
+        if self.phase == PLAY:
+            return f"seat {self.to_move} to play"
+        return "the deal is over"
+
+    def trump_text(self) -> str | None:
+        return strain_text(self.trump) if self.trump_chosen else None

@@ -1,0 +1,124 @@
+"""The options of 56 and its named presets (``../shared/spec/rules-56.md``).
+
+Code elsewhere asks a :class:`Rules56` object (``rules.double == "closes"``); it never compares preset
+names.  Derived facts (deck size, hand size, teams) are computed once here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...core.errors import RulesError
+from ...core.options import resolve_rules, rules_json
+
+RANKS = "J9ATKQ87"
+"""56's ranks, high to low."""
+
+POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
+
+DECK_CHOICES = {4: (48, 32), 6: (48,), 8: (64, 48)}
+"""Allowed decks per number of players; the first is the default."""
+
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "players": (4, 6, 8),
+    "teams": ("two", "pairs"),
+    "deck": (None, 32, 48, 64),
+    "bidding": ("standard", "announcements"),
+    "double": ("reopens", "closes"),
+    "multiplier": ("x2x4", "plus1plus2"),
+    "all_pass": ("28nt", "forced"),
+    "trump": ("bid", "chosen", "hidden"),
+    "scoring": ("tables", "points"),
+    "tables": tuple(range(1, 1000)),
+    "deals": tuple(range(1, 10000)),
+    "target": (None, *range(1, 100000)),
+    "claim": (False, True),
+}
+
+_BASE: dict[str, Any] = {}
+PRESETS: dict[str, dict[str, Any]] = {
+    "56-4": {"players": 4},
+    "56-6": {"players": 6},
+    "56-8": {"players": 8},
+    "56-pairs-6": {"players": 6, "teams": "pairs", "double": "closes"},
+    "56-pairs-8": {"players": 8, "teams": "pairs", "double": "closes"},
+    "56-announce": {"players": 6, "bidding": "announcements", "trump": "chosen", "scoring": "points"},
+    "56-hidden": {"players": 6, "trump": "hidden"},
+}
+DEFAULT_PRESET = "56-6"
+
+
+@dataclass(frozen=True)
+class Rules56:
+    """Every option of 56.  Build one with :meth:`from_json` or :meth:`preset`."""
+
+    players: int = 6
+    teams: str = "two"
+    deck: int | None = None
+    bidding: str = "standard"
+    double: str = "reopens"
+    multiplier: str = "x2x4"
+    all_pass: str = "28nt"
+    trump: str = "bid"
+    scoring: str = "tables"
+    tables: int = 12
+    deals: int = 12
+    target: int | None = None
+    claim: bool = False
+    preset: str = DEFAULT_PRESET
+
+    deck_size: int = field(init=False, repr=False, compare=False)
+    hand_size: int = field(init=False, repr=False, compare=False)
+    n_teams: int = field(init=False, repr=False, compare=False)
+    team_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    ranks: str = field(init=False, repr=False, compare=False)
+
+    game = "56"
+
+    def __post_init__(self) -> None:
+        if self.players not in DECK_CHOICES:
+            raise RulesError(f"players must be 4, 6 or 8, not {self.players!r}")
+        allowed = DECK_CHOICES[self.players]
+        deck = allowed[0] if self.deck is None else self.deck
+        if deck not in allowed:
+            needs = ", ".join(str(n) for n, d in DECK_CHOICES.items() if deck in d)
+            raise RulesError(f"deck={deck} needs {needs} players, not {self.players}")
+        n_teams = 2 if self.teams == "two" else self.players // 2
+        s = object.__setattr__
+        s(self, "deck_size", deck)
+        s(self, "hand_size", deck // self.players)
+        s(self, "n_teams", n_teams)
+        s(self, "team_of", tuple(seat % n_teams for seat in range(self.players)))
+        s(self, "ranks", RANKS[: deck // 8])
+
+    @classmethod
+    def from_json(cls, data: object) -> Rules56:
+        """Read the ``rules`` field of a record: a preset name or ``{"preset": ..., option: value}``.
+
+        :raises RulesError: for an unknown preset or option, or a value not allowed.
+        """
+        return resolve_rules(cls, PRESETS, CHOICES, data, DEFAULT_PRESET)
+
+    @classmethod
+    def preset_named(cls, name: str = DEFAULT_PRESET, **options: Any) -> Rules56:
+        """A preset, optionally with some options changed: ``Rules56.preset_named("56-4", deck=32)``."""
+        return cls.from_json({"preset": name, **options})
+
+    def to_json(self, full: bool = False) -> object:
+        return rules_json(self, PRESETS, full)
+
+    def for_players(self, players: int) -> Rules56:
+        """The same rules for fewer players (survivors after a team is out): the deck and hand size
+        for their number, keeping the chosen deck where it is allowed."""
+        deck = self.deck if self.deck in DECK_CHOICES[players] else None
+        values = {k: getattr(self, k) for k in CHOICES}
+        values.update(players=players, deck=deck, preset=self.preset)
+        return Rules56(**values)
+
+    @property
+    def copies(self) -> int:
+        return 2
+
+    def points_of_rank(self, rank_char: str) -> int:
+        return POINTS.get(rank_char, 0)

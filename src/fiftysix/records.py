@@ -1,0 +1,255 @@
+"""Game records (``../shared/spec/records.md``): read, replay, check and write deal and match records.
+
+:func:`check` returns exactly what ``fiftysix check`` prints for a record.  :func:`read_deal` replays a
+deal record into a :class:`~fiftysix.core.deal.Deal` and raises :class:`RecordError` naming the field
+and index of the first bad entry, in the order game, rules, dealer, hands, (kitty), trump, auction,
+(discard), play.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from .core.cards import Card, cards_text
+from .core.deal import AUCTION, OVER
+from .core.errors import IllegalMoveError, NotationError, RecordError, RulesError
+from .core.moves import Call
+from .games import GAMES
+
+_GAME_ERROR = 'game must be "55" or "56", not {!r}'
+
+
+def _game(data: Mapping[str, Any]) -> Any:
+    name = data.get("game")
+    if not isinstance(name, str) or name not in GAMES:
+        raise RecordError("game", None, _GAME_ERROR.format(name).replace("'", '"') if isinstance(name, str)
+                          else f'game must be "55" or "56", not {json.dumps(name)}')
+    return GAMES[name]
+
+
+def _rules(game: Any, data: Mapping[str, Any]) -> Any:
+    try:
+        return game.rules_from_json(data.get("rules"))
+    except RulesError as e:
+        raise RecordError("rules", None, str(e)) from None
+
+
+def read_hands(game: Any, rules: Any, value: object) -> list[list[Card]]:
+    """Check the ``hands`` field: one entry per seat, the right size, real cards, no card too often.
+
+    :raises RecordError: with the seat as index.
+    """
+    n = rules.players
+    if not isinstance(value, list):
+        raise RecordError("hands", None, f"hands must be a list of {n} hands, one per seat")
+    if len(value) != n:
+        raise RecordError("hands", None, f"hands has {len(value)} entries; there are {n} players")
+    deck = Counter(game.deck(rules))
+    seen: Counter[Card] = Counter()
+    hands = []
+    for seat, entry in enumerate(value):
+        cards = _cards_of(game, entry, f"in the hand of seat {seat}", "hands", seat)
+        if len(cards) != rules.hand_size:
+            raise RecordError("hands", seat, f"seat {seat} has {len(cards)} cards; each seat gets {rules.hand_size}")
+        for c in cards:
+            if c not in deck:
+                raise RecordError("hands", seat, f"{c} is not in the {rules.deck_size}-card deck (hand of seat {seat})")
+            seen[c] += 1
+            if seen[c] > deck[c]:
+                times = "twice" if game.copies == 1 else "three times"
+                holds = "once" if game.copies == 1 else "twice"
+                raise RecordError("hands", seat, f"{c} is dealt {times} (again in the hand of seat {seat}); "
+                                                 f"the {'pack' if game.copies == 1 else 'deck'} holds each card {holds}")
+        hands.append(cards)
+    return hands
+
+
+def _cards_of(game: Any, entry: object, where: str, field: str, index: int | None) -> list[Card]:
+    if isinstance(entry, str):
+        items: list[object] = list(entry.split())
+    elif isinstance(entry, list):
+        items = list(entry)
+    else:
+        raise RecordError(field, index, f"cards {where} must be a string or a list of cards, not {entry!r}")
+    out = []
+    for item in items:
+        try:
+            if not isinstance(item, str):
+                raise NotationError("")
+            out.append(Card.parse(item, game.ranks))
+        except NotationError:
+            raise RecordError(field, index, f"malformed card {item!r} {where}") from None
+    return out
+
+
+def _list_field(data: Mapping[str, Any], field: str) -> list[Any]:
+    value = data.get(field)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RecordError(field, None, f"{field} must be a list")
+    return value
+
+
+def read_deal(data: object, match: Any | None = None) -> Any:
+    """Replay a deal record and return the deal in the state the record leaves it.
+
+    :param match: inside a match record, the match so far (it decides rules, seats and dealer).
+    :raises RecordError: naming the field and index of the first bad entry.
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError("game", None, "a deal record must be a JSON object")
+    game = _game(data)
+    if match is not None and data.get("rules") is None:
+        rules = match.rules
+    else:
+        rules = _rules(game, data)
+    if match is not None:
+        if rules != match.rules:
+            raise RecordError("rules", None, "the deal's rules differ from the match's rules")
+        rules = match.deal_rules
+    dealer = data.get("dealer")
+    n = rules.players
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise RecordError("dealer", None, f"dealer must be a seat 0-{n - 1}, not {json.dumps(dealer)}")
+    if match is not None and dealer != match.dealer:
+        raise RecordError("dealer", None, f"the dealer rotates: deal {match.deal_number - 1} is dealt by seat "
+                                          f"{match.dealer}, not {dealer}")
+    if "hands" not in data:
+        raise RecordError("hands", None, "hands is missing")
+    hands = read_hands(game, rules, data["hands"])
+    deal = game.read_setup(data, rules, dealer, hands, match)
+    game.check_trump_field(data, rules)
+    _replay_auction(deal, _list_field(data, "auction"))
+    game.replay_extra(data, deal)
+    _replay_play(game, deal, _list_field(data, "play"))
+    return deal
+
+
+def _replay_auction(deal: Any, calls: list[Any]) -> None:
+    for i, text in enumerate(calls):
+        if deal.phase != AUCTION:
+            raise RecordError("auction", i, f"call {i}: the auction is over; no more calls")
+        seat = deal.to_move
+        try:
+            if not isinstance(text, str):
+                raise NotationError(f"malformed call {text!r}")
+            deal.push(deal.parse_call(text))
+        except (NotationError, IllegalMoveError) as e:
+            raise RecordError("auction", i, f"call {i} by seat {seat}: {e}") from None
+
+
+def _replay_play(game: Any, deal: Any, plays: list[Any]) -> None:
+    for i, text in enumerate(plays):
+        if deal.phase == OVER:
+            raise RecordError("play", i, f"card {i}: {deal.over_text()}")
+        if deal.phase == AUCTION:
+            raise RecordError("play", i, f"card {i}: the auction has not ended; no card may be played yet")
+        if deal.phase != "play":
+            raise RecordError("play", i, f"card {i}: {deal.not_ready_text()}")
+        seat = deal.to_move
+        try:
+            if not isinstance(text, str):
+                raise NotationError(f"malformed card {text!r}; " + _card_help(game))
+            if text.strip() in ("?", "CLAIM", "claim"):
+                move = deal.parse_move(text)
+            else:
+                try:
+                    move = Card.parse(text, game.ranks)
+                except NotationError:
+                    raise NotationError(f"malformed card {text!r}; " + _card_help(game)) from None
+            deal.push(move)
+        except (NotationError, IllegalMoveError) as e:
+            raise RecordError("play", i, f"card {i} by seat {seat}: {e}") from None
+
+
+def _card_help(game: Any) -> str:
+    try:
+        Card.parse("?", game.ranks)
+    except NotationError as e:
+        return str(e).split("; ", 1)[1]
+    return ""
+
+
+def check_deal(data: object) -> dict[str, Any]:
+    """The result ``fiftysix check`` prints for a deal record."""
+    try:
+        deal = read_deal(data)
+    except RecordError as e:
+        return invalid(e)
+    return {"valid": True, **deal.result()}
+
+
+def invalid(e: RecordError) -> dict[str, Any]:
+    return {"valid": False, "index": e.index, "field": e.field, "error": e.message}
+
+
+def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The result ``fiftysix check`` prints for a match record."""
+    try:
+        game = _game(data)
+        rules = _rules(game, data)
+        deals = data.get("deals")
+        if not isinstance(deals, list):
+            raise RecordError("deals", None, "deals must be a list of deal records")
+    except RecordError as e:
+        return invalid(e)
+    first = deals[0].get("dealer") if deals and isinstance(deals[0], Mapping) else None
+    first_dealer = first if isinstance(first, int) and not isinstance(first, bool) and 0 <= first < rules.players else 0
+    match = game.new_match(rules, first_dealer=first_dealer)
+    results = []
+    for i, record in enumerate(deals):
+        if match.over:
+            return _match_error(i, f"the match is over: {match.end_reason} in deal {i - 1}", None, None)
+        if i > 0 and not results[-1].get("complete"):
+            return _match_error(i, "this deal is unfinished but another deal follows", None, None)
+        try:
+            deal = read_deal(record, match)
+        except RecordError as e:
+            return _match_error(i, e.message, e.field, e.index)
+        if deal.is_over:
+            results.append({"valid": True, **match.finish(deal)})
+        else:
+            results.append({"valid": True, **deal.result()})
+    return {"valid": True, "deals": results, "standings": list(match.standings), "winner": match.winner}
+
+
+def _match_error(i: int, message: str, field: str | None, index: int | None) -> dict[str, Any]:
+    return {"valid": False, "index": i, "field": "deals", "error": f"deal {i}: {message}",
+            "deal_field": field, "deal_index": index}
+
+
+def check(data: object) -> dict[str, Any]:
+    """Check a deal or match record given as parsed JSON."""
+    if isinstance(data, Mapping) and "deals" in data:
+        return check_match(data)
+    return check_deal(data)
+
+
+def check_text(text: str) -> dict[str, Any]:
+    """Check a record given as JSON text (malformed JSON is an invalid record, not an exception)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        return {"valid": False, "index": None, "field": None, "error": f"malformed JSON: {e}"}
+    return check(data)
+
+
+def deal_record(deal: Any) -> dict[str, Any]:
+    """The record of a deal as it stands (complete or in progress)."""
+    game = GAMES[deal.game]
+    calls = [str(m) for _, m in deal.history if isinstance(m, Call)]
+    record: dict[str, Any] = {
+        "game": deal.game,
+        "rules": game.rules_to_json(deal.rules),
+        "dealer": deal.dealer,
+        "hands": [cards_text(h) for h in deal.dealt],
+    }
+    extra = game.record_extra(deal)
+    record["auction"] = calls
+    record.update(extra)
+    record["play"] = deal.play_texts()
+    return record

@@ -1,0 +1,51 @@
+"""Seat views (``../shared/spec/views-and-bots.md``): the only thing that leaves the rules for a player.
+
+:func:`view` is the one function that decides what a seat may see.  It builds the view from public
+facts plus that seat's own hand; the game adds its own fields through its ``view_extra``, already
+filtered for the seat.  A spectator (``seat=None``) sees public information only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.deal import AUCTION, OVER
+from .core.moves import Call
+from .games import GAMES
+
+
+def view(deal: Any, seat: int | None, match: Any | None = None) -> dict[str, Any]:
+    """What ``seat`` may know now, as JSON-ready data (``seat=None``: a spectator).
+
+    :param match: the match the deal belongs to, for the ``match`` field (scores, deal number).
+    """
+    if seat is not None and not 0 <= seat < deal.n:
+        raise ValueError(f"seat must be 0-{deal.n - 1} or None, not {seat}")
+    game = GAMES[deal.game]
+    calls = [(s, m) for s, m in deal.history if isinstance(m, Call)]
+    in_play = deal.phase not in (AUCTION,) and deal.contract is not None or deal.tricks
+    out: dict[str, Any] = {
+        "game": deal.game,
+        "rules": game.rules_to_json(deal.rules, full=True),
+        "seat": seat,
+        "dealer": deal.dealer,
+        "to_move": deal.to_move,
+        "phase": deal.phase,
+        "hand": [str(c) for c in deal.hands[seat]] if seat is not None else None,
+        "hand_sizes": [len(h) for h in deal.hands],
+        "auction": [str(m) for _, m in calls],
+        "auction_meanings": [game.describe_call(deal, i) for i in range(len(calls))],
+        "contract": deal.contract.to_json() if deal.contract is not None else None,
+        "tricks": [t.to_json() for t in deal.tricks],
+        "trick": ({"leader": deal.trick_leader, "cards": [str(c) for c in deal.trick_cards]}
+                  if in_play and deal.phase != OVER else None),
+        "points": list(deal.points),
+        "match": ({"scores": match.current_scores(), "deal_number": match.deal_number}
+                  if match is not None else None),
+    }
+    out.update(game.view_extra(deal, seat))
+    if deal.phase == OVER:
+        out["result"] = deal.result()
+    if seat is not None and deal.to_move == seat:
+        out["legal"] = [str(m) for m in deal.legal_moves()]
+    return out
