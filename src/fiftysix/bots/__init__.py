@@ -1,0 +1,14 @@
+"""Computer players.  Each takes a seat view and answers a legal move (see :mod:`.base`)."""
+
+from __future__ import annotations
+
+from .base import BOTS, Bot, RandomBot, make_bot, register
+
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "register"]
+
+# Game-specific heuristic bots register themselves as "rules:56" / "rules:55" on import.
+for _module in ("rules56", "rules55"):
+    try:
+        __import__(f"{__name__}.{_module}")
+    except ImportError:
+        pass
