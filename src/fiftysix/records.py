@@ -103,10 +103,7 @@ def read_deal(data: object, match: Any | None = None) -> Any:
     if not isinstance(data, Mapping):
         raise RecordError("game", None, "a deal record must be a JSON object")
     game = _game(data)
-    if match is not None and data.get("rules") is None:
-        rules = match.rules
-    else:
-        rules = _rules(game, data)
+    rules = match.rules if match is not None and data.get("rules") is None else _rules(game, data)
     if match is not None:
         if rules != match.rules:
             raise RecordError("rules", None, "the deal's rules differ from the match's rules")

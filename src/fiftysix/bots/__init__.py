@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+
 from .base import BOTS, Bot, RandomBot, make_bot, register
 
 __all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "register"]
 
 # Game-specific heuristic bots register themselves as "rules:56" / "rules:55" on import.
 for _module in ("rules56", "rules55"):
-    try:
-        __import__(f"{__name__}.{_module}")
-    except ImportError:
-        pass
+    with contextlib.suppress(ModuleNotFoundError):
+        importlib.import_module(f"{__name__}.{_module}")

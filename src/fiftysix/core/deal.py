@@ -170,7 +170,7 @@ class Deal(ABC):
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         """Winner seat and points of a full trick."""
 
-    def _on_trick(self, trick: Trick) -> None:
+    def _on_trick(self, trick: Trick) -> None:  # noqa: B027 - an optional hook, empty by default
         """Hook after each completed trick."""
 
     def _card_refusal(self, card: Card, legal: Sequence[Move], follow_text: str) -> IllegalMoveError:

@@ -8,11 +8,11 @@ or :data:`CLAIM` (56, option ``claim``).  Every move has one canonical text form
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 from .cards import Card, Suit, cards_text
 
-Strain = Union[Suit, None]
+Strain: TypeAlias = Suit | None
 """A trump suit, or ``None`` for no-trumps."""
 
 
@@ -101,4 +101,4 @@ class Claim:
 REVEAL = Reveal()
 CLAIM = Claim()
 
-Move = Union[Card, Call, TrumpChoice, Discard, Reveal, Claim]
+Move: TypeAlias = Card | Call | TrumpChoice | Discard | Reveal | Claim

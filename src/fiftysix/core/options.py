@@ -48,7 +48,7 @@ def resolve_rules(
         # bool is an int in Python; options that want numbers never take true/false.
         ok = any(value == a and type(value) is type(a) for a in allowed)
         if not ok:
-            shown = ", ".join("null" if a is None else str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
+            shown = _shown(allowed)
             raise RulesError(f"option {key} cannot be {value!r}; allowed: {shown}")
         values[key] = value
     values["preset"] = name
@@ -72,3 +72,14 @@ def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool 
     if not full and len(out) == 1:
         return rules.preset
     return out
+
+
+def _shown(allowed: tuple[Any, ...]) -> str:
+    def one(a: Any) -> str:
+        return "null" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
+
+    numbers = [a for a in allowed if isinstance(a, int) and not isinstance(a, bool)]
+    if len(numbers) > 10:
+        rest = [one(a) for a in allowed if a not in numbers or isinstance(a, bool)]
+        return ", ".join([*rest, f"{min(numbers)}-{max(numbers)}"])
+    return ", ".join(one(a) for a in allowed)

@@ -10,10 +10,10 @@ from .fifty_six import GAME as FIFTY_SIX
 GAMES: dict[str, Any] = {"56": FIFTY_SIX}
 
 try:  # 55 registers itself when present
-    from .fifty_five import GAME as FIFTY_FIVE
+    from . import fifty_five
 
-    GAMES["55"] = FIFTY_FIVE
-except ImportError:  # pragma: no cover
+    GAMES["55"] = fifty_five.GAME  # type: ignore[attr-defined,unused-ignore]
+except (ImportError, AttributeError):  # pragma: no cover
     pass
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.cards import Suit
-from ...core.errors import CallNotAllowedError, IllegalMoveError, WrongPhaseError
-from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text, strain_word
+from ...core.errors import CallNotAllowedError, WrongPhaseError
+from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text
 from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
 from .rules import RANKS, Rules56
 
@@ -251,55 +251,54 @@ def _unannounced(auction: Auction56, suit: Suit, count: int) -> str:
 def describe(call: Call, auction: Auction56, counted_as_pass: bool = False) -> str:
     """What a bid tells the table, in words, given the auction before it."""
     v = resulting_value(call, auction.value)
-    s = call.suit
-    last = auction.suit_bids[-1] if auction.suit_bids else None
     if counted_as_pass:
         return f"{v} no-trumps: first hand's first pass counts as Plus Pass (no suit shown)"
-    f = call.form
+    s = call.suit
+    if s is None:
+        return _describe_suitless(call, auction, v)
+    f, w, one = call.form, s.word, s.word[:-1]
+    plus = f"+{call.step} → " if call.value is None else ""
     if f == "number-suit":
-        if auction.rules.bidding == "announcements":
-            tops = _unannounced(auction, s, max(1, v - auction.value)) if s is not None else ""
-            return f"{v} in {s.word if s else ''}: holds the top {s.word if s else ''} ({tops}) and many others"
-        return f"{v} in {s.word}: holds the top {s.word[:-1]} (J{s.symbol})" if s else ""
+        return f"{v} in {w}: holds the top {one} (J{s.symbol})"
     if f == "raise-to":
-        assert s is not None
         raise_by = v - max(auction.value, MIN_BID - 1)
-        return f"{v} in {s.word}: the top {s.word} ({_unannounced(auction, s, raise_by)}) and many others"
+        return f"{v} in {w}: the top {w} ({_unannounced(auction, s, raise_by)}) and many others"
     if f == "suit-number":
-        assert s is not None
-        return f"{v} in {s.word}: strong in {s.word} without the top card (J{s.symbol})"
+        return f"{v} in {w}: strong in {w} without the top card (J{s.symbol})"
+    if f == "plus-suit":
+        return f"{plus}{v} in {w}: holds the {call.k} top {w} and no other {w}"
+    top = _unannounced(auction, s, max(call.k, 1))
+    texts = {
+        "plus": f"holds {top} and at least two other {w}",
+        "one-plus": f"holds {top} and exactly one other {one}",
+        "plus-one": f"holds {top} and no other {w}",
+        "k-plus": f"holds {top} and exactly one other {one}",
+        "minus": f"three or four {w}, not the highest",
+        "minus-k": f"exactly {call.k} {w}, not the highest",
+    }
+    return f"{plus}{v} in {w}: {texts.get(f, call.text)}"
+
+
+def _describe_suitless(call: Call, auction: Auction56, v: int) -> str:
+    f = call.form
+    plus = f"+{call.step} → " if call.value is None else ""
     if f == "number-nt":
         return f"{v} no-trumps: a strong hand with no single suit"
-    if f in ("number-noes", "plus-noes", "nos"):
-        word = last.word if last is not None else "?"
-        prefix = f"+{call.k} → " if f == "plus-noes" else ""
-        return f"{prefix}{v} no-trumps: void in {word}, the suit of the last bid that named one"
-    if f == "k-nos":
-        k = call.k
-        word = auction.suit_bids[-k].word if len(auction.suit_bids) >= k else "?"
-        return f"{v} no-trumps: void in {word}, the suit of the {k}th last announcement that named one"
-    if f == "plus-suit":
-        assert s is not None
-        return f"+{call.k} → {v} in {s.word}: holds the {call.k} top {s.word} and no other {s.word}"
-    assert s is not None or f in ("plus-pass", "nt")
-    if f == "plus":
-        return f"+1 → {v} in {s.word}: holds {_unannounced(auction, s, 1)} and at least two other {s.word}"
-    if f == "one-plus":
-        return f"+1 → {v} in {s.word}: holds {_unannounced(auction, s, 1)} and exactly one other {s.word[:-1]}"
-    if f == "plus-one":
-        return f"+1 → {v} in {s.word}: holds {_unannounced(auction, s, 1)} and no other {s.word}"
-    if f == "k-plus":
-        return (f"+{call.k} → {v} in {s.word}: holds {_unannounced(auction, s, call.k)} "
-                f"and exactly one other {s.word[:-1]}")
-    if f == "minus":
-        return f"+1 → {v} in {s.word}: three or four {s.word}, not the highest"
-    if f == "minus-k":
-        return f"+1 → {v} in {s.word}: exactly {call.k} {s.word}, not the highest"
+    if f in ("number-noes", "plus-noes", "nos", "k-nos"):
+        k = max(call.k, 1) if f == "k-nos" else 1
+        bids = auction.suit_bids
+        word = bids[-k].word if len(bids) >= k else "?"
+        which = "the last bid that named one" if k == 1 else f"the {_ordinal(k)} last bid that named one"
+        return f"{plus}{v} no-trumps: void in {word}, the suit of {which}"
     if f == "plus-pass":
-        return f"+1 → {v}: Plus Pass, raises without showing a suit; everyone gets a new turn"
+        return f"{plus}{v}: Plus Pass, raises without showing a suit; everyone gets a new turn"
     if f == "nt":
-        return f"+1 → {v} no-trumps"
+        return f"{plus}{v} no-trumps"
     return call.text
 
 
-__all__ = ["Auction56", "Contract", "describe", "IllegalMoveError", "strain_word"]
+def _ordinal(k: int) -> str:
+    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+__all__ = ["Auction56", "Contract", "describe"]
