@@ -59,10 +59,10 @@ def read_hands(game: Any, rules: Any, value: object) -> list[list[Card]]:
                 raise RecordError("hands", seat, f"{c} is not in the {rules.deck_size}-card deck (hand of seat {seat})")
             seen[c] += 1
             if seen[c] > deck[c]:
-                times = "twice" if game.copies == 1 else "three times"
-                holds = "once" if game.copies == 1 else "twice"
+                times, holds, pack = (("twice", "once", "pack") if game.copies == 1
+                                      else ("three times", "twice", "deck"))
                 raise RecordError("hands", seat, f"{c} is dealt {times} (again in the hand of seat {seat}); "
-                                                 f"the {'pack' if game.copies == 1 else 'deck'} holds each card {holds}")
+                                                 f"the {pack} holds each card {holds}")
         hands.append(cards)
     return hands
 
