@@ -189,6 +189,7 @@ class Auction56:
 
     def _apply_bid(self, call: Call, seat: int, counted_as_pass: bool = False) -> str:
         meaning = describe(call, self, counted_as_pass)
+        old = self.value
         self.value = resulting_value(call, self.value)
         self.bidder = seat
         self.doubled = 0
@@ -196,7 +197,7 @@ class Auction56:
         if self.rules.bidding == "announcements":
             self.strain = call.suit
             if call.suit is not None:
-                self.announced_top[call.suit] += _tops_announced(call, self.value)
+                self.announced_top[call.suit] += _tops_announced(call, self.value - old)
         else:
             self.strain = call.strain
         if call.suit is not None:
@@ -225,11 +226,15 @@ def _short_legal(legal: tuple[Call, ...]) -> str:
     return ", ".join(specials + [f"{extra} ({len(bids)} forms)"])
 
 
-def _tops_announced(call: Call, new_value: int) -> int:
+def _tops_announced(call: Call, raised_by: int) -> int:
+    """How many top cards of its suit an announcement shows (seed 004: a raise to a number by k
+    shows the k highest; ``k+`` shows k; ``+``, ``1+`` and ``+1`` show one)."""
     if call.form in ("plus", "one-plus", "plus-one"):
         return 1
     if call.form == "k-plus":
         return call.k
+    if call.form == "raise-to":
+        return raised_by
     return 0
 
 

@@ -151,7 +151,7 @@ def _parse_body(t: str) -> Call | None:
     m = re.match(r"^(\d*)\+(1?)([SHDC])$", t)
     if m:
         pre, post, s = m.group(1), m.group(2), Suit.parse(m.group(3))
-        if pre and post:
+        if (pre and post) or (pre and int(pre) >= MIN_BID):
             return None
         if post:
             return plus_one(s)

@@ -179,7 +179,14 @@ class Deal56(Deal):
             return REVEAL
         if t == "CLAIM":
             return CLAIM
-        return Card.parse(text, RANKS)
+        try:
+            return Card.parse(text, RANKS)
+        except NotationError:
+            try:
+                return parse_call(text, self.rules.bidding)[0]   # refused later: the auction is over
+            except NotationError:
+                pass
+            raise
 
     def parse_call(self, text: str) -> Call:
         """Read a call of this deal's bidding system.
