@@ -105,7 +105,7 @@ def read_deal(data: object, match: Any | None = None) -> Any:
     game = _game(data)
     rules = match.rules if match is not None and data.get("rules") is None else _rules(game, data)
     if match is not None:
-        if rules != match.rules:
+        if rules not in (match.rules, match.deal_rules):
             raise RecordError("rules", None, "the deal's rules differ from the match's rules")
         rules = match.deal_rules
     dealer = data.get("dealer")

@@ -61,11 +61,10 @@ def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool 
     With ``full`` every option is listed (as views do).
     """
     base = presets[rules.preset]
-    defaults = {f.name: f.default for f in dataclasses.fields(rules)}
+    fields = [f for f in dataclasses.fields(rules) if f.init and f.name != "preset"]
+    defaults = {f.name: f.default for f in fields}
     out: dict[str, Any] = {"preset": rules.preset}
-    for f in dataclasses.fields(rules):
-        if f.name == "preset":
-            continue
+    for f in fields:
         value = getattr(rules, f.name)
         if full or value != base.get(f.name, defaults[f.name]):
             out[f.name] = value
