@@ -254,7 +254,9 @@ def legal_bids(bidding: str, current: int, first_bid: bool, suit_bids: int,
             if suit_bids:
                 one += [nos(k) for k in range(1, suit_bids + 1)]
             one += [PLUS_PASS, NT_RAISE]
-        for k in range(2, MAX_BID - current + 1):
+        # k highest cards plus exactly one other: k is below the suit's size (and so below 28,
+        # which keeps "29+H" with its resulting number unambiguous)
+        for k in range(2, min(suit_size - 1, MAX_BID - current) + 1):
             by_value[current + k] += [k_plus(k, s) for s in SUITS]
     bids = tuple(c for v in sorted(by_value) for c in by_value[v])
     return bids, frozenset(c.text for c in bids)
