@@ -8,7 +8,7 @@ from typing import Any
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
-from ...core.moves import TrumpChoice
+from ...core.moves import TrumpChoice, strain_text
 from .auction import Auction56, Contract
 from .deal import TRUMP_CHOICES, Deal56, deck
 from .match import Match56
@@ -70,16 +70,17 @@ class FiftySix:
 
     def view_extra(self, deal: Deal, seat: int | None) -> dict[str, Any]:
         assert isinstance(deal, Deal56)
-        knows = deal.trump_chosen and (deal.revealed or seat == (deal.contract.declarer if deal.contract else None))
+        declarer = deal.contract.declarer if deal.contract else None
         if deal.rules.trump == "bid":
-            trump = deal.trump_text() if deal.contract else None
-            trump = None if deal.contract is None else ("NT" if deal.trump is None else deal.trump.letter)
+            trump = None if deal.contract is None else strain_text(deal.trump)
         else:
+            # a hidden trump is known to the declarer alone until it is turned up
+            knows = deal.trump_chosen and (deal.revealed or seat == declarer)
             trump = deal.trump_text() if knows else None
         return {
             "trump": trump,
             "trump_hidden": deal.rules.trump == "hidden" and deal.trump_chosen and not deal.revealed,
-            "declarer": deal.contract.declarer if deal.contract else None,
+            "declarer": declarer,
         }
 
     def describe_call(self, deal: Deal, index: int) -> str:
