@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.deal import AUCTION, OVER
+from .core.deal import OVER, PLAY
 from .core.moves import Call
 from .games import GAMES
 
@@ -23,7 +23,6 @@ def view(deal: Any, seat: int | None, match: Any | None = None) -> dict[str, Any
         raise ValueError(f"seat must be 0-{deal.n - 1} or None, not {seat}")
     game = GAMES[deal.game]
     calls = [(s, m) for s, m in deal.history if isinstance(m, Call)]
-    in_play = deal.phase not in (AUCTION,) and deal.contract is not None or deal.tricks
     out: dict[str, Any] = {
         "game": deal.game,
         "rules": game.rules_to_json(deal.rules, full=True),
@@ -38,7 +37,7 @@ def view(deal: Any, seat: int | None, match: Any | None = None) -> dict[str, Any
         "contract": deal.contract.to_json() if deal.contract is not None else None,
         "tricks": [t.to_json() for t in deal.tricks],
         "trick": ({"leader": deal.trick_leader, "cards": [str(c) for c in deal.trick_cards]}
-                  if in_play and deal.phase != OVER else None),
+                  if deal.phase == PLAY else None),
         "points": list(deal.points),
         "match": ({"scores": match.current_scores(), "deal_number": match.deal_number}
                   if match is not None else None),
