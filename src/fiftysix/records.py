@@ -202,7 +202,8 @@ def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
         if match.over:
             return _match_error(i, f"the match is over: {match.end_reason} in deal {i - 1}", None, None)
         if i > 0 and not results[-1].get("complete"):
-            return _match_error(i, "this deal is unfinished but another deal follows", None, None)
+            # the unfinished deal is the bad entry, not the one after it
+            return _match_error(i - 1, "this deal is unfinished but another deal follows", None, None)
         try:
             deal = read_deal(record, match)
         except RecordError as e:

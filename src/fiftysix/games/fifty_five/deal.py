@@ -1,0 +1,388 @@
+"""One deal of 55: auction, the kitty and the discard, the trump choice, the play and the result.
+
+Phases: ``auction`` → ``discard`` (the bidder takes the kitty and puts 5 cards away) → ``trump`` (the
+bidder names S, H, D or C) → ``play`` → ``over``.  A deal nobody bids for (``all_pass: redeal``) is
+thrown in: it goes straight to ``over`` with no contract.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from ...core.cards import CARDS, Card, Suit, cards_text
+from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
+from ...core.errors import IllegalMoveError, NotationError
+from ...core.moves import Call, Discard, Move, TrumpChoice
+from ...core.tricks import Trick
+from .auction import Auction55, Contract, parse_call
+from .ranking import EFFECTIVE_SUIT, IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE
+from .rules import BONUS, KITTY_SIZE, RANKS, TRICK_POINTS, TRICKS, Rules55
+from .scoring import deal_score, is_made
+
+# Display order: suits S H D C, then A K Q ... 2 (the record notation's order, whatever is trumps).
+_SORT_KEY = tuple((i // 13) * 16 + (12 - i % 13) for i in range(52))
+
+TRUMP_CHOICES = tuple(TrumpChoice(s) for s in Suit)
+TRUMP_HELP = "the bidder names S, H, D or C"
+RENEGE_HELP = ("only a 5, J or A of hearts higher than the trump led may be kept back, "
+               "and only when the player has no other trump")
+
+
+def sort_cards(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=_SORT_KEY.__getitem__)
+
+
+def parse_trump(text: object) -> TrumpChoice:
+    """Read a trump suit: ``S H D C`` (also suit symbols and words, any case).
+
+    :raises NotationError: for no-trumps (55 has none) and anything that is not a suit.
+    """
+    if isinstance(text, str):
+        t = text.strip().upper()
+        if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
+            raise NotationError(f"55 has no no-trumps; {TRUMP_HELP}")
+        try:
+            return TRUMP_CHOICES[Suit.parse(t)]
+        except NotationError:
+            pass
+    raise NotationError(f"trump must be one of S, H, D, C, not {text!r}")
+
+
+def parse_discard(value: object) -> list[Card]:
+    """Read the cards of a discard: ``"2S 3S 4D 7C 9C"`` or a list of cards, leniently, in the order given.
+
+    :raises NotationError: if the value is not cards.
+    """
+    if isinstance(value, str):
+        items: list[object] = list(value.split())
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise NotationError(f"a discard must be a string of 5 cards, not {value!r}")
+    out = []
+    for item in items:
+        try:
+            if not isinstance(item, str):
+                raise NotationError("")
+            out.append(Card.parse(item, RANKS))
+        except NotationError:
+            raise NotationError(f"malformed card {item!r} in the discard") from None
+    return out
+
+
+class Deal55(Deal):
+    """A deal of 55.
+
+    >>> d = Deal55.from_seed(Rules55.from_json("55"), seed=7)
+    >>> d.phase, len(d.hands[0]), len(d.kitty)
+    ('auction', 5, 5)
+
+    :ivar kitty: the five kitty cards as dealt.
+    :ivar discard: the bidder's five discards once made.
+    :ivar points: per side, 5 a trick, and 5 more for the highest trump once the deal is over.
+    :ivar highest: ``(seat, card, trick index)`` of the highest trump played in a completed trick so far.
+    """
+
+    game = "55"
+    rules: Rules55
+
+    def __init__(self, rules: Rules55, dealer: int, hands: Sequence[Sequence[Card]],
+                 kitty: Sequence[Card]) -> None:
+        super().__init__(rules, dealer, hands)
+        self.kitty: tuple[Card, ...] = tuple(sort_cards(kitty))
+        self.phase = AUCTION
+        self.auction = Auction55(rules, dealer)
+        self.to_move = self.first_hand
+        self.contract: Contract | None = None
+        self.trump: Suit | None = None
+        self.kitty_taken = False
+        self.discard: tuple[Card, ...] | None = None
+        self.points = [0] * rules.n_sides
+        self.tricks_won = [0] * rules.n_sides
+        self.highest: tuple[int, Card, int] | None = None
+
+    @classmethod
+    def from_seed(cls, rules: Rules55, seed: int | None = None, dealer: int | None = None,
+                  rng: random.Random | None = None) -> Deal55:
+        """Shuffle and deal with a seeded generator: the same seed gives the same deal.
+
+        Five cards each, five to the kitty, the rest undealt.  The dealer, if not given, is drawn from the
+        same generator.
+        """
+        rng = rng if rng is not None else random.Random(seed)
+        if dealer is None:
+            dealer = rng.randrange(rules.players)
+        cards = list(CARDS)
+        rng.shuffle(cards)
+        k, n = rules.hand_size, rules.players
+        return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(n)], cards[n * k:n * k + KITTY_SIZE])
+
+    def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
+        return sort_cards(cards)
+
+    @property
+    def undealt(self) -> tuple[Card, ...]:
+        """The cards of the pack dealt to nobody (never seen by anyone)."""
+        used = {c for h in self.dealt for c in h} | set(self.kitty)
+        return tuple(c for c in CARDS if c not in used)
+
+    @property
+    def thrown_in(self) -> bool:
+        """Nobody bid and the deal was thrown in (``all_pass: redeal``)."""
+        return self.auction.thrown_in
+
+    @property
+    def bidder(self) -> int | None:
+        return self.contract.bidder if self.contract is not None else None
+
+    # -- legal moves -----------------------------------------------------------------------------------
+    def _compute_legal(self) -> tuple[Move, ...]:
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal_cards()
+        if phase == AUCTION:
+            return self.auction.legal()
+        if phase == DISCARD:
+            assert self.contract is not None
+            return tuple(Discard(combo) for combo in combinations(self.hands[self.contract.bidder], KITTY_SIZE))
+        return TRUMP_CHOICES
+
+    def _legal_cards(self) -> tuple[Card, ...]:
+        hand = self.hands[self.to_move or 0]
+        if not self.trick_cards:
+            return tuple(hand)
+        assert self.trump is not None
+        trump = self.trump
+        is_trump = IS_TRUMP[trump]
+        led = self.trick_cards[0]
+        if is_trump[led]:
+            trumps = tuple(c for c in hand if is_trump[c])
+            key, privileged, led_key = KEY[trump], PRIVILEGED[trump], KEY[trump][led]
+            # The renege privilege: 5, J and A♥ need not fall to a lower trump lead, but one ordinary
+            # trump (or a privileged card below the lead) obliges the player to play a trump.
+            for c in trumps:
+                if c not in privileged or key[c] < led_key:
+                    return trumps
+            return tuple(hand)
+        suit = SUIT[led]
+        if any(SUIT[c] == suit and not is_trump[c] for c in hand):
+            # Free trumping: follow suit or trump, as the player likes.
+            return tuple(c for c in hand if is_trump[c] or SUIT[c] == suit)
+        return tuple(hand)
+
+    def is_legal(self, move: Move) -> bool:
+        phase = self.phase
+        if phase == AUCTION:
+            return isinstance(move, Call) and self.auction.is_legal(move)
+        if phase == DISCARD:
+            return isinstance(move, Discard) and self.discard_error(move.cards) is None
+        return move in self.legal_moves()
+
+    def discard_error(self, cards: Sequence[Card]) -> str | None:
+        """Why these cards are not a legal discard of the bidder now, or ``None`` if they are."""
+        if self.phase != DISCARD or self.contract is None:
+            return f"no discard now: {self.waiting_for()}"
+        if len(cards) != KITTY_SIZE:
+            return f"the bidder must discard exactly {KITTY_SIZE} cards, not {len(cards)}"
+        seen: set[Card] = set()
+        for c in cards:
+            if c in seen:
+                return f"{c} is discarded twice"
+            seen.add(c)
+        bidder = self.contract.bidder
+        held = self.hands[bidder]
+        for c in cards:
+            if c not in held:
+                both = cards_text((*self.dealt[bidder], *self.kitty))
+                return f"the bidder (seat {bidder}) does not hold {c}; hand and kitty: {both}"
+        return None
+
+    def _refuse(self, move: Move) -> IllegalMoveError:
+        legal = self.legal_moves()
+        texts = [str(m) for m in legal]
+        phase = self.phase
+        if phase == AUCTION and isinstance(move, Call):
+            try:
+                self.auction.check(move)
+            except IllegalMoveError as e:
+                return e
+        if phase == DISCARD and isinstance(move, Discard):
+            why = self.discard_error(move.cards)
+            assert why is not None
+            return IllegalMoveError(why, texts)
+        if phase == TRUMP and isinstance(move, TrumpChoice):
+            return IllegalMoveError(f"55 has no no-trumps; {TRUMP_HELP}", texts)
+        if phase == PLAY and isinstance(move, Card):
+            return self._card_refusal(move, legal, self._follow_text(legal))
+        return self._phase_refusal(move)
+
+    def _follow_text(self, legal: Sequence[Move]) -> str:
+        seat = self.to_move
+        if not self.trick_cards:    # a lead is never refused for suit: the card is not held
+            return f"seat {seat} may lead any card it holds"
+        led = self.trick_cards[0]
+        shown = " ".join(str(c) for c in legal)
+        assert self.trump is not None
+        if IS_TRUMP[self.trump][led]:
+            return f"seat {seat} must play a trump to the trump lead {led}: holds {shown} ({RENEGE_HELP})"
+        return f"seat {seat} must follow {Suit(SUIT[led]).word} or trump: may play {shown}"
+
+    # -- parsing -----------------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """Read a move for the current phase: a call, a discard (5 cards), a trump suit or a card.
+
+        :raises NotationError: if the text is none of these.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"malformed move {text!r}")
+        phase = self.phase
+        if phase == AUCTION:
+            try:
+                return parse_call(text)
+            except NotationError:
+                try:
+                    return Card.parse(text, RANKS)   # refused later: no card before the auction ends
+                except NotationError:
+                    pass
+                raise
+        if phase == DISCARD:
+            cards = parse_discard(text)
+            if len(set(cards)) == len(cards):
+                cards = self.sort_hand(cards)
+            return Discard(tuple(cards))
+        if phase == TRUMP:
+            return parse_trump(text)
+        return Card.parse(text, RANKS)
+
+    def parse_call(self, text: str) -> Call:
+        """Read a call of the auction.
+
+        :raises NotationError: if the text is no call of 55.
+        """
+        return parse_call(text)
+
+    def play_texts(self) -> list[str]:
+        """The record's ``play`` field: the cards in the order played."""
+        return [str(m) for _, m in self.history if isinstance(m, Card)]
+
+    def over_text(self) -> str:
+        if self.thrown_in:
+            return "the deal was thrown in (nobody bid); no cards are played"
+        return f"the deal is over: all {TRICKS} tricks have been played"
+
+    def not_ready_text(self) -> str:
+        if self.phase == DISCARD:
+            return "the bidder has not discarded yet; no card may be played"
+        return "trumps have not been named yet; no card may be played"
+
+    def waiting_for(self) -> str:
+        if self.phase == AUCTION:
+            return f"seat {self.to_move} to call"
+        if self.phase == DISCARD:
+            return f"the bidder (seat {self.to_move}) to discard {KITTY_SIZE} cards"
+        if self.phase == TRUMP:
+            return f"the bidder (seat {self.to_move}) to name trumps"
+        if self.phase == PLAY:
+            return f"seat {self.to_move} to play"
+        return "the deal is over"
+
+    # -- applying ----------------------------------------------------------------------------------------
+    def _apply(self, move: Move) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            assert isinstance(move, Card)
+            self._play_card(move)
+        elif phase == AUCTION:
+            assert isinstance(move, Call)
+            auction = self.auction
+            auction.push_unchecked(move)
+            if not auction.done:
+                self.to_move = auction.to_move
+            elif auction.thrown_in:
+                self.phase = OVER
+                self.to_move = None
+            else:
+                contract = auction.contract()
+                assert contract is not None
+                self.contract = contract
+                self.hands[contract.bidder] = self.sort_hand([*self.hands[contract.bidder], *self.kitty])
+                self.kitty_taken = True
+                self.phase = DISCARD
+                self.to_move = contract.bidder
+        elif phase == DISCARD:
+            assert isinstance(move, Discard) and self.contract is not None
+            gone = set(move.cards)
+            bidder = self.contract.bidder
+            self.hands[bidder] = [c for c in self.hands[bidder] if c not in gone]
+            self.discard = tuple(move.cards)
+            self.phase = TRUMP
+        else:
+            assert isinstance(move, TrumpChoice) and isinstance(move.strain, Suit) and self.contract is not None
+            self.trump = move.strain
+            self.contract = Contract(self.contract.bidder, self.contract.team, self.contract.value, move.strain)
+            self.phase = PLAY
+            self.to_move = self.first_hand
+
+    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
+        trump = self.trump
+        assert trump is not None
+        key, eff = KEY[trump], EFFECTIVE_SUIT[trump]
+        led_suit = eff[cards[0]]
+        best_i, best = 0, key[cards[0]]
+        for i in range(1, len(cards)):
+            k = key[cards[i]]
+            if k > best and (k > TRUMP_BASE or eff[cards[i]] == led_suit):
+                best, best_i = k, i
+        winner = (leader + best_i) % self.n
+        if best > TRUMP_BASE:
+            # The trick's winning card is its highest trump; it is the deal's highest if it beats the record.
+            high = self.highest
+            if high is None or best > key[high[1]]:
+                self.highest = (winner, cards[best_i], len(self.tricks))
+        side = self.rules.side_of[winner]
+        self.points[side] += TRICK_POINTS
+        self.tricks_won[side] += 1
+        return winner, TRICK_POINTS
+
+    def _on_trick(self, trick: Trick) -> None:
+        if len(self.tricks) == TRICKS and self.highest is not None:
+            self.points[self.rules.side_of[self.highest[0]]] += BONUS
+
+    # -- outcome -------------------------------------------------------------------------------------------
+    def made(self) -> bool | None:
+        if self.phase != OVER or self.contract is None:
+            return None
+        return is_made(self.contract, self.points, self.tricks_won)
+
+    def score(self) -> list[int] | None:
+        """What this deal changes per side (zeros for a thrown-in deal; ``None`` while it is played)."""
+        if self.phase != OVER:
+            return None
+        if self.contract is None:
+            return [0] * self.rules.n_sides
+        made = self.made()
+        assert made is not None
+        return deal_score(self.rules, self.contract, self.points, made)
+
+    def highest_trump_json(self) -> dict[str, object] | None:
+        if self.highest is None:
+            return None
+        return {"seat": self.highest[0], "card": str(self.highest[1])}
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "complete": self.phase == OVER,
+            "contract": self.contract.to_json() if self.contract else None,
+            "highest_trump": self.highest_trump_json(),
+            "tricks": [t.to_json() for t in self.tricks],
+            "points": list(self.points),
+            "made": self.made(),
+            "score": self.score(),
+        }
+
+    def trick_sides(self) -> list[int]:
+        """The side that won each completed trick, in order."""
+        return [self.rules.side_of[t.winner] for t in self.tricks]

@@ -1,0 +1,82 @@
+"""A 55 match: deal after deal, the dealer rotating, until a side reaches the target.
+
+Standings are kept per side (a team with partnerships, otherwise a seat), starting at 0; they may go
+below zero.  A thrown-in deal scores nothing but still passes the deal on.  A deal is always played out;
+if several sides reach the target in it, :func:`~.scoring.first_to_reach` decides.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ...core.cards import CARDS, Card
+from .deal import Deal55
+from .rules import KITTY_SIZE, Rules55
+from .scoring import first_to_reach
+
+
+class Match55:
+    """The same public face as :class:`~fiftysix.games.fifty_six.match.Match56`.
+
+    :ivar standings: each side's score after the deals booked so far.
+    :ivar winner: the side that reached the target first, once the match is over.
+    """
+
+    game = "55"
+
+    def __init__(self, rules: Rules55, first_dealer: int | None = None, seed: int | None = None) -> None:
+        self.rules = rules
+        self.deal_rules = rules
+        self.rng = random.Random(seed)
+        self.standings: list[int] = [0] * rules.n_sides
+        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(rules.players)
+        self.deals: list[Deal55] = []
+        self.results: list[dict[str, object]] = []
+        self.winner: int | None = None
+        self.over = False
+        self.end_reason = ""
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal."""
+        return len(self.deals) + 1
+
+    def current_scores(self) -> list[int]:
+        """Standings per side (55 never re-seats, so these are the deal's side numbers too)."""
+        return list(self.standings)
+
+    def new_deal(self, seed: int | None = None) -> Deal55:
+        """Shuffle and deal the next deal (from the match's generator unless a seed is given)."""
+        rng = random.Random(seed) if seed is not None else self.rng
+        return Deal55.from_seed(self.rules, dealer=self.dealer, rng=rng)
+
+    def deal_from(self, hands: list[list[Card]], kitty: Sequence[Card] | None = None) -> Deal55:
+        """The next deal with the given hands; without a kitty, it is dealt from the rest of the pack."""
+        if kitty is None:
+            used = {c for h in hands for c in h}
+            kitty = self.rng.sample([c for c in CARDS if c not in used], KITTY_SIZE)
+        return Deal55(self.rules, self.dealer, hands, kitty)
+
+    def finish(self, deal: Deal55) -> dict[str, object]:
+        """Book a finished deal: add its score, decide whether a side has won, pass the deal on.
+
+        :returns: the deal's result.
+        """
+        assert deal.is_over and not self.over
+        result = deal.result()
+        score = deal.score()
+        assert score is not None
+        before = list(self.standings)
+        for side, delta in enumerate(score):
+            self.standings[side] += delta
+        self.deals.append(deal)
+        self.results.append(result)
+        bonus_trick = deal.highest[2] if deal.highest is not None else None
+        winner = first_to_reach(self.rules, before, score, deal.trick_sides(), bonus_trick, deal.contract)
+        if winner is not None:
+            self.over = True
+            self.winner = winner
+            self.end_reason = f"side {winner} reached the target {self.rules.target}"
+        self.dealer = (self.dealer + 1) % self.rules.players
+        return result
