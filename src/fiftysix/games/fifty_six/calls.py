@@ -260,3 +260,33 @@ def legal_bids(bidding: str, current: int, first_bid: bool, suit_bids: int,
             by_value[current + k] += [k_plus(k, s) for s in SUITS]
     bids = tuple(c for v in sorted(by_value) for c in by_value[v])
     return bids, frozenset(c.text for c in bids)
+
+
+FORM_GLOSSARY: dict[str, tuple[tuple[str, str], ...]] = {
+    "standard": (
+        ("28H", "holds the top card (J) of hearts"),
+        ("H28", "strong in hearts without its top card"),
+        ("28NT", "a strong hand with no single suit"),
+        ("29NOES", "void in the suit of the most recent bid that named a suit"),
+        ("+2H", "adds 2 to the bid: holds the 2 top hearts and no other hearts"),
+        ("+2NOES", "adds 2 to the bid: void, as NOES"),
+        ("X", "double: another team's bid will fail"),
+        ("XX", "redouble: the doubled team will make it"),
+    ),
+    "announcements": (
+        ("30H", "a raise to a number: the top heart(s) and many others"),
+        ("+H", "Plus: the highest unannounced heart and at least two others (+1)"),
+        ("1+H", "One Plus: the highest unannounced heart and exactly one other (+1)"),
+        ("+1H", "Plus One: the highest unannounced heart and no other (+1)"),
+        ("2+H", "k-Plus: the k highest unannounced hearts and exactly one other (+k)"),
+        ("-H", "Minus: three or four hearts, not the highest (+1)"),
+        ("-2H", "Minus-k: exactly k hearts, not the highest (+1)"),
+        ("NOS", "void in the suit of the last announcement that named one (+1)"),
+        ("2NOS", "void in the suit of the k-th last announcement that named one (+1)"),
+        ("PP", "Plus Pass: raises without showing a suit; everyone gets a new turn (+1)"),
+        ("NT", "no-trumps (+1); 40NT raises to the number"),
+        ("X", "double: another team's bid will fail"),
+        ("XX", "redouble: the doubled team will make it"),
+    ),
+}
+"""One example and its meaning per written form, for help screens and newcomers."""
