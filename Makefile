@@ -1,15 +1,19 @@
-# The two commands of the README: `make play` (a game in the terminal) and `make test`.
+# The commands of the README: `make serve` (play with friends in the browser), `make play` (a game in the
+# terminal) and `make test`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench check-examples clean
+.PHONY: serve play test lint typecheck bench check-examples clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,server]'
 	touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/fiftysix serve $(ARGS)
 
 play: $(STAMP)
 	$(VENV)/bin/fiftysix play $(ARGS)
@@ -29,4 +33,4 @@ bench: $(STAMP)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) test-artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis
