@@ -18,7 +18,7 @@ from ...core.errors import IllegalMoveError, NotationError
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.tricks import Trick
 from .auction import Auction55, Contract, parse_call
-from .ranking import EFFECTIVE_SUIT, IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE
+from .ranking import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, winning_index
 from .rules import BONUS, KITTY_SIZE, RANKS, TRICK_POINTS, TRICKS, Rules55
 from .scoring import deal_score, is_made
 
@@ -329,13 +329,9 @@ class Deal55(Deal):
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         trump = self.trump
         assert trump is not None
-        key, eff = KEY[trump], EFFECTIVE_SUIT[trump]
-        led_suit = eff[cards[0]]
-        best_i, best = 0, key[cards[0]]
-        for i in range(1, len(cards)):
-            k = key[cards[i]]
-            if k > best and (k > TRUMP_BASE or eff[cards[i]] == led_suit):
-                best, best_i = k, i
+        key = KEY[trump]
+        best_i = winning_index(trump, cards)
+        best = key[cards[best_i]]
         winner = (leader + best_i) % self.n
         if best > TRUMP_BASE:
             # The trick's winning card is its highest trump; it is the deal's highest if it beats the record.
