@@ -1,0 +1,148 @@
+"""What the subcommands share: reading ``--rules`` and ``--bots``, reading record files, and the host
+loop that asks computer players for moves (they only ever get a seat view)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from ..bots import Bot, make_bot
+from ..core.errors import FiftySixError, RulesError
+from ..games import GAMES, game_of_preset
+from ..views import view
+
+Warn = Callable[[str], None]
+
+
+class CliError(Exception):
+    """A usage error the command line reports in one line (exit status 2)."""
+
+
+def stderr_warn(message: str) -> None:
+    print(f"fiftysix: warning: {message}", file=sys.stderr)
+
+
+def parse_rules(text: str | None, default: str = "56-6") -> tuple[Any, Any]:
+    """The game and rules object for ``--rules``: a preset name (``56-4``, ``55-teams-4``) or a JSON object
+    ``{"preset": "56-4", "deck": 32}``.
+
+    :raises CliError: for an unknown preset or option, or malformed JSON.
+    """
+    text = default if text is None else text.strip()
+    data: object = text
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise CliError(f"--rules: malformed JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise CliError("--rules: give a preset name or a JSON object of options")
+        preset = data.get("preset", default)
+        if not isinstance(preset, str):
+            raise CliError(f"--rules: preset must be a preset name, not {preset!r}")
+    else:
+        preset = text
+    try:
+        game = game_of_preset(preset)
+        rules = game.rules_from_json(data)
+    except RulesError as e:
+        raise CliError(f"--rules: {e}") from None
+    return game, rules
+
+
+def bot_names(text: str | None, players: int, default: str = "rules", human: int | None = None) -> list[str]:
+    """One bot name per seat from ``--bots``: one name for every seat, or a comma list.
+
+    With a human seat the list may also leave that seat out (``players - 1`` names).
+    :raises CliError: for a list of the wrong length.
+    """
+    names = [n.strip() for n in (text or default).split(",") if n.strip()]
+    if not names:
+        names = [default]
+    if len(names) == 1:
+        return names * players
+    if len(names) == players:
+        return names
+    if human is not None and len(names) == players - 1:
+        return names[:human] + ["human"] + names[human:]
+    need = f"1 or {players}" + (f" (or {players - 1}, leaving out your seat)" if human is not None else "")
+    raise CliError(f"--bots: {len(names)} names for {players} seats; give {need}")
+
+
+def derived_seed(seed: int | None, *parts: int) -> int | None:
+    """A seed for one bot or fallback, derived from the command's seed (``None`` stays random)."""
+    if seed is None:
+        return None
+    value = seed
+    for p in parts:
+        value = value * 1_000_003 + p + 1
+    return value
+
+
+def make_bots(names: Sequence[str], seed: int | None, game: str, skip: int | None = None) -> list[Bot | None]:
+    """The bots per seat (``None`` at the human's seat).
+
+    :raises CliError: for an unknown bot name.
+    """
+    out: list[Bot | None] = []
+    for seat, name in enumerate(names):
+        if seat == skip:
+            out.append(None)
+            continue
+        try:
+            out.append(make_bot(name, seed=derived_seed(seed, seat), game=game))
+        except ValueError as e:
+            raise CliError(f"--bots: {e}") from None
+    return out
+
+
+def ask_bot(bot: Bot, deal: Any, seat: int, match: Any | None, fallback: random.Random, warn: Warn) -> str:
+    """One move of a computer player: it is given the seat's view only.  An illegal or malformed answer
+    (or a crash) is replaced by a random legal move, with a warning."""
+    v = view(deal, seat, match)
+    legal = v.get("legal") or [str(m) for m in deal.legal_moves()]
+    try:
+        answer = bot.choose(v)
+    except Exception as e:  # a bot must never stop the table
+        warn(f"bot {getattr(bot, 'name', '?')} at seat {seat} failed ({type(e).__name__}: {e}); "
+             "playing a random legal move instead")
+        return str(legal[fallback.randrange(len(legal))])
+    if isinstance(answer, str):
+        try:
+            move = deal.parse_move(answer)
+            if deal.is_legal(move):
+                return str(move)
+        except FiftySixError:
+            pass
+    choice = str(legal[fallback.randrange(len(legal))])
+    warn(f"bot {getattr(bot, 'name', '?')} at seat {seat} answered {answer!r}, which is not legal; "
+         f"playing {choice} instead")
+    return choice
+
+
+def game_of_record(data: object) -> Any | None:
+    if isinstance(data, dict):
+        name = data.get("game")
+        if isinstance(name, str):
+            return GAMES.get(name)
+    return None
+
+
+def read_text(path: str, stdin: TextIO | None = None) -> str:
+    """The text of a record file, or of standard input for ``-``.
+
+    :raises OSError: if the file cannot be read.
+    :raises UnicodeDecodeError: if it is not UTF-8.
+    """
+    if path == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            data: bytes = buffer.read()
+            return data.decode("utf-8-sig")
+        return stream.read()
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8-sig")

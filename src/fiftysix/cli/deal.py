@@ -1,0 +1,50 @@
+"""``fiftysix deal``: one complete deal played by computer players from a seed, written as a deal record.
+
+The same rules, seed, dealer and bots always give the same record: the deal is shuffled from the seed
+and each bot (and the fallback for illegal answers) gets its own seed derived from it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, TextIO
+
+from ..records import deal_record
+from .common import CliError, Warn, ask_bot, bot_names, derived_seed, make_bots
+
+
+def play_deal(game: Any, rules: Any, seed: int | None, dealer: int | None, bots_text: str | None,
+              warn: Warn) -> Any:
+    """Deal from ``seed`` and let the bots play it to the end; returns the finished deal.
+
+    :raises CliError: for a bad dealer or bot list.
+    """
+    n = rules.players
+    if dealer is not None and not 0 <= dealer < n:
+        raise CliError(f"--dealer must be a seat 0-{n - 1}, not {dealer}")
+    names = bot_names(bots_text, n)
+    bots = make_bots(names, seed, game.name)
+    deal = game.new_deal(rules, seed=seed, dealer=dealer)
+    fallback = random.Random(derived_seed(seed, 999))
+    while not deal.is_over:
+        seat = deal.to_move
+        bot = bots[seat]
+        assert bot is not None
+        deal.push(ask_bot(bot, deal, seat, None, fallback, warn))
+    return deal
+
+
+def run_deal(game: Any, rules: Any, seed: int | None, dealer: int | None, bots_text: str | None,
+             out_path: str | None, stdout: TextIO, warn: Warn) -> int:
+    deal = play_deal(game, rules, seed, dealer, bots_text, warn)
+    text = json.dumps(deal_record(deal), ensure_ascii=False) + "\n"
+    if out_path is None or out_path == "-":
+        stdout.write(text)
+    else:
+        try:
+            with open(out_path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise CliError(f"cannot write {out_path}: {e.strerror or e}") from None
+    return 0

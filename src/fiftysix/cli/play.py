@@ -1,0 +1,253 @@
+"""``fiftysix play``: a person plays one seat in the terminal against computer players, deal after deal
+through the game's match, until the match ends or ``--deals`` deals have been played.
+
+The person sees only their seat's view (plus the public announcement of each move as it is made).
+Input and output are injectable (``input_fn``, ``print_fn``) so the loop can be driven by a script.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.cards import Card
+from ..core.errors import FiftySixError, IllegalMoveError
+from ..core.moves import Call, Move, Reveal, TrumpChoice
+from ..views import view
+from .common import CliError, Warn, ask_bot, bot_names, derived_seed, make_bots
+from .render import (
+    PHASE_PROMPTS,
+    auction_lines,
+    card_text,
+    legal_lines,
+    legal_summary,
+    per_side,
+    result_lines,
+    scores_word,
+    strain_words,
+    trick_text,
+    view_lines,
+)
+
+InputFn = Callable[[str], str]
+PrintFn = Callable[[str], None]
+
+QUIT_WORDS = frozenset({"quit", "exit", "q", "bye"})
+HELP_WORDS = frozenset({"?", "help"})
+LEGAL_WORDS = frozenset({"legal", "l"})
+SHOW_WORDS = frozenset({"show", "table", "hand"})
+AUCTION_WORDS = frozenset({"auction", "calls"})
+TRICKS_WORDS = frozenset({"tricks"})
+REVEAL_WORDS = frozenset({"reveal", "ask", "trumps?"})
+
+HELP_TEXT = """\
+Type your move in the notation of the rules: a card (JS, 10♥, th), a call (as listed by 'legal'),
+or trumps (S H D C NT) when you choose them.
+  ? or help    this help and your legal moves
+  legal or l   list all your legal moves
+  show         show the table again (your hand, the trick, the score)
+  auction      the auction with the meaning of every call
+  tricks       every trick played so far
+  reveal       ask for a hidden trump to be turned up (when you cannot follow suit)
+  quit         leave the game"""
+
+
+class Quit(Exception):
+    """The person left (``quit`` or end of input)."""
+
+
+class TerminalGame:
+    """One person at one seat of a match, the other seats played by bots."""
+
+    def __init__(self, game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,
+                 input_fn: InputFn, print_fn: PrintFn, warn: Warn, symbols: bool = True) -> None:
+        n = rules.players
+        if not 0 <= human < n:
+            raise CliError(f"--seat must be a seat 0-{n - 1}, not {human}")
+        self.game = game
+        self.rules = rules
+        self.human = human
+        self.seed = seed
+        self.input_fn = input_fn
+        self.print_fn = print_fn
+        self.warn = warn
+        self.symbols = symbols
+        self.side = getattr(game, "side_word", "team")
+        names = bot_names(bots_text, n, human=human)
+        self.bots = make_bots(names, seed, game.name, skip=human)   # by original seat
+        self.fallback = random.Random(derived_seed(seed, 999))
+        self.match: Any = game.new_match(rules, seed=seed)
+        self.me: int | None = human        # the person's seat in the current deal
+
+    # -- output helpers -----------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.print_fn(text)
+
+    def say_lines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.print_fn(line)
+
+    # -- the match ----------------------------------------------------------------------------------
+    def run(self, max_deals: int | None = None) -> int:
+        self.say(f"Game {self.game.name}: you play seat {self.human} against computer players. "
+                 "Type ? for help, quit to leave.")
+        played = 0
+        try:
+            while not self.match.over and (max_deals is None or played < max_deals):
+                deal = self.match.new_deal()
+                seats = list(getattr(self.match, "seats", range(deal.n)))
+                self.me = seats.index(self.human) if self.human in seats else None
+                self.play_deal(deal, seats)
+                result = self.match.finish(deal)
+                played += 1
+                self.say()
+                self.say(f"--- Deal {played} is over ---")
+                self.say_lines(result_lines(result, self.side))
+                self.say(f"Match {scores_word(self._rules_json())}: {per_side(list(self.match.standings), self.side)}")
+        except Quit:
+            self.say("Goodbye.")
+            return 0
+        self.say()
+        if self.match.over:
+            winner = self.match.winner
+            self.say(f"The match is over: {self.match.end_reason}. "
+                     + (f"Winner: {self.side} {winner}." if winner is not None else "No single winner."))
+            mine = self._original_team()
+            if winner is not None and mine is not None:
+                self.say("You win!" if winner == mine else "You lose.")
+        else:
+            self.say(f"Stopped after {played} deal(s) as asked (--deals).")
+        return 0
+
+    def _rules_json(self) -> dict[str, Any]:
+        data = self.game.rules_to_json(self.rules, full=True)
+        return data if isinstance(data, dict) else {}
+
+    def _original_team(self) -> int | None:
+        team_of = getattr(self.rules, "team_of", None)
+        return int(team_of[self.human]) if team_of is not None else None
+
+    # -- one deal -----------------------------------------------------------------------------------
+    def play_deal(self, deal: Any, seats: Sequence[int]) -> None:
+        me = self.me
+        self.say()
+        self.say(f"=== Deal {self.match.deal_number}: dealer seat {deal.dealer}, first hand seat {deal.first_hand}"
+                 + (f", you are seat {me} ===" if me is not None else " (you are out: the others play on) ==="))
+        if me is not None:
+            self.say_lines(view_lines(view(deal, me, self.match), self.call_seats(deal), self.symbols, self.side))
+        while not deal.is_over:
+            seat = deal.to_move
+            if seat == me:
+                move = self.ask_human(deal)
+            else:
+                bot = self.bots[seats[seat]]
+                assert bot is not None
+                move = deal.parse_move(ask_bot(bot, deal, seat, self.match, self.fallback, self.warn))
+                tricks_before = len(deal.tricks)
+                deal.push(move)
+                if me is not None:
+                    self.say_lines(self.announce(deal, seat, move, tricks_before))
+            if me is not None and deal.to_move == me and not deal.is_over:
+                self.say()
+                self.say_lines(view_lines(view(deal, me, self.match), self.call_seats(deal), self.symbols,
+                                          self.side))
+
+    @staticmethod
+    def call_seats(deal: Any) -> list[int]:
+        """Who made each call: public, the whole table hears it."""
+        return [s for s, m in deal.history if isinstance(m, Call)]
+
+    def announce(self, deal: Any, seat: int, move: Move, tricks_before: int) -> list[str]:
+        """What the table hears when ``seat`` makes ``move`` (public information only)."""
+        who = f"seat {seat}" + (" (you)" if seat == self.me else "")
+        if isinstance(move, Call):
+            index = sum(1 for _, m in deal.history if isinstance(m, Call)) - 1
+            return [f"{who} calls {move}: {self.game.describe_call(deal, index)}"]
+        if isinstance(move, TrumpChoice):
+            shown = view(deal, None).get("trump")
+            if shown is None and seat != self.me:
+                return [f"{who} has chosen trumps (face down)"]
+            return [f"{who} chooses trumps: {strain_words(str(move))}"]
+        if isinstance(move, Reveal):
+            shown = view(deal, None).get("trump")
+            return [f"{who} asks for the trump to be turned up: trumps are {strain_words(shown)}"]
+        if isinstance(move, Card):
+            lines = [f"{who} plays {card_text(str(move), self.symbols)}"]
+            if len(deal.tricks) > tricks_before:
+                t = deal.tricks[-1]
+                lines.append(f"  trick {len(deal.tricks)}: {trick_text(t.to_json(), deal.n, self.symbols, self.me)}")
+            return lines
+        return [f"{who}: {move}"]
+
+    # -- the person -----------------------------------------------------------------------------------
+    def read(self, prompt: str) -> str:
+        try:
+            return self.input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            raise Quit from None
+
+    def ask_human(self, deal: Any) -> Move:
+        me = self.me
+        assert me is not None
+        while True:
+            v = view(deal, me, self.match)
+            phase = v.get("phase")
+            legal: list[str] = list(v.get("legal") or [])
+            prompt = f"seat {me}, {PHASE_PROMPTS.get(str(phase), 'your move')}> "
+            text = self.read(prompt).strip()
+            if not text:
+                continue
+            word = text.lower()
+            if word in QUIT_WORDS:
+                raise Quit
+            if word in HELP_WORDS:
+                self.say(HELP_TEXT)
+                self.say(f"Your legal moves now: {legal_summary(legal, phase, self.symbols, limit=24)}")
+                continue
+            if word in LEGAL_WORDS:
+                self.say_lines(legal_lines(legal, phase, self.symbols))
+                continue
+            if word in SHOW_WORDS:
+                self.say_lines(view_lines(v, self.call_seats(deal), self.symbols, self.side))
+                continue
+            if word in AUCTION_WORDS:
+                self.say_lines(auction_lines(v.get("auction") or [], v.get("auction_meanings") or [],
+                                             self.call_seats(deal), you=me))
+                continue
+            if word in TRICKS_WORDS:
+                tricks = v.get("tricks") or []
+                if not tricks:
+                    self.say("  no trick has been completed yet")
+                for k, t in enumerate(tricks):
+                    self.say(f"  {k + 1:>2}. {trick_text(t, deal.n, self.symbols, me)}")
+                continue
+            if word in REVEAL_WORDS:
+                text = "?"
+            tricks_before = len(deal.tricks)
+            try:
+                move = deal.parse_move(text)
+                deal.push(move, seat=me)
+            except IllegalMoveError as e:
+                self.say(f"  Not allowed: {e}")
+                message = str(e)
+                words = set(re.findall(r"[^\s,;:()]+", message))
+                if e.legal and not any(m in words for m in e.legal):
+                    self.say(f"  Legal: {legal_summary(list(e.legal), phase, self.symbols)}")
+                continue
+            except FiftySixError as e:
+                self.say(f"  Cannot read that: {e}")
+                self.say(f"  Legal: {legal_summary(legal, phase, self.symbols)} (type ? for help)")
+                continue
+            self.say_lines(self.announce(deal, me, move, tricks_before))
+            return move
+
+
+def run_play(game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,
+             max_deals: int | None, input_fn: InputFn, print_fn: PrintFn, warn: Warn,
+             symbols: bool = True) -> int:
+    if max_deals is not None and max_deals < 1:
+        raise CliError(f"--deals must be at least 1, not {max_deals}")
+    return TerminalGame(game, rules, human, seed, bots_text, input_fn, print_fn, warn, symbols).run(max_deals)

@@ -1,0 +1,172 @@
+"""``fiftysix replay FILE``: a record shown in the terminal, deal by deal: the hands as dealt, the auction
+with each call's public meaning, the contract and trumps, every trick, then the result and the score.
+
+The record is checked first; an invalid record prints the check error and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from ..core.cards import Card
+from ..core.moves import Call, Claim, Discard, Reveal, TrumpChoice
+from ..records import check, read_deal
+from .common import game_of_record, read_text
+from .render import (
+    auction_lines,
+    cards_line,
+    contract_text,
+    hand_by_suit,
+    per_side,
+    result_lines,
+    seat_name,
+    strain_words,
+    trick_text,
+)
+
+
+def _team_of(rules: Any) -> tuple[int, ...] | None:
+    team_of = getattr(rules, "team_of", None)
+    return tuple(team_of) if team_of is not None else None
+
+
+def _trump_word(game: Any, deal: Any) -> str:
+    """The trump as the table sees it once turned up (public after a reveal)."""
+    shown = game.view_extra(deal, None).get("trump")
+    return strain_words(shown) if shown is not None else "turned up"
+
+
+def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[str, Any],
+               symbols: bool = True) -> list[str]:
+    """The whole story of one replayed deal."""
+    rules = deal.rules
+    n = deal.n
+    side = getattr(game, "side_word", "team")
+    team_of = _team_of(rules)
+    rules_text = json.dumps(game.rules_to_json(rules), ensure_ascii=False)
+    out = [f"Game {game.name}, rules {rules_text}, {n} players, dealer seat {deal.dealer}"
+           f", first hand seat {deal.first_hand}"]
+    out.append("")
+    out.append("Hands as dealt:")
+    for seat, hand in enumerate(deal.dealt):
+        label = seat_name(seat, None, team_of, side)
+        if seat == deal.dealer:
+            label += " dealer"
+        out.append(f"  {label + ':':<24} {hand_by_suit([str(c) for c in hand], symbols)}")
+    kitty = record.get("kitty")
+    if kitty is not None:
+        kitty_cards = kitty.split() if isinstance(kitty, str) else [str(c) for c in kitty]
+        out.append(f"  {'kitty:':<24} {hand_by_suit(kitty_cards, symbols)}")
+
+    calls = [(s, m) for s, m in deal.history if isinstance(m, Call)]
+    out.append("")
+    out.append("Auction:")
+    meanings = [game.describe_call(deal, i) for i in range(len(calls))]
+    out += auction_lines([str(m) for _, m in calls], meanings, [s for s, _ in calls])
+
+    contract = result.get("contract")
+    out.append("")
+    if contract is not None:
+        out.append(f"Contract: {contract_text(contract, side)}")
+    elif result.get("complete"):
+        out.append("Contract: none (nobody bid)")
+    else:
+        out.append("Contract: not decided yet")
+
+    # Moves between and within tricks that are neither calls nor cards: trumps, discards, reveals, claims.
+    notes: dict[tuple[int, int], str] = {}
+    cards_played = 0
+    for seat, move in deal.history:
+        if isinstance(move, Call):
+            continue
+        if isinstance(move, Card):
+            cards_played += 1
+            continue
+        trick_no, pos = divmod(cards_played, n)
+        if isinstance(move, TrumpChoice):
+            hidden = " (face down)" if getattr(deal.rules, "trump", None) == "hidden" else ""
+            out.append(f"Trumps: seat {seat} chooses {strain_words(str(move))}{hidden}")
+        elif isinstance(move, Discard):
+            out.append(f"Discard: seat {seat} puts away {cards_line([str(c) for c in move.cards], symbols)}")
+        elif isinstance(move, Reveal):
+            notes[(trick_no, pos)] = f"seat {seat} asks for trumps: {_trump_word(game, deal)}"
+        elif isinstance(move, Claim):
+            out.append(f"Claim: seat {seat} claims the rest after trick {trick_no}")
+
+    tricks = list(result.get("tricks") or [])
+    if tricks or deal.trick_cards:
+        out.append("")
+        out.append("Play:")
+        for k, trick in enumerate(tricks):
+            trick_notes = {pos: text for (t, pos), text in notes.items() if t == k}
+            out.append(f"  {k + 1:>2}. {trick_text(trick, n, symbols, notes=trick_notes)}")
+        if deal.trick_cards:
+            k = len(tricks)
+            trick_notes = {pos: text for (t, pos), text in notes.items() if t == k}
+            current = {"leader": deal.trick_leader, "cards": [str(c) for c in deal.trick_cards]}
+            out.append(f"  {k + 1:>2}. {trick_text(current, n, symbols, notes=trick_notes)}  (unfinished)")
+    out.append("")
+    out += result_lines(result, side)
+    return out
+
+
+def replay_lines(data: Mapping[str, Any], result: Mapping[str, Any], symbols: bool = True) -> list[str]:
+    """The replay of a checked, valid deal or match record."""
+    game = game_of_record(data)
+    assert game is not None
+    if "deals" not in data:
+        deal = read_deal(data)
+        return deal_lines(game, deal, result, data, symbols)
+    rules = game.rules_from_json(data.get("rules"))
+    records = list(data["deals"])
+    first = records[0].get("dealer") if records else 0
+    match = game.new_match(rules, first_dealer=first if isinstance(first, int) else 0)
+    side = getattr(game, "side_word", "team")
+    out = [f"Match of {len(records)} deal(s)"]
+    for i, record in enumerate(records):
+        deal = read_deal(record, match)
+        deal_result = result["deals"][i]
+        out.append("")
+        out.append(f"=== Deal {i + 1} ===")
+        out += deal_lines(game, deal, deal_result, record, symbols)
+        if deal.is_over:
+            match.finish(deal)
+        label = "Tables" if getattr(rules, "scoring", None) == "tables" else "Standings"
+        out.append(f"{label} after deal {i + 1}: {per_side(list(match.standings), side)}")
+    out.append("")
+    winner = result.get("winner")
+    if match.over:
+        out.append(f"The match is over: {match.end_reason}. Winner: {side} {winner}.")
+    else:
+        out.append(f"The match is not over yet; standings {per_side(list(result.get('standings') or []), side)}.")
+    return out
+
+
+def run_replay(path: str, out: TextIO, err: TextIO, stdin: TextIO | None = None, symbols: bool = True) -> int:
+    name = "standard input" if path == "-" else path
+    try:
+        text = read_text(path, stdin)
+    except OSError as e:
+        err.write(f"fiftysix replay: cannot read {name}: {e.strerror or e}\n")
+        return 1
+    except UnicodeDecodeError:
+        err.write(f"fiftysix replay: cannot read {name}: not UTF-8 text\n")
+        return 1
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        err.write(f"fiftysix replay: {name}: malformed JSON: {e}\n")
+        return 1
+    result = check(data)
+    if not result.get("valid"):
+        where = result.get("field")
+        if result.get("index") is not None:
+            where = f"{where}[{result['index']}]"
+        err.write(f"fiftysix replay: {name} is not a valid record ({where}): {result.get('error')}\n")
+        return 1
+    assert isinstance(data, Mapping)
+    for line in replay_lines(data, result, symbols):
+        out.write(line + "\n")
+    return 0
