@@ -19,7 +19,7 @@ from fiftysix.games.fifty_five.rules import CHOICES
 
 PRESET_NAMES = sorted(PRESETS)
 OVERRIDES = {k: v for k, v in CHOICES.items() if k not in ("players",)}
-PROPS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -162,7 +162,7 @@ def assert_no_leak(deal: Deal55, seat: int | None) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chosen=options(), seed=st.integers(0, 2**32 - 1))
 def test_views_never_show_hidden_cards(preset: str, chosen: dict[str, object], seed: int) -> None:
     deal = Deal55.from_seed(rules_of(preset, chosen), seed)

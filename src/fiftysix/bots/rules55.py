@@ -192,7 +192,7 @@ def _unseen_trumps(view: Mapping[str, Any], trump: int, hand: Sequence[Card]) ->
 
 
 def _side(rules: Mapping[str, Any], seat: int) -> int:
-    sides = {"two": 2, "three": 3}.get(rules.get("teams", "none"), rules["players"])
+    sides: int = {"two": 2, "three": 3}.get(rules.get("teams", "none"), rules["players"])
     return seat % sides
 
 
