@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TextIO
 
 from ..games import GAMES
@@ -19,8 +20,12 @@ from .deal import run_deal
 from .play import run_play
 from .render import can_show_symbols
 from .replay import run_replay
-from .serve import add_parser as add_serve_parser
-from .serve import run_serve
+
+_serve: ModuleType | None
+try:  # the web server's subcommand (cli/serve.py), when its module is present
+    from . import serve as _serve
+except ImportError:  # pragma: no cover
+    _serve = None
 
 DEFAULT_RULES = "56-6"
 
@@ -71,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one bot for the other seats, or a comma list per seat (default %(default)s)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals (default: the whole match)")
     p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
-    add_serve_parser(sub)
+    if _serve is not None:   # `fiftysix serve`, the web server (cli/serve.py)
+        _serve.add_parser(sub)
     return parser
 
 
@@ -107,11 +113,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         if args.command == "check":
             return run_check(args.files, out, inp)
+        if args.command == "serve" and _serve is not None:
+            return int(_serve.run_serve(args, err))
         if args.command == "replay":
             symbols = not args.ascii and can_show_symbols(out)
             return run_replay(args.file, out, err, inp, symbols)
-        if args.command == "serve":
-            return run_serve(args, err)
         game, rules = parse_rules(args.rules)
         if args.command == "deal":
             return run_deal(game, rules, args.seed, args.dealer, args.bots, args.out, out, warn)

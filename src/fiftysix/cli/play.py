@@ -228,7 +228,7 @@ class TerminalGame:
                 text = "?"
             tricks_before = len(deal.tricks)
             try:
-                move = deal.parse_move(text)
+                move: Move = deal.parse_move(text)
                 deal.push(move, seat=me)
             except IllegalMoveError as e:
                 self.say(f"  Not allowed: {e}")

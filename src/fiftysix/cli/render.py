@@ -172,7 +172,7 @@ def result_lines(result: Mapping[str, Any], side_word: str = "team") -> list[str
     """The end of a deal: card points, made or failed, and the score change."""
     out = []
     contract = result.get("contract")
-    out.append(f"Card points: {per_side(result.get('points') or [], side_word)}")
+    out.append(f"Points: {per_side(result.get('points') or [], side_word)}")
     ht = result.get("highest_trump")
     if isinstance(ht, Mapping):
         out.append(f"Highest trump: {card_text(str(ht.get('card')))} by seat {ht.get('seat')}")
@@ -285,7 +285,7 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
     if isinstance(trick, Mapping) and phase == "play":
         out.append(f"This trick: {trick_text(trick, n, symbols, you=seat)}")
     if contract is not None or tricks:
-        out.append(f"Card points: {per_side(v.get('points') or [], side_word)}")
+        out.append(f"Points so far: {per_side(v.get('points') or [], side_word)}")
     hand = v.get("hand")
     if hand is not None:
         out.append(f"Your hand: {hand_by_suit(hand, symbols)}")

@@ -1,0 +1,629 @@
+"""A heuristic computer player for 56 that uses nothing but its seat view.
+
+Bidding: each strain (four suits and no-trumps) gets an estimate of the card points the bot's team can
+take with this hand as declarer (a linear formula over hand features, fitted on self-play deals; see
+``bench/calibrate_rules56.py``).  The bot bids the cheapest legal value in its best strain while that
+value stays within the estimate less a safety margin (plus a small allowance when partner has bid), in
+the written form that tells the truth about the hand: ``28H`` with the J, ``H28`` without it, ``28NT``,
+``+kH`` when its cards of the suit are exactly the k top cards, ``NOES`` when void in the last suit bid.
+It doubles and redoubles rarely, only with a clear holding against the bid.
+
+Play: it tracks the cards played and the suits players are known to be void in, then follows a few
+rules of thumb: win cheaply when the trick can be held, give points to a partner who is winning safely,
+throw low cards to opponents, lead masters (and draw trumps as declarer), trump point-heavy tricks when
+void, and ask for a hidden trump only when it pays.
+
+The bot always answers a member of ``view["legal"]``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .base import register
+
+ALL_RANKS = "J9ATKQ87"
+POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
+SUITS = ("S", "H", "D", "C")
+STRAINS = ("S", "H", "D", "C", "NT")
+DEFAULT_DECK = {4: 48, 6: 48, 8: 64}
+"""The deck when the rules leave ``deck`` at its default (``rules-56.md``)."""
+
+
+def rank_of(card: str) -> str:
+    return card[0]
+
+
+def suit_of(card: str) -> str:
+    return card[1]
+
+
+def strength(card: str) -> int:
+    """Higher is stronger: J = 8 … 7 = 1."""
+    return 8 - ALL_RANKS.index(card[0])
+
+
+def points(card: str) -> int:
+    return POINTS.get(card[0], 0)
+
+
+# ---- hand evaluation ---------------------------------------------------------------------------------
+
+def _suit_cards(hand: Sequence[str], suit: str) -> list[str]:
+    return sorted((c for c in hand if c[1] == suit), key=strength, reverse=True)
+
+
+def top_run(hand: Sequence[str], suit: str, ranks: str) -> int:
+    """k if the hand's cards of ``suit`` are exactly the k top cards of the suit (J J 9 9 A A …), else 0."""
+    mine = _suit_cards(hand, suit)
+    order = [r for r in ranks for _ in range(2)]
+    if not mine or len(mine) > len(order):
+        return 0
+    return len(mine) if [c[0] for c in mine] == order[: len(mine)] else 0
+
+
+def hand_features(hand: Sequence[str], strain: str) -> list[float]:
+    """Features of a hand for declaring in ``strain`` (see :data:`WEIGHTS`)."""
+    by_suit = {s: _suit_cards(hand, s) for s in SUITS}
+    hand_points = sum(points(c) for c in hand)
+    if strain == "NT":
+        jacks = sum(1 for c in hand if c[0] == "J")
+        nines_backed = sum(sum(1 for c in cs if c[0] == "9") for cs in by_suit.values()
+                           if any(c[0] == "J" for c in cs))
+        double_jacks = sum(1 for cs in by_suit.values() if sum(1 for c in cs if c[0] == "J") == 2)
+        longest = max(len(cs) for cs in by_suit.values())
+        return [1.0, float(jacks), float(nines_backed), float(double_jacks), float(hand_points), float(longest),
+                0.0, 0.0]
+    trumps = by_suit[strain]
+    tj = sum(1 for c in trumps if c[0] == "J")
+    t9 = sum(1 for c in trumps if c[0] == "9")
+    length = len(trumps)
+    side = [cs for s, cs in by_suit.items() if s != strain]
+    side_j = sum(1 for cs in side for c in cs if c[0] == "J")
+    side_9 = sum(sum(1 for c in cs if c[0] == "9") for cs in side if any(c[0] == "J" for c in cs))
+    voids = sum(1 for cs in side if not cs)
+    return [1.0, float(tj), float(t9), float(length), float(side_j), float(side_9), float(hand_points),
+            float(voids * min(length, 3))]
+
+
+# Fitted per (players, deck size, teams) by bench/calibrate_rules56.py: expected card points of the
+# declaring team.  Key ``"suit"`` and ``"nt"``; features as in hand_features.
+WEIGHTS: dict[tuple[int, int, int], dict[str, tuple[float, ...]]] = {
+    (4, 48, 2): {  # 56-4  rms error suit 7.5, nt 7.7
+        "suit": (14.10, 2.08, 1.15, 2.02, 2.42, 0.21, 0.20, 0.90),
+        "nt": (17.73, 1.15, 1.15, 3.28, 0.28, 0.41, 0.00, 0.00),
+    },
+    (4, 32, 2): {  # 56-4 {'deck': 32} rms error suit 9.7, nt 10.8
+        "suit": (14.00, 3.74, 1.47, 2.85, 2.28, 0.12, 0.22, 1.38),
+        "nt": (10.43, 2.94, 2.00, 2.71, 0.37, 1.97, 0.00, 0.00),
+    },
+    (6, 48, 2): {  # 56-6  rms error suit 10.3, nt 10.3
+        "suit": (21.21, 3.36, 1.98, 1.81, 2.58, 0.41, -0.13, 1.08),
+        "nt": (19.82, 2.67, 2.64, 1.42, 0.06, 1.01, 0.00, 0.00),
+    },
+    (6, 48, 3): {  # 56-pairs-6 {'double': 'reopens'} rms error suit 8.9, nt 9.8
+        "suit": (8.19, 4.48, 2.85, 2.47, 2.61, 0.52, 0.11, 0.92),
+        "nt": (6.30, 3.78, 1.08, 2.54, 0.38, 1.08, 0.00, 0.00),
+    },
+    (8, 64, 2): {  # 56-8  rms error suit 10.5, nt 8.9
+        "suit": (22.24, 1.87, 1.87, 1.61, 1.81, -0.01, 0.04, 0.78),
+        "nt": (24.59, 0.89, 2.19, 2.77, 0.18, 0.35, 0.00, 0.00),
+    },
+    (8, 48, 2): {  # 56-8 {'deck': 48} rms error suit 11.9, nt 11.5
+        "suit": (21.87, 4.41, 2.89, 1.06, 1.51, -0.35, 0.09, 1.13),
+        "nt": (20.12, 3.20, 2.89, 4.28, 0.25, 1.08, 0.00, 0.00),
+    },
+    (8, 64, 4): {  # 56-pairs-8 {'double': 'reopens'} rms error suit 8.3, nt 8.4
+        "suit": (5.33, 3.79, 3.30, 2.52, 1.70, -0.72, 0.16, 0.74),
+        "nt": (7.01, 2.77, 0.98, 1.28, 0.40, 0.29, 0.00, 0.00),
+    },
+    (8, 48, 4): {  # 56-pairs-8 {'double': 'reopens', 'deck': 48} rms error suit 9.0, nt 9.2
+        "suit": (6.28, 6.64, 4.21, 2.09, 1.16, 0.74, 0.05, 1.17),
+        "nt": (3.92, 5.48, 2.84, 2.41, 0.19, 1.21, 0.00, 0.00),
+    },
+}
+
+
+def _fallback_weights(players: int, deck: int, teams: int) -> dict[str, tuple[float, ...]]:
+    """A rough formula for configurations without fitted weights: the team's fair share plus the hand."""
+    share = 56.0 / teams
+    hand = deck / players
+    avg_hand_points = 56.0 / players
+    trick = 56.0 / hand
+    base = share - 0.6 * avg_hand_points
+    suit = (base - 1.2 * trick * hand / 8, 0.9 * trick, 0.45 * trick, 0.25 * trick * 8 / hand, 0.6 * trick,
+            0.2 * trick, 0.6, 0.15 * trick)
+    nt = (base - 0.8 * trick, 0.8 * trick, 0.3 * trick, 0.2 * trick, 0.6, 0.05 * trick, 0.0, 0.0)
+    return {"suit": suit, "nt": nt}
+
+
+def estimate(hand: Sequence[str], strain: str, players: int, deck: int, teams: int) -> float:
+    """Expected card points of the bot's team as declarer in ``strain``, partners assumed average."""
+    w = WEIGHTS.get((players, deck, teams)) or _fallback_weights(players, deck, teams)
+    coef = w["nt" if strain == "NT" else "suit"]
+    return sum(a * b for a, b in zip(coef, hand_features(hand, strain), strict=False))
+
+
+# ---- reading the view --------------------------------------------------------------------------------
+
+class Table:
+    """What the bot knows, computed once per decision from the view."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        rules: Mapping[str, Any] = view.get("rules") or {}
+        self.view = view
+        self.hand: list[str] = list(view.get("hand") or [])
+        self.seat: int = int(view["seat"])
+        sizes = view.get("hand_sizes") or []
+        self.n: int = len(sizes) or int(rules.get("players", 6))
+        deck = rules.get("deck_size") or rules.get("deck") or DEFAULT_DECK.get(self.n, 48)
+        self.deck: int = int(deck)
+        self.ranks: str = str(rules.get("ranks") or ALL_RANKS[: self.deck // 8])
+        team_of = rules.get("team_of")
+        if team_of is None:
+            k = 2 if rules.get("teams", "two") == "two" else self.n // 2
+            team_of = [s % k for s in range(self.n)]
+        self.team_of: list[int] = [int(t) for t in team_of]
+        self.n_teams: int = len(set(self.team_of))
+        self.team = self.team_of[self.seat]
+        self.bidding: str = str(rules.get("bidding", "standard"))
+        trump = view.get("trump")
+        self.known_trump: str | None = trump if isinstance(trump, str) and trump in SUITS else None
+        self.active_trump: str | None = None if view.get("trump_hidden") else self.known_trump
+        contract = view.get("contract")
+        self.declaring_team: int | None = int(contract["team"]) if contract else None
+        self.declarer: int | None = int(contract["declarer"]) if contract else None
+        # cards seen
+        self.played: Counter[str] = Counter()
+        self.voids: list[set[str]] = [set() for _ in range(self.n)]
+        for trick in list(view.get("tricks") or []):
+            self._see(trick)
+        trick = view.get("trick")
+        self.trick_leader: int = int(trick["leader"]) if trick else self.seat
+        self.trick_cards: list[str] = list(trick.get("cards") or []) if trick else []
+        if trick:
+            self._see(trick)
+        mine = Counter(self.hand)
+        self.outstanding: Counter[str] = Counter()
+        for s in SUITS:
+            for r in self.ranks:
+                c = r + s
+                left = 2 - self.played[c] - mine[c]
+                if left > 0:
+                    self.outstanding[c] = left
+
+    def _see(self, trick: Mapping[str, Any]) -> None:
+        cards = list(trick.get("cards") or [])
+        if not cards:
+            return
+        leader = int(trick["leader"])
+        led = suit_of(cards[0])
+        for i, c in enumerate(cards):
+            self.played[c] += 1
+            if suit_of(c) != led:
+                self.voids[(leader + i) % self.n].add(led)
+
+    # -- helpers -----------------------------------------------------------------------------------------
+    def is_partner(self, seat: int) -> bool:
+        return self.team_of[seat] == self.team
+
+    def key(self, card: str, led: str) -> int:
+        s = suit_of(card)
+        return strength(card) + (32 if s == self.active_trump else 16 if s == led else 0)
+
+    def current_winner(self) -> tuple[int, str] | None:
+        """Position in the trick and card of the card winning so far."""
+        cards = self.trick_cards
+        if not cards:
+            return None
+        led = suit_of(cards[0])
+        best = 0
+        for i in range(1, len(cards)):
+            if self.key(cards[i], led) > self.key(cards[best], led):
+                best = i
+        return best, cards[best]
+
+    def players_after(self) -> list[int]:
+        pos = len(self.trick_cards)
+        return [(self.trick_leader + k) % self.n for k in range(pos + 1, self.n)]
+
+    def higher_outstanding(self, card: str) -> int:
+        s, st = suit_of(card), strength(card)
+        return sum(k for c, k in self.outstanding.items() if suit_of(c) == s and strength(c) > st)
+
+    def outstanding_in(self, suit: str) -> int:
+        return sum(k for c, k in self.outstanding.items() if suit_of(c) == suit)
+
+    def may_hold(self, seat: int, suit: str) -> bool:
+        return suit not in self.voids[seat] and self.outstanding_in(suit) > 0
+
+    def can_be_beaten(self, card: str, led: str, seats: Iterable[int]) -> bool:
+        """Whether one of ``seats`` (playing after) might beat ``card`` as the trick's best card."""
+        s = suit_of(card)
+        t = self.active_trump
+        seats = list(seats)
+        if not seats:
+            return False
+        if s == t:
+            return self.higher_outstanding(card) > 0 and any(t not in self.voids[x] for x in seats)
+        if s != led:
+            return True   # a discard never wins
+        if self.higher_outstanding(card) > 0 and any(self.may_hold(x, s) for x in seats):
+            return True
+        if t is not None and self.outstanding_in(t) > 0:
+            short = self.outstanding_in(s) < len(seats)
+            for x in seats:
+                if t not in self.voids[x] and (s in self.voids[x] or short):
+                    return True
+        return False
+
+    def is_master(self, card: str) -> bool:
+        return self.higher_outstanding(card) == 0
+
+
+# ---- the bot -----------------------------------------------------------------------------------------
+
+class Rules56Bot:
+    """Heuristic 56 player (``rules``).  Deterministic for a given seed."""
+
+    name = "rules"
+    margin = 2.0            # bid up to the estimate less this
+    partner_allowance = 2.0  # extra when partner has shown strength by bidding
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        legal: list[str] = list(view.get("legal") or [])
+        if not legal:
+            raise ValueError("the view has no legal moves: it is not this seat's turn")
+        phase = view.get("phase")
+        move: str | None = None
+        if phase == "auction":
+            move = self.call(view, legal)
+        elif phase == "trump":
+            move = self.trump(view, legal)
+        elif phase == "play":
+            move = self.play(view, legal)
+        if move not in legal:
+            move = self._safe_default(legal)
+        return move
+
+    @staticmethod
+    def _safe_default(legal: Sequence[str]) -> str:
+        for m in ("P", "NT"):
+            if m in legal:
+                return m
+        cards = [m for m in legal if len(m) == 2 and m[0] in ALL_RANKS and m[1] in SUITS]
+        if cards:
+            return min(cards, key=lambda c: (points(c), strength(c)))
+        return legal[0]
+
+    # -- estimates ----------------------------------------------------------------------------------------
+    def estimates(self, t: Table) -> dict[str, float]:
+        return {s: estimate(t.hand, s, t.n, t.deck, t.n_teams) for s in STRAINS}
+
+    def best_strain(self, t: Table, choices: Sequence[str] = STRAINS) -> tuple[str, float]:
+        est = self.estimates(t)
+        best = max(choices, key=lambda s: (est[s], s == "NT"))
+        return best, est[best]
+
+    # -- auction ------------------------------------------------------------------------------------------
+    def call(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        t = Table(view)
+        a = AuctionState(view, t)
+        est = self.estimates(t)
+        strain = max(STRAINS, key=lambda s: (est[s], s == "NT"))
+        # More partners make the estimate noisier and the auction more crowded: be a little more careful.
+        margin = self.margin + (1.0 if t.n >= 8 else 0.0)
+        limit = est[strain] - margin
+        if a.partner_bid:
+            limit += self.partner_allowance / (2.0 if t.n >= 8 else 1.0)
+        if a.bidder is not None and t.is_partner(a.bidder):
+            # Partner holds the contract: let it stand unless the hand is much better on its own.
+            if a.doubled == 1 and "XX" in legal and est[strain] + self.partner_allowance >= a.value + 8:
+                return "XX"
+            if est[strain] - margin < a.value + 6:
+                return "P" if "P" in legal else self._cheapest_bid(t, a, strain, legal)
+        if a.bidder is not None and not t.is_partner(a.bidder) and "X" in legal and self.should_double(t, a):
+            return "X"
+        if a.closed:
+            return "P" if "P" in legal else legal[0]
+        target = max(a.value + 1, 28)
+        if target <= limit or "P" not in legal:
+            bid = self.bid_text(t, a, strain, target, limit, legal)
+            if bid is not None:
+                return bid
+            if "P" not in legal:
+                return self._cheapest_bid(t, a, strain, legal)
+        return "P"
+
+    def _cheapest_bid(self, t: Table, a: AuctionState, strain: str, legal: list[str]) -> str:
+        bid = self.bid_text(t, a, strain, max(a.value + 1, 28), 56, legal)
+        if bid is not None:
+            return bid
+        for m in legal:
+            if m not in ("P", "X", "XX"):
+                return m
+        return legal[0]
+
+    def should_double(self, t: Table, a: AuctionState) -> bool:
+        """Double only with a clear holding against the bid: top trumps of its strain, or a big hand."""
+        strain = a.strain
+        jacks = sum(1 for c in t.hand if c[0] == "J")
+        hand_points = sum(points(c) for c in t.hand)
+        fair = 56.0 / t.n
+        if strain in SUITS:
+            tj = sum(1 for c in t.hand if c == "J" + strain)
+            t9 = sum(1 for c in t.hand if c == "9" + strain)
+            if tj == 2 and t9 >= 1 and a.value >= 32:
+                return True
+            if tj == 2 and a.value >= 38:
+                return True
+            return tj >= 1 and hand_points >= 2.2 * fair and a.value >= 42
+        return jacks >= 3 and hand_points >= 2 * fair and a.value >= 36
+
+    def bid_text(self, t: Table, a: AuctionState, strain: str, value: int, limit: float,
+                 legal: list[str]) -> str | None:
+        """The call that bids ``strain`` at ``value`` in the form that tells the truth about the hand."""
+        legal_set = set(legal)
+        if t.bidding == "announcements":
+            return self._announcement(t, a, strain, legal_set)
+        candidates: list[str] = []
+        if strain == "NT":
+            if a.last_suit is not None and not any(c[1] == a.last_suit for c in t.hand):
+                candidates.append(f"{value}NOES")
+            candidates.append(f"{value}NT")
+        else:
+            k = top_run(t.hand, strain, t.ranks)
+            if k and a.bidder is not None and a.value + k <= limit and a.value + k >= 28:
+                candidates.append(f"+{k}{strain}")
+            has_j = any(c == "J" + strain for c in t.hand)
+            candidates.append(f"{value}{strain}" if has_j else f"{strain}{value}")
+        for c in candidates:
+            if c in legal_set:
+                return c
+        return None
+
+    def _announcement(self, t: Table, a: AuctionState, strain: str, legal: set[str]) -> str | None:
+        """A simple raise by one (or a first number) in the announcement language."""
+        value = max(a.value + 1, 28)
+        options: list[str] = []
+        if strain == "NT":
+            if a.last_suit is not None and not any(c[1] == a.last_suit for c in t.hand):
+                options.append("NOS")
+            options += ["NT", f"{value}NT"]
+        else:
+            mine = _suit_cards(t.hand, strain)
+            has_top = any(c[0] == "J" for c in mine)
+            count = len(mine)
+            if has_top:
+                if count >= 4:
+                    options.append(f"{value}{strain}")
+                options.append({1: f"+1{strain}", 2: f"1+{strain}"}.get(count, f"+{strain}"))
+            else:
+                if count in (3, 4):
+                    options.append(f"-{strain}")
+                options.append(f"-{count}{strain}")
+            options += ["NT", f"{value}NT"]
+        for o in options:
+            if o in legal:
+                return o
+        return None
+
+    # -- trump choice ---------------------------------------------------------------------------------
+    def trump(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        t = Table(view)
+        choices = [s for s in STRAINS if s in legal]
+        if not choices:
+            return legal[0]
+        best, _ = self.best_strain(t, choices)
+        return best
+
+    # -- play -------------------------------------------------------------------------------------------
+    def play(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        t = Table(view)
+        cards = [m for m in legal if len(m) == 2 and m[1] in SUITS]
+        if not cards:
+            return legal[0]
+        if not t.trick_cards:
+            return self.lead(t, cards)
+        return self.follow(t, cards, "?" in legal)
+
+    def lead(self, t: Table, cards: list[str]) -> str:
+        trump = t.active_trump
+        declaring = t.declaring_team == t.team
+        opponents = [s for s in range(t.n) if not t.is_partner(s)]
+        # Draw trumps as the declaring team while the opponents may still hold some.
+        if declaring and trump is not None:
+            my_trumps = [c for c in cards if suit_of(c) == trump]
+            opp_may = t.outstanding_in(trump) > 0 and any(trump not in t.voids[s] for s in opponents)
+            if my_trumps and opp_may:
+                top = max(my_trumps, key=strength)
+                if t.is_master(top) and len(my_trumps) >= 2:
+                    return top
+        # Masters in side suits that no opponent can ruff.
+        masters = []
+        for c in cards:
+            s = suit_of(c)
+            if s == trump or not t.is_master(c):
+                continue
+            ruff = trump is not None and t.outstanding_in(trump) > 0 and any(
+                s in t.voids[o] and trump not in t.voids[o] for o in opponents)
+            if not ruff:
+                masters.append(c)
+        if masters:
+            return max(masters, key=lambda c: (points(c), -t.outstanding_in(suit_of(c))))
+        # Otherwise a low card from a good suit: one partner bid, a long one; not trumps when defending.
+        partner_suits = self._partner_suits(t)
+
+        def suit_score(s: str) -> float:
+            mine = [c for c in cards if suit_of(c) == s]
+            score = len(mine) * 1.0
+            if s in partner_suits:
+                score += 3
+            if s == trump and not declaring:
+                score -= 5
+            if all(points(c) > 0 for c in mine):
+                score -= 2
+            return score
+
+        suits = {suit_of(c) for c in cards}
+        best_suit = max(sorted(suits), key=suit_score)
+        return min((c for c in cards if suit_of(c) == best_suit), key=lambda c: (points(c), strength(c)))
+
+    @staticmethod
+    def _partner_suits(t: Table) -> set[str]:
+        """Suits partners named in the auction (their bids show strength there)."""
+        out: set[str] = set()
+        calls = list(t.view.get("auction") or [])
+        first = (int(t.view.get("dealer") or 0) + 1) % t.n
+        for i, call in enumerate(calls):
+            seat = (first + i) % t.n
+            if seat != t.seat and t.is_partner(seat):
+                for ch in call[-1:] + call[:1]:
+                    if ch in SUITS and call not in ("P", "X", "XX"):
+                        out.add(ch)
+        return out
+
+    def follow(self, t: Table, cards: list[str], may_reveal: bool) -> str:
+        led = suit_of(t.trick_cards[0])
+        win = t.current_winner()
+        assert win is not None
+        win_pos, best = win
+        win_seat = (t.trick_leader + win_pos) % t.n
+        after = t.players_after()
+        opp_after = [s for s in after if not t.is_partner(s)]
+        trick_points = sum(points(c) for c in t.trick_cards)
+        partner_winning = t.is_partner(win_seat)
+        following = any(suit_of(c) == led for c in cards)
+        beats = [c for c in cards if t.key(c, led) > t.key(best, led)]
+
+        def low(cs: Sequence[str]) -> str:
+            return min(cs, key=lambda c: (points(c), suit_of(c) == t.active_trump, t.is_master(c),
+                                          strength(c), -self._suit_len(t, suit_of(c))))
+
+        def gift(cs: Sequence[str]) -> str:
+            # The most points that would not win a trick on their own later.
+            return max(cs, key=lambda c: (points(c) if not t.is_master(c) or suit_of(c) == led else points(c) - 2.5,
+                                          suit_of(c) != t.active_trump, -strength(c)))
+
+        if partner_winning:
+            safe = not t.can_be_beaten(best, led, opp_after)
+            if safe:
+                pool = [c for c in cards if suit_of(c) != t.active_trump or following] or cards
+                return gift(pool)
+            safe_winners = [c for c in beats if not t.can_be_beaten(c, led, opp_after)]
+            if safe_winners and trick_points + 2 >= 4:
+                return min(safe_winners, key=lambda c: (strength(c) + (16 if suit_of(c) == t.active_trump else 0),
+                                                        points(c)))
+            return low(cards)
+
+        # An opponent is winning (or nobody has a card yet that counts).
+        if following:
+            if beats:
+                safe_winners = [c for c in beats if not t.can_be_beaten(c, led, opp_after)]
+                if safe_winners:
+                    return min(safe_winners, key=lambda c: (strength(c), -points(c)))
+                if trick_points >= 4:
+                    return max(beats, key=strength)
+            return low(cards)
+
+        # Void in the suit led.
+        trump = t.active_trump
+        expected = trick_points + len(after)   # a rough guess of what the trick will hold
+        if trump is not None:
+            ruffs = [c for c in beats if suit_of(c) == trump]
+            if ruffs and expected >= 3:
+                held = [c for c in ruffs if not t.can_be_beaten(c, led, opp_after)]
+                return min(held or ruffs, key=strength)
+        elif may_reveal and self.should_reveal(t, trick_points):
+            return "?"
+        discards = [c for c in cards if suit_of(c) != trump] or cards
+        return low(discards)
+
+    def should_reveal(self, t: Table, trick_points: int) -> bool:
+        """Hidden trumps: the declarer asks when it can trump a valuable trick; others only for a big one."""
+        hidden = t.known_trump
+        if hidden is not None:   # this seat knows the hidden trump: it is the declarer
+            has = any(suit_of(c) == hidden for c in t.hand)
+            return has and trick_points >= 4
+        return trick_points >= 7
+
+    @staticmethod
+    def _suit_len(t: Table, suit: str) -> int:
+        return sum(1 for c in t.hand if suit_of(c) == suit)
+
+
+class AuctionState:
+    """The auction so far, read from the view: value, bidder, strain, double, last suit named."""
+
+    def __init__(self, view: Mapping[str, Any], t: Table) -> None:
+        self.value = 27
+        self.bidder: int | None = None
+        self.strain: str | None = None
+        self.doubled = 0
+        self.last_suit: str | None = None
+        self.partner_bid = False
+        calls = list(view.get("auction") or [])
+        first = (int(view.get("dealer") or 0) + 1) % t.n
+        announcements = t.bidding == "announcements"
+        for i, call in enumerate(calls):
+            seat = (first + i) % t.n
+            c = call.upper()
+            if c == "P":
+                if announcements and i == 0:
+                    self._bid(seat, t, self.value + 1, None, None)
+                continue
+            if c == "X":
+                self.doubled = 1
+                continue
+            if c == "XX":
+                self.doubled = 2
+                continue
+            value, strain, suit = _read_bid(c, self.value, announcements)
+            self._bid(seat, t, value, strain, suit)
+        self.closed = self.doubled > 0 and view.get("rules", {}).get("double") == "closes"
+
+    def _bid(self, seat: int, t: Table, value: int, strain: str | None, suit: str | None) -> None:
+        self.value = value
+        self.bidder = seat
+        self.strain = strain
+        self.doubled = 0
+        if suit is not None:
+            self.last_suit = suit
+        if seat != t.seat and t.is_partner(seat):
+            self.partner_bid = True
+
+
+def _read_bid(c: str, current: int, announcements: bool) -> tuple[int, str | None, str | None]:
+    """Value, strain and named suit of a bid (``None`` strain: no-trumps)."""
+    digits = ""
+    i = 0
+    while i < len(c) and c[i].isdigit():
+        digits += c[i]
+        i += 1
+    suit = c[-1] if c[-1] in SUITS and not c.endswith("NOES") and not c.endswith("NOS") else None
+    if c.startswith("+") and not announcements:
+        k = int("".join(ch for ch in c[1:] if ch.isdigit()) or 1)
+        return current + k, suit or "NT", suit
+    if not announcements:
+        if c[0] in SUITS:   # H28
+            return int(c[1:]), c[0], c[0]
+        return int(digits), suit or "NT", suit
+    # announcements: a number then a suit or NT is a raise to that number; otherwise a relative raise
+    rest = c[i:]
+    if digits and rest in ("NT", "S", "H", "D", "C"):
+        return int(digits), suit or "NT", suit
+    if "+" in c and digits and not c.startswith("+"):
+        k = int(digits)
+        step = k if k >= 2 else 1
+        # a written resulting number in front (29+H) is not produced by legal lists
+        return current + step, suit, suit
+    return current + 1, suit if suit else ("NT" if c in ("NT", "NOS") or c.endswith("NOS") else None), suit
+
+
+register("rules:56", Rules56Bot)
