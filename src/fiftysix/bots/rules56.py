@@ -97,7 +97,7 @@ WEIGHTS: dict[tuple[int, int, int], dict[str, tuple[float, ...]]] = {
         "nt": (17.73, 1.15, 1.15, 3.28, 0.28, 0.41, 0.00, 0.00),
     },
     (4, 32, 2): {  # 56-4 {'deck': 32} rms error suit 9.7, nt 10.8
-        "suit": (14.00, 3.74, 1.47, 2.85, 2.28, 0.12, 0.22, 1.38),
+        "suit": (14.13, 3.75, 1.47, 2.84, 2.29, 0.13, 0.21, 1.39),
         "nt": (10.43, 2.94, 2.00, 2.71, 0.37, 1.97, 0.00, 0.00),
     },
     (6, 48, 2): {  # 56-6  rms error suit 10.3, nt 10.3
@@ -109,16 +109,16 @@ WEIGHTS: dict[tuple[int, int, int], dict[str, tuple[float, ...]]] = {
         "nt": (6.30, 3.78, 1.08, 2.54, 0.38, 1.08, 0.00, 0.00),
     },
     (8, 64, 2): {  # 56-8  rms error suit 10.5, nt 8.9
-        "suit": (22.24, 1.87, 1.87, 1.61, 1.81, -0.01, 0.04, 0.78),
-        "nt": (24.59, 0.89, 2.19, 2.77, 0.18, 0.35, 0.00, 0.00),
+        "suit": (22.24, 1.85, 1.90, 1.60, 1.77, -0.09, 0.04, 0.81),
+        "nt": (24.61, 0.92, 2.17, 2.88, 0.18, 0.34, 0.00, 0.00),
     },
     (8, 48, 2): {  # 56-8 {'deck': 48} rms error suit 11.9, nt 11.5
         "suit": (21.87, 4.41, 2.89, 1.06, 1.51, -0.35, 0.09, 1.13),
         "nt": (20.12, 3.20, 2.89, 4.28, 0.25, 1.08, 0.00, 0.00),
     },
-    (8, 64, 4): {  # 56-pairs-8 {'double': 'reopens'} rms error suit 8.3, nt 8.4
-        "suit": (5.33, 3.79, 3.30, 2.52, 1.70, -0.72, 0.16, 0.74),
-        "nt": (7.01, 2.77, 0.98, 1.28, 0.40, 0.29, 0.00, 0.00),
+    (8, 64, 4): {  # 56-pairs-8 {'double': 'reopens'} rms error suit 8.3, nt 8.5
+        "suit": (5.39, 3.82, 3.29, 2.51, 1.68, -0.63, 0.15, 0.76),
+        "nt": (7.35, 2.73, 1.09, 1.58, 0.40, 0.19, 0.00, 0.00),
     },
     (8, 48, 4): {  # 56-pairs-8 {'double': 'reopens', 'deck': 48} rms error suit 9.0, nt 9.2
         "suit": (6.28, 6.64, 4.21, 2.09, 1.16, 0.74, 0.05, 1.17),
@@ -460,20 +460,19 @@ class Rules56Bot:
         # Otherwise a low card from a good suit: one partner bid, a long one; not trumps when defending.
         partner_suits = self._partner_suits(t)
 
+        def lowest(s: str) -> str:
+            return min((c for c in cards if suit_of(c) == s), key=lambda c: (points(c), strength(c)))
+
         def suit_score(s: str) -> float:
-            mine = [c for c in cards if suit_of(c) == s]
-            score = len(mine) * 1.0
+            score = float(self._suit_len(t, s))
             if s in partner_suits:
                 score += 3
             if s == trump and not declaring:
                 score -= 5
-            if all(points(c) > 0 for c in mine):
-                score -= 2
-            return score
+            return score - 1.5 * points(lowest(s))   # what the lead may give away
 
-        suits = {suit_of(c) for c in cards}
-        best_suit = max(sorted(suits), key=suit_score)
-        return min((c for c in cards if suit_of(c) == best_suit), key=lambda c: (points(c), strength(c)))
+        suits = sorted({suit_of(c) for c in cards})
+        return lowest(max(suits, key=suit_score))
 
     @staticmethod
     def _partner_suits(t: Table) -> set[str]:
