@@ -1,0 +1,325 @@
+"""``ismcts``: information-set Monte Carlo tree search over sampled deals (56 and 55).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree whose nodes are the moves made
+from the bot's information set.  Each iteration draws one deal consistent with the bot's view
+(:mod:`.sampling`), walks down the tree choosing among the moves available in that deal by UCB with
+availability counts, adds one node, finishes the deal with a light rollout policy and credits every
+move on the path with the outcome for the team that made it.  The bot plays the most visited move.
+
+Every phase is searched: calls (a short list: pass, double or redouble, and a few honest bids near the
+current value in the strains the hand is best in), the trump choice, 55's discard (per trump suit, keep
+the five best cards), asking for a hidden trump, and the play.  The reward is the deal's score for the
+team plus a little of its card points, so that among equal results the bot prefers more points.
+
+Options: ``iterations`` (default 300) and ``time_limit`` (seconds per decision; the search stops at the
+first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of random moves in rollouts).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.cards import SUITS, Card
+from ..core.deal import AUCTION, DISCARD, PLAY, TRUMP
+from ..core.moves import CLAIM, PASS, REVEAL, Call, Discard, Move
+from .base import register
+from .sampling import DealSampler
+
+
+class _Node:
+    """Statistics of one move from its parent's information set."""
+
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+class IsmctsBot:
+    """Information-set MCTS; see the module documentation."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: int = 300, time_limit: float | None = None,
+                 exploration: float = 0.7, epsilon: float = 0.1) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        self.rng = random.Random(seed)
+        self.iterations = int(iterations)
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.epsilon = epsilon
+        self.last_iterations = 0
+
+    # -- the search ----------------------------------------------------------------------------------
+    def choose(self, view: dict[str, Any]) -> str:
+        legal: list[str] = view["legal"]
+        if len(legal) == 1:
+            return legal[0]
+        sampler = DealSampler(view)
+        game = _policy_for(view["game"])
+        root = _Node()
+        rng, c = self.rng, self.exploration
+        start = time.perf_counter()
+        done = 0
+        root_moves: dict[Any, Move] = {}
+        while done < self.iterations:
+            if self.time_limit is not None and done and time.perf_counter() - start >= self.time_limit:
+                break
+            deal = sampler.sample(rng)
+            team_of = deal.rules.team_of
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while not deal.is_over:
+                options = game.candidates(deal)
+                if node is root:
+                    root_moves.update(options)
+                children = node.children
+                untried = []
+                for key, m in options:
+                    child = children.get(key)
+                    if child is None:
+                        untried.append((key, m))
+                    else:
+                        child.avail += 1
+                team = team_of[deal.to_move]
+                if untried:
+                    key, m = untried[rng.randrange(len(untried))]
+                    child = children[key] = _Node()
+                    deal.push_unchecked(m)
+                    path.append((child, team))
+                    break
+                best_key, best_m, best_v = options[0][0], options[0][1], -math.inf
+                for key, m in options:
+                    ch = children[key]
+                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if value > best_v:
+                        best_key, best_m, best_v = key, m, value
+                node = children[best_key]
+                deal.push_unchecked(best_m)
+                path.append((node, team))
+            game.rollout(deal, rng, self.epsilon)
+            rewards = game.rewards(deal)
+            for ch, team in path:
+                ch.visits += 1
+                ch.total += rewards[team]
+            done += 1
+        self.last_iterations = done
+        texts = set(legal)
+        ranked = sorted(((ch.visits, ch.total / max(ch.visits, 1), str(root_moves[k]))
+                         for k, ch in root.children.items() if str(root_moves[k]) in texts), reverse=True)
+        return ranked[0][2] if ranked else legal[0]
+
+
+# -- game policies: candidate moves, rollouts, rewards ------------------------------------------------------
+
+class _Policy56:
+    """What ISMCTS needs to know about 56."""
+
+    def __init__(self) -> None:
+        from ..games.fifty_six import calls
+        from ..games.fifty_six.deal import POINTS, STRENGTH, SUIT, TRUMP_CHOICES
+
+        self.calls, self.points, self.strength, self.suit = calls, POINTS, STRENGTH, SUIT
+        self.trump_choices = TRUMP_CHOICES
+        self.partner_limit = 30
+
+    def suit_strength(self, hand: Sequence[Card]) -> list[float]:
+        score = [0.0, 0.0, 0.0, 0.0]
+        for c in hand:
+            score[self.suit[c]] += 1 + self.points[c]
+        return score
+
+    def candidates(self, deal: Any) -> list[tuple[Any, Move]]:
+        """(tree key, move) pairs.  Cards and trumps are their own keys; calls are keyed by what they do
+        (``bid1`` = the lowest bid in the hand's best suit), so that a seat whose hand differs from one
+        sampled deal to the next keeps the same few branches."""
+        phase = deal.phase
+        if phase == PLAY:
+            return [(m, m) for m in deal.legal_moves() if m is not CLAIM]
+        if phase == TRUMP:
+            return [(m, m) for m in self.trump_choices]
+        return self.call_candidates(deal)
+
+    def _suit_bid(self, value: int, s: int, has_jack: bool, standard: bool) -> Call:
+        suit = SUITS[s]
+        if not standard:
+            return self.calls.raise_to(value, suit)
+        return self.calls.number_suit(value, suit) if has_jack else self.calls.suit_number(value, suit)
+
+    def call_candidates(self, deal: Any) -> list[tuple[Any, Move]]:
+        """Pass, double, redouble, and honest bids at the lowest value in the two best suits and no-trumps,
+        plus a jump by two in the best suit."""
+        auction, rules = deal.auction, deal.rules
+        out: list[tuple[Any, Move]] = [(m.text, m) for m in auction.legal()[:3] if not m.is_bid]
+        value = max(auction.value + 1, self.calls.MIN_BID)
+        if value > self.calls.MAX_BID or (auction.doubled and rules.double == "closes"):
+            return out or [(m.text, m) for m in auction.legal()[:1]]
+        if auction.bidder is not None and value > self.partner_limit \
+                and rules.team_of[auction.bidder] == rules.team_of[deal.to_move] and out:
+            # The sampled partner hands know nothing of the strength a bid shows, so the search would
+            # always prefer its own strain; above the first round it leaves partner's bid alone.
+            return out
+        hand = deal.hands[deal.to_move]
+        strength = self.suit_strength(hand)
+        suits = sorted(range(4), key=lambda s: -strength[s])[:2]
+        std = rules.bidding == "standard"
+        jacks = [any(self.suit[c] == s and self.strength[c] == 8 for c in hand) for s in range(4)]
+        bids: list[tuple[str, Call]] = [(f"bid{i + 1}", self._suit_bid(value, s, jacks[s], std))
+                                        for i, s in enumerate(suits)]
+        bids.append(("nt", self.calls.number_nt(value) if std else self.calls.raise_to(value, None)))
+        if value + 2 <= self.calls.MAX_BID:
+            bids.append(("jump", self._suit_bid(value + 2, suits[0], jacks[suits[0]], std)))
+        out += [(k, b) for k, b in bids if auction.is_legal(b)]
+        return out or [(m.text, m) for m in auction.legal()[:1]]
+
+    def rollout(self, deal: Any, rng: random.Random, epsilon: float) -> None:
+        while not deal.is_over:
+            phase = deal.phase
+            if phase == PLAY:
+                move: Move = self.card(deal, rng, epsilon)
+            elif phase == AUCTION:
+                legal = deal.legal_moves()
+                if legal[0] is PASS:
+                    move = PASS
+                else:
+                    options = [m for _, m in self.call_candidates(deal)]
+                    move = next((m for m in options if isinstance(m, Call) and m.is_bid), options[0])
+            else:
+                strength = self.suit_strength(deal.hands[deal.to_move])
+                move = self.trump_choices[max(range(4), key=strength.__getitem__)]
+            deal.push_unchecked(move)
+
+    def card(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
+        """Light play: win cheaply when possible, give points to a partner who is winning, else throw low."""
+        legal = deal.legal_moves()
+        if rng.random() < epsilon:
+            m = legal[rng.randrange(len(legal))]
+            return legal[0] if m is CLAIM else m
+        cards = [m for m in legal if isinstance(m, Card)]
+        if REVEAL in legal and rng.random() < 0.3:
+            return REVEAL
+        trick = deal.trick_cards
+        if not trick:
+            return cards[rng.randrange(len(cards))]
+        suit, strength, points = self.suit, self.strength, self.points
+        trump = deal.active_trump
+        led = suit[trick[0]]
+
+        def key(c: Card) -> int:
+            s = suit[c]
+            return strength[c] + (32 if s == trump else 16 if s == led else 0)
+
+        best_i = max(range(len(trick)), key=lambda i: (key(trick[i]), -i))
+        best = key(trick[best_i])
+        n = deal.n
+        me = deal.to_move
+        winner_seat = (me - len(trick) + best_i) % n
+        team_of = deal.rules.team_of
+        if team_of[winner_seat] == team_of[me]:
+            return max(cards, key=lambda c: (points[c], -strength[c]))
+        winners = [c for c in cards if key(c) > best]
+        if winners:
+            return min(winners, key=lambda c: (key(c), -points[c]))
+        return min(cards, key=lambda c: (points[c], strength[c]))
+
+    def rewards(self, deal: Any) -> list[float]:
+        score = deal.score() or [0] * deal.rules.n_teams
+        teams = len(score)
+        fair = 56 / teams
+        return [max(-2.0, min(2.0, s / 4)) + 0.25 * (p - fair) / 28 for s, p in zip(score, deal.points, strict=True)]
+
+
+class _Policy55:
+    """What ISMCTS needs to know about 55."""
+
+    def __init__(self) -> None:
+        from ..games.fifty_five.deal import TRUMP_CHOICES
+        from ..games.fifty_five.ranking import EFFECTIVE_SUIT, KEY, TRUMP_BASE
+
+        self.key, self.eff, self.trump_base, self.trump_choices = KEY, EFFECTIVE_SUIT, TRUMP_BASE, TRUMP_CHOICES
+
+    def trump_strength(self, hand: Sequence[Card]) -> list[int]:
+        base = self.trump_base
+        return [sum(k - base for k in (self.key[s][c] for c in hand) if k > base) for s in range(4)]
+
+    def discards(self, deal: Any) -> list[tuple[Any, Move]]:
+        """Per trump suit, put away the five cards that are worth least with that suit as trumps."""
+        hand = deal.hands[deal.to_move]
+        out: list[tuple[Any, Move]] = []
+        for s in range(4):
+            key = self.key[s]
+            worst = sorted(hand, key=lambda c, key=key: key[c])[:len(hand) - 5]
+            move = Discard(tuple(deal.sort_hand(worst)))
+            if all(move != m for _, m in out):
+                out.append((f"keep{s}", move))
+        return out
+
+    def candidates(self, deal: Any) -> list[tuple[Any, Move]]:
+        if deal.phase == DISCARD:
+            return self.discards(deal)
+        return [(m, m) for m in deal.legal_moves()]
+
+    def rollout(self, deal: Any, rng: random.Random, epsilon: float) -> None:
+        while not deal.is_over:
+            phase = deal.phase
+            if phase == PLAY:
+                move: Move = self.card(deal, rng, epsilon)
+            elif phase == AUCTION:
+                legal = deal.legal_moves()
+                move = PASS if PASS in legal else legal[0]
+            elif phase == DISCARD:
+                strength = self.trump_strength(deal.hands[deal.to_move])
+                best = max(range(4), key=strength.__getitem__)
+                key = self.key[best]
+                hand = deal.hands[deal.to_move]
+                move = Discard(tuple(deal.sort_hand(sorted(hand, key=lambda c: key[c])[:len(hand) - 5])))
+            else:
+                strength = self.trump_strength(deal.hands[deal.to_move])
+                move = self.trump_choices[max(range(4), key=strength.__getitem__)]
+            deal.push_unchecked(move)
+
+    def card(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
+        legal = deal.legal_moves()
+        if rng.random() < epsilon or not deal.trick_cards:
+            return legal[rng.randrange(len(legal))]
+        trick = deal.trick_cards
+        key, eff, base = self.key[deal.trump], self.eff[deal.trump], self.trump_base
+        led = eff[trick[0]]
+        best_i, best = 0, key[trick[0]]
+        for i in range(1, len(trick)):
+            k = key[trick[i]]
+            if k > best and (k > base or eff[trick[i]] == led):
+                best, best_i = k, i
+        me = deal.to_move
+        side_of = deal.rules.team_of
+        if side_of[(me - len(trick) + best_i) % deal.n] == side_of[me]:
+            return min(legal, key=lambda c: key[c])
+        winners = [c for c in legal if key[c] > best and (key[c] > base or eff[c] == led)]
+        if winners:
+            return min(winners, key=lambda c: key[c])
+        return min(legal, key=lambda c: key[c])
+
+    def rewards(self, deal: Any) -> list[float]:
+        score = deal.score() or [0] * deal.rules.n_teams
+        return [s / 30 for s in score]
+
+
+_POLICIES: dict[str, Any] = {}
+
+
+def _policy_for(game: str) -> Any:
+    policy = _POLICIES.get(game)
+    if policy is None:
+        policy = _POLICIES[game] = _Policy56() if game == "56" else _Policy55()
+    return policy
+
+
+register("ismcts", IsmctsBot)
