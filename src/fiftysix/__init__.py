@@ -25,6 +25,7 @@ from .core.errors import (
 )
 from .core.moves import Call, Discard, Move, TrumpChoice
 from .games import GAMES, game_named, game_of_preset
+from .games.fifty_five import Deal55, Match55, Rules55
 from .games.fifty_six import Deal56, Match56, Rules56
 from .records import check, check_text, deal_record, read_deal
 from .views import view
@@ -32,8 +33,9 @@ from .views import view
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARDS", "Call", "CallNotAllowedError", "Card", "CardNotHeldError", "Deal56", "DealOverError", "Discard",
-    "FiftySixError", "GAMES", "IllegalMoveError", "Match56", "Move", "MustFollowError", "NotationError",
-    "NotYourTurnError", "RecordError", "Rules56", "RulesError", "Suit", "TrumpChoice", "WrongPhaseError",
+    "CARDS", "Call", "CallNotAllowedError", "Card", "CardNotHeldError", "Deal55", "Deal56", "DealOverError",
+    "Discard", "FiftySixError", "GAMES", "IllegalMoveError", "Match55", "Match56", "Move", "MustFollowError",
+    "NotationError", "NotYourTurnError", "RecordError", "Rules55", "Rules56", "RulesError", "Suit", "TrumpChoice",
+    "WrongPhaseError",
     "check", "check_text", "deal_record", "game_named", "game_of_preset", "read_deal", "view",
 ]
