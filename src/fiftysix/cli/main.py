@@ -14,6 +14,8 @@ from types import ModuleType
 from typing import TextIO
 
 from ..games import GAMES
+from . import arena as _arena
+from . import bot as _bot
 from .check import run_check
 from .common import CliError, parse_rules, stderr_warn
 from .deal import run_deal
@@ -78,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
     if _serve is not None:   # `fiftysix serve`, the web server (cli/serve.py)
         _serve.add_parser(sub)
+    _bot.add_parser(sub)     # `fiftysix bot NAME` (cli/bot.py)
+    _arena.add_parser(sub)   # `fiftysix arena` (cli/arena.py)
     return parser
 
 
@@ -113,6 +117,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         if args.command == "check":
             return run_check(args.files, out, inp)
+        if args.command == "bot":
+            return _bot.run(args, inp, out, err)
+        if args.command == "arena":
+            return _arena.run(args, out, err)
         if args.command == "serve" and _serve is not None:
             return int(_serve.run_serve(args, err))
         if args.command == "replay":

@@ -1,0 +1,10 @@
+"""The arena: bots play duplicate deals against each other, so their strength can be measured
+(``fiftysix arena``)."""
+
+from __future__ import annotations
+
+from .duplicate import ArenaConfig, ChunkResult, Play, Tally, check_bots, run_arena, seatings
+from .report import format_text, summarize, write_plot
+
+__all__ = ["ArenaConfig", "ChunkResult", "Play", "Tally", "check_bots", "format_text", "run_arena", "seatings",
+           "summarize", "write_plot"]

@@ -1,0 +1,262 @@
+"""Duplicate deals: every deal is played once per seating, the bots taking turns at each team's seats.
+
+With two teams and two bots the second seating swaps the teams' seats; with more teams the bots are
+rotated round the teams (``bots`` must divide the number of teams: 55 without partnerships with two
+bots gives A B A B, then B A B A).  The cards, the dealer and the seed of every in-process bot stay
+with the seat, so luck cancels, and two identical deterministic bots score exactly the same.
+
+An in-process bot is made fresh for each deal with a seed from the deal and its seat; an outside
+program (``cmd:...``) is started once per seat and seating for a whole run of deals (a "match" of the
+protocol) and closed at the end.  Faults (an illegal answer, a crash, a time-out, an exception) are
+replaced for that move by the fallback bot and counted; the run goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots.base import Bot
+from ..bots.protocol import CMD_PREFIX, DEFAULT_TIMEOUT, ExternalBot, bot_from_spec
+from ..games import game_of_preset
+from ..views import view
+
+MAX_FAULT_MESSAGES = 20
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """Everything a run needs (plain data, so worker processes can receive it).
+
+    :ivar rules: a preset name or a rules object ``{"preset": ..., option: value}``.
+    :ivar bots: bot specs: ``ismcts``, ``ismcts,iterations=100``, ``cmd:PROGRAM ARGS``.
+    """
+
+    rules: str | dict[str, Any]
+    bots: tuple[str, ...]
+    deals: int
+    seed: int = 0
+    workers: int = 1
+    timeout: float = DEFAULT_TIMEOUT
+    fallback: str = "random"
+    events: bool = True
+
+
+@dataclass
+class Tally:
+    """Per bot: decisions, their time, and faults."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+    choice_times: list[float] = field(default_factory=list)   # decisions with more than one legal move
+    max_seconds: float = 0.0
+    faults: int = 0
+    fault_messages: list[str] = field(default_factory=list)
+
+    def add_time(self, seconds: float, choice: bool) -> None:
+        self.decisions += 1
+        self.seconds += seconds
+        self.max_seconds = max(self.max_seconds, seconds)
+        if choice:
+            self.choice_times.append(seconds)
+
+    def add_fault(self, message: str) -> None:
+        self.faults += 1
+        if len(self.fault_messages) < MAX_FAULT_MESSAGES:
+            self.fault_messages.append(message)
+
+    def merge(self, other: Tally) -> None:
+        self.decisions += other.decisions
+        self.seconds += other.seconds
+        self.choice_times += other.choice_times
+        self.max_seconds = max(self.max_seconds, other.max_seconds)
+        self.faults += other.faults
+        room = MAX_FAULT_MESSAGES - len(self.fault_messages)
+        self.fault_messages += other.fault_messages[:max(room, 0)]
+
+
+@dataclass(frozen=True)
+class Play:
+    """One deal played in one seating: what each team (side) got."""
+
+    deal: int
+    seating: int
+    score: tuple[float, ...]
+    points: tuple[float, ...]
+    declarer_team: int | None
+    made: bool | None
+
+
+@dataclass
+class ChunkResult:
+    plays: list[Play]
+    tallies: list[Tally]
+
+
+def resolve_rules(rules: str | dict[str, Any]) -> tuple[Any, Any]:
+    """The game and rules object of a preset name or rules object.
+
+    :raises RulesError: for an unknown preset or option.
+    """
+    preset = rules if isinstance(rules, str) else str(rules.get("preset", "56-6"))
+    game = game_of_preset(preset)
+    return game, game.rules_from_json(rules)
+
+
+def seatings(n_teams: int, n_bots: int) -> list[list[int]]:
+    """For each seating, the bot index of each team.
+
+    :raises ValueError: when the teams cannot be shared evenly among the bots.
+    """
+    if n_bots < 2:
+        raise ValueError("an arena needs at least two bots")
+    if n_teams % n_bots:
+        raise ValueError(f"{n_teams} teams cannot be shared evenly among {n_bots} bots; "
+                         f"give a number of bots that divides {n_teams}")
+    return [[(t + r) % n_bots for t in range(n_teams)] for r in range(n_bots)]
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a run (independent of workers and chunks)."""
+    digest = hashlib.sha256(f"fiftysix-arena:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_seed(deal_seed_: int, seat: int, salt: int = 0) -> int:
+    return (deal_seed_ * 1_000_003 + seat * 7919 + salt) % (1 << 62)
+
+
+def check_bots(config: ArenaConfig) -> None:
+    """Make each in-process bot once, so a wrong name or option stops the run before it starts.
+
+    :raises ValueError: naming the bad spec.
+    """
+    game, rules = resolve_rules(config.rules)
+    seatings(rules.n_teams, len(config.bots))
+    for spec in (*config.bots, config.fallback):
+        if not spec.startswith(CMD_PREFIX):
+            bot_from_spec(spec, 0, game.name)
+    if config.fallback.startswith(CMD_PREFIX):
+        raise ValueError("the fallback must be one of our bots, not an outside program")
+
+
+def run_chunk(config: ArenaConfig, indices: Sequence[int],
+              progress: Callable[[int], None] | None = None) -> ChunkResult:
+    """Play the deals ``indices`` in every seating; outside programs live for the whole chunk."""
+    game, rules = resolve_rules(config.rules)
+    team_of = rules.team_of
+    table = seatings(rules.n_teams, len(config.bots))
+    tallies = [Tally() for _ in config.bots]
+    plays: list[Play] = []
+    externals: dict[tuple[int, int], ExternalBot] = {}
+    reported: dict[tuple[int, int], int] = {}
+    try:
+        for index in indices:
+            seed = deal_seed(config.seed, index)
+            base = game.new_deal(rules, seed=seed)
+            for r, owner in enumerate(table):
+                seat_bot = [owner[team_of[s]] for s in range(rules.players)]
+                fallbacks = [bot_from_spec(config.fallback, bot_seed(seed, s, 1), game.name)
+                             for s in range(rules.players)]
+                bots: list[Bot] = []
+                for s in range(rules.players):
+                    spec = config.bots[seat_bot[s]]
+                    if spec.startswith(CMD_PREFIX):
+                        ext = externals.get((r, s))
+                        if ext is None:
+                            ext = externals[(r, s)] = ExternalBot(spec[len(CMD_PREFIX):], timeout=config.timeout,
+                                                                  fallback=fallbacks[s], events=config.events)
+                            ext.start(game.name, game.rules_to_json(rules, full=True), s)
+                            reported[(r, s)] = 0
+                        ext.fallback = fallbacks[s]
+                        bots.append(ext)
+                    else:
+                        bots.append(bot_from_spec(spec, bot_seed(seed, s), game.name))
+                deal = base.copy()
+                _play(deal, bots, seat_bot, fallbacks, tallies, config.events, f"deal {index}")
+                result = deal.result()
+                for s, bot in enumerate(bots):
+                    if isinstance(bot, ExternalBot):
+                        bot.deal_end(result)
+                        new = bot.faults[reported[(r, s)]:]
+                        reported[(r, s)] = len(bot.faults)
+                        for message in new:
+                            tallies[seat_bot[s]].add_fault(f"deal {index}, seat {s}: {message}")
+                contract = result.get("contract")
+                score = result.get("score") or [0] * rules.n_teams
+                plays.append(Play(index, r, tuple(float(x) for x in score),
+                                  tuple(float(x) for x in result["points"]),
+                                  contract["team"] if contract else None, result.get("made")))
+            if progress is not None:
+                progress(1)
+    finally:
+        for ext in externals.values():
+            ext.close()
+    return ChunkResult(plays, tallies)
+
+
+def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot], tallies: list[Tally],
+          events: bool, where: str) -> None:
+    """Play a deal to the end, each seat's bot given only that seat's view."""
+    observers = [s for s, b in enumerate(bots) if events and hasattr(b, "observe")]
+    clock = time.perf_counter
+    while not deal.is_over:
+        seat = deal.to_move
+        v = view(deal, seat)
+        legal = v["legal"]
+        tally = tallies[seat_bot[seat]]
+        start = clock()
+        try:
+            move = bots[seat].choose(v)
+        except Exception as e:  # a bot must never stop the run
+            tally.add_fault(f"{where}, seat {seat}: {type(e).__name__}: {e}")
+            move = fallbacks[seat].choose(v)
+        if move not in legal:
+            tally.add_fault(f"{where}, seat {seat}: illegal move {move!r}")
+            move = fallbacks[seat].choose(v)
+        tally.add_time(clock() - start, len(legal) > 1)
+        deal.push(move)
+        for s in observers:
+            bots[s].observe(view(deal, s))  # type: ignore[attr-defined]
+
+
+def chunks(n: int, workers: int) -> list[list[int]]:
+    """Deal indices split for the workers: a few chunks each, so the progress bar moves."""
+    if workers <= 1:
+        return [list(range(n))]
+    size = max(1, min(20, -(-n // (workers * 4))))
+    return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
+
+
+def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None) -> tuple[ChunkResult, float]:
+    """Play every deal in every seating, in ``config.workers`` processes; returns the plays (sorted by deal
+    and seating), the merged tallies, and the elapsed seconds."""
+    start = time.perf_counter()
+    parts = chunks(config.deals, config.workers)
+    results: list[ChunkResult] = []
+    if config.workers <= 1:
+        results.append(run_chunk(config, parts[0], progress))
+    else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=config.workers) as pool:
+            futures = {pool.submit(run_chunk, config, part): len(part) for part in parts}
+            for future in as_completed(futures):
+                results.append(future.result())
+                if progress is not None:
+                    progress(futures[future])
+    tallies = [Tally() for _ in config.bots]
+    plays: list[Play] = []
+    for res in results:
+        plays += res.plays
+        for total, part in zip(tallies, res.tallies, strict=True):
+            total.merge(part)
+    plays.sort(key=lambda p: (p.deal, p.seating))
+    return ChunkResult(plays, tallies), time.perf_counter() - start
+
+
+__all__ = ["ArenaConfig", "ChunkResult", "Play", "Tally", "check_bots", "deal_seed", "resolve_rules",
+           "run_arena", "run_chunk", "seatings"]

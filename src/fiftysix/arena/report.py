@@ -1,0 +1,153 @@
+"""What an arena run shows: per bot the mean score per deal, card points, bidding success, time per
+decision, faults, and the paired difference with its 95% interval; as text, JSON and a PNG plot."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .duplicate import ArenaConfig, ChunkResult, deal_seed, resolve_rules, seatings
+from .stats import mean, mean_ci, percentile, running
+
+
+def labels(specs: tuple[str, ...]) -> list[str]:
+    """Names to show: the spec, with ``#2``, ``#3`` for a bot given more than once."""
+    out, seen = [], {}
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[str, Any]:
+    """The JSON document of a run (``--json``)."""
+    game, rules = resolve_rules(config.rules)
+    n_teams, n_bots = rules.n_teams, len(config.bots)
+    table = seatings(n_teams, n_bots)
+    deals = sorted({p.deal for p in result.plays})
+    col = {d: i for i, d in enumerate(deals)}
+    scores = [[0.0] * len(deals) for _ in range(n_bots)]
+    points = [[0.0] * len(deals) for _ in range(n_bots)]
+    declared, made = [0] * n_bots, [0] * n_bots
+    plays_per_deal = len(table)
+    for play in result.plays:
+        owner = table[play.seating]
+        for b in range(n_bots):
+            teams = [t for t in range(n_teams) if owner[t] == b]
+            scores[b][col[play.deal]] += mean([play.score[t] for t in teams]) / plays_per_deal
+            points[b][col[play.deal]] += mean([play.points[t] for t in teams]) / plays_per_deal
+            if play.declarer_team in teams:
+                declared[b] += 1
+                made[b] += bool(play.made)
+    names = labels(config.bots)
+    unit = "tables" if game.name == "56" and rules.scoring == "tables" else "points"
+    bots = []
+    for b in range(n_bots):
+        others = [c for c in range(n_bots) if c != b]
+        diffs = [scores[b][i] - mean([scores[c][i] for c in others]) for i in range(len(deals))]
+        tally = result.tallies[b]
+        times = tally.choice_times
+        bots.append({
+            "bot": config.bots[b],
+            "label": names[b],
+            "mean_score": mean(scores[b]),
+            "mean_points": mean(points[b]),
+            "declared": declared[b],
+            "made": made[b],
+            "bid_success": made[b] / declared[b] if declared[b] else None,
+            "paired_difference": {**mean_ci(diffs).to_json(),
+                                  "versus": names[others[0]] if len(others) == 1 else "the mean of the others"},
+            "time_ms": {
+                "decisions": tally.decisions,
+                "mean": 1000 * tally.seconds / tally.decisions if tally.decisions else 0.0,
+                "choices": len(times),
+                "choice_mean": 1000 * mean(times),
+                "choice_median": 1000 * percentile(times, 0.5),
+                "choice_p90": 1000 * percentile(times, 0.9),
+                "max": 1000 * tally.max_seconds,
+            },
+            "faults": {"count": tally.faults, "messages": list(tally.fault_messages)},
+        })
+    return {
+        "game": game.name,
+        "rules": game.rules_to_json(rules),
+        "deals": len(deals),
+        "seed": config.seed,
+        "seatings": len(table),
+        "workers": config.workers,
+        "unit": unit,
+        "elapsed_seconds": elapsed,
+        "bots": bots,
+        "per_deal": [{"deal": d, "seed": deal_seed(config.seed, d), "scores": [scores[b][i] for b in range(n_bots)]}
+                     for i, d in enumerate(deals)],
+    }
+
+
+def format_text(summary: dict[str, Any]) -> str:
+    """The table the command prints."""
+    rules = summary["rules"]
+    preset = rules if isinstance(rules, str) else json.dumps(rules)
+    unit = summary["unit"]
+    lines = [f"arena {preset}: {summary['deals']} deals x {summary['seatings']} seatings, seed {summary['seed']}, "
+             f"{summary['workers']} worker(s), {summary['elapsed_seconds']:.1f} s"]
+    width = max([len("bot")] + [len(b["label"]) for b in summary["bots"]])
+    lines.append(f"{'bot':<{width}}  {unit + '/deal':>11}  {'card pts':>8}  {'contracts made':>16}  "
+                 f"{'ms/decision':>11}  {'ms/choice (p90)':>17}  {'faults':>6}")
+    for b in summary["bots"]:
+        rate = f"{b['made']}/{b['declared']}" + (f" ({100 * b['bid_success']:.0f}%)" if b["declared"] else "")
+        t = b["time_ms"]
+        choice = f"{t['choice_mean']:.1f} ({t['choice_p90']:.1f})"
+        lines.append(f"{b['label']:<{width}}  {b['mean_score']:>+11.3f}  {b['mean_points']:>8.2f}  {rate:>16}  "
+                     f"{t['mean']:>11.1f}  {choice:>17}  {b['faults']['count']:>6}")
+    bots = summary["bots"]
+    shown = bots[:1] if len(bots) == 2 else bots
+    for b in shown:
+        d = b["paired_difference"]
+        against = b["paired_difference"]["versus"]
+        interval = (f"95% CI [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]" if d["ci95"] is not None
+                    else "no interval from one deal")
+        lines.append(f"{b['label']} - {against}: {d['mean']:+.3f} {unit} per deal, {interval}, n = {d['n']} deals")
+    for b in bots:
+        for message in b["faults"]["messages"][:3]:
+            lines.append(f"fault of {b['label']}: {message}")
+        more = b["faults"]["count"] - min(3, len(b["faults"]["messages"]))
+        if more > 0:
+            lines.append(f"... and {more} more faults of {b['label']} (see --json)")
+    return "\n".join(lines) + "\n"
+
+
+def write_plot(summary: dict[str, Any], path: str) -> None:
+    """A PNG of the running mean paired difference with its 95% band.
+
+    :raises RuntimeError: if matplotlib is not installed (``pip install fiftysix[arena]``).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RuntimeError("--plot needs matplotlib: pip install 'fiftysix[arena]'") from None
+    bots = summary["bots"]
+    shown = list(range(1 if len(bots) == 2 else len(bots)))
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    for b in shown:
+        diffs = [row["scores"][b] - mean([row["scores"][c] for c in range(len(bots)) if c != b])
+                 for row in summary["per_deal"]]
+        run = running(diffs)
+        xs = list(range(1, len(run) + 1))
+        label = f"{bots[b]['label']} - {bots[b]['paired_difference']['versus']}"
+        line = ax.plot(xs, [r.mean for r in run], label=label)[0]
+        band = [(x, r.low, r.high) for x, r in zip(xs, run, strict=True) if r.low is not None]
+        if band:
+            ax.fill_between([x for x, _, _ in band], [lo for _, lo, _ in band], [hi for _, _, hi in band],
+                            color=line.get_color(), alpha=0.2, label="95% interval")
+    ax.axhline(0, color="black", linewidth=0.8)
+    rules = summary["rules"] if isinstance(summary["rules"], str) else json.dumps(summary["rules"])
+    ax.set_title(f"{rules}: running paired difference over {summary['deals']} duplicate deals")
+    ax.set_xlabel("deals")
+    ax.set_ylabel(f"{summary['unit']} per deal")
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)

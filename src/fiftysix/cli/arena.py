@@ -1,0 +1,111 @@
+"""``fiftysix arena``: bots play duplicate deals against each other; prints their strength and speed.
+
+``fiftysix arena --rules 56-6 --bot ismcts --bot rules --deals 200 --seed 1 [--json FILE] [--plot FILE]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from ..arena import ArenaConfig, check_bots, format_text, run_arena, summarize, write_plot
+from ..bots.protocol import DEFAULT_TIMEOUT
+from ..core.errors import RulesError
+from .common import CliError
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("arena", help="bots play duplicate deals against each other",
+                       description="Play duplicate deals: every deal is played again with the teams' seats "
+                                   "swapped (rotated for more teams), so luck cancels. Prints per bot the mean "
+                                   "score per deal, card points, contracts made, time per decision, faults and "
+                                   "the 95%% confidence interval of the paired difference.")
+    p.add_argument("--rules", default="56-6", help="a preset or a JSON rules object (default %(default)s)")
+    p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
+                   help='a bot: random, rules, ismcts, with options as ismcts,iterations=100, or '
+                        '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
+    p.add_argument("--deals", type=int, default=100, help="number of duplicate deals (default %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default %(default)s)")
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
+    p.add_argument("--json", default=None, metavar="FILE", help="write the full summary as JSON")
+    p.add_argument("--plot", default=None, metavar="FILE", help="write a PNG of the running difference")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                   help="seconds an outside bot has per move (default %(default)s)")
+    p.add_argument("--fallback", default="random",
+                   help="the bot that moves for a faulty one (default %(default)s)")
+    p.add_argument("--no-events", action="store_true", help="do not send event messages to outside bots")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """:raises CliError: for bad arguments (before anything is played)."""
+    rules: str | dict[str, Any] = args.rules.strip()
+    if isinstance(rules, str) and rules.startswith("{"):
+        try:
+            rules = json.loads(rules)
+        except json.JSONDecodeError as e:
+            raise CliError(f"--rules: malformed JSON: {e}") from None
+    if len(args.bots) < 2:
+        raise CliError("give at least two bots (--bot A --bot B)")
+    if args.deals < 1 or args.workers < 1 or args.timeout <= 0:
+        raise CliError("--deals and --workers must be at least 1, --timeout positive")
+    config = ArenaConfig(rules=rules, bots=tuple(args.bots), deals=args.deals, seed=args.seed,
+                         workers=args.workers, timeout=args.timeout, fallback=args.fallback,
+                         events=not args.no_events)
+    try:
+        check_bots(config)
+    except (ValueError, RulesError) as e:
+        raise CliError(str(e)) from None
+    bar = None if args.quiet else _progress_bar(args.deals, stderr)
+    try:
+        result, elapsed = run_arena(config, bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = summarize(config, result, elapsed)
+    stdout.write(format_text(summary))
+    try:
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(summary, f, indent=1)
+                f.write("\n")
+        if args.plot:
+            write_plot(summary, args.plot)
+    except OSError as e:
+        raise CliError(f"cannot write {e.filename}: {e.strerror or e}") from None
+    except RuntimeError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
+class _Bar:
+    """A progress bar on standard error: tqdm when installed, else a plain counter line."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total, self.done, self.stream = total, 0, stream
+        try:
+            from tqdm import tqdm
+
+            self._tqdm: Any = tqdm(total=total, unit="deal", file=stream, dynamic_ncols=True)
+        except ImportError:
+            self._tqdm = None
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self._tqdm is not None:
+            self._tqdm.update(n)
+        elif self.stream.isatty() or self.done == self.total:
+            self.stream.write(f"\r{self.done}/{self.total} deals")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self._tqdm is not None:
+            self._tqdm.close()
+        elif self.done:
+            self.stream.write("\n")
+
+
+def _progress_bar(total: int, stream: TextIO) -> _Bar:
+    return _Bar(total, stream if stream is not None else sys.stderr)
