@@ -1,0 +1,117 @@
+"""The solver API over the numba kernel: :func:`solve`, :func:`card_values`, :func:`can_reach`.
+
+The transposition table lives in a :class:`Tables` object that is kept between calls (its entries are
+exact facts about positions, keyed by the game, trumps, teams and the maximising team, so later searches
+may reuse them).  One default table is made on first use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.cards import Card
+from . import kernel as k
+from .encode import ZA, ZB, Encoded, encode
+from .position import Position
+
+DEFAULT_BITS = 21
+
+
+class Tables:
+    """A transposition table of ``2**bits`` entries and the search statistics.
+
+    :ivar stats: nodes, table hits and table stores, summed over the searches.
+    """
+
+    def __init__(self, bits: int = DEFAULT_BITS) -> None:
+        if not 4 <= bits <= 30:
+            raise ValueError(f"table bits must be 4-30, not {bits}")
+        self.key = np.zeros(1 << bits, dtype=np.int64)
+        self.bounds = np.zeros((1 << bits, 3), dtype=np.int8)
+        self.stats = np.zeros(4, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.key[:] = 0
+        self.stats[:] = 0
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[k.S_NODES])
+
+
+_DEFAULT: Tables | None = None
+
+
+def default_tables() -> Tables:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Tables()
+    return _DEFAULT
+
+
+def _mtdf(e: Encoded, t: Tables, guess: int = -1) -> int:
+    return int(k.mtdf(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.key, t.bounds, t.stats, e.leader,
+                      e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, guess))
+
+
+def _search(e: Encoded, t: Tables, alpha: int, beta: int) -> int:
+    return int(k.search(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.key, t.bounds, t.stats, e.leader,
+                        e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, alpha, beta))
+
+
+def solve(position: Position, tables: Tables | None = None) -> int:
+    """The points the side to move can force from the remaining cards (current trick included)."""
+    if position.is_over:
+        return 0
+    team = position.team_to_move
+    e = encode(position, team)
+    return e.fixed + _mtdf(e, tables or default_tables())
+
+
+def card_values(position: Position, tables: Tables | None = None) -> dict[Card, int]:
+    """For each legal card, the points the side to move can force after playing it."""
+    if position.is_over:
+        return {}
+    t = tables or default_tables()
+    team = position.team_to_move
+    e = encode(position, team)
+    seat = position.to_move
+    legal = k.legal_mask(e.one, seat, e.ntrick, e.led_slot, e.ctx[k.C_TRUMP], e.ctx[k.C_MODE], e.priv)
+    rep = np.full(k.SLOTS, -1, dtype=np.int64)
+    reps = k.representatives(e.one, position.n, seat, legal, e.tmask, e.pts, e.priv, rep)
+    values: dict[int, int] = {}
+    guess = -1
+    x = int(reps)
+    while x:
+        slot = (x & -x).bit_length() - 1
+        x &= x - 1
+        v = int(k.value_after(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.key, t.bounds, t.stats,
+                              e.leader, e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, slot,
+                              guess))
+        values[slot] = v
+        guess = v
+    out: dict[Card, int] = {}
+    for card in position.legal():
+        out[card] = e.fixed + values[int(rep[e.slot_of[card]])]
+    return out
+
+
+def can_reach(position: Position, team: int, target: int, tables: Tables | None = None) -> bool:
+    """Whether ``team`` can still reach ``target`` points in the whole deal (points taken count).
+
+    :raises ValueError: if ``team`` is not a team of the position.
+    """
+    if not 0 <= team < position.n_teams:
+        raise ValueError(f"team {team} is not a team of this position (teams 0-{position.n_teams - 1})")
+    need = target - position.points[team]
+    if need <= 0:
+        return True
+    if need > position.points_left():
+        return False
+    if position.is_over:  # pragma: no cover - need > 0 = points left
+        return False
+    e = encode(position, team)
+    need -= e.fixed
+    if need <= 0:
+        return True
+    return _search(e, tables or default_tables(), need - 1, need) >= need

@@ -1,0 +1,631 @@
+"""The fast double-dummy search, compiled with numba (``@njit(cache=True)``).
+
+A position is encoded by :mod:`fiftysix.solver.encode` as integer card masks over *slots*: each suit
+(the effective suit in 55, where the A♥ belongs to trumps) owns 16 bits, ``slot = 16 * suit + order``
+with order 0 for the suit's highest card, so "beats in the same suit" is "lower slot".  Each seat has two
+masks, ``one`` (holds the card at least once) and ``two`` (holds both copies; always 0 in 55).
+
+The search is a fail-soft alpha-beta over single cards for one maximising team against all others, with
+
+* a transposition table at trick starts (two independent Zobrist hashes: one for the index, one as the
+  key), storing lower and upper bounds of the points still to come and the best lead;
+* identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
+  one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
+  rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
+* move ordering from the trick's state, and bounds from the points left;
+* null-window searches driven by MTD(f) for the exact value.
+
+Values are points for the maximising team from the position on, counting the current trick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+MAX_SEATS = 10
+SLOTS = 64
+MAX_PLY = 80
+MAX_MOVES = 16
+# ctx fields
+C_N, C_TRUMP, C_MAXTEAM, C_MODE, C_BONUS, C_SALT_A, C_SALT_B = 0, 1, 2, 3, 4, 5, 6
+CTX_LEN = 7
+# stats fields
+S_NODES, S_TT_HITS, S_TT_STORES = 0, 1, 2
+MODE_56, MODE_55 = 0, 1
+
+
+@njit(cache=True, inline="always")
+def _suit_mask(s: int) -> int:
+    return np.int64(0xFFFF) << (16 * s)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def legal_mask(one: np.ndarray, seat: int, ntrick: int, led_slot: int, trump: int, mode: int,
+               priv: int) -> int:
+    """The distinct cards (slot mask) the seat may play to a trick of ``ntrick`` cards led by ``led_slot``."""
+    h = one[seat]
+    if ntrick == 0:
+        return h
+    led = led_slot >> 4
+    follow = h & _suit_mask(led)
+    if mode == MODE_56:
+        if follow != 0:
+            return follow
+        return h
+    # 55
+    if trump >= 0 and led == trump:
+        if follow == 0:
+            return h
+        if follow & ~priv:
+            return follow
+        # only privileged trumps: they must be played if one of them is lower than the led trump
+        low = follow & ~((np.int64(1) << (led_slot + 1)) - 1)
+        if low != 0:
+            return follow
+        return h
+    if follow != 0:
+        if trump >= 0:
+            return follow | (h & _suit_mask(trump))
+        return follow
+    return h
+
+
+@njit(cache=True)
+def representatives(one: np.ndarray, n: int, seat: int, legal: int, tmask: int, pts: np.ndarray,
+                    priv: int, rep: np.ndarray) -> int:
+    """Merge equivalent legal cards of ``seat``: fills ``rep[slot]`` with each legal card's representative
+    and returns the mask of representatives."""
+    others = tmask
+    for q in range(n):
+        if q != seat:
+            others |= one[q]
+    reps = _reps(others, legal, pts, priv)
+    x = legal
+    head = -1
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        if (reps >> c) & 1:
+            head = c
+        rep[c] = head
+    return reps
+
+
+@njit(cache=True, inline="always")
+def _reps(others: int, legal: int, pts: np.ndarray, priv: int) -> int:
+    """The representatives among ``legal`` (one seat's cards): a card is merged into the one above it
+    in its suit when their points are equal, neither is privileged, and ``others`` (every other seat's
+    cards and the current trick) has no card from one to the other, both included."""
+    reps = np.int64(0)
+    x = legal
+    prev = -1
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        if prev >= 0 and (prev >> 4) == (c >> 4) and pts[c] == pts[prev] and ((priv >> c) & 1) == 0 \
+                and ((priv >> prev) & 1) == 0:
+            between = ((np.int64(1) << (c + 1)) - 1) ^ ((np.int64(1) << prev) - 1)
+            if (others & between) != 0:
+                reps |= np.int64(1) << c
+        else:
+            reps |= np.int64(1) << c
+        prev = c
+    return reps
+
+
+@njit(cache=True, inline="always")
+def _beats(c: int, best: int, trump: int) -> bool:
+    cs = c >> 4
+    bs = best >> 4
+    if cs == bs:
+        return c < best
+    return cs == trump
+
+
+@njit(cache=True)
+def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
+           seat: int, leader: int, ntrick: int, best_slot: int, best_seat: int, tt_move: int,
+           moves: np.ndarray, scores: np.ndarray, ply: int) -> int:
+    """Write the representative moves into ``moves`` in search order; returns their number."""
+    n = ctx[C_N]
+    trump = ctx[C_TRUMP]
+    maxteam = ctx[C_MAXTEAM]
+    me_max = team[seat] == maxteam
+    # the cards of the players still to play in this trick, after this one
+    rest = np.int64(0)
+    rest_opp = np.int64(0)
+    for j in range(ntrick + 1, n):
+        q = (leader + j) % n
+        rest |= one[q]
+        if (team[q] == maxteam) != me_max:
+            rest_opp |= one[q]
+    trumps_mask = np.int64(0)
+    if trump >= 0:
+        trumps_mask = _suit_mask(trump)
+    friend = False
+    if ntrick > 0:
+        friend = (team[best_seat] == maxteam) == me_max
+    k = 0
+    x = reps
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        p = pts[c]
+        s = c >> 4
+        above = _suit_mask(s) & ((np.int64(1) << c) - 1)
+        if c == tt_move:
+            sc = 10000
+        elif ntrick == 0:
+            top = (others & above) == 0
+            sc = 500 + 10 * p + (100 if s == trump else 0) if top else 200 - 10 * p - (c & 15)
+        else:
+            # can an opponent still to play beat this card (or the card now winning)?
+            w = best_slot if not _beats(c, best_slot, trump) else c
+            ws = w >> 4
+            wabove = _suit_mask(ws) & ((np.int64(1) << w) - 1)
+            danger = (rest_opp & wabove) != 0 or (ws != trump and (rest_opp & trumps_mask) != 0)
+            if _beats(c, best_slot, trump):
+                if friend:
+                    sc = 100 + p
+                elif not danger:
+                    sc = 700 + 10 * p
+                else:
+                    sc = 400 - 10 * p - (c & 15)
+            else:
+                if friend and not danger:
+                    sc = 600 + 10 * p
+                elif friend:
+                    sc = 350 - 10 * p
+                else:
+                    sc = 300 - 10 * p
+        # insertion by score, descending
+        i = k
+        while i > 0 and scores[ply, i - 1] < sc:
+            moves[ply, i] = moves[ply, i - 1]
+            scores[ply, i] = scores[ply, i - 1]
+            i -= 1
+        moves[ply, i] = c
+        scores[ply, i] = sc
+        k += 1
+    return k
+
+
+# per-ply fields of the explicit search stack (numba's cache cannot hold recursive functions)
+F_LEADER, F_NTRICK, F_LED, F_BSLOT, F_BSEAT, F_TPTS, F_TMASK, F_REM, F_NLEFT, F_HA, F_HB = range(11)
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BMOVE, F_K, F_I, F_IDX, F_KEY, F_TOTAL, F_GAIN, F_CARD = range(11, 24)
+F_HADTWO, F_SEAT, F_MAX = 24, 25, 26
+N_FIELDS = 27
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
+@njit(cache=True)
+def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
+        za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray,
+        mv: np.ndarray, sc: np.ndarray, st: np.ndarray, stats: np.ndarray) -> int:
+    """Fail-soft alpha-beta from the node prepared in ``st[0]``, with an explicit stack."""
+    n = ctx[C_N]
+    trump = ctx[C_TRUMP]
+    maxteam = ctx[C_MAXTEAM]
+    bonus = ctx[C_BONUS]
+    mode = ctx[C_MODE]
+    mask = tt_key.shape[0] - 1
+    relmap = np.empty(SLOTS, dtype=np.int64)
+    ply = 0
+    state = ENTER
+    ret = np.int64(0)
+    while True:
+        if state == ENTER:
+            stats[S_NODES] += 1
+            leader = st[ply, F_LEADER]
+            ntrick = st[ply, F_NTRICK]
+            nleft = st[ply, F_NLEFT]
+            alpha = st[ply, F_ALPHA]
+            beta = st[ply, F_BETA]
+            if nleft == 0:
+                ret = 0
+                state = RETURN
+                continue
+            tpts = st[ply, F_TPTS]
+            total = st[ply, F_REM] + tpts + bonus * ((nleft + ntrick) // n)
+            if total <= alpha:
+                ret = total
+                state = RETURN
+                continue
+            if beta <= 0:
+                ret = 0
+                state = RETURN
+                continue
+            seat = (leader + ntrick) % n
+            tt_move = -1
+            if ntrick == 0:
+                ha, hb = _canon_hash(one, two, n, pts, priv, za, zb, relmap)
+                idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask
+                key = hb ^ zb[leader, 0, 2] ^ ctx[C_SALT_B]
+                st[ply, F_IDX] = idx
+                st[ply, F_KEY] = key
+                if tt_key[idx] == key:
+                    stats[S_TT_HITS] += 1
+                    lo = np.int64(tt_b[idx, 0])
+                    hi = np.int64(tt_b[idx, 1])
+                    tt_move = np.int64(tt_b[idx, 2])
+                    if lo >= beta:
+                        ret = lo
+                        state = RETURN
+                        continue
+                    if hi <= alpha:
+                        ret = hi
+                        state = RETURN
+                        continue
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+                if mode == MODE_56:
+                    sure_max, sure_min = _sure_points(one, two, n, team, maxteam, trump, leader, pts)
+                    if sure_max >= beta:
+                        ret = sure_max
+                        state = RETURN
+                        continue
+                    if total - sure_min <= alpha:
+                        ret = total - sure_min
+                        state = RETURN
+                        continue
+            st[ply, F_ALPHA] = alpha
+            st[ply, F_BETA] = beta
+            st[ply, F_A0] = alpha
+            st[ply, F_B0] = beta
+            st[ply, F_TOTAL] = total
+            st[ply, F_SEAT] = seat
+            legal = legal_mask(one, seat, ntrick, st[ply, F_LED], trump, mode, priv)
+            others = st[ply, F_TMASK]
+            for q in range(n):
+                if q != seat:
+                    others |= one[q]
+            reps = _reps(others, legal, pts, priv)
+            st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_BSLOT],
+                                  st[ply, F_BSEAT], tt_move, mv, sc, ply)
+            st[ply, F_I] = 0
+            is_max = team[seat] == maxteam
+            st[ply, F_MAX] = is_max
+            st[ply, F_BEST] = -1 if is_max else 1000
+            st[ply, F_BMOVE] = -1
+            state = NEXT
+            continue
+        if state == NEXT:
+            i = st[ply, F_I]
+            if i >= st[ply, F_K] or st[ply, F_ALPHA] >= st[ply, F_BETA]:
+                best = st[ply, F_BEST]
+                if st[ply, F_NTRICK] == 0:
+                    stats[S_TT_STORES] += 1
+                    idx = st[ply, F_IDX]
+                    key = st[ply, F_KEY]
+                    if tt_key[idx] == key:
+                        lo = np.int64(tt_b[idx, 0])
+                        hi = np.int64(tt_b[idx, 1])
+                    else:
+                        lo = 0
+                        hi = st[ply, F_TOTAL]
+                    if best <= st[ply, F_A0]:
+                        if best < hi:
+                            hi = best
+                    elif best >= st[ply, F_B0]:
+                        if best > lo:
+                            lo = best
+                    else:
+                        lo = best
+                        hi = best
+                    tt_key[idx] = key
+                    tt_b[idx, 0] = lo
+                    tt_b[idx, 1] = hi
+                    tt_b[idx, 2] = st[ply, F_BMOVE]
+                ret = best
+                state = RETURN
+                continue
+            st[ply, F_I] = i + 1
+            c = mv[ply, i]
+            seat = st[ply, F_SEAT]
+            ntrick = st[ply, F_NTRICK]
+            bit = np.int64(1) << c
+            if two[seat] & bit:
+                two[seat] &= ~bit
+                st[ply, F_HADTWO] = 1
+            else:
+                one[seat] &= ~bit
+                st[ply, F_HADTWO] = 0
+            st[ply, F_CARD] = c
+            p = pts[c]
+            if ntrick == 0 or _beats(c, st[ply, F_BSLOT], trump):
+                nb_slot = c
+                nb_seat = seat
+            else:
+                nb_slot = st[ply, F_BSLOT]
+                nb_seat = st[ply, F_BSEAT]
+            q = ply + 1
+            st[q, F_REM] = st[ply, F_REM] - p
+            st[q, F_NLEFT] = st[ply, F_NLEFT] - 1
+            if ntrick + 1 == n:
+                gain = 0
+                if team[nb_seat] == maxteam:
+                    gain = st[ply, F_TPTS] + p + bonus
+                st[q, F_LEADER] = nb_seat
+                st[q, F_NTRICK] = 0
+                st[q, F_LED] = -1
+                st[q, F_BSLOT] = -1
+                st[q, F_BSEAT] = -1
+                st[q, F_TPTS] = 0
+                st[q, F_TMASK] = 0
+            else:
+                gain = 0
+                st[q, F_LEADER] = st[ply, F_LEADER]
+                st[q, F_NTRICK] = ntrick + 1
+                st[q, F_LED] = c if ntrick == 0 else st[ply, F_LED]
+                st[q, F_BSLOT] = nb_slot
+                st[q, F_BSEAT] = nb_seat
+                st[q, F_TPTS] = st[ply, F_TPTS] + p
+                st[q, F_TMASK] = st[ply, F_TMASK] | bit
+            st[ply, F_GAIN] = gain
+            st[q, F_ALPHA] = st[ply, F_ALPHA] - gain
+            st[q, F_BETA] = st[ply, F_BETA] - gain
+            ply = q
+            state = ENTER
+            continue
+        # RETURN: hand ``ret`` to the parent
+        if ply == 0:
+            return ret
+        ply -= 1
+        c = st[ply, F_CARD]
+        seat = st[ply, F_SEAT]
+        bit = np.int64(1) << c
+        if st[ply, F_HADTWO]:
+            two[seat] |= bit
+        else:
+            one[seat] |= bit
+        v = st[ply, F_GAIN] + ret
+        if st[ply, F_MAX]:
+            if v > st[ply, F_BEST]:
+                st[ply, F_BEST] = v
+                st[ply, F_BMOVE] = c
+                if v > st[ply, F_ALPHA]:
+                    st[ply, F_ALPHA] = v
+        else:
+            if v < st[ply, F_BEST]:
+                st[ply, F_BEST] = v
+                st[ply, F_BMOVE] = c
+                if v < st[ply, F_BETA]:
+                    st[ply, F_BETA] = v
+        state = NEXT
+
+
+@njit(cache=True)
+def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
+                 leader: int, pts: np.ndarray) -> tuple[int, int]:
+    """Card points each side is sure to take at a trick start, whatever is played (56 only).
+
+    With trumps: the top trumps held by one side only (both copies of a rank, if out, on that side)
+    win every trick they are played to, for that side.  At no trumps: the leader can cash the cards
+    no other seat can beat, one trick after another.
+    """
+    sure_max = 0
+    sure_min = 0
+    if trump >= 0:
+        present = np.int64(0)
+        for q in range(n):
+            present |= one[q]
+        x = present & _suit_mask(trump)
+        side = -1
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            cmax = 0
+            cmin = 0
+            for q in range(n):
+                if (one[q] >> c) & 1:
+                    k = 1 + ((two[q] >> c) & 1)
+                    if team[q] == maxteam:
+                        cmax += k
+                    else:
+                        cmin += k
+            if cmax > 0 and cmin > 0:
+                break
+            sd = 0 if cmax > 0 else 1
+            if side == -1:
+                side = sd
+            elif sd != side:
+                break
+            if sd == 0:
+                sure_max += pts[c] * cmax
+            else:
+                sure_min += pts[c] * cmin
+        return sure_max, sure_min
+    others = np.int64(0)
+    for q in range(n):
+        if q != leader:
+            others |= one[q]
+    h = one[leader]
+    cash = 0
+    for s in range(4):
+        x = h & _suit_mask(s)
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            if (others & _suit_mask(s) & ((np.int64(1) << c) - 1)) != 0:
+                break
+            cash += pts[c] * (1 + ((two[leader] >> c) & 1))
+    if team[leader] == maxteam:
+        return cash, 0
+    return 0, cash
+
+
+@njit(cache=True)
+def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, za: np.ndarray,
+                zb: np.ndarray, relmap: np.ndarray) -> tuple[int, int]:
+    """Two independent hashes of the hands up to relative ranks: in each suit the cards still held are
+    renumbered 0, 1, ... from the top, and each renumbered rank carries its points (and privilege), so
+    positions that differ only by which cards are gone, and play alike, share a key."""
+    present = np.int64(0)
+    for q in range(n):
+        present |= one[q]
+    ha = np.int64(0)
+    hb = np.int64(0)
+    for s in range(4):
+        x = present & _suit_mask(s)
+        r = 16 * s
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            relmap[c] = r
+            code = MAX_SEATS  # the rank's points and privilege, in the spare rows of the tables
+            ha ^= za[code, r, pts[c] + 4 * ((priv >> c) & 1)]
+            hb ^= zb[code, r, pts[c] + 4 * ((priv >> c) & 1)]
+            r += 1
+    for q in range(n):
+        x = one[q]
+        t = two[q]
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            k = (t >> c) & 1
+            ha ^= za[q, relmap[c], k]
+            hb ^= zb[q, relmap[c], k]
+    return ha, hb
+
+
+@njit(cache=True)
+def hand_hash(one: np.ndarray, two: np.ndarray, n: int, z: np.ndarray) -> int:
+    h = np.int64(0)
+    for s in range(n):
+        x = one[s]
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            if (two[s] >> c) & 1:
+                h ^= z[s, c, 1]
+            else:
+                h ^= z[s, c, 0]
+    return h
+
+
+@njit(cache=True)
+def _points_in_hands(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray) -> tuple[int, int]:
+    rem = 0
+    cnt = 0
+    for s in range(n):
+        x = one[s]
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            k = 1 + ((two[s] >> c) & 1)
+            rem += k * pts[c]
+            cnt += k
+    return rem, cnt
+
+
+@njit(cache=True)
+def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
+           za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray, stats: np.ndarray,
+           leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
+           alpha: int, beta: int) -> int:
+    """One fail-soft alpha-beta search of the encoded position with the window ``(alpha, beta)``."""
+    n = ctx[C_N]
+    rem, cnt = _points_in_hands(one, two, n, pts)
+    st = np.empty((MAX_PLY, N_FIELDS), dtype=np.int64)
+    st[0, F_LEADER] = leader
+    st[0, F_NTRICK] = ntrick
+    st[0, F_LED] = led_slot
+    st[0, F_BSLOT] = best_slot
+    st[0, F_BSEAT] = best_seat
+    st[0, F_TPTS] = tpts
+    st[0, F_TMASK] = tmask
+    st[0, F_REM] = rem
+    st[0, F_NLEFT] = cnt
+    st[0, F_ALPHA] = alpha
+    st[0, F_BETA] = beta
+    mv = np.empty((MAX_PLY, SLOTS), dtype=np.int64)
+    sc = np.empty((MAX_PLY, SLOTS), dtype=np.int64)
+    return _ab(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, mv, sc, st, stats)
+
+
+@njit(cache=True)
+def upper_bound(one: np.ndarray, two: np.ndarray, ctx: np.ndarray, pts: np.ndarray, ntrick: int,
+                tpts: int) -> int:
+    """The points still to be scored: cards in hands and in the trick, and the tricks' own points."""
+    n = ctx[C_N]
+    rem, cnt = _points_in_hands(one, two, n, pts)
+    return rem + tpts + ctx[C_BONUS] * ((cnt + ntrick) // n)
+
+
+@njit(cache=True)
+def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
+         za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray, stats: np.ndarray,
+         leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
+         guess: int) -> int:
+    """The exact value by null-window searches (MTD(f)), starting at ``guess`` (-1: half the points left)."""
+    lo = 0
+    hi = upper_bound(one, two, ctx, pts, ntrick, tpts)
+    g = guess
+    if g < 0:
+        g = hi // 2
+    while lo < hi:
+        beta = g
+        if beta < lo + 1:
+            beta = lo + 1
+        if beta > hi:
+            beta = hi
+        g = search(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, stats, leader, ntrick, led_slot,
+                   best_slot, best_seat, tpts, tmask, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
+
+
+@njit(cache=True)
+def value_after(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray,
+                priv: int, za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray,
+                stats: np.ndarray, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
+                tpts: int, tmask: int, card: int, guess: int) -> int:
+    """The exact value after the seat to move plays ``card`` (its trick's points included if it ends it)."""
+    n = ctx[C_N]
+    trump = ctx[C_TRUMP]
+    seat = (leader + ntrick) % n
+    bit = np.int64(1) << card
+    had_two = (two[seat] & bit) != 0
+    if had_two:
+        two[seat] &= ~bit
+    else:
+        one[seat] &= ~bit
+    p = pts[card]
+    if ntrick == 0 or _beats(card, best_slot, trump):
+        nb_slot = card
+        nb_seat = seat
+    else:
+        nb_slot = best_slot
+        nb_seat = best_seat
+    nled = card if ntrick == 0 else led_slot
+    if ntrick + 1 == n:
+        gain = 0
+        if team[nb_seat] == ctx[C_MAXTEAM]:
+            gain = tpts + p + ctx[C_BONUS]
+        g = guess - gain if guess >= 0 else -1
+        v = gain + mtdf(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, stats, nb_seat, 0, -1, -1, -1,
+                        0, 0, g)
+    else:
+        v = mtdf(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, stats, leader, ntrick + 1, nled,
+                 nb_slot, nb_seat, tpts + p, tmask | bit, guess)
+    if had_two:
+        two[seat] |= bit
+    else:
+        one[seat] |= bit
+    return v

@@ -1,0 +1,185 @@
+"""The double-dummy solver of 56: kernel = reference = brute-force minimax, on random endings and on
+positions cut from random deals; card values and the contract question agree with the value."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fiftysix import Deal56, Rules56
+from fiftysix.core.cards import SUITS, Card, parse_cards
+from fiftysix.core.deal import PLAY
+from fiftysix.games.fifty_six.deal import deck
+from fiftysix.solver import Position, PositionError, can_reach, card_values, kernel_available, reference, solve
+from fiftysix.solver.rules56 import PLAY56
+
+pytestmark = pytest.mark.skipif(not kernel_available(), reason="numba (extra 'solver') is not installed")
+
+DECKS = {4: (48, 32), 6: (48,), 8: (64, 48)}
+
+
+def random_ending(rng: random.Random, players: int, tricks: int, pairs: bool = False,
+                  deck_size: int | None = None) -> Position:
+    """A random position of 56 with ``tricks`` tricks left (the current one included), some of its cards
+    perhaps played already; cards drawn from the deck with both copies, so duplicates are common."""
+    size = deck_size or rng.choice(DECKS[players])
+    rules = Rules56.preset_named("56-6", players=players, deck=size, teams="pairs" if pairs else "two")
+    cards = deck(rules)
+    rng.shuffle(cards)
+    hands = [[cards.pop() for _ in range(tricks)] for _ in range(players)]
+    trump = rng.choice([None, *SUITS])
+    leader = rng.randrange(players)
+    trick: list[Card] = []
+    for i in range(rng.randrange(players)):
+        seat = (leader + i) % players
+        card = rng.choice(PLAY56.legal(tuple(hands[seat]), tuple(trick), trump))
+        hands[seat].remove(card)
+        trick.append(card)
+    points = tuple(rng.randrange(0, 10) for _ in range(rules.n_teams))
+    return Position.make("56", hands, trick, leader, trump, rules.team_of, points)
+
+
+def random_cut(rng: random.Random, preset: str, tricks_left: int, **options: object) -> tuple[Deal56, Position]:
+    """A random 56 deal played at random (legal cards) until ``tricks_left`` tricks remain, maybe mid-trick."""
+    rules = Rules56.preset_named(preset, **options)
+    deal = Deal56.from_seed(rules, rng.randrange(10**9))
+    while deal.phase != PLAY:
+        deal.push_unchecked(rng.choice(deal.legal_moves()))
+    stop = (rules.hand_size - tricks_left) * rules.players + rng.randrange(rules.players)
+    while len(deal.play_texts()) < stop:
+        moves = [m for m in deal.legal_moves() if isinstance(m, Card)]
+        deal.push_unchecked(rng.choice(moves))
+    return deal, Position.from_deal(deal)
+
+
+def engine_minimax(deal: Deal56, team: int) -> int:
+    """Brute force over the rules engine itself: the card points ``team`` can force from here."""
+    if deal.is_over:
+        return 0
+    seat = deal.to_move
+    values = []
+    for move in deal.legal_moves():
+        if not isinstance(move, Card):
+            continue
+        nxt = deal.copy()
+        nxt.push_unchecked(move)
+        values.append(nxt.points[team] - deal.points[team] + engine_minimax(nxt, team))
+    return max(values) if deal.rules.team_of[seat] == team else min(values)
+
+
+def check_all_engines(pos: Position, brute: bool = True) -> int:
+    v_ref = solve(pos, engine="reference")
+    v_k = solve(pos, engine="kernel")
+    assert v_k == v_ref, pos
+    if brute:
+        assert reference.minimax(pos) == v_ref, pos
+    cv = card_values(pos)
+    assert cv == card_values(pos, engine="reference"), pos
+    assert set(cv) == set(pos.legal())
+    assert max(cv.values()) == v_k
+    team = pos.team_to_move
+    have = pos.points[team]
+    assert can_reach(pos, team, have + v_k) and not can_reach(pos, team, have + v_k + 1)
+    other = (team + 1) % pos.n_teams
+    v_other = reference.minimax(pos, other) if brute else reference.alphabeta(pos, other, -1, 100)
+    for target in (v_other, v_other + 1):
+        t = pos.points[other] + target
+        assert can_reach(pos, other, t) == (target <= v_other) == can_reach(pos, other, t, engine="reference")
+    return v_k
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.sampled_from([4, 6, 8]), st.booleans())
+def test_two_trick_endings(seed: int, players: int, pairs: bool) -> None:
+    rng = random.Random(seed)
+    check_all_engines(random_ending(rng, players, 2, pairs))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.sampled_from([4, 6]))
+def test_three_trick_endings(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    check_all_engines(random_ending(rng, players, 3), brute=players == 4)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9))
+def test_three_trick_endings_eight_players(seed: int) -> None:
+    rng = random.Random(seed)
+    check_all_engines(random_ending(rng, 8, 3, pairs=rng.random() < 0.5), brute=False)
+
+
+@pytest.mark.parametrize("preset", ["56-4", "56-6", "56-8", "56-pairs-6", "56-pairs-8"])
+def test_cut_from_random_deals_against_the_engine(preset: str) -> None:
+    rng = random.Random(preset)
+    for _ in range(6):
+        deal, pos = random_cut(rng, preset, 2)
+        value = check_all_engines(pos)
+        assert value == engine_minimax(deal, deal.rules.team_of[deal.to_move])
+
+
+@pytest.mark.parametrize("preset", ["56-4", "56-6", "56-8", "56-pairs-6"])
+def test_kernel_equals_reference_with_more_tricks_left(preset: str) -> None:
+    rng = random.Random(preset + "3")
+    for _ in range(5):
+        _, pos = random_cut(rng, preset, 3)
+        assert solve(pos) == solve(pos, engine="reference")
+        cv = card_values(pos)
+        assert max(cv.values()) == solve(pos)
+
+
+def test_four_tricks_left_six_players() -> None:
+    rng = random.Random(564)
+    for _ in range(3):
+        _, pos = random_cut(rng, "56-6", 4)
+        assert solve(pos) == solve(pos, engine="reference")
+
+
+def test_identical_cards_first_played_wins() -> None:
+    # 4 players, last trick: seat 0 leads JS, seat 2 (partner) holds the other JS; the first one wins.
+    pos = Position.make("56", [parse_cards(h) for h in ("JS", "QS", "JS", "KS")], leader=0)
+    assert solve(pos) == 6
+    pos = Position.make("56", [parse_cards(h) for h in ("JS", "JS", "QS", "KS")], leader=0)
+    assert solve(pos) == 6      # seat 1's copy loses to seat 0's, played first
+    assert solve(pos, engine="reference") == 6
+
+
+def test_hidden_trump_acts_as_no_trump() -> None:
+    rules = Rules56.preset_named("56-hidden")
+    deal = Deal56.from_seed(rules, seed=5)
+    rng = random.Random(5)
+    while deal.phase != PLAY:
+        deal.push_unchecked(rng.choice(deal.legal_moves()))
+    assert not deal.revealed
+    assert Position.from_deal(deal).trump is None
+
+
+def test_end_of_play_and_finished_trick() -> None:
+    empty = Position.make("56", [[], [], [], []], leader=2, points=(20, 36))
+    assert empty.is_over and solve(empty) == 0 == solve(empty, engine="reference")
+    assert card_values(empty) == {} == card_values(empty, engine="reference")
+    assert can_reach(empty, 0, 20) and not can_reach(empty, 0, 21)
+    last = Position.make("56", [[], [], [], parse_cards("9S")], trick=parse_cards("JS AS TS"), leader=0)
+    assert solve(last) == 0 and card_values(last) == {Card.parse("9S"): 0}
+    done = last.play(Card.parse("9S"))
+    assert done.is_over and done.points == (7, 0) and done.leader == 0
+    assert solve(done) == 0 and can_reach(done, 0, 7) and not can_reach(done, 1, 1)
+
+
+def test_impossible_positions_are_refused() -> None:
+    with pytest.raises(PositionError, match="hand sizes"):
+        Position.make("56", [parse_cards("JS 9S"), parse_cards("JS"), [], []], leader=0)
+    with pytest.raises(PositionError, match="3 times"):
+        Position.make("56", [parse_cards(h) for h in ("JS", "JS", "JS", "QS")], leader=0)
+    with pytest.raises(PositionError, match="may not play"):
+        Position.make("56", [parse_cards(h) for h in ("JS", "QS", "JH", "KS")], leader=0).play(Card.parse("QS"))
+    with pytest.raises(ValueError, match="team 5"):
+        can_reach(Position.make("56", [[], [], [], []], points=(0, 0)), 5, 1)
+    with pytest.raises(ValueError, match="engine"):
+        solve(Position.make("56", [[], [], [], []]), engine="magic")
+    deal = Deal56.from_seed(Rules56.preset_named("56-6"), seed=1)
+    with pytest.raises(PositionError, match="play phase"):
+        Position.from_deal(deal)
