@@ -98,7 +98,7 @@ def seat_name(seat: int, you: int | None = None, team_of: Sequence[int] | None =
 def move_text(text: str, *, card_move: bool, symbols: bool = True) -> str:
     """A move for people: cards with symbols (in the play), ``?`` spelt out."""
     if text == "?":
-        return "? (ask for the trump to be turned up)"
+        return "reveal (ask for the trump to be turned up)"
     if card_move:
         return card_text(text, symbols)
     return text
@@ -275,7 +275,7 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
         if v.get("trump_hidden"):
             known = v.get("trump")
             out.append("Trumps: hidden" + (f" (you chose {strain_words(known)})" if known else
-                                          "; a player who cannot follow may ask for them (?)"))
+                                          "; a player who cannot follow may ask for them (type reveal)"))
         elif "trump" in v and phase != "trump":
             out.append(f"Trumps: {strain_words(v.get('trump'))}")
     tricks = list(v.get("tricks") or [])
