@@ -16,6 +16,7 @@ from typing import TextIO
 from ..games import GAMES
 from . import arena as _arena
 from . import bot as _bot
+from . import solve as _solve
 from .check import run_check
 from .common import CliError, parse_rules, stderr_warn
 from .deal import run_deal
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         _serve.add_parser(sub)
     _bot.add_parser(sub)     # `fiftysix bot NAME` (cli/bot.py)
     _arena.add_parser(sub)   # `fiftysix arena` (cli/arena.py)
+    _solve.add_parser(sub)   # `fiftysix solve FILE` (cli/solve.py)
     return parser
 
 
@@ -121,6 +123,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             return _bot.run(args, inp, out, err)
         if args.command == "arena":
             return _arena.run(args, out, err)
+        if args.command == "solve":
+            return _solve.run(args, inp, out, err)
         if args.command == "serve" and _serve is not None:
             return int(_serve.run_serve(args, err))
         if args.command == "replay":

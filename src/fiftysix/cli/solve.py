@@ -1,0 +1,147 @@
+"""``fiftysix solve FILE``: the double-dummy value of every legal card at a record's current position.
+
+The record is replayed with :func:`fiftysix.records.read_deal`; it must be a deal record whose play has
+started and not ended.  Values are card points (in 55: trick points and the bonus for the highest trump)
+that the side to move can force from the cards still to be played, with every hand known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from ..core.cards import Card
+from ..core.errors import RecordError
+from ..records import read_deal
+from .common import read_text
+from .render import can_show_symbols
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("solve", help="the double-dummy value of every legal card at a record's position",
+                       description="Replay a deal record to its current position and print, for every legal "
+                                   "card of the seat to move, the points its side can force from the cards "
+                                   "still to be played when every hand is known (double dummy). Exit status "
+                                   "1 if the record is invalid or not in its play phase.")
+    p.add_argument("file", metavar="FILE", help="a deal record (- for standard input)")
+    p.add_argument("--engine", choices=("kernel", "reference"), default=None,
+                   help="the search: kernel (numba, the default when installed) or reference (pure Python)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
+
+
+def run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    """Solve the record's position; returns the exit status (0 ok, 1 bad record or wrong phase)."""
+    try:
+        result = solve_record_file(args.file, stdin, args.engine)
+    except SolveError as e:
+        err.write(f"fiftysix solve: error: {e}\n")
+        return 1
+    if args.json:
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    else:
+        symbols = not args.ascii and can_show_symbols(out)
+        out.write(format_result(result, symbols))
+    return 0
+
+
+class SolveError(Exception):
+    """A record that cannot be solved: unreadable, invalid, or not in its play phase."""
+
+
+def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None = None) -> dict[str, Any]:
+    """Read, replay and solve a record file.
+
+    :raises SolveError: with a message for the user.
+    """
+    name = "standard input" if path == "-" else path
+    try:
+        text = read_text(path, stdin)
+    except OSError as e:
+        raise SolveError(f"cannot read {name}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise SolveError(f"cannot read {name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SolveError(f"{name}: malformed JSON: {e}") from None
+    return solve_record(data, engine)
+
+
+def solve_record(data: object, engine: str | None = None) -> dict[str, Any]:
+    """The values of every legal card at the position a deal record leaves.
+
+    :raises SolveError: if the record is invalid or its deal is not in the play phase.
+    """
+    from ..solver import PositionError, can_reach, card_values
+
+    if isinstance(data, Mapping) and "deals" in data:
+        raise SolveError("this is a match record; solve takes a deal record (one entry of its deals)")
+    try:
+        deal = read_deal(data)
+    except RecordError as e:
+        where = e.field if e.index is None else f"{e.field}[{e.index}]"
+        raise SolveError(f"invalid record ({where}): {e.message}") from None
+    try:
+        from ..solver import Position
+        pos = Position.from_deal(deal)
+    except PositionError as e:
+        raise SolveError(f"nothing to solve: {e}") from None
+    values = card_values(pos, engine=engine)
+    team = pos.team_to_move
+    taken = pos.points[team]
+    order = sorted(deal.sort_hand(list(values)), key=lambda c: -values[c])
+    result: dict[str, Any] = {
+        "game": deal.game,
+        "seat": pos.to_move,
+        "team": team,
+        "trump": None if pos.trump is None else pos.trump.letter,
+        "hidden_trump": deal.game == "56" and not deal.revealed,
+        "trick": [str(c) for c in pos.trick],
+        "leader": pos.leader,
+        "points": list(pos.points),
+        "points_left": pos.points_left(),
+        "best": max(values.values()),
+        "cards": [{"card": str(c), "value": values[c], "total": taken + values[c]} for c in order],
+    }
+    contract = getattr(deal, "contract", None)
+    if contract is not None:
+        value = getattr(contract, "value", None)
+        cteam = getattr(contract, "team", None)
+        if isinstance(value, int) and isinstance(cteam, int):
+            result["contract"] = {"team": cteam, "value": value,
+                                  "can_reach": can_reach(pos, cteam, value, engine=engine)}
+    return result
+
+
+def format_result(r: Mapping[str, Any], symbols: bool = True) -> str:
+    """The solve result as a table for people."""
+    def show(text: str) -> str:
+        return Card.parse(text).pretty if symbols else text
+
+    side = "team" if r["game"] == "56" else "side"
+    trump = "no trumps" if r["trump"] is None else f"trumps {r['trump']}"
+    if r["hidden_trump"]:
+        trump = "hidden trump not turned up: solved as no trumps"
+    lines = [f"{r['game']}, {trump}; seat {r['seat']} ({side} {r['team']}) to play"]
+    if r["trick"]:
+        lines.append(f"trick led by seat {r['leader']}: " + " ".join(show(c) for c in r["trick"]))
+    else:
+        lines.append(f"seat {r['leader']} leads to a new trick")
+    taken = ", ".join(f"{side} {i}: {p}" for i, p in enumerate(r["points"]))
+    lines.append(f"points taken: {taken}; {r['points_left']} still to play for")
+    c = r.get("contract")
+    if c is not None:
+        verdict = "can still reach it" if c["can_reach"] else "can no longer reach it"
+        lines.append(f"contract: {side} {c['team']} needs {c['value']} and {verdict} (double dummy)")
+    lines.append("")
+    lines.append(f"{'card':<6}{'value':>6}{'total':>7}")
+    for entry in r["cards"]:
+        mark = "  best" if entry["value"] == r["best"] else ""
+        lines.append(f"{show(entry['card']):<6}{entry['value']:>6}{entry['total']:>7}{mark}")
+    lines.append("")
+    lines.append(f"value: points {side} {r['team']} can force from the cards still to be played; "
+                 f"total: with the points it has taken")
+    return "\n".join(lines) + "\n"
