@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from helpers56 import FOUR_32, make, push_all
 
 from fiftysix import CallNotAllowedError, NotationError, WrongPhaseError
 from fiftysix.core.cards import Suit
+from helpers56 import FOUR_32, make, push_all
 
 
 def deal4(**options: object):

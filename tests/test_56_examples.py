@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import example_pairs, load
 
+from conftest import example_pairs, load
 from fiftysix import check
 
 PAIRS = example_pairs("56")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from helpers56 import FOUR_32, make, push_all
 
 from fiftysix import CardNotHeldError, MustFollowError, NotationError, WrongPhaseError, view
 from fiftysix.core.cards import Card
+from helpers56 import FOUR_32, make, push_all
 
 TWINS = [
     "JS 9S AS TS JH 9H AH TH",

@@ -6,8 +6,8 @@ import copy
 import json
 
 import pytest
-from conftest import EXAMPLES
 
+from conftest import EXAMPLES
 from fiftysix import check, check_text
 
 BASE = json.loads((EXAMPLES / "56" / "v0008-deal.json").read_text())   # 56-6, redoubled 51H
