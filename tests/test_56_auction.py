@@ -26,6 +26,8 @@ def test_each_bid_must_be_strictly_higher() -> None:
         d.push("30S")
     with pytest.raises(CallNotAllowedError):
         d.push("S29")
+    with pytest.raises(CallNotAllowedError, match="not higher than the current bid"):
+        d.push("27C")
     d.push("31S")
     assert d.auction.value == 31
 

@@ -137,11 +137,11 @@ class Auction56:
         v = resulting_value(call, self.value)
         if v > 56:
             return f"{call.text} would make {v}; bids go up to 56; legal: {short}"
-        if v < MIN_BID:
-            return f"bids start at {MIN_BID}; legal: {short}"
         if self.bidder is not None and v <= self.value:
             return (f"bid {call.text} is not higher than the current bid "
                     f"({self.value} by seat {self.bidder}); legal: {short}")
+        if v < MIN_BID:
+            return f"bids start at {MIN_BID}; legal: {short}"
         return f"{call.text} is not allowed here; legal: {short}"
 
     # -- applying -----------------------------------------------------------------------------------
