@@ -7,16 +7,16 @@ if several sides reach the target in it, :func:`~.scoring.first_to_reach` decide
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from ...core.cards import CARDS, Card
+from ...core.match import MatchBase
 from .deal import Deal55
 from .rules import KITTY_SIZE, Rules55
 from .scoring import first_to_reach
 
 
-class Match55:
+class Match55(MatchBase):
     """The same public face as :class:`~fiftysix.games.fifty_six.match.Match56`.
 
     :ivar standings: each side's score after the deals booked so far.
@@ -25,22 +25,10 @@ class Match55:
 
     game = "55"
 
-    def __init__(self, rules: Rules55, first_dealer: int | None = None, seed: int | None = None) -> None:
-        self.rules = rules
-        self.deal_rules = rules
-        self.rng = random.Random(seed)
-        self.standings: list[int] = [0] * rules.n_sides
-        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(rules.players)
-        self.deals: list[Deal55] = []
-        self.results: list[dict[str, object]] = []
-        self.winner: int | None = None
-        self.over = False
-        self.end_reason = ""
+    rules: Rules55
 
-    @property
-    def deal_number(self) -> int:
-        """1 for the first deal."""
-        return len(self.deals) + 1
+    def __init__(self, rules: Rules55, first_dealer: int | None = None, seed: int | None = None) -> None:
+        super().__init__(rules, [0] * rules.n_sides, first_dealer, seed)
 
     def current_scores(self) -> list[int]:
         """Standings per side (55 never re-seats, so these are the deal's side numbers too)."""
@@ -48,8 +36,7 @@ class Match55:
 
     def new_deal(self, seed: int | None = None) -> Deal55:
         """Shuffle and deal the next deal (from the match's generator unless a seed is given)."""
-        rng = random.Random(seed) if seed is not None else self.rng
-        return Deal55.from_seed(self.rules, dealer=self.dealer, rng=rng)
+        return Deal55.from_seed(self.rules, dealer=self.dealer, rng=self._deal_rng(seed))
 
     def deal_from(self, hands: list[list[Card]], kitty: Sequence[Card] | None = None) -> Deal55:
         """The next deal with the given hands; without a kitty, it is dealt from the rest of the pack."""

@@ -8,36 +8,23 @@ number.
 
 from __future__ import annotations
 
-import random
-
 from ...core.cards import Card
+from ...core.match import MatchBase
 from .deal import Deal56
 from .rules import Rules56
 from .scoring import deal_score, pay_tables
 
 
-class Match56:
+class Match56(MatchBase):
     game = "56"
+    rules: Rules56
+    deal_rules: Rules56
 
     def __init__(self, rules: Rules56, first_dealer: int | None = None, seed: int | None = None) -> None:
-        self.rules = rules
-        self.rng = random.Random(seed)
-        self.seats: list[int] = list(range(rules.players))   # original seat of each current seat
-        self.deal_rules = rules
         start = rules.tables if rules.scoring == "tables" else 0
-        self.standings: list[int] = [start] * rules.n_teams
+        super().__init__(rules, [start] * rules.n_teams, first_dealer, seed)
+        self.seats: list[int] = list(range(rules.players))   # original seat of each current seat
         self.out: list[bool] = [False] * rules.n_teams
-        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(rules.players)
-        self.deals: list[Deal56] = []
-        self.results: list[dict[str, object]] = []
-        self.winner: int | None = None
-        self.over = False
-        self.end_reason = ""
-
-    @property
-    def deal_number(self) -> int:
-        """1 for the first deal."""
-        return len(self.deals) + 1
 
     def team_of_current(self, team: int) -> int:
         """The original number of the current deal's team ``team``."""
@@ -49,8 +36,7 @@ class Match56:
 
     def new_deal(self, seed: int | None = None) -> Deal56:
         """Shuffle and deal the next deal (from the match's generator unless a seed is given)."""
-        rng = random.Random(seed) if seed is not None else self.rng
-        return Deal56.from_seed(self.deal_rules, dealer=self.dealer, rng=rng)
+        return Deal56.from_seed(self.deal_rules, dealer=self.dealer, rng=self._deal_rng(seed))
 
     def deal_from(self, hands: list[list[Card]]) -> Deal56:
         return Deal56(self.deal_rules, self.dealer, hands)
