@@ -27,7 +27,7 @@ from ..core.cards import SUITS, Card
 from ..core.deal import AUCTION, DISCARD, PLAY, TRUMP
 from ..core.moves import CLAIM, PASS, REVEAL, Call, Discard, Move
 from .base import register
-from .sampling import DealSampler
+from .sampling import DealSampler, SamplingError
 
 
 class _Node:
@@ -63,7 +63,10 @@ class IsmctsBot:
         legal: list[str] = view["legal"]
         if len(legal) == 1:
             return legal[0]
-        sampler = DealSampler(view)
+        try:
+            sampler = DealSampler(view)
+        except SamplingError:   # a view no deal agrees with (it cannot come from the rules): play safe
+            return legal[self.rng.randrange(len(legal))]
         game = _policy_for(view["game"])
         root = _Node()
         rng, c = self.rng, self.exploration
@@ -73,7 +76,10 @@ class IsmctsBot:
         while done < self.iterations:
             if self.time_limit is not None and done and time.perf_counter() - start >= self.time_limit:
                 break
-            deal = sampler.sample(rng)
+            try:
+                deal = sampler.sample(rng)
+            except SamplingError:
+                break
             team_of = deal.rules.team_of
             node = root
             path: list[tuple[_Node, int]] = []
