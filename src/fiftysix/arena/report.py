@@ -12,7 +12,8 @@ from .stats import mean, mean_ci, percentile, running
 
 def labels(specs: tuple[str, ...]) -> list[str]:
     """Names to show: the spec, with ``#2``, ``#3`` for a bot given more than once."""
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[str, int] = {}
     for spec in specs:
         seen[spec] = seen.get(spec, 0) + 1
         out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
@@ -138,7 +139,7 @@ def write_plot(summary: dict[str, Any], path: str) -> None:
         xs = list(range(1, len(run) + 1))
         label = f"{bots[b]['label']} - {bots[b]['paired_difference']['versus']}"
         line = ax.plot(xs, [r.mean for r in run], label=label)[0]
-        band = [(x, r.low, r.high) for x, r in zip(xs, run, strict=True) if r.low is not None]
+        band = [(x, r.low, r.high) for x, r in zip(xs, run, strict=True) if r.low is not None and r.high is not None]
         if band:
             ax.fill_between([x for x, _, _ in band], [lo for _, lo, _ in band], [hi for _, _, hi in band],
                             color=line.get_color(), alpha=0.2, label="95% interval")

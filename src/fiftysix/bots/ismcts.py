@@ -261,8 +261,7 @@ class _Policy55:
         hand = deal.hands[deal.to_move]
         out: list[tuple[Any, Move]] = []
         for s in range(4):
-            key = self.key[s]
-            worst = sorted(hand, key=lambda c, key=key: key[c])[:len(hand) - 5]
+            worst = sorted(hand, key=self.key[s].__getitem__)[:len(hand) - 5]
             move = Discard(tuple(deal.sort_hand(worst)))
             if all(move != m for _, m in out):
                 out.append((f"keep{s}", move))

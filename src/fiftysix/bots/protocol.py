@@ -49,8 +49,12 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
     Bots may have ``observe(view)`` (for events) and ``deal_end(result)`` methods; both are optional.
     """
     err = stderr if stderr is not None else sys.stderr
-    factory: BotFactory | None = None if hasattr(bot, "choose") else bot  # type: ignore[assignment]
-    current: Bot | None = None if factory is not None else bot  # type: ignore[assignment]
+    factory: BotFactory | None = None
+    current: Bot | None = None
+    if hasattr(bot, "choose"):
+        current = bot  # type: ignore[assignment]
+    else:
+        factory = bot  # type: ignore[assignment,unused-ignore]
 
     def write(message: dict[str, Any]) -> None:
         stdout.write(json.dumps(message, ensure_ascii=False) + "\n")

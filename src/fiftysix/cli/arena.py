@@ -86,7 +86,7 @@ class _Bar:
     def __init__(self, total: int, stream: TextIO) -> None:
         self.total, self.done, self.stream = total, 0, stream
         try:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
             self._tqdm: Any = tqdm(total=total, unit="deal", file=stream, dynamic_ncols=True)
         except ImportError:
