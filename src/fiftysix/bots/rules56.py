@@ -19,35 +19,27 @@ The bot always answers a member of ``view["legal"]``.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import register
+from .knowledge import (
+    ALL_RANKS,
+    DEFAULT_DECK,
+    POINTS,
+    STRAINS,
+    SUITS,
+    AuctionState,
+    Table,
+    points,
+    rank_of,
+    read_bid,
+    strength,
+    suit_of,
+)
 
-ALL_RANKS = "J9ATKQ87"
-POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
-SUITS = ("S", "H", "D", "C")
-STRAINS = ("S", "H", "D", "C", "NT")
-DEFAULT_DECK = {4: 48, 6: 48, 8: 64}
-"""The deck when the rules leave ``deck`` at its default (``rules-56.md``)."""
-
-
-def rank_of(card: str) -> str:
-    return card[0]
-
-
-def suit_of(card: str) -> str:
-    return card[1]
-
-
-def strength(card: str) -> int:
-    """Higher is stronger: J = 8 … 7 = 1."""
-    return 8 - ALL_RANKS.index(card[0])
-
-
-def points(card: str) -> int:
-    return POINTS.get(card[0], 0)
+__all__ = ["ALL_RANKS", "DEFAULT_DECK", "POINTS", "STRAINS", "SUITS", "AuctionState", "Rules56Bot", "Table",
+           "estimate", "hand_features", "points", "rank_of", "read_bid", "strength", "suit_of", "top_run"]
 
 
 # ---- hand evaluation ---------------------------------------------------------------------------------
@@ -147,121 +139,43 @@ def estimate(hand: Sequence[str], strain: str, players: int, deck: int, teams: i
     return sum(a * b for a, b in zip(coef, hand_features(hand, strain), strict=False))
 
 
-# ---- reading the view --------------------------------------------------------------------------------
+# ---- reading the auction ---------------------------------------------------------------------------
 
-class Table:
-    """What the bot knows, computed once per decision from the view."""
+SHOWN_SHARE = 0.6
+"""How much more likely a seat holds a card it showed than an average seat would (roughly)."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        rules: Mapping[str, Any] = view.get("rules") or {}
-        self.view = view
-        self.hand: list[str] = list(view.get("hand") or [])
-        self.seat: int = int(view["seat"])
-        sizes = view.get("hand_sizes") or []
-        self.n: int = len(sizes) or int(rules.get("players", 6))
-        deck = rules.get("deck_size") or rules.get("deck") or DEFAULT_DECK.get(self.n, 48)
-        self.deck: int = int(deck)
-        self.ranks: str = str(rules.get("ranks") or ALL_RANKS[: self.deck // 8])
-        team_of = rules.get("team_of")
-        if team_of is None:
-            k = 2 if rules.get("teams", "two") == "two" else self.n // 2
-            team_of = [s % k for s in range(self.n)]
-        self.team_of: list[int] = [int(t) for t in team_of]
-        self.n_teams: int = len(set(self.team_of))
-        self.team = self.team_of[self.seat]
-        self.bidding: str = str(rules.get("bidding", "standard"))
-        trump = view.get("trump")
-        self.known_trump: str | None = trump if isinstance(trump, str) and trump in SUITS else None
-        self.active_trump: str | None = None if view.get("trump_hidden") else self.known_trump
-        contract = view.get("contract")
-        self.declaring_team: int | None = int(contract["team"]) if contract else None
-        self.declarer: int | None = int(contract["declarer"]) if contract else None
-        # cards seen
-        self.played: Counter[str] = Counter()
-        self.voids: list[set[str]] = [set() for _ in range(self.n)]
-        for trick in list(view.get("tricks") or []):
-            self._see(trick)
-        trick = view.get("trick")
-        self.trick_leader: int = int(trick["leader"]) if trick else self.seat
-        self.trick_cards: list[str] = list(trick.get("cards") or []) if trick else []
-        if trick:
-            self._see(trick)
-        mine = Counter(self.hand)
-        self.outstanding: Counter[str] = Counter()
-        for s in SUITS:
-            for r in self.ranks:
-                c = r + s
-                left = 2 - self.played[c] - mine[c]
-                if left > 0:
-                    self.outstanding[c] = left
 
-    def _see(self, trick: Mapping[str, Any]) -> None:
-        cards = list(trick.get("cards") or [])
-        if not cards:
-            return
-        leader = int(trick["leader"])
-        led = suit_of(cards[0])
-        for i, c in enumerate(cards):
-            self.played[c] += 1
-            if suit_of(c) != led:
-                self.voids[(leader + i) % self.n].add(led)
+def auction_adjustments(t: Table, a: AuctionState) -> dict[str, float]:
+    """Corrections to the strain estimates from what partners and opponents showed.
 
-    # -- helpers -----------------------------------------------------------------------------------------
-    def is_partner(self, seat: int) -> bool:
-        return self.team_of[seat] == self.team
-
-    def key(self, card: str, led: str) -> int:
-        s = suit_of(card)
-        return strength(card) + (32 if s == self.active_trump else 16 if s == led else 0)
-
-    def current_winner(self) -> tuple[int, str] | None:
-        """Position in the trick and card of the card winning so far."""
-        cards = self.trick_cards
-        if not cards:
-            return None
-        led = suit_of(cards[0])
-        best = 0
-        for i in range(1, len(cards)):
-            if self.key(cards[i], led) > self.key(cards[best], led):
-                best = i
-        return best, cards[best]
-
-    def players_after(self) -> list[int]:
-        pos = len(self.trick_cards)
-        return [(self.trick_leader + k) % self.n for k in range(pos + 1, self.n)]
-
-    def higher_outstanding(self, card: str) -> int:
-        s, st = suit_of(card), strength(card)
-        return sum(k for c, k in self.outstanding.items() if suit_of(c) == s and strength(c) > st)
-
-    def outstanding_in(self, suit: str) -> int:
-        return sum(k for c, k in self.outstanding.items() if suit_of(c) == suit)
-
-    def may_hold(self, seat: int, suit: str) -> bool:
-        return suit not in self.voids[seat] and self.outstanding_in(suit) > 0
-
-    def can_be_beaten(self, card: str, led: str, seats: Iterable[int]) -> bool:
-        """Whether one of ``seats`` (playing after) might beat ``card`` as the trick's best card."""
-        s = suit_of(card)
-        t = self.active_trump
-        seats = list(seats)
-        if not seats:
-            return False
-        if s == t:
-            return self.higher_outstanding(card) > 0 and any(t not in self.voids[x] for x in seats)
-        if s != led:
-            return True   # a discard never wins
-        if self.higher_outstanding(card) > 0 and any(self.may_hold(x, s) for x in seats):
-            return True
-        if t is not None and self.outstanding_in(t) > 0:
-            short = self.outstanding_in(s) < len(seats)
-            for x in seats:
-                if t not in self.voids[x] and (s in self.voids[x] or short):
-                    return True
-        return False
-
-    def is_master(self, card: str) -> bool:
-        return self.higher_outstanding(card) == 0
+    A top trump shown by a partner (``28H``: the J♥; ``+2H``: both J♥) is worth about what it is worth in
+    the bot's own hand, one shown by an opponent as much against; a suit a partner bid shows length there
+    (an opponent's, length against); a partner void in a suit (``NOES``) will not help in it.  Jacks shown
+    help or hurt no-trumps a little.
+    """
+    w = WEIGHTS.get((t.n, t.deck, t.n_teams)) or _fallback_weights(t.n, t.deck, t.n_teams)
+    w_j, w_9 = max(w["suit"][1], 0.0), max(w["suit"][2], 0.0)
+    out = dict.fromkeys(STRAINS, 0.0)
+    for seat in range(t.n):
+        if seat == t.seat:
+            continue
+        sign = 1.0 if t.is_partner(seat) else -1.0
+        for card, k in t.shown[seat].items():
+            s = suit_of(card)
+            if rank_of(card) == "J":
+                out[s] += sign * SHOWN_SHARE * w_j * k
+                out["NT"] += sign * 0.5 * k
+            elif rank_of(card) == "9":
+                out[s] += sign * SHOWN_SHARE * w_9 * k
+        if sign > 0:
+            for s in SUITS:
+                if s in t.voids[seat] and not t.played_by[seat]:
+                    out[s] -= 1.5
+    for seat, _value, strain, _text in a.bids:
+        if seat == t.seat or strain not in SUITS:
+            continue
+        out[strain] += 1.0 if t.is_partner(seat) else -1.0
+    return out
 
 
 # ---- the bot -----------------------------------------------------------------------------------------
@@ -303,11 +217,17 @@ class Rules56Bot:
         return legal[0]
 
     # -- estimates ----------------------------------------------------------------------------------------
-    def estimates(self, t: Table) -> dict[str, float]:
-        return {s: estimate(t.hand, s, t.n, t.deck, t.n_teams) for s in STRAINS}
+    def estimates(self, t: Table, a: AuctionState | None = None) -> dict[str, float]:
+        """Expected card points of the team as declarer per strain: the hand's own estimate, corrected
+        by what the other seats showed in the auction (``a``)."""
+        est = {s: estimate(t.hand, s, t.n, t.deck, t.n_teams) for s in STRAINS}
+        if a is not None:
+            for s, delta in auction_adjustments(t, a).items():
+                est[s] += delta
+        return est
 
     def best_strain(self, t: Table, choices: Sequence[str] = STRAINS) -> tuple[str, float]:
-        est = self.estimates(t)
+        est = self.estimates(t, AuctionState(t.view, t))
         best = max(choices, key=lambda s: (est[s], s == "NT"))
         return best, est[best]
 
@@ -315,7 +235,7 @@ class Rules56Bot:
     def call(self, view: Mapping[str, Any], legal: list[str]) -> str:
         t = Table(view)
         a = AuctionState(view, t)
-        est = self.estimates(t)
+        est = self.estimates(t, a)
         strain = max(STRAINS, key=lambda s: (est[s], s == "NT"))
         # More partners make the estimate noisier and the auction more crowded: be a little more careful.
         margin = self.margin + (1.0 if t.n >= 8 else 0.0)
@@ -555,74 +475,6 @@ class Rules56Bot:
     @staticmethod
     def _suit_len(t: Table, suit: str) -> int:
         return sum(1 for c in t.hand if suit_of(c) == suit)
-
-
-class AuctionState:
-    """The auction so far, read from the view: value, bidder, strain, double, last suit named."""
-
-    def __init__(self, view: Mapping[str, Any], t: Table) -> None:
-        self.value = 27
-        self.bidder: int | None = None
-        self.strain: str | None = None
-        self.doubled = 0
-        self.last_suit: str | None = None
-        self.partner_bid = False
-        calls = list(view.get("auction") or [])
-        first = (int(view.get("dealer") or 0) + 1) % t.n
-        announcements = t.bidding == "announcements"
-        for i, call in enumerate(calls):
-            seat = (first + i) % t.n
-            c = call.upper()
-            if c == "P":
-                if announcements and i == 0:
-                    self._bid(seat, t, self.value + 1, None, None)
-                continue
-            if c == "X":
-                self.doubled = 1
-                continue
-            if c == "XX":
-                self.doubled = 2
-                continue
-            value, strain, suit = _read_bid(c, self.value, announcements)
-            self._bid(seat, t, value, strain, suit)
-        self.closed = self.doubled > 0 and view.get("rules", {}).get("double") == "closes"
-
-    def _bid(self, seat: int, t: Table, value: int, strain: str | None, suit: str | None) -> None:
-        self.value = value
-        self.bidder = seat
-        self.strain = strain
-        self.doubled = 0
-        if suit is not None:
-            self.last_suit = suit
-        if seat != t.seat and t.is_partner(seat):
-            self.partner_bid = True
-
-
-def _read_bid(c: str, current: int, announcements: bool) -> tuple[int, str | None, str | None]:
-    """Value, strain and named suit of a bid (``None`` strain: no-trumps)."""
-    digits = ""
-    i = 0
-    while i < len(c) and c[i].isdigit():
-        digits += c[i]
-        i += 1
-    suit = c[-1] if c[-1] in SUITS and not c.endswith("NOES") and not c.endswith("NOS") else None
-    if c.startswith("+") and not announcements:
-        k = int("".join(ch for ch in c[1:] if ch.isdigit()) or 1)
-        return current + k, suit or "NT", suit
-    if not announcements:
-        if c[0] in SUITS:   # H28
-            return int(c[1:]), c[0], c[0]
-        return int(digits), suit or "NT", suit
-    # announcements: a number then a suit or NT is a raise to that number; otherwise a relative raise
-    rest = c[i:]
-    if digits and rest in ("NT", "S", "H", "D", "C"):
-        return int(digits), suit or "NT", suit
-    if "+" in c and digits and not c.startswith("+"):
-        k = int(digits)
-        step = k if k >= 2 else 1
-        # a written resulting number in front (29+H) is not produced by legal lists
-        return current + step, suit, suit
-    return current + 1, suit if suit else ("NT" if c in ("NT", "NOS") or c.endswith("NOS") else None), suit
 
 
 register("rules:56", Rules56Bot)

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import TextIO
 
 from ..games import GAMES
+from . import analyze as _analyze
 from . import arena as _arena
 from . import bot as _bot
 from . import solve as _solve
@@ -84,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     _bot.add_parser(sub)     # `fiftysix bot NAME` (cli/bot.py)
     _arena.add_parser(sub)   # `fiftysix arena` (cli/arena.py)
     _solve.add_parser(sub)   # `fiftysix solve FILE` (cli/solve.py)
+    _analyze.add_parser(sub)  # `fiftysix analyze FILE` (cli/analyze.py)
     return parser
 
 
@@ -125,6 +127,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             return _arena.run(args, out, err)
         if args.command == "solve":
             return _solve.run(args, inp, out, err)
+        if args.command == "analyze":
+            return _analyze.run(args, inp, out, err)
         if args.command == "serve" and _serve is not None:
             return int(_serve.run_serve(args, err))
         if args.command == "replay":
