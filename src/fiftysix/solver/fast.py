@@ -26,12 +26,11 @@ class Tables:
     def __init__(self, bits: int = DEFAULT_BITS) -> None:
         if not 4 <= bits <= 30:
             raise ValueError(f"table bits must be 4-30, not {bits}")
-        self.key = np.zeros(1 << bits, dtype=np.int64)
-        self.bounds = np.zeros((1 << bits, 3), dtype=np.int8)
+        self.table = np.zeros((1 << bits, 2), dtype=np.int64)  # per entry: key, lower | upper << 8 | move
         self.stats = np.zeros(4, dtype=np.int64)
 
     def clear(self) -> None:
-        self.key[:] = 0
+        self.table[:] = 0
         self.stats[:] = 0
 
     @property
@@ -50,12 +49,12 @@ def default_tables() -> Tables:
 
 
 def _mtdf(e: Encoded, t: Tables, guess: int = -1) -> int:
-    return int(k.mtdf(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.key, t.bounds, t.stats, e.leader,
+    return int(k.mtdf(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats, e.leader,
                       e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, guess))
 
 
 def _search(e: Encoded, t: Tables, alpha: int, beta: int) -> int:
-    return int(k.search(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.key, t.bounds, t.stats, e.leader,
+    return int(k.search(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats, e.leader,
                         e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, alpha, beta))
 
 
@@ -85,7 +84,7 @@ def card_values(position: Position, tables: Tables | None = None) -> dict[Card, 
     while x:
         slot = (x & -x).bit_length() - 1
         x &= x - 1
-        v = int(k.value_after(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.key, t.bounds, t.stats,
+        v = int(k.value_after(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats,
                               e.leader, e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, slot,
                               guess))
         values[slot] = v

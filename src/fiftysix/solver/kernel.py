@@ -211,7 +211,7 @@ ENTER, NEXT, RETURN = 0, 1, 2
 
 @njit(cache=True)
 def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
-        za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray,
+        za: np.ndarray, zb: np.ndarray, tt: np.ndarray,
         mv: np.ndarray, sc: np.ndarray, st: np.ndarray, stats: np.ndarray) -> int:
     """Fail-soft alpha-beta from the node prepared in ``st[0]``, with an explicit stack."""
     n = ctx[C_N]
@@ -219,8 +219,10 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
     maxteam = ctx[C_MAXTEAM]
     bonus = ctx[C_BONUS]
     mode = ctx[C_MODE]
-    mask = tt_key.shape[0] - 1
+    mask = tt.shape[0] - 1
     relmap = np.empty(SLOTS, dtype=np.int64)
+    sa = np.empty(4, dtype=np.int64)
+    sb = np.empty(4, dtype=np.int64)
     ply = 0
     state = ENTER
     ret = np.int64(0)
@@ -249,16 +251,17 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             seat = (leader + ntrick) % n
             tt_move = -1
             if ntrick == 0:
-                ha, hb = _canon_hash(one, two, n, pts, priv, za, zb, relmap)
+                ha, hb = _canon_hash(one, two, n, pts, priv, trump, za, zb, relmap, sa, sb)
                 idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask
                 key = hb ^ zb[leader, 0, 2] ^ ctx[C_SALT_B]
                 st[ply, F_IDX] = idx
                 st[ply, F_KEY] = key
-                if tt_key[idx] == key:
+                if tt[idx, 0] == key:
                     stats[S_TT_HITS] += 1
-                    lo = np.int64(tt_b[idx, 0])
-                    hi = np.int64(tt_b[idx, 1])
-                    tt_move = np.int64(tt_b[idx, 2])
+                    data = tt[idx, 1]
+                    lo = data & 0xFF
+                    hi = (data >> 8) & 0xFF
+                    tt_move = (data >> 16) - 1
                     if lo >= beta:
                         ret = lo
                         state = RETURN
@@ -310,9 +313,10 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                     stats[S_TT_STORES] += 1
                     idx = st[ply, F_IDX]
                     key = st[ply, F_KEY]
-                    if tt_key[idx] == key:
-                        lo = np.int64(tt_b[idx, 0])
-                        hi = np.int64(tt_b[idx, 1])
+                    if tt[idx, 0] == key:
+                        data = tt[idx, 1]
+                        lo = data & 0xFF
+                        hi = (data >> 8) & 0xFF
                     else:
                         lo = 0
                         hi = st[ply, F_TOTAL]
@@ -325,10 +329,8 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                     else:
                         lo = best
                         hi = best
-                    tt_key[idx] = key
-                    tt_b[idx, 0] = lo
-                    tt_b[idx, 1] = hi
-                    tt_b[idx, 2] = st[ply, F_BMOVE]
+                    tt[idx, 0] = key
+                    tt[idx, 1] = lo | (hi << 8) | ((st[ply, F_BMOVE] + 1) << 16)
                 ret = best
                 state = RETURN
                 continue
@@ -467,28 +469,41 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
     return 0, cash
 
 
+@njit(cache=True, inline="always")
+def _mix(x: int) -> int:
+    x ^= (x >> 31) & 0x1FFFFFFFF
+    return x * np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, wrapping
+
+
 @njit(cache=True)
-def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, za: np.ndarray,
-                zb: np.ndarray, relmap: np.ndarray) -> tuple[int, int]:
-    """Two independent hashes of the hands up to relative ranks: in each suit the cards still held are
-    renumbered 0, 1, ... from the top, and each renumbered rank carries its points (and privilege), so
-    positions that differ only by which cards are gone, and play alike, share a key."""
+def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, trump: int,
+                za: np.ndarray, zb: np.ndarray, relmap: np.ndarray, sa: np.ndarray, sb: np.ndarray
+                ) -> tuple[int, int]:
+    """Two independent hashes of the hands up to relative ranks and the order of the plain suits.
+
+    In each suit the cards still held are renumbered 0, 1, ... from the top, and each renumbered rank
+    carries its points (and 55's privilege), so positions that differ only by which cards are gone, and
+    play alike, share a key.  The plain suits' parts are added up, so that exchanging two plain suits
+    (which changes nothing in the play) gives the same key; the trump suit is kept apart.
+    """
     present = np.int64(0)
     for q in range(n):
         present |= one[q]
-    ha = np.int64(0)
-    hb = np.int64(0)
     for s in range(4):
         x = present & _suit_mask(s)
-        r = 16 * s
+        r = 0 if s != trump else 16
+        a = np.int64(0)
+        b = np.int64(0)
         while x != 0:
             c = trailing_zeros(x)
             x &= x - 1
             relmap[c] = r
-            code = MAX_SEATS  # the rank's points and privilege, in the spare rows of the tables
-            ha ^= za[code, r, pts[c] + 4 * ((priv >> c) & 1)]
-            hb ^= zb[code, r, pts[c] + 4 * ((priv >> c) & 1)]
+            code = pts[c] + 4 * ((priv >> c) & 1)
+            a ^= za[MAX_SEATS, r, code]
+            b ^= zb[MAX_SEATS, r, code]
             r += 1
+        sa[s] = a
+        sb[s] = b
     for q in range(n):
         x = one[q]
         t = two[q]
@@ -496,8 +511,14 @@ def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv:
             c = trailing_zeros(x)
             x &= x - 1
             k = (t >> c) & 1
-            ha ^= za[q, relmap[c], k]
-            hb ^= zb[q, relmap[c], k]
+            s = c >> 4
+            sa[s] ^= za[q, relmap[c], k]
+            sb[s] ^= zb[q, relmap[c], k]
+    ha = np.int64(0)
+    hb = np.int64(0)
+    for s in range(4):
+        ha += _mix(sa[s])
+        hb += _mix(sb[s])
     return ha, hb
 
 
@@ -533,7 +554,7 @@ def _points_in_hands(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray) 
 
 @njit(cache=True)
 def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
-           za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray, stats: np.ndarray,
+           za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
            leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
            alpha: int, beta: int) -> int:
     """One fail-soft alpha-beta search of the encoded position with the window ``(alpha, beta)``."""
@@ -553,7 +574,7 @@ def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, 
     st[0, F_BETA] = beta
     mv = np.empty((MAX_PLY, SLOTS), dtype=np.int64)
     sc = np.empty((MAX_PLY, SLOTS), dtype=np.int64)
-    return _ab(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, mv, sc, st, stats)
+    return _ab(one, two, team, ctx, pts, priv, za, zb, tt, mv, sc, st, stats)
 
 
 @njit(cache=True)
@@ -567,33 +588,43 @@ def upper_bound(one: np.ndarray, two: np.ndarray, ctx: np.ndarray, pts: np.ndarr
 
 @njit(cache=True)
 def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
-         za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray, stats: np.ndarray,
+         za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
          leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
          guess: int) -> int:
     """The exact value by null-window searches (MTD(f)), starting at ``guess`` (-1: half the points left)."""
     lo = 0
     hi = upper_bound(one, two, ctx, pts, ntrick, tpts)
-    g = guess
-    if g < 0:
-        g = hi // 2
+    beta = guess
+    if beta < 0:
+        beta = hi // 2
+    step = 2
+    failed_low = False
     while lo < hi:
-        beta = g
         if beta < lo + 1:
             beta = lo + 1
         if beta > hi:
             beta = hi
-        g = search(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, stats, leader, ntrick, led_slot,
+        g = search(one, two, team, ctx, pts, priv, za, zb, tt, stats, leader, ntrick, led_slot,
                    best_slot, best_seat, tpts, tmask, beta - 1, beta)
         if g < beta:
             hi = g
+            failed_low = True
         else:
             lo = g
+        # probes far from the value are cheap: gallop up while the value is above, then bisect
+        if not failed_low:
+            beta = lo + step
+            step *= 2
+        elif lo == 0 and g >= beta:
+            beta = lo + 1
+        else:
+            beta = (lo + hi + 1) // 2
     return lo
 
 
 @njit(cache=True)
 def value_after(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray,
-                priv: int, za: np.ndarray, zb: np.ndarray, tt_key: np.ndarray, tt_b: np.ndarray,
+                priv: int, za: np.ndarray, zb: np.ndarray, tt: np.ndarray,
                 stats: np.ndarray, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
                 tpts: int, tmask: int, card: int, guess: int) -> int:
     """The exact value after the seat to move plays ``card`` (its trick's points included if it ends it)."""
@@ -619,10 +650,10 @@ def value_after(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndar
         if team[nb_seat] == ctx[C_MAXTEAM]:
             gain = tpts + p + ctx[C_BONUS]
         g = guess - gain if guess >= 0 else -1
-        v = gain + mtdf(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, stats, nb_seat, 0, -1, -1, -1,
+        v = gain + mtdf(one, two, team, ctx, pts, priv, za, zb, tt, stats, nb_seat, 0, -1, -1, -1,
                         0, 0, g)
     else:
-        v = mtdf(one, two, team, ctx, pts, priv, za, zb, tt_key, tt_b, stats, leader, ntrick + 1, nled,
+        v = mtdf(one, two, team, ctx, pts, priv, za, zb, tt, stats, leader, ntrick + 1, nled,
                  nb_slot, nb_seat, tpts + p, tmask | bit, guess)
     if had_two:
         two[seat] |= bit
