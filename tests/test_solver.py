@@ -183,3 +183,25 @@ def test_impossible_positions_are_refused() -> None:
     deal = Deal56.from_seed(Rules56.preset_named("56-6"), seed=1)
     with pytest.raises(PositionError, match="play phase"):
         Position.from_deal(deal)
+
+
+def test_hidden_trump_turned_up_must_trump_at_the_root() -> None:
+    from fiftysix.core.moves import REVEAL
+    rng = random.Random(77)
+    found = 0
+    while found < 4:
+        deal = Deal56.from_seed(Rules56.preset_named("56-hidden", players=4, deck=32), seed=rng.randrange(10**9))
+        while deal.phase != PLAY:
+            deal.push_unchecked(rng.choice(deal.legal_moves()))
+        while not deal.is_over and not (REVEAL in deal.legal_moves() and len(deal.hands[deal.to_move]) <= 3):
+            deal.push_unchecked(rng.choice([m for m in deal.legal_moves() if m != REVEAL]))
+        if deal.is_over or deal.trump is None:
+            continue
+        deal.push(REVEAL)
+        pos = Position.from_deal(deal)
+        assert pos.must_trump and pos.trump == deal.trump
+        assert set(pos.legal()) == set(deal.legal_moves())
+        value = check_all_engines(pos)
+        assert value == engine_minimax(deal, deal.rules.team_of[deal.to_move])
+        assert not pos.play(pos.legal()[0]).must_trump
+        found += 1

@@ -62,20 +62,21 @@ def solve(position: Position, tables: Tables | None = None) -> int:
     """The points the side to move can force from the remaining cards (current trick included)."""
     if position.is_over:
         return 0
+    if position.must_trump:  # a root restriction the kernel does not know: take the best allowed card
+        return max(card_values(position, tables).values())
     team = position.team_to_move
     e = encode(position, team)
     return e.fixed + _mtdf(e, tables or default_tables())
 
 
-def card_values(position: Position, tables: Tables | None = None) -> dict[Card, int]:
-    """For each legal card, the points the side to move can force after playing it."""
-    if position.is_over:
-        return {}
-    t = tables or default_tables()
-    team = position.team_to_move
-    e = encode(position, team)
+def _root_values(position: Position, e: Encoded, t: Tables) -> dict[int, int]:
+    """The exact value (for the encoded maximising team) after each allowed card of the seat to move,
+    by slot, one representative of each group of equivalent cards; and ``rep`` maps slots to them."""
     seat = position.to_move
-    legal = k.legal_mask(e.one, seat, e.ntrick, e.led_slot, e.ctx[k.C_TRUMP], e.ctx[k.C_MODE], e.priv)
+    legal = int(k.legal_mask(e.one, seat, e.ntrick, e.led_slot, e.ctx[k.C_TRUMP], e.ctx[k.C_MODE], e.priv))
+    if position.must_trump and position.trump is not None:
+        trumps = legal & (0xFFFF << (16 * int(position.trump)))
+        legal = trumps or legal
     rep = np.full(k.SLOTS, -1, dtype=np.int64)
     reps = k.representatives(e.one, position.n, seat, legal, e.tmask, e.pts, e.priv, rep)
     values: dict[int, int] = {}
@@ -84,15 +85,28 @@ def card_values(position: Position, tables: Tables | None = None) -> dict[Card, 
     while x:
         slot = (x & -x).bit_length() - 1
         x &= x - 1
-        v = int(k.value_after(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats,
-                              e.leader, e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, slot,
-                              guess))
+        v = int(k.value_after(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats, e.leader,
+                              e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, slot, guess))
         values[slot] = v
         guess = v
-    out: dict[Card, int] = {}
-    for card in position.legal():
-        out[card] = e.fixed + values[int(rep[e.slot_of[card]])]
+    return {slot: values[int(rep[slot])] for slot in _bits(legal)}
+
+
+def _bits(x: int) -> list[int]:
+    out = []
+    while x:
+        out.append((x & -x).bit_length() - 1)
+        x &= x - 1
     return out
+
+
+def card_values(position: Position, tables: Tables | None = None) -> dict[Card, int]:
+    """For each legal card, the points the side to move can force after playing it."""
+    if position.is_over:
+        return {}
+    e = encode(position, position.team_to_move)
+    values = _root_values(position, e, tables or default_tables())
+    return {card: e.fixed + values[e.slot_of[card]] for card in position.legal()}
 
 
 def can_reach(position: Position, team: int, target: int, tables: Tables | None = None) -> bool:
@@ -107,10 +121,13 @@ def can_reach(position: Position, team: int, target: int, tables: Tables | None 
         return True
     if need > position.points_left():
         return False
-    if position.is_over:  # pragma: no cover - need > 0 = points left
-        return False
     e = encode(position, team)
     need -= e.fixed
     if need <= 0:
         return True
-    return _search(e, tables or default_tables(), need - 1, need) >= need
+    t = tables or default_tables()
+    if position.must_trump:
+        values = _root_values(position, e, t).values()
+        best = max(values) if position.team_to_move == team else min(values)
+        return best >= need
+    return _search(e, t, need - 1, need) >= need

@@ -73,6 +73,8 @@ class Position:
     :ivar points: points already taken per team, before this position.
     :ivar bonus_team: 55 only: the side that will score the 5 for the deal's highest trump, if not yet
         counted in :attr:`points` (``None`` when there is none).
+    :ivar must_trump: 56 with a hidden trump: the seat to move has just asked for the trump to be turned up
+        and must play a trump if it holds one (this card only).
     """
 
     game: str
@@ -83,6 +85,7 @@ class Position:
     team_of: tuple[int, ...]
     points: tuple[int, ...]
     bonus_team: int | None = None
+    must_trump: bool = False
 
     def __post_init__(self) -> None:
         self._check()
@@ -120,6 +123,7 @@ class Position:
                 deal.active_trump,
                 tuple(deal.rules.team_of),
                 tuple(deal.points),
+                must_trump=bool(deal.must_trump and deal.active_trump is not None),
             )
         if deal.game == "55":
             from .rules55 import position_from_deal55
@@ -152,6 +156,8 @@ class Position:
                 raise PositionError(f"{card} appears {k} times; the deck holds it {rules.copies} time(s)")
         if self.bonus_team is not None and not 0 <= self.bonus_team < len(self.points):
             raise PositionError(f"bonus_team {self.bonus_team} is not a team")
+        if self.must_trump and (self.trump is None or not self.trick):
+            raise PositionError("must_trump needs a trump suit and a trick in progress")
 
     # -- facts ---------------------------------------------------------------------------------------
     @property
@@ -201,7 +207,10 @@ class Position:
         """The distinct cards the seat to move may play (empty when the play is over)."""
         if self.is_over:
             return ()
-        return self.rules.legal(self.hands[self.to_move], self.trick, self.trump)
+        legal = self.rules.legal(self.hands[self.to_move], self.trick, self.trump)
+        if self.must_trump:
+            return tuple(c for c in legal if c.suit == self.trump) or legal
+        return legal
 
     def play(self, card: Card) -> Position:
         """The position after the seat to move plays ``card`` (a complete trick is scored and gathered).
