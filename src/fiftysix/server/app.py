@@ -1,0 +1,249 @@
+"""The ASGI app: the pages, a small JSON API and one websocket per table.
+
+Routes::
+
+    GET  /                      start page (create a table, join by code)
+    GET  /t/{code}              table page
+    GET  /api/catalogue         games, presets, options and bots for the create form
+    POST /api/player            {"name"} -> a signed player token (also set as a cookie)
+    POST /api/tables            the create form -> {"code", "url"}
+    GET  /api/tables/{code}     the table's public facts
+    GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
+    WS   /ws/{code}             play or watch (messages: see ``handle_message``)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .db import Database
+from .hub import Hub, catalogue
+from .messages import Presence, table_info
+from .protocol import handle_message, read_message
+from .state import TableError
+from .table import Connection, Timing
+from .tokens import COOKIE, Tokens, clean_name
+
+STATIC = Path(__file__).with_name("static")
+log = logging.getLogger("fiftysix.server")
+
+
+@dataclass
+class Settings:
+    db_url: str = "sqlite+aiosqlite:///fiftysix.db"
+    timing: Timing = field(default_factory=Timing)
+    secret: str | None = None          # default: made once and kept in the database
+    secure_cookie: bool = False
+
+
+class Server:
+    """What the routes share: the database, the tables and the token signer."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.db = Database(settings.db_url)
+        self.hub = Hub(self.db, settings.timing)
+        self.tokens: Tokens | None = None
+
+    async def startup(self) -> None:
+        await self.db.migrate()
+        self.tokens = Tokens(self.settings.secret or await self.db.secret())
+        resumed = await self.hub.resume_all()
+        log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
+
+    async def shutdown(self) -> None:
+        await self.hub.stop()
+        await self.db.close()
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    server = Server(settings or Settings())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await server.startup()
+        try:
+            yield
+        finally:
+            await server.shutdown()
+
+    def tokens() -> Tokens:
+        assert server.tokens is not None
+        return server.tokens
+
+    async def index(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        if await server.hub.get(request.path_params["code"]) is None:
+            return Response(f"No table {request.path_params['code'][:16]!r} here.", status_code=404,
+                            media_type="text/plain")
+        return FileResponse(STATIC / "table.html")
+
+    async def api_catalogue(_request: Request) -> Response:
+        return JSONResponse(catalogue())
+
+    async def api_player(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            name = clean_name(body.get("name"))
+        except ValueError as e:
+            return _error(str(e))
+        old = tokens().read(request.cookies.get(COOKIE))
+        player, token = tokens().issue(name, old.id if old is not None else None)
+        response = JSONResponse({"id": player.id, "name": player.name, "token": token})
+        _set_cookie(response, token, server.settings.secure_cookie)
+        return response
+
+    async def api_create(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        player = tokens().read(body.get("token") or request.cookies.get(COOKIE))
+        try:
+            name = clean_name(body.get("player_name")) if body.get("player_name") else None
+        except ValueError as e:
+            return _error(str(e))
+        if player is None and name is None:
+            return _error("choose your name first")
+        token = None
+        if name is not None and (player is None or player.name != name):
+            player, token = tokens().issue(name, player.id if player is not None else None)
+        assert player is not None
+        try:
+            table = await server.hub.create(player.id, player.name, body)
+        except TableError as e:
+            return _error(e.message)
+        response = JSONResponse({"code": table.code, "url": f"/t/{table.code}"})
+        if token is not None:
+            _set_cookie(response, token, server.settings.secure_cookie)
+        return response
+
+    async def api_table(request: Request) -> Response:
+        table = await server.hub.get(request.path_params["code"])
+        if table is None:
+            return _error("no such table", 404)
+        async with table.lock:
+            return JSONResponse(table_info(table.state, table.presence))
+
+    async def api_record(request: Request) -> Response:
+        code = request.path_params["code"].upper()
+        number = request.path_params["number"]
+        record = await server.db.deal_record(code, number)
+        if record is None:
+            return _error(f"table {code[:16]} has no finished deal {number}", 404)
+        headers = {"Content-Disposition": f'attachment; filename="{code}-deal-{number}.json"'}
+        return Response(json.dumps(record, indent=1) + "\n", media_type="application/json", headers=headers)
+
+    async def ws_table(ws: WebSocket) -> None:
+        await ws.accept()
+        table = await server.hub.get(ws.path_params["code"])
+        if table is None:
+            await ws.send_json({"type": "error", "message": "no such table"})
+            await ws.close(code=4404)
+            return
+        cookie_player = tokens().read(ws.cookies.get(COOKIE))
+        conn: Connection | None = None
+        sender: asyncio.Task[None] | None = None
+        try:
+            # the first message should be hello; anything else is answered as if hello had no version
+            while conn is None:
+                text = await ws.receive_text()
+                msg, error = read_message(text)
+                hello = msg if msg is not None and msg.get("type") == "hello" else {}
+                player = cookie_player
+                if "token" in hello:
+                    player = tokens().read(hello["token"])
+                    if player is None:
+                        await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
+                                            "or from another server); you are watching"})
+                conn = Connection(player.id if player is not None else None)
+                sender = asyncio.create_task(_send_loop(ws, conn))
+                since = hello.get("version")
+                await table.connect(conn, since if isinstance(since, int) and not isinstance(since, bool) else None)
+                if error is not None:
+                    conn.send({"type": "error", "message": error})
+                elif msg is not None and msg.get("type") != "hello":
+                    await handle_message(table, conn, msg)
+            while True:
+                text = await ws.receive_text()
+                msg, error = read_message(text)
+                if msg is None:
+                    conn.send({"type": "error", "message": error})
+                    continue
+                await handle_message(table, conn, msg)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            if conn is not None:
+                table.disconnect(conn)
+                conn.send(None)
+            if sender is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, 1)
+
+    routes = [
+        Route("/", index),
+        Route("/t/{code}", table_page),
+        Route("/api/catalogue", api_catalogue),
+        Route("/api/player", api_player, methods=["POST"]),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables/{code}", api_table),
+        Route("/api/tables/{code}/deals/{number:int}.json", api_record),
+        WebSocketRoute("/ws/{code}", ws_table),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    return app
+
+
+async def _send_loop(ws: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.queue.get()
+        if message is None:
+            return
+        try:
+            await ws.send_text(json.dumps(message, separators=(",", ":")))
+        except Exception:  # the socket is gone; the receive side notices and cleans up
+            return
+
+
+async def _json_body(request: Request) -> dict[str, Any] | Response:
+    raw = await request.body()
+    if len(raw) > 16384:
+        return _error("request too large")
+    try:
+        body = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _error("the request body must be JSON")
+    if not isinstance(body, dict):
+        return _error("the request body must be a JSON object")
+    return body
+
+
+def _error(message: str, status: int = 400) -> Response:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _set_cookie(response: Response, token: str, secure: bool) -> None:
+    response.set_cookie(COOKIE, token, max_age=400 * 24 * 3600, httponly=True, samesite="lax", secure=secure)
+
+
+__all__ = ["Presence", "Settings", "create_app"]

@@ -1,0 +1,136 @@
+"""The database: an append-only log of table events, the records of finished deals, and a few settings.
+
+The schema is created and upgraded by the Alembic migrations in :mod:`fiftysix.server.migrations`, which
+run when the server starts.  Any SQLAlchemy async URL works; tested with ``sqlite+aiosqlite`` (the
+default) and meant for ``postgresql+asyncpg`` as well.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, event, select
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", BigInteger, nullable=False),      # unix seconds
+    Column("status", String(16), nullable=False),
+)
+
+events = Table(
+    "events", metadata,
+    Column("table_code", String(16), primary_key=True),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("data", JSON, nullable=False),
+)
+
+deals = Table(
+    "deals", metadata,
+    Column("table_code", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("record", JSON, nullable=False),
+    Column("result", JSON, nullable=False),
+)
+
+settings = Table(
+    "settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def _migrate(connection: Connection) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+class Database:
+    """The server's one way to the database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    async def migrate(self) -> None:
+        """Create or upgrade the schema (Alembic, programmatically)."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_migrate)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def secret(self) -> str:
+        """The key that signs player tokens, made once and kept so tokens survive a restart."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(settings.c.value).where(settings.c.key == "secret"))).first()
+            if row is not None:
+                return str(row[0])
+            value = secrets.token_urlsafe(32)
+            await conn.execute(settings.insert().values(key="secret", value=value))
+            return value
+
+    async def append(self, code: str, version: int, data: dict[str, Any], status: str,
+                     finished: tuple[int, dict[str, Any], dict[str, Any]] | None = None) -> None:
+        """Store one event (and the record of the deal it finished) in one transaction."""
+        async with self.engine.begin() as conn:
+            if data.get("kind") == "create":
+                await conn.execute(tables.insert().values(code=code, created=int(data.get("time", 0)),
+                                                          status=status))
+            else:
+                await conn.execute(tables.update().where(tables.c.code == code).values(status=status))
+            await conn.execute(events.insert().values(table_code=code, version=version, data=data))
+            if finished is not None:
+                number, record, result = finished
+                await conn.execute(deals.insert().values(table_code=code, number=number, record=record,
+                                                         result=result))
+
+    async def exists(self, code: str) -> bool:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tables.c.code).where(tables.c.code == code))).first()
+            return row is not None
+
+    async def codes(self, unfinished_only: bool = True) -> list[str]:
+        query = select(tables.c.code)
+        if unfinished_only:
+            query = query.where(tables.c.status != "match_over")
+        async with self.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(query.order_by(tables.c.created))]
+
+    async def events_of(self, code: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(events.c.data).where(events.c.table_code == code)
+                                      .order_by(events.c.version))
+            return [_json(r[0]) for r in rows]
+
+    async def deal_record(self, code: str, number: int) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(deals.c.record).where(deals.c.table_code == code,
+                                                                   deals.c.number == number))).first()
+            return _json(row[0]) if row is not None else None
+
+
+def _json(value: Any) -> dict[str, Any]:
+    return json.loads(value) if isinstance(value, str) else dict(value)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

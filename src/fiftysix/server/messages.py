@@ -1,0 +1,140 @@
+"""What the server sends to one connection: the table's public facts plus that viewer's own view.
+
+The only game data in a message is :func:`fiftysix.views.view` for the viewer's seat (``None`` for a
+spectator or a player whose team is out); everything else here is public: names, seats, scores,
+the results of finished deals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.cards import Card
+from ..core.moves import Call
+from ..views import view
+from .state import TableState
+
+
+@dataclass
+class Presence:
+    """Who is connected now and which dropped seats a computer player covers (not in the log)."""
+
+    online: set[str] = field(default_factory=set)          # player ids with an open connection
+    covered: set[str] = field(default_factory=set)         # dropped players whose seat a bot plays for now
+
+
+def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
+    """The public face of a table."""
+    seats = []
+    for i, seat in enumerate(state.seats):
+        if seat.player is not None:
+            seats.append({"seat": i, "kind": "player", "name": state.players.get(seat.player, "?"),
+                          "online": seat.player in presence.online, "covered": seat.player in presence.covered,
+                          "host": seat.player == state.host})
+        elif seat.bot is not None:
+            seats.append({"seat": i, "kind": "bot", "name": f"Bot {i}", "bot": seat.bot})
+        else:
+            seats.append({"seat": i, "kind": "empty", "name": None})
+    match = state.match
+    deal_rules = match.deal_rules if match is not None else state.rules
+    return {
+        "code": state.code,
+        "version": state.version,
+        "name": state.name,
+        "game": state.game.name,
+        "side_word": getattr(state.game, "side_word", "team"),
+        "rules": state.game.rules_to_json(state.rules, full=True),
+        "rules_short": state.game.rules_to_json(state.rules),
+        "host_name": state.players.get(state.host, "?"),
+        "fill": state.fill,
+        "grace": state.grace,
+        "status": state.status,
+        "seats": seats,
+        "deal_seats": state.deal_seats(),
+        "teams": list(deal_rules.team_of),
+        "spectators": sorted(name for pid, name in state.players.items()
+                             if pid in presence.online and state.seat_of(pid) is None),
+        "match": _match_info(state),
+        "deals": [{"number": f.number, "match": f.match_no, "deal": f.deal_no, "contract": f.result.get("contract"),
+                   "made": f.result.get("made"), "score": f.result.get("score"), "points": f.result.get("points")}
+                  for f in state.finished],
+    }
+
+
+def _match_info(state: TableState) -> dict[str, Any] | None:
+    match = state.match
+    if match is None:
+        return None
+    team_seats: dict[int, list[int]] = {}
+    for seat, team in enumerate(state.rules.team_of):
+        team_seats.setdefault(team, []).append(seat)
+    return {
+        "number": state.match_no,
+        "deal_number": match.deal_number if state.status == "playing" else match.deal_number - 1,
+        "standings": list(match.standings),
+        "team_seats": [team_seats[t] for t in sorted(team_seats)],
+        "scoring": getattr(state.rules, "scoring", "points"),
+        "over": match.over,
+        "winner": match.winner,
+        "end_reason": match.end_reason,
+    }
+
+
+def you(state: TableState, player: str | None) -> dict[str, Any]:
+    seat = state.seat_of(player)
+    return {
+        "player": player,
+        "name": state.players.get(player) if player is not None else None,
+        "joined": player in state.players if player is not None else False,
+        "seat": seat,
+        "deal_seat": state.deal_seat(seat) if seat is not None and state.match is not None else None,
+        "host": player is not None and player == state.host,
+    }
+
+
+def seat_view(state: TableState, player: str | None) -> dict[str, Any] | None:
+    """The viewer's view of the current (or just finished) deal."""
+    if state.deal is None:
+        return None
+    seat = state.deal_seat(state.seat_of(player))
+    return view(state.deal, seat, state.match)
+
+
+def snapshot(state: TableState, presence: Presence, player: str | None,
+             event: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A full message for one viewer: ``state`` (on connect) or ``event`` (after each change)."""
+    msg: dict[str, Any] = {
+        "type": "event" if event is not None else "state",
+        "version": state.version,
+        "table": table_info(state, presence),
+        "you": you(state, player),
+        "view": seat_view(state, player),
+        "movers": movers(state.deal) if state.deal is not None else None,
+    }
+    if event is not None:
+        msg["event"] = public_event(state, event)
+    return msg
+
+
+def movers(deal: Any) -> dict[str, list[int]]:
+    """Who made each call and who played each card of the deal so far (public at any table), in deal seats."""
+    calls, cards = [], []
+    for seat, move in deal.history:
+        if isinstance(move, Call):
+            calls.append(seat)
+        elif isinstance(move, Card):
+            cards.append(seat)
+    return {"auction": calls, "play": cards}
+
+
+def public_event(state: TableState, event: dict[str, Any]) -> dict[str, Any]:
+    """What everyone may know about an event: its kind and who made it, never a move's text
+    (a hidden trump choice or a closed discard is secret; the views show what may be seen)."""
+    out: dict[str, Any] = {"kind": event["kind"]}
+    for key in ("seat", "a", "b", "bot"):
+        if key in event:
+            out[key] = event[key]
+    if "player" in event:
+        out["name"] = state.players.get(event["player"])
+    return out

@@ -1,0 +1,303 @@
+"""One table as a pure state machine over its event log.
+
+Every change to a table is an *event* (a small JSON object with a ``kind``).  :meth:`TableState.apply`
+checks an event against the table and the rules and then applies it; a refused event raises
+:class:`TableError` and changes nothing.  Replaying the stored events of a table through a fresh
+:class:`TableState` rebuilds it exactly, which is how a restarted server resumes every table.
+
+The state never decides a rule of the game: moves go to ``deal.push`` and deals to the game's match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
+from ..games import GAMES
+from ..records import deal_record
+
+LOBBY = "lobby"
+PLAYING = "playing"
+DEAL_OVER = "deal_over"
+MATCH_OVER = "match_over"
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is meant for the person who made it.
+
+    :ivar legal: the legal moves, when the refusal came from the rules.
+    """
+
+    def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.legal = legal
+
+
+@dataclass
+class Seat:
+    """A seat of the table: empty, a person (``player`` id) or a computer player (``bot`` name)."""
+
+    player: str | None = None
+    bot: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.player is None and self.bot is None
+
+
+@dataclass
+class FinishedDeal:
+    number: int         # 1, 2, ... over the table's whole life
+    match_no: int
+    deal_no: int
+    record: dict[str, Any]
+    result: dict[str, Any]
+
+
+@dataclass
+class TableState:
+    code: str
+    version: int = 0
+    game: Any = None
+    rules: Any = None
+    name: str = ""
+    host: str = ""
+    fill: str | None = None
+    grace: float = 60.0
+    players: dict[str, str] = field(default_factory=dict)     # player id -> name at this table
+    seats: list[Seat] = field(default_factory=list)
+    status: str = LOBBY
+    match: Any = None
+    deal: Any = None
+    match_no: int = 0
+    finished: list[FinishedDeal] = field(default_factory=list)
+
+    # -- reading --------------------------------------------------------------------------------------
+    def seat_of(self, player: str | None) -> int | None:
+        """The table seat a player holds, or ``None``."""
+        if player is None:
+            return None
+        for i, seat in enumerate(self.seats):
+            if seat.player == player:
+                return i
+        return None
+
+    def deal_seats(self) -> list[int]:
+        """The table seat of each seat of the current deal (fewer when a 56 team is out)."""
+        if self.match is None:
+            return list(range(len(self.seats)))
+        return list(getattr(self.match, "seats", range(len(self.seats))))
+
+    def deal_seat(self, table_seat: int | None) -> int | None:
+        """The current deal's seat of a table seat (``None`` when not playing in this deal)."""
+        seats = self.deal_seats()
+        return seats.index(table_seat) if table_seat in seats else None
+
+    def to_move_table_seat(self) -> int | None:
+        """The table seat that must move now, if a deal is in progress."""
+        if self.status != PLAYING or self.deal is None or self.deal.to_move is None:
+            return None
+        return self.deal_seats()[self.deal.to_move]
+
+    # -- changing -------------------------------------------------------------------------------------
+    def apply(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Check and apply one event; returns it as it is stored (moves in canonical notation).
+
+        :raises TableError: with a message for the requester; nothing changes then.
+        """
+        kind = event.get("kind")
+        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            raise TableError(f"unknown request {kind!r}")
+        if kind != "create" and self.game is None:
+            raise TableError("the table has not been created")
+        stored: dict[str, Any] = handler(event)
+        self.version += 1
+        return stored
+
+    def _on_create(self, e: dict[str, Any]) -> dict[str, Any]:
+        if self.game is not None:
+            raise TableError("the table exists already")
+        game = GAMES.get(e["game"])
+        if game is None:
+            raise TableError(f"unknown game {e['game']!r}; games are {', '.join(GAMES)}")
+        try:
+            rules = game.rules_from_json(e["rules"])
+        except RulesError as err:
+            raise TableError(str(err)) from None
+        self.game, self.rules = game, rules
+        self.name, self.host = e["name"], e["host"]
+        self.fill, self.grace = e.get("fill"), float(e.get("grace", 60))
+        self.players[e["host"]] = e["host_name"]
+        self.seats = [Seat() for _ in range(rules.players)]
+        host_seat = e.get("host_seat", 0)
+        if host_seat is not None:
+            self._check_seat(host_seat)
+            self.seats[host_seat] = Seat(player=e["host"])
+        return {**e, "rules": game.rules_to_json(rules)}
+
+    def _on_join(self, e: dict[str, Any]) -> dict[str, Any]:
+        self.players[e["player"]] = e["name"]
+        return e
+
+    def _on_sit(self, e: dict[str, Any]) -> dict[str, Any]:
+        player, seat = e["player"], e["seat"]
+        self._check_seat(seat)
+        if player not in self.players:
+            raise TableError("join the table with a name before taking a seat")
+        target = self.seats[seat]
+        if target.player == player:
+            raise TableError(f"you are already in seat {seat}")
+        if target.player is not None:
+            raise TableError(f"seat {seat} belongs to {self.players[target.player]}")
+        current = self.seat_of(player)
+        if current is not None and self.status == PLAYING:
+            raise TableError("you cannot change seats during a deal")
+        if self.status != LOBBY and target.empty:
+            raise TableError(f"seat {seat} is not in this match")
+        if current is not None:
+            self.seats[current] = Seat(bot=self.fill) if self.status != LOBBY else Seat()
+        self.seats[seat] = Seat(player=player)
+        return e
+
+    def _on_stand(self, e: dict[str, Any]) -> dict[str, Any]:
+        current = self.seat_of(e["player"])
+        if current is None:
+            raise TableError("you have no seat")
+        if self.status == LOBBY:
+            self.seats[current] = Seat()
+        else:
+            bot = self.fill or "random"
+            self.seats[current] = Seat(bot=bot)
+        return e
+
+    def _on_bot(self, e: dict[str, Any]) -> dict[str, Any]:
+        self._check_host(e)
+        seat = e["seat"]
+        self._check_seat(seat)
+        if self.seats[seat].player is not None:
+            raise TableError(f"seat {seat} belongs to {self.players[self.seats[seat].player or '']}")
+        self.seats[seat] = Seat(bot=e["bot"])
+        return e
+
+    def _on_unbot(self, e: dict[str, Any]) -> dict[str, Any]:
+        self._check_host(e)
+        seat = e["seat"]
+        self._check_seat(seat)
+        if self.status != LOBBY:
+            raise TableError("computer players can be removed only before the match starts")
+        if self.seats[seat].bot is None:
+            raise TableError(f"seat {seat} has no computer player")
+        self.seats[seat] = Seat()
+        return e
+
+    def _on_swap(self, e: dict[str, Any]) -> dict[str, Any]:
+        self._check_host(e)
+        a, b = e["a"], e["b"]
+        self._check_seat(a)
+        self._check_seat(b)
+        if a == b:
+            raise TableError("choose two different seats to swap")
+        if self.status == PLAYING:
+            raise TableError("seats can be swapped only between deals")
+        if self.status != LOBBY and not {a, b} <= set(self.deal_seats()):
+            raise TableError("both seats must be in the match")
+        self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
+        return e
+
+    def _on_start(self, e: dict[str, Any]) -> dict[str, Any]:
+        self._check_host(e)
+        if self.status != LOBBY:
+            raise TableError("the match has started already")
+        self._fill_seats()
+        self.match_no = 1
+        self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
+        self._new_deal(e["seed"])
+        return e
+
+    def _on_rematch(self, e: dict[str, Any]) -> dict[str, Any]:
+        if self.status != MATCH_OVER:
+            raise TableError("a rematch can start only when the match is over")
+        self._check_seated(e)
+        self._fill_seats()
+        self.match_no += 1
+        self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
+        self._new_deal(e["seed"])
+        return e
+
+    def _on_next(self, e: dict[str, Any]) -> dict[str, Any]:
+        if self.status != DEAL_OVER:
+            raise TableError("the next deal can start only when a deal is over")
+        if e.get("player") is not None:
+            self._check_seated(e)
+        self._new_deal(e["seed"])
+        return e
+
+    def _on_move(self, e: dict[str, Any]) -> dict[str, Any]:
+        if self.status in (DEAL_OVER, MATCH_OVER):
+            raise TableError("the deal is over; no more moves")
+        if self.status != PLAYING:
+            raise TableError("the match has not started")
+        table_seat = e["seat"]
+        seat = self.deal_seat(table_seat)
+        if seat is None:
+            raise TableError(f"seat {table_seat} does not play in this deal")
+        text = e["move"]
+        if not isinstance(text, str) or not text.strip():
+            raise TableError("a move must be a non-empty string")
+        try:
+            move = self.deal.push(text, seat=seat)
+        except (IllegalMoveError, NotationError) as err:
+            raise TableError(str(err), tuple(getattr(err, "legal", ()))) from None
+        if self.deal.is_over:
+            self._finish_deal()
+        return {**e, "move": str(move)}
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def _check_seat(self, seat: object) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise TableError(f"seat must be a number 0-{len(self.seats) - 1}")
+
+    def _check_host(self, e: dict[str, Any]) -> None:
+        if e.get("player") != self.host:
+            raise TableError("only the host can do that")
+
+    def _check_seated(self, e: dict[str, Any]) -> None:
+        if self.seat_of(e.get("player")) is None and e.get("player") != self.host:
+            raise TableError("only a seated player or the host can do that")
+
+    def _fill_seats(self) -> None:
+        empty = [i for i, s in enumerate(self.seats) if s.empty]
+        if empty and self.fill is None:
+            raise TableError(f"seats {', '.join(map(str, empty))} are empty: "
+                             "seat players or computer players there first")
+        for i in empty:
+            self.seats[i] = Seat(bot=self.fill)
+
+    def _new_deal(self, seed: int) -> None:
+        self.deal = self.match.new_deal(seed)
+        self.status = PLAYING
+
+    def _finish_deal(self) -> None:
+        deal = self.deal
+        record = deal_record(deal)
+        deal_no = self.match.deal_number
+        result = self.match.finish(deal)
+        self.finished.append(FinishedDeal(len(self.finished) + 1, self.match_no, deal_no, record, result))
+        self.status = MATCH_OVER if self.match.over else DEAL_OVER
+
+
+def replay(code: str, events: list[dict[str, Any]]) -> TableState:
+    """Rebuild a table from its stored events.
+
+    :raises TableError: if the log does not replay (a corrupt database).
+    """
+    state = TableState(code)
+    for e in events:
+        try:
+            state.apply(e)
+        except (FiftySixError, KeyError) as err:  # pragma: no cover - a corrupt log
+            raise TableError(f"table {code}: event {state.version + 1} does not replay: {err}") from None
+    return state

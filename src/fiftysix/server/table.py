@@ -1,0 +1,248 @@
+"""A live table: one writer, its connections, its computer players and who is online.
+
+Every change goes through :meth:`LiveTable.commit` under the table's lock: the rules check it (through
+:class:`~.state.TableState`), it is written to the database, the version goes up, and then each
+connection is sent its own message.  Nothing is sent for a change that is not stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import Bot, RandomBot
+from ..views import view
+from .db import Database
+from .messages import Presence, snapshot, table_info
+from .state import DEAL_OVER, PLAYING, TableError, TableState, replay
+
+log = logging.getLogger("fiftysix.server")
+
+
+@dataclass
+class Timing:
+    bot_delay: float = 0.8        # seconds before a computer player moves, so people can follow
+    next_delay: float = 3.0       # pause between deals when no seated person is there to ask for the next
+    replay_limit: int = 1000      # a reconnect missing more events than this gets a full state instead
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket: who it is and the queue of messages waiting to be sent to it."""
+
+    player: str | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.queue.put_nowait(message)
+
+
+def default_bot(game: str) -> str:
+    """The strongest bot the game has: its rules bot when registered, else random."""
+    try:
+        make_bot("rules", 0, game)
+        return "rules"
+    except ValueError:
+        return "random"
+
+
+class LiveTable:
+    def __init__(self, db: Database, state: TableState, log_: list[dict[str, Any]], timing: Timing) -> None:
+        self.db = db
+        self.state = state
+        self.log = log_
+        self.timing = timing
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.presence = Presence()
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.drop_timers: dict[str, asyncio.TimerHandle] = {}
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self._presence_dirty = False
+
+    @property
+    def code(self) -> str:
+        return self.state.code
+
+    def start(self) -> None:
+        """Begin driving the computer players; seated people count as dropped until they connect."""
+        for seat in self.state.seats:
+            if seat.player is not None and seat.player not in self.presence.online:
+                self._schedule_drop(seat.player)
+        self.task = asyncio.create_task(self._bot_loop(), name=f"bots {self.code}")
+        self.wake.set()
+
+    async def stop(self) -> None:
+        for timer in self.drop_timers.values():
+            timer.cancel()
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        for conn in list(self.conns):
+            conn.send(None)
+
+    # -- the one writer -------------------------------------------------------------------------------
+    async def submit(self, event: dict[str, Any]) -> None:
+        """Check, store and broadcast one change.
+
+        :raises TableError: when the table or the rules refuse it (nothing changes then).
+        """
+        async with self.lock:
+            await self.commit(event)
+
+    async def commit(self, event: dict[str, Any]) -> None:
+        """:meth:`submit` for a caller that holds the lock."""
+        before = len(self.state.finished)
+        stored = self.state.apply(event)
+        finished = None
+        if len(self.state.finished) > before:
+            f = self.state.finished[-1]
+            finished = (f.number, f.record, f.result)
+        try:
+            await self.db.append(self.code, self.state.version, stored, self.state.status, finished)
+        except Exception:
+            log.exception("table %s: could not store event %s", self.code, self.state.version)
+            self.state = replay(self.code, self.log)   # back to what the database holds
+            raise TableError("the server could not save that; please try again") from None
+        self.log.append(stored)
+        for conn in list(self.conns):
+            conn.send(snapshot(self.state, self.presence, conn.player, stored))
+        self._flush_presence()
+        self.wake.set()
+
+    # -- connections ----------------------------------------------------------------------------------
+    async def connect(self, conn: Connection, since: int | None) -> None:
+        """Register a connection and send it what it needs: a full state, or exactly the events after
+        version ``since``."""
+        async with self.lock:
+            self.conns.add(conn)
+            current = self.state.version
+            if since is not None and 0 < since <= current and current - since <= self.timing.replay_limit:
+                past = replay(self.code, self.log[:since])
+                for e in self.log[since:]:
+                    past.apply(e)
+                    conn.send(snapshot(past, self.presence, conn.player, e))
+                conn.send({"type": "synced", "version": current})
+            else:
+                conn.send(snapshot(self.state, self.presence, conn.player))
+            if conn.player is not None:
+                self._came_back(conn.player)
+            self._flush_presence()
+
+    def disconnect(self, conn: Connection) -> None:
+        """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
+        self.conns.discard(conn)
+        player = conn.player
+        if player is None or any(c.player == player for c in self.conns):
+            return
+        self.presence.online.discard(player)
+        if self.state.seat_of(player) is not None:
+            self._schedule_drop(player)
+        self._send_presence()
+
+    def _came_back(self, player: str) -> None:
+        timer = self.drop_timers.pop(player, None)
+        if timer is not None:
+            timer.cancel()
+        self.presence.online.add(player)
+        self.presence.covered.discard(player)
+        self._send_presence()
+
+    def _schedule_drop(self, player: str) -> None:
+        old = self.drop_timers.pop(player, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self.drop_timers[player] = loop.call_later(self.state.grace, self._cover, player)
+
+    def _cover(self, player: str) -> None:
+        """The grace period is over: a computer player takes the dropped player's seat for now."""
+        self.drop_timers.pop(player, None)
+        if self.state.seat_of(player) is None or player in self.presence.online:
+            return
+        self.presence.covered.add(player)
+        self._send_presence()
+        self.wake.set()
+
+    def _send_presence(self) -> None:
+        """Tell everyone who is online, now, or (while a change is being stored) right after it."""
+        if self.lock.locked():
+            self._presence_dirty = True
+        else:
+            self._broadcast_presence()
+
+    def _flush_presence(self) -> None:
+        if self._presence_dirty:
+            self._broadcast_presence()
+
+    def _broadcast_presence(self) -> None:
+        self._presence_dirty = False
+        info = table_info(self.state, self.presence)
+        for conn in list(self.conns):
+            conn.send({"type": "presence", "version": self.state.version, "table": info})
+
+    # -- computer players -----------------------------------------------------------------------------
+    def _bot_for(self, table_seat: int) -> str | None:
+        seat = self.state.seats[table_seat]
+        if seat.bot is not None:
+            return seat.bot
+        if seat.player is not None and seat.player in self.presence.covered:
+            return self.state.fill or default_bot(self.state.game.name)
+        return None
+
+    def _pending(self) -> tuple[str, int] | None:
+        """What the computer players should do next: ``("move", table seat)``, ``("next", -1)`` or nothing."""
+        state = self.state
+        if state.status == PLAYING:
+            seat = state.to_move_table_seat()
+            if seat is not None and self._bot_for(seat) is not None:
+                return ("move", seat)
+        elif state.status == DEAL_OVER:
+            people = [s.player for s in state.seats if s.player is not None]
+            if not any(p in self.presence.online for p in people):
+                return ("next", -1)
+        return None
+
+    async def _bot_loop(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while (pending := self._pending()) is not None:
+                delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                async with self.lock:
+                    if self._pending() != pending:
+                        continue
+                    try:
+                        await self.commit(self._bot_event(pending))
+                    except TableError as e:
+                        log.warning("table %s: a computer player's move was refused: %s", self.code, e)
+                        await asyncio.sleep(0.05)
+
+    def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
+        kind, table_seat = pending
+        if kind == "next":
+            return {"kind": "next", "seed": secrets.randbits(62)}
+        name = self._bot_for(table_seat) or "random"
+        state = self.state
+        deal_seat = state.deal_seat(table_seat)
+        seat_view = view(state.deal, deal_seat, state.match)
+        bot = self.bots.get((table_seat, name))
+        if bot is None:
+            bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
+        try:
+            move = bot.choose(seat_view)
+        except Exception:  # a faulty bot must not stop the table: the fallback plays
+            log.exception("table %s: bot %s failed; a random move is played", self.code, name)
+            move = RandomBot().choose(seat_view)
+        if move not in seat_view["legal"]:
+            move = RandomBot().choose(seat_view)
+        return {"kind": "move", "seat": table_seat, "move": move, "by": name}

@@ -1,0 +1,90 @@
+"""Helpers for the server tests: an app on a temporary database, players, tables and websocket talk."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("sqlalchemy")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from fiftysix.server import Settings, Timing, create_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+Message = dict[str, Any]
+CARD = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
+
+
+def make_app(db: Path, bot_delay: float = 0.0, next_delay: float = 0.0) -> Any:
+    return create_app(Settings(db_url=f"sqlite+aiosqlite:///{db}", timing=Timing(bot_delay=bot_delay,
+                                                                                   next_delay=next_delay)))
+
+
+@contextmanager
+def client(db: Path, **timing: float) -> Iterator[TestClient]:
+    with TestClient(make_app(db, **timing)) as c:
+        yield c
+
+
+def player(c: TestClient, name: str) -> str:
+    """A new player's token (a fresh browser: no cookie of an earlier player)."""
+    c.cookies.clear()
+    r = c.post("/api/player", json={"name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def create(c: TestClient, token: str, **form: Any) -> str:
+    r = c.post("/api/tables", json={"token": token, **form})
+    assert r.status_code == 200, r.text
+    return str(r.json()["code"])
+
+
+def receive_until(ws: Any, pred: Callable[[Message], bool], limit: int = 5000) -> Message:
+    """Read messages until one satisfies ``pred``; fails after ``limit`` messages."""
+    for _ in range(limit):
+        msg: Message = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError("the expected message never came")
+
+
+def is_snapshot(msg: Message) -> bool:
+    return msg["type"] in ("state", "event")
+
+
+def my_turn(msg: Message) -> bool:
+    return is_snapshot(msg) and msg["view"] is not None and bool(msg["view"].get("legal"))
+
+
+def hello(ws: Any, token: str | None = None, version: int | None = None) -> Message:
+    """Say hello and return the first state (or event when replaying)."""
+    msg: Message = {"type": "hello"}
+    if token is not None:
+        msg["token"] = token
+    if version is not None:
+        msg["version"] = version
+    ws.send_json(msg)
+    return receive_until(ws, is_snapshot)
+
+
+def cards_in(value: Any) -> list[str]:
+    """Every card-like token anywhere in a message."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        for v in value.values():
+            out += cards_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            out += cards_in(v)
+    elif isinstance(value, str):
+        out += [t for t in re.split(r"[\s,;:()]+", value) if CARD.match(t)]
+    return out
