@@ -23,6 +23,9 @@ from .state import DEAL_OVER, PLAYING, TableError, TableState, replay
 
 log = logging.getLogger("fiftysix.server")
 
+INLINE_BOTS = frozenset({"random", "rules"})
+"""Bots fast enough (well under a millisecond a move) to run on the event loop itself."""
+
 
 @dataclass
 class Timing:
@@ -222,12 +225,12 @@ class LiveTable:
                     if self._pending() != pending:
                         continue
                     try:
-                        await self.commit(self._bot_event(pending))
+                        await self.commit(await self._bot_event(pending))
                     except TableError as e:
                         log.warning("table %s: a computer player's move was refused: %s", self.code, e)
                         await asyncio.sleep(0.05)
 
-    def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
+    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
         kind, table_seat = pending
         if kind == "next":
             return {"kind": "next", "seed": secrets.randbits(62)}
@@ -239,7 +242,10 @@ class LiveTable:
         if bot is None:
             bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
         try:
-            move = bot.choose(seat_view)
+            if name in INLINE_BOTS:
+                move = bot.choose(seat_view)
+            else:   # a searching bot thinks in a worker thread, so other tables go on meanwhile
+                move = await asyncio.to_thread(bot.choose, seat_view)
         except Exception:  # a faulty bot must not stop the table: the fallback plays
             log.exception("table %s: bot %s failed; a random move is played", self.code, name)
             move = RandomBot().choose(seat_view)
