@@ -250,6 +250,42 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 continue
             seat = (leader + ntrick) % n
             tt_move = -1
+            if ntrick > 0 and mode == MODE_56:
+                # a trick nobody still to play can win: its points so far, and each player's cheapest
+                # contribution, are sure to go to the side winning it now
+                bslot = st[ply, F_BSLOT]
+                led = st[ply, F_LED] >> 4
+                sure = tpts
+                decided = True
+                for j in range(ntrick, n):
+                    q = (leader + j) % n
+                    h = one[q]
+                    follow = h & _suit_mask(led)
+                    lg = follow if follow != 0 else h
+                    if (lg & _suit_mask(bslot >> 4) & ((np.int64(1) << bslot) - 1)) != 0:
+                        decided = False
+                        break
+                    if trump >= 0 and (bslot >> 4) != trump and (lg & _suit_mask(trump)) != 0:
+                        decided = False
+                        break
+                    low = 100
+                    x = lg
+                    while x != 0:
+                        c = trailing_zeros(x)
+                        x &= x - 1
+                        if pts[c] < low:
+                            low = pts[c]
+                    sure += low
+                if decided:
+                    if team[st[ply, F_BSEAT]] == maxteam:
+                        if sure >= beta:
+                            ret = sure
+                            state = RETURN
+                            continue
+                    elif total - sure <= alpha:
+                        ret = total - sure
+                        state = RETURN
+                        continue
             if ntrick == 0:
                 ha, hb = _canon_hash(one, two, n, pts, priv, trump, za, zb, relmap, sa, sb)
                 idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask
@@ -296,8 +332,12 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 if q != seat:
                     others |= one[q]
             reps = _reps(others, legal, pts, priv)
-            st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_BSLOT],
-                                  st[ply, F_BSEAT], tt_move, mv, sc, ply)
+            if (reps & (reps - 1)) == 0:  # a single card (or its equals): nothing to order
+                mv[ply, 0] = trailing_zeros(reps)
+                st[ply, F_K] = 1
+            else:
+                st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_BSLOT],
+                                      st[ply, F_BSEAT], tt_move, mv, sc, ply)
             st[ply, F_I] = 0
             is_max = team[seat] == maxteam
             st[ply, F_MAX] = is_max
