@@ -142,7 +142,7 @@ function playPicker(S, actions, panel, legal) {
   if (S.selected !== null && cards.includes(S.selected)) {
     panel.append(confirmBox(`Play ${pretty(S.selected)}`, null, () => actions.confirm(S.selected)));
   } else {
-    panel.append(h("div", { class: "muted" }, `Tap one of the highlighted cards (${cards.length} allowed), then confirm.`));
+    panel.append(h("div", { class: "muted" }, "Tap one of the highlighted cards, then confirm (or tap it again)."));
   }
   for (const m of others) {
     panel.append(h("div", { class: "row", style: "margin-top:6px" },

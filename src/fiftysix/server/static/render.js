@@ -83,7 +83,7 @@ function renderScore(S, c) {
     const names = m.team_seats[team].map((ts) => (c.t.seats[ts] && c.t.seats[ts].name) || `seat ${ts}`);
     const label = m.team_seats.length < c.t.seats.length ? `${COLOR_WORDS[team % COLOR_WORDS.length]} ` : "";
     row.append(h("div", { class: "team", style: `--c:${teamColor(team)}` },
-      h("div", { class: "n" }, `${value} `, h("span", { class: "muted" }, `${unit} ${label}`)),
+      h("div", { class: "n" }, label, `${value} `, h("span", { class: "muted" }, unit)),
       h("div", { class: "who", title: names.join(", ") }, names.join(" & "))));
   });
   panel.append(row);
@@ -163,9 +163,10 @@ function contractText(c) {
   const k = c.v.contract;
   if (!k) return null;
   const who = k.declarer ?? k.bidder;
-  const strain = k.strain ? (k.strain === "NT" ? "no trumps" : trumpText(k.strain)) : "";
+  const strain = k.strain || k.trump;
+  const shown = !strain ? "" : strain === "NT" ? " no trumps" : pretty(`1${strain}`).slice(1);
   const mult = k.multiplier === 2 ? ", doubled" : k.multiplier === 4 ? ", redoubled" : "";
-  return `${k.value}${strain ? " " + strain : ""} by ${who === c.me ? "you" : c.nameOf(who)}${mult}`;
+  return `${k.value}${shown} by ${who === c.me ? "you" : c.nameOf(who)}${mult}`;
 }
 
 function renderTable(S, c) {
@@ -226,7 +227,7 @@ function renderSummary(S, c, actions) {
   else {
     const who = c.teamName(r.contract.team);
     panel.append(h("p", { class: "big", id: "summary-line" },
-      `${who} ${r.made ? "made" : "failed"} ${contractText(c)}.`));
+      `${who} ${r.made ? "made" : "failed"}: ${contractText(c)}.`));
     panel.append(h("p", {}, "Card points: ", r.points.map((p, team) => `${c.teamName(team)} ${p}`).join(" · ")));
     if (r.score) {
       const unit = m.scoring === "tables" ? "tables" : "points";

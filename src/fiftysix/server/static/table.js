@@ -116,6 +116,7 @@ export const actions = {
     if (!res.ok) { showError(data.error); return; }
     localStorage.setItem("fiftysix-name", data.name);
     S.pendingJoin = data.name;
+    S.version = null;          // a new identity: ask for a full state, not the missed events
     const old = S.ws;
     S.ws = null;
     if (old) old.close();

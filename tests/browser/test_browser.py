@@ -1,0 +1,181 @@
+"""Browser tests: the system Chromium (never a downloaded build) drives the real pages of a live server.
+
+- one person and computer players play a whole 56 deal in a 360 px phone viewport;
+- two browser contexts are two people at one table (one with a name full of HTML, shown as text).
+
+Screenshots go to ``test-artifacts/``.  Skipped only when /usr/bin/chromium is absent (CI installs it).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+
+from fiftysix import check
+
+if not CHROMIUM.exists():
+    pytest.skip("the system Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+ARTIFACTS = Path("test-artifacts")
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 860}
+HOSTILE = '<img src=x onerror="window.pwned=1">'
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "browser.db", bot_delay=0.02) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def system_chromium() -> Iterator[Any]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+def watch_errors(page: Any, errors: list[str]) -> None:
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+
+def act(page: Any) -> bool:
+    """Make one move if it is this page's turn: a call, a trump, a card; tap to select, then confirm."""
+    if not page.locator("#action-panel.you-move").count():
+        return False
+    panel = page.locator("#action-panel")
+    if page.locator("#bids").count() or page.locator("#specials").count():
+        button = panel.locator('[data-move="P"]')
+        if not button.count():
+            button = panel.locator("#bids button")
+        button.first.click()
+        page.wait_for_selector("#confirm-btn")
+        page.wait_for_function("document.getElementById('meaning') && "
+                               "document.getElementById('meaning').textContent !== '…'")
+    elif page.locator("#hand .card.legal").count() and page.locator("#hand button.card").count():
+        page.locator("#hand button.card.legal").first.click()
+        page.wait_for_selector("#confirm-btn")
+    else:
+        panel.locator("[data-move]").first.click()
+        page.wait_for_selector("#confirm-btn")
+    page.click("#confirm-btn")
+    page.wait_for_function("!document.querySelector('#confirm-btn')")
+    return True
+
+
+def deal_over(page: Any) -> bool:
+    return bool(page.locator("#summary-panel:not(.hidden)").count())
+
+
+def play_to_end(pages: list[Any], shots: dict[str, Any], limit: float = 120) -> None:
+    """Each page plays whenever it is its turn, until every page shows the end-of-deal summary."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if all(deal_over(p) for p in pages):
+            return
+        for name, when in list(shots.items()):
+            if when(pages[0]):
+                shot(pages[0], name)
+                del shots[name]
+        moved = False
+        for page in pages:
+            if not deal_over(page):
+                moved = act(page) or moved
+        if not moved:
+            pages[0].wait_for_timeout(40)
+    raise AssertionError("the deal did not end in time")
+
+
+def in_play(page: Any) -> bool:
+    return bool(page.locator("#hand button.card.legal").count())
+
+
+def has_last_trick(page: Any) -> bool:
+    return bool(page.locator("#last-trick-btn").count())
+
+
+def test_one_person_and_bots_play_a_whole_56_deal_on_a_phone(server: LiveServer, system_chromium: Any) -> None:
+    context = system_chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(server.url + "/")
+    page.fill("#player-name", "Asha")
+    page.select_option("#preset", "56-6")
+    shot(page, "phone-01-start")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))
+    page.wait_for_selector("#start-btn")
+    shot(page, "phone-02-lobby")
+    page.click("#start-btn")
+    page.wait_for_selector("#hand .card")
+    page.wait_for_selector("#action-panel.you-move", timeout=30000)
+    shot(page, "phone-03-auction")
+    shots = {"phone-04-play": in_play, "phone-05-later": lambda p: has_last_trick(p) and in_play(p)}
+    play_to_end([page], shots)
+    if page.locator("#last-trick-btn").count():
+        page.click("#last-trick-btn")
+    page.locator("#summary-panel").scroll_into_view_if_needed()
+    shot(page, "phone-06-summary")
+    summary = page.locator("#summary-panel").inner_text()
+    assert "is over" in summary
+    assert page.locator("#score .team").count() == 2
+    link = page.locator('#summary-panel a[href$=".json"]').get_attribute("href")
+    record = page.request.get(server.url + link).json()
+    assert check(record)["valid"] is True and len(record["play"]) == 48
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a 360 px phone"
+    assert not errors, errors
+    context.close()
+
+
+def test_two_people_in_two_browsers_at_one_table(server: LiveServer, system_chromium: Any) -> None:
+    host_ctx = system_chromium.new_context(viewport=DESKTOP)
+    guest_ctx = system_chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    watch_errors(host, errors)
+    watch_errors(guest, errors)
+    host.goto(server.url + "/")
+    host.fill("#player-name", "Asha")
+    host.select_option("#preset", "56-4")
+    host.click("#create-btn")
+    host.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))
+    host.wait_for_selector("#start-btn")
+    code = host.locator("#code").inner_text()
+    guest.goto(f"{server.url}/t/{code}")
+    guest.wait_for_selector("#join-name")
+    guest.fill("#join-name", HOSTILE[:24])
+    guest.click("#join-btn")
+    guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
+    host.wait_for_function("document.querySelector(\"[data-lobby-seat='1'] b\").textContent.startsWith('<img')")
+    assert host.locator("#lobby-panel img").count() == 0 and not host.evaluate("window.pwned")
+    shot(host, "two-01-lobby-host")
+    host.click("#start-btn")
+    guest.wait_for_selector("#hand .card")
+    shot(guest, "two-02-guest-phone")
+    play_to_end([host, guest], {"two-03-host-play": in_play})
+    shot(host, "two-04-host-summary")
+    guest.locator("#summary-panel").scroll_into_view_if_needed()
+    shot(guest, "two-05-guest-summary")
+    host_line = host.locator("#summary-line").inner_text() if host.locator("#summary-line").count() else ""
+    guest_line = guest.locator("#summary-line").inner_text() if guest.locator("#summary-line").count() else ""
+    assert host_line == guest_line
+    assert not guest.evaluate("window.pwned") and not host.evaluate("window.pwned")
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
