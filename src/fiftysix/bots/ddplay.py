@@ -1,0 +1,121 @@
+"""Card play by Perfect Information Monte Carlo: sample deals, solve each double dummy, average.
+
+Every sampled deal (:class:`~fiftysix.bots.sampling.DealSampler`, at the view's position) is solved with
+:func:`fiftysix.solver.card_values`, which gives for each legal card the points the bot's side can force
+from the cards still to be played.  A card's score is the share of samples in which its side then
+reaches its goal, plus ``points_weight`` times its average points over 56 (or 30 in 55).  Deeper in the
+deal, where exact values cost too much, only the goal is asked (:func:`fiftysix.solver.can_reach` after
+each card) and ties go to the ``rules`` bot's card.  The goals:
+
+* 56: the declaring team wants its contract, the others its defeat.  With two teams the values say both
+  (the points are zero-sum); with more teams a defending card is judged by
+  :func:`fiftysix.solver.can_reach` (can the declaring team still make it against everybody else?).
+* 55: the bidder's side wants its bid; every other side wants points, and a little the bidder's defeat.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.cards import Card
+
+
+def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exact: bool = True,
+                preferred: str | None = None) -> str:
+    """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
+
+    :param exact: solve each deal for the value of every card (:func:`~fiftysix.solver.card_values`);
+        otherwise only ask, card by card, whether the goal can still be reached (null-window searches,
+        several times faster on deep positions), and break ties with ``preferred``.
+    """
+    from ..solver import Position, can_reach, card_values
+    from .sampling import DealSampler
+
+    start = time.perf_counter()
+    sampler = DealSampler(dict(view))
+    goal = Goal(view)
+    totals = dict.fromkeys(cards, 0.0)
+    parsed = {c: Card.parse(c) for c in cards}
+    done = 0
+    limit = bot.time_limit
+    for _ in range(n):
+        if limit is not None and done >= 2:
+            spent = time.perf_counter() - start
+            if spent + spent / done > limit:
+                break
+        deal = sampler.sample(bot.rng)
+        pos = Position.from_deal(deal)
+        if exact:
+            values = card_values(pos)
+            for c in cards:
+                v = values[parsed[c]]
+                totals[c] += goal.reached(pos, parsed[c], v, can_reach) + bot.points_weight * goal.points_share(v)
+        else:
+            for c in cards:
+                totals[c] += goal.reachable(pos, parsed[c], can_reach)
+        done += 1
+    if not done:
+        return preferred if preferred in cards else cards[0]
+    if preferred in totals:
+        totals[preferred] += 0.01 * done   # a tie goes to the heuristic's choice
+    best = max(cards, key=lambda c: totals[c])
+    bot.last = {"how": "solver" if exact else "reach", "samples": done,
+                "scores": {c: round(totals[c] / done, 3) for c in cards}}
+    return best
+
+
+class Goal:
+    """What the side to move plays for, read from the view."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.game: str = view["game"]
+        contract = view.get("contract") or {}
+        self.team: int | None = contract.get("team")
+        self.value: int = int(contract.get("value") or 0)
+        seat = int(view["seat"])
+        if self.game == "56":
+            from .knowledge import rules_of
+            rules = rules_of(view)
+            self.my_team = rules.team_of[seat]
+            self.scale = 56.0
+        else:
+            from ..games import GAMES
+            rules = GAMES["55"].rules_from_json(view["rules"])
+            self.my_team = rules.side_of[seat]
+            self.scale = 30.0
+            if self.value > 30:   # 60: all five tricks, which also brings the highest trump
+                self.value = 30
+        self.n_teams = len(view.get("points") or []) or 2
+
+    def points_share(self, value: int) -> float:
+        return value / self.scale
+
+    def reachable(self, pos: Any, card: Card, can_reach: Any) -> float:
+        """1 if after ``card`` the side still reaches its goal (null-window searches only)."""
+        if self.team is None:
+            return 0.0
+        ok = can_reach(pos.play(card), self.team, self.value)
+        if self.team == self.my_team:
+            return 1.0 if ok else 0.0
+        if self.game == "55":
+            return 0.5 * (0.0 if ok else 1.0) / max(self.n_teams - 1, 1)
+        return 0.0 if ok else 1.0
+
+    def reached(self, pos: Any, card: Card, value: int, can_reach: Any) -> float:
+        """1 if after ``card`` (worth ``value`` to the side to move) the side reaches its goal."""
+        if self.team is None:
+            return 0.0
+        mine = pos.points[self.my_team] + value
+        if self.team == self.my_team:
+            return 1.0 if mine >= self.value else 0.0
+        if self.game == "56" and self.n_teams == 2:
+            theirs = pos.points[self.team] + pos.points_left() - value
+            return 1.0 if theirs < self.value else 0.0
+        after = pos.play(card)
+        if self.game == "55":
+            # another side: its own points count most; the bidder's defeat a little
+            defeat = 0.0 if can_reach(after, self.team, self.value) else 1.0
+            return 0.5 * defeat / max(self.n_teams - 1, 1)
+        return 0.0 if can_reach(after, self.team, self.value) else 1.0
