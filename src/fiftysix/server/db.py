@@ -7,14 +7,17 @@ default) and meant for ``postgresql+asyncpg`` as well.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, event, select
+from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, bindparam, event, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -58,6 +61,19 @@ def _migrate(connection: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
+BATCH = 512
+
+
+@dataclass
+class _Append:
+    code: str
+    version: int
+    data: dict[str, Any]
+    status: str
+    finished: tuple[int, dict[str, Any], dict[str, Any]] | None
+    done: asyncio.Future[None]
+
+
 class Database:
     """The server's one way to the database."""
 
@@ -66,6 +82,8 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._pending: asyncio.Queue[_Append] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
         """Create or upgrade the schema (Alembic, programmatically)."""
@@ -73,6 +91,12 @@ class Database:
             await conn.run_sync(_migrate)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            while not self._pending.empty():
+                await asyncio.sleep(0.01)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
         await self.engine.dispose()
 
     async def secret(self) -> str:
@@ -87,18 +111,55 @@ class Database:
 
     async def append(self, code: str, version: int, data: dict[str, Any], status: str,
                      finished: tuple[int, dict[str, Any], dict[str, Any]] | None = None) -> None:
-        """Store one event (and the record of the deal it finished) in one transaction."""
-        async with self.engine.begin() as conn:
-            if data.get("kind") == "create":
-                await conn.execute(tables.insert().values(code=code, created=int(data.get("time", 0)),
-                                                          status=status))
+        """Store one event (and the record of the deal it finished); returns once it is committed.
+
+        Appends from all tables are committed together by one writer task (group commit), so a busy
+        server pays for one transaction per batch, not per move.
+        """
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop(), name="database writer")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.put_nowait(_Append(code, version, data, status, finished, done))
+        await done
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._pending.get()]
+            while not self._pending.empty() and len(batch) < BATCH:
+                batch.append(self._pending.get_nowait())
+            try:
+                await self._write(batch)
+            except Exception:
+                for item in batch:      # one bad append must not fail the others: write them one by one
+                    try:
+                        await self._write([item])
+                    except Exception as e:
+                        if not item.done.done():
+                            item.done.set_exception(e)
+                    else:
+                        if not item.done.done():
+                            item.done.set_result(None)
             else:
-                await conn.execute(tables.update().where(tables.c.code == code).values(status=status))
-            await conn.execute(events.insert().values(table_code=code, version=version, data=data))
-            if finished is not None:
-                number, record, result = finished
-                await conn.execute(deals.insert().values(table_code=code, number=number, record=record,
-                                                         result=result))
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_result(None)
+
+    async def _write(self, batch: list[_Append]) -> None:
+        async with self.engine.begin() as conn:
+            created = [a for a in batch if a.data.get("kind") == "create"]
+            if created:
+                await conn.execute(tables.insert(), [{"code": a.code, "created": int(a.data.get("time", 0)),
+                                                      "status": a.status} for a in created])
+            status = {a.code: a.status for a in batch}
+            await conn.execute(tables.update().where(tables.c.code == bindparam("c")).values(status=bindparam("s")),
+                               [{"c": c, "s": st} for c, st in status.items()])
+            await conn.execute(events.insert(), [{"table_code": a.code, "version": a.version, "data": a.data}
+                                                 for a in batch])
+            deals_done = [a for a in batch if a.finished is not None]
+            if deals_done:
+                await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
+                                                     "record": a.finished[1], "result": a.finished[2]}
+                                                    for a in deals_done if a.finished is not None])
 
     async def exists(self, code: str) -> bool:
         async with self.engine.connect() as conn:

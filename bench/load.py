@@ -1,0 +1,211 @@
+"""Load test of the web server: many bot clients over real websockets on 127.0.0.1.
+
+Starts ``fiftysix serve`` on a free local port with a fresh SQLite file (pinned to one core with
+``taskset`` when available), creates ``--tables`` tables, and at each one a client plays seat 0 as a
+person would (random legal moves after ``--think`` seconds) while the server's bots play the other
+seats after ``--bot-delay`` seconds.  Runs for ``--duration`` seconds (both bounded), then stops everything.
+
+Reports: tables served, moves per second (every move, bots included), and the p50/p99 latency from a
+client sending its move to the client receiving the broadcast of that move (after a warm-up in which all
+tables start at once, reported apart), and the share of one core the server used.
+
+    .venv/bin/python bench/load.py --tables 500 --duration 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+MAX_TABLES = 2000
+MAX_DURATION = 600.0
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)       # after the warm-up
+    warmup: list[float] = field(default_factory=list)          # while all tables start at once
+    moves: int = 0                   # every move broadcast at the tables (seen by their clients)
+    tables_moving: set[str] = field(default_factory=set)
+    errors: int = 0
+    deals: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, db: Path, bot_delay: float, one_core: bool) -> subprocess.Popen[bytes]:
+    exe = Path(sys.executable).with_name("fiftysix")
+    cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}",
+           "--bot-delay", str(bot_delay), "--log-level", "warning"]
+    if one_core and shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0", *cmd]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+async def wait_ready(url: str, deadline: float) -> None:
+    async with httpx.AsyncClient() as http:
+        while time.monotonic() < deadline:
+            try:
+                if (await http.get(url + "/api/catalogue")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+async def make_table(http: httpx.AsyncClient, url: str, preset: str, n: int) -> tuple[str, str]:
+    http.cookies.clear()
+    token = (await http.post(url + "/api/player", json={"name": f"load{n}"})).json()["token"]
+    r = await http.post(url + "/api/tables", json={"token": token, "preset": preset, "fill": "random",
+                                                   "options": {"tables": 999} if preset.startswith("56") else {}})
+    return r.json()["code"], token
+
+
+async def play_table(url: str, code: str, token: str, think: float, warm: float, stop: float, stats: Stats,
+                     rng: random.Random) -> None:
+    ws_url = url.replace("http://", "ws://") + f"/ws/{code}"
+    async with connect(ws_url, max_size=1 << 22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "start"}))
+        sent_at: float | None = None
+        last_version = 0
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "error":
+                stats.errors += 1
+                sent_at = None
+                continue
+            if kind not in ("state", "event") or msg["version"] <= last_version:
+                continue
+            last_version = msg["version"]
+            event = msg.get("event") or {}
+            if event.get("kind") == "move":
+                stats.moves += 1
+                stats.tables_moving.add(code)
+                if event.get("seat") == 0 and sent_at is not None:
+                    into = stats.latencies if time.monotonic() >= warm else stats.warmup
+                    into.append(time.perf_counter() - sent_at)
+                    sent_at = None
+            status = msg["table"]["status"]
+            if status == "deal_over":
+                stats.deals += 1
+                await ws.send(json.dumps({"type": "next"}))
+            elif status == "match_over":
+                await ws.send(json.dumps({"type": "rematch"}))
+            view = msg.get("view") or {}
+            legal = view.get("legal")
+            if legal and status == "playing":
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)}))
+
+
+def cpu_seconds(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tables = min(args.tables, MAX_TABLES)
+    duration = min(args.duration, MAX_DURATION)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        server = start_server(port, Path(tmp) / "load.db", args.bot_delay, not args.any_core)
+        try:
+            await wait_ready(url, time.monotonic() + 30)
+            async with httpx.AsyncClient(timeout=30) as http:
+                codes = [await make_table(http, url, args.preset, i) for i in range(tables)]
+            stats = Stats()
+            rng = random.Random(args.seed)
+            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            stop = t0 + duration
+            warm = t0 + min(args.warmup, duration / 2)
+            await asyncio.gather(*(play_table(url, code, token, args.think, warm, stop, stats,
+                                              random.Random(rng.random()))
+                                   for code, token in codes), return_exceptions=False)
+            elapsed = time.monotonic() - t0
+            cpu1 = cpu_seconds(server.pid)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    lat = stats.latencies
+    return {
+        "tables": tables,
+        "tables_served": len(stats.tables_moving),
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
+        "moves_per_s": round(stats.moves / elapsed, 1),
+        "deals_finished": stats.deals,
+        "client_moves_timed": len(lat),
+        "latency_ms_p50": round(percentile(lat, 0.50) * 1000, 2),
+        "latency_ms_p99": round(percentile(lat, 0.99) * 1000, 2),
+        "latency_ms_mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+        "warmup_latency_ms_p99": round(percentile(stats.warmup, 0.99) * 1000, 2),
+        "server_cpu_share": (round((cpu1 - cpu0) / elapsed, 2) if cpu0 is not None and cpu1 is not None else None),
+        "errors": stats.errors,
+        "settings": {"preset": args.preset, "think": args.think, "bot_delay": args.bot_delay,
+                     "one_core": not args.any_core and shutil.which("taskset") is not None},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100, help=f"tables, one client each (at most {MAX_TABLES})")
+    parser.add_argument("--duration", type=float, default=30, help=f"seconds of play (at most {MAX_DURATION:.0f})")
+    parser.add_argument("--think", type=float, default=1.0, help="a client's mean thinking time per move (s)")
+    parser.add_argument("--bot-delay", type=float, default=0.8, help="the server bots' delay per move (s)")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds at the start (every table starting at "
+                        "once) whose latencies are reported apart")
+    parser.add_argument("--preset", default="56-4")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--any-core", action="store_true", help="do not pin the server to one core")
+    args = parser.parse_args()
+    if not args.any_core and hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
+        os.sched_setaffinity(0, {1})      # the clients on the other core than the server
+    report = asyncio.run(run(args))
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
