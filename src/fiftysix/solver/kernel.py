@@ -168,6 +168,14 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
             sc = 10000
         elif ntrick == 0:
             top = (others & above) == 0
+            if top and s != trump and trump >= 0:
+                # an opponent void in the suit with trumps could ruff it
+                for j in range(1, n):
+                    q = (leader + j) % n
+                    if (team[q] == maxteam) != me_max and (one[q] & _suit_mask(s)) == 0 \
+                            and (one[q] & trumps_mask) != 0:
+                        top = False
+                        break
             sc = 500 + 10 * p + (100 if s == trump else 0) if top else 200 - 10 * p - (c & 15)
         else:
             # can an opponent still to play beat this card (or the card now winning)?
