@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -219,7 +220,8 @@ class LiveTable:
             self.wake.clear()
             while (pending := self._pending()) is not None:
                 delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
-                if delay > 0:
+                if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
+                    delay *= random.uniform(0.7, 1.3)
                     await asyncio.sleep(delay)
                 async with self.lock:
                     if self._pending() != pending:
