@@ -99,7 +99,8 @@ class TableState:
         """The table seat that must move now, if a deal is in progress."""
         if self.status != PLAYING or self.deal is None or self.deal.to_move is None:
             return None
-        return self.deal_seats()[self.deal.to_move]
+        seat: int = self.deal_seats()[self.deal.to_move]
+        return seat
 
     # -- changing -------------------------------------------------------------------------------------
     def apply(self, event: dict[str, Any]) -> dict[str, Any]:

@@ -42,7 +42,8 @@ class Connection:
     player: str | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | None) -> None:
+        """Queue a message (``None``: close the sender)."""
         self.queue.put_nowait(message)
 
 
