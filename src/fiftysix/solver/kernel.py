@@ -135,7 +135,7 @@ def _beats(c: int, best: int, trump: int) -> bool:
 
 @njit(cache=True)
 def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
-           seat: int, leader: int, ntrick: int, best_slot: int, best_seat: int, tt_move: int,
+           seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tt_move: int,
            moves: np.ndarray, scores: np.ndarray, ply: int) -> int:
     """Write the representative moves into ``moves`` in search order; returns their number."""
     n = ctx[C_N]
@@ -154,8 +154,10 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
     if trump >= 0:
         trumps_mask = _suit_mask(trump)
     friend = False
+    led_mask = np.int64(0)
     if ntrick > 0:
         friend = (team[best_seat] == maxteam) == me_max
+        led_mask = _suit_mask(led_slot >> 4)
     k = 0
     x = reps
     while x != 0:
@@ -182,7 +184,17 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
             w = best_slot if not _beats(c, best_slot, trump) else c
             ws = w >> 4
             wabove = _suit_mask(ws) & ((np.int64(1) << w) - 1)
-            danger = (rest_opp & wabove) != 0 or (ws != trump and (rest_opp & trumps_mask) != 0)
+            danger = False
+            for j in range(ntrick + 1, n):
+                q = (leader + j) % n
+                if (team[q] == maxteam) == me_max:
+                    continue
+                h = one[q]
+                follow = h & led_mask
+                lg = follow if follow != 0 else h
+                if (lg & wabove) != 0 or (ws != trump and (lg & trumps_mask) != 0):
+                    danger = True
+                    break
             if _beats(c, best_slot, trump):
                 if friend:
                     sc = 100 + p
@@ -344,8 +356,8 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 mv[ply, 0] = trailing_zeros(reps)
                 st[ply, F_K] = 1
             else:
-                st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_BSLOT],
-                                      st[ply, F_BSEAT], tt_move, mv, sc, ply)
+                st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_LED],
+                                      st[ply, F_BSLOT], st[ply, F_BSEAT], tt_move, mv, sc, ply)
             st[ply, F_I] = 0
             is_max = team[seat] == maxteam
             st[ply, F_MAX] = is_max
