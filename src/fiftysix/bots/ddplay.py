@@ -15,11 +15,11 @@ each card) and ties go to the ``rules`` bot's card.  The goals:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from ..core.cards import Card
+from .pimc import clock
 
 
 def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exact: bool = True,
@@ -33,7 +33,7 @@ def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exa
     from ..solver import Position, can_reach, card_values
     from .sampling import DealSampler
 
-    start = time.perf_counter()
+    start = clock()
     sampler = DealSampler(dict(view))
     goal = Goal(view)
     totals = dict.fromkeys(cards, 0.0)
@@ -42,7 +42,7 @@ def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exa
     limit = bot.time_limit
     for _ in range(n):
         if limit is not None and done >= 2:
-            spent = time.perf_counter() - start
+            spent = clock() - start
             if spent + spent / done > limit:
                 break
         deal = sampler.sample(bot.rng)

@@ -20,10 +20,11 @@ with the best average.
   deals (kitty included); play as above.
 
 Options (``--bot pimc,samples=20,...``): ``samples`` (deals per card decision, default by depth),
-``bid_samples`` (default 120), ``time_limit`` (seconds a decision may take, default 0.9; sampling stops
-early when it would be exceeded), ``dd_tricks`` (solve exactly when holding at most this many cards;
+``bid_samples`` (default 120), ``time_limit`` (CPU seconds a decision may take, default 0.9; sampling
+stops early when it would be exceeded), ``dd_tricks`` (solve exactly when holding at most this many cards;
 default by table size, :func:`dd_tricks`), ``fast`` (half the samples and one trick less deep, for arena
-runs), ``points_weight`` (what the average points add to a card's chance of reaching its goal).
+runs), ``points_weight`` (what the average points add to a card's chance of reaching its goal),
+``bid_margin`` (expected tables, or points in 55, a bid must gain over passing).
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ from .base import register
 
 DEFAULT_TIME = 0.9
 """Seconds per decision at the default setting."""
+
+
+def clock() -> float:
+    """The CPU time of this thread: the budget of a decision counts the bot's own work only, so that a busy
+    machine (an arena with many workers) does not make it play worse."""
+    return time.thread_time()
 
 
 def dd_tricks(game: str, players: int, fast: bool = False) -> tuple[int, int]:
@@ -69,7 +76,7 @@ class PimcBot:
 
     def __init__(self, seed: int | None = None, samples: int | None = None, bid_samples: int | None = None,
                  time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
-                 points_weight: float = 0.5, game: str = "56") -> None:
+                 points_weight: float = 0.5, bid_margin: float | None = None, game: str = "56") -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         self.seed = seed
@@ -80,6 +87,7 @@ class PimcBot:
         self.time_limit = time_limit if time_limit is None or time_limit > 0 else None
         self.dd_depth = dd_tricks
         self.points_weight = float(points_weight)
+        self.bid_margin = bid_margin
         self.game = game
         self._fallback: Any = None
         self._fallback_game: str | None = None
@@ -130,9 +138,6 @@ class PimcBot:
             self._fallback = make_bot("rules", seed=self.seed, game=game)
             self._fallback_game = game
         return self._fallback
-
-    def deadline(self) -> float | None:
-        return None if self.time_limit is None else time.perf_counter() + self.time_limit
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, view: Mapping[str, Any], legal: list[str]) -> str:

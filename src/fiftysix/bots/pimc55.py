@@ -14,12 +14,12 @@ five tricks, +-60); a side that does not bid adds what it takes, about a fair sh
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.cards import Card, Suit
 from ..core.moves import Discard, TrumpChoice
+from .pimc import clock
 
 MAX_SIM_PLAYERS = 5
 """Largest table at which the auction, discard and trump are simulated (bigger ones use ``rules``)."""
@@ -70,7 +70,7 @@ def simulate_bid(bot: Any, view: Mapping[str, Any], n: int) -> list[int]:
     side = rules.side_of[seat]
     sampler = DealSampler(dict(view))
     out: list[int] = []
-    start = time.perf_counter()
+    start = clock()
     for _ in range(n):
         deal = sampler.sample(bot.rng)
         if not _take_bid(deal, seat):
@@ -111,7 +111,7 @@ def _late(bot: Any, start: float, done: int) -> bool:
     limit = bot.time_limit
     if limit is None or done < 4:
         return False
-    spent = time.perf_counter() - start
+    spent = clock() - start
     return spent + spent / done > 0.8 * limit
 
 
@@ -143,7 +143,8 @@ def choose_call(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
     for m in legal:
         if m.isdigit() or m == "HOLD":
             value = int(m) if m.isdigit() else current
-            options.append((expected_bid(points, value, rules.sixty_fail) - BID_MARGIN - 0.01 * value, m))
+            margin = BID_MARGIN if bot.bid_margin is None else bot.bid_margin
+            options.append((expected_bid(points, value, rules.sixty_fail) - margin - 0.01 * value, m))
     if not options:
         return legal[0]
     bot.last = {"how": "simulation", "samples": len(points), "scores": {m: round(e, 2) for e, m in options}}
@@ -172,7 +173,7 @@ def _evaluate(bot: Any, view: Mapping[str, Any], plans: list[tuple[Any, int]], n
     made = [0.0] * len(plans)
     pts = [0.0] * len(plans)
     done = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(n):
         deal = sampler.sample(bot.rng)
         for i, (discard, trump) in enumerate(plans):

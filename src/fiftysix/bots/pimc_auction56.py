@@ -20,7 +20,6 @@ bid counts the best strain.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ import numpy as np
 from ..games.fifty_six.auction import Contract
 from ..games.fifty_six.scoring import deal_score
 from .knowledge import STRAINS, AuctionState, Table, read_bid
+from .pimc import clock
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
 
 BID_MARGIN = 0.05
@@ -124,12 +124,12 @@ def simulate(bot: Any, view: Mapping[str, Any], t: Table) -> Simulation:
 
     sampler = DealSampler(dict(view))
     n = max(8, int(bot.bid_samples))
-    start = time.perf_counter()
+    start = clock()
     limit = None if bot.time_limit is None else 0.5 * bot.time_limit
     deals = []
     for _ in range(n):
         deals.append(sampler.sample(bot.rng))
-        if limit is not None and len(deals) >= 8 and time.perf_counter() - start > limit:
+        if limit is not None and len(deals) >= 8 and clock() - start > limit:
             break
     standard = t.bidding == "standard"
     weights = bid_weights(t.rules, deals, t.seat, calls_of(view, t)) if standard else [1.0] * len(deals)
@@ -221,7 +221,8 @@ def _bids(bot: Any, t: Table, a: AuctionState, sim: Simulation,
             seen.add(text)
             v, _, _ = read_bid(text.upper(), a.value, announcements)
             p = sim.p_make(t.team, strain, v)
-            ev = expected_score(t.rules, t.team, t.seat, v, 1, p, t.team) - BID_MARGIN
+            margin = BID_MARGIN if bot.bid_margin is None else bot.bid_margin
+            ev = expected_score(t.rules, t.team, t.seat, v, 1, p, t.team) - margin
             out.append((ev, 0, text, min(max(v, 28), 56)))
     return out
 

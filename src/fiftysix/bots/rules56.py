@@ -365,14 +365,15 @@ class Rules56Bot:
                 top = max(my_trumps, key=strength)
                 if t.is_master(top) and len(my_trumps) >= 2:
                     return top
-        # Masters in side suits that no opponent can ruff.
+        # Masters in side suits that no opponent can ruff (near the end, when a ruff would catch the master
+        # later as well, any master: cash it while the ruffer may have no trump left).
         masters = []
         for c in cards:
             s = suit_of(c)
             if s == trump or not t.is_master(c):
                 continue
-            ruff = trump is not None and t.outstanding_in(trump) > 0 and any(
-                s in t.voids[o] and trump not in t.voids[o] for o in opponents)
+            ruff = trump is not None and len(t.hand) > 2 and any(
+                s in t.voids[o] and t.may_hold(o, trump) for o in opponents)
             if not ruff:
                 masters.append(c)
         if masters:
@@ -435,8 +436,10 @@ class Rules56Bot:
             if safe:
                 pool = [c for c in cards if suit_of(c) != t.active_trump or following] or cards
                 return gift(pool)
+            # Partner's card may still be beaten: take the trick with a card nobody after can beat (in the
+            # suit led always, a trump only for a rich trick).
             safe_winners = [c for c in beats if not t.can_be_beaten(c, led, opp_after)]
-            if safe_winners and trick_points + 2 >= 4:
+            if safe_winners and (following or trick_points + 2 >= 4):
                 return min(safe_winners, key=lambda c: (strength(c) + (16 if suit_of(c) == t.active_trump else 0),
                                                         points(c)))
             return low(cards)
