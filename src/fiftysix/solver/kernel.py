@@ -169,7 +169,7 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
         if c == tt_move:
             sc = 10000
         elif ntrick == 0:
-            top = (others & above) == 0
+            top = (rest_opp & above) == 0
             if top and s != trump and trump >= 0:
                 # an opponent void in the suit with trumps could ruff it
                 for j in range(1, n):
