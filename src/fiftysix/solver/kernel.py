@@ -134,6 +134,26 @@ def _beats(c: int, best: int, trump: int) -> bool:
 
 
 @njit(cache=True)
+def _opp_can_beat(one: np.ndarray, team: np.ndarray, maxteam: int, me_max: bool, leader: int, ntrick: int, n: int,
+                  led_mask: int, trump: int, w: int) -> bool:
+    """Whether an opponent of the seat to move, still to play after it in this trick, holds a legal card
+    that beats ``w``."""
+    ws = w >> 4
+    wabove = _suit_mask(ws) & ((np.int64(1) << w) - 1)
+    tmask = _suit_mask(trump) if trump >= 0 else np.int64(0)
+    for j in range(ntrick + 1, n):
+        q = (leader + j) % n
+        if (team[q] == maxteam) == me_max:
+            continue
+        h = one[q]
+        follow = h & led_mask
+        lg = follow if follow != 0 else h
+        if (lg & wabove) != 0 or (ws != trump and (lg & tmask) != 0):
+            return True
+    return False
+
+
+@njit(cache=True)
 def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
            seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tt_move: int,
            moves: np.ndarray, scores: np.ndarray, ply: int) -> int:
@@ -154,10 +174,12 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
     if trump >= 0:
         trumps_mask = _suit_mask(trump)
     friend = False
+    best_danger = False
     led_mask = np.int64(0)
     if ntrick > 0:
         friend = (team[best_seat] == maxteam) == me_max
         led_mask = _suit_mask(led_slot >> 4)
+        best_danger = _opp_can_beat(one, team, maxteam, me_max, leader, ntrick, n, led_mask, trump, best_slot)
     k = 0
     x = reps
     while x != 0:
@@ -181,29 +203,16 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
             sc = 500 + 10 * p + (100 if s == trump else 0) if top else 200 - 10 * p - (c & 15)
         else:
             # can an opponent still to play beat this card (or the card now winning)?
-            w = best_slot if not _beats(c, best_slot, trump) else c
-            ws = w >> 4
-            wabove = _suit_mask(ws) & ((np.int64(1) << w) - 1)
-            danger = False
-            for j in range(ntrick + 1, n):
-                q = (leader + j) % n
-                if (team[q] == maxteam) == me_max:
-                    continue
-                h = one[q]
-                follow = h & led_mask
-                lg = follow if follow != 0 else h
-                if (lg & wabove) != 0 or (ws != trump and (lg & trumps_mask) != 0):
-                    danger = True
-                    break
             if _beats(c, best_slot, trump):
+                danger = _opp_can_beat(one, team, maxteam, me_max, leader, ntrick, n, led_mask, trump, c)
                 if friend:
-                    sc = 100 + p
+                    sc = 650 + 10 * p if not danger and best_danger else 100 + p
                 elif not danger:
                     sc = 700 + 10 * p
                 else:
                     sc = 400 - 10 * p - (c & 15)
             else:
-                if friend and not danger:
+                if friend and not best_danger:
                     sc = 600 + 10 * p
                 elif friend:
                     sc = 350 - 10 * p
