@@ -21,6 +21,7 @@ class Tables:
     """A transposition table of ``2**bits`` entries and the search statistics.
 
     :ivar stats: nodes, table hits and table stores, summed over the searches.
+    :raises ValueError: for a size outside ``2**4`` to ``2**30`` entries.
     """
 
     def __init__(self, bits: int = DEFAULT_BITS) -> None:
