@@ -53,6 +53,12 @@ def watch_errors(page: Any, errors: list[str]) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
 
 
+def tap(locator: Any) -> None:
+    """A tap: the click event on the element (Playwright's actionability waits for a stable box time out
+    on a loaded CI machine while the page re-renders; the page's own handlers run all the same)."""
+    locator.dispatch_event("click")
+
+
 def act(page: Any) -> bool:
     """Make one move if it is this page's turn: a call, a trump, a card; tap to select, then confirm."""
     if not page.locator("#action-panel.you-move").count():
@@ -62,17 +68,19 @@ def act(page: Any) -> bool:
         button = panel.locator('[data-move="P"]')
         if not button.count():
             button = panel.locator("#bids button")
-        button.first.click()
+        tap(button.first)
         page.wait_for_selector("#confirm-btn")
         page.wait_for_function("document.getElementById('meaning') && "
                                "document.getElementById('meaning').textContent !== '…'")
     elif page.locator("#hand .card.legal").count() and page.locator("#hand button.card").count():
-        page.locator("#hand button.card.legal").first.click()
+        tap(page.locator("#hand button.card.legal").first)
+        page.wait_for_selector("#confirm-btn")
+    elif panel.locator("[data-move]").count():
+        tap(panel.locator("[data-move]").first)
         page.wait_for_selector("#confirm-btn")
     else:
-        panel.locator("[data-move]").first.click()
-        page.wait_for_selector("#confirm-btn")
-    page.click("#confirm-btn")
+        return False
+    tap(page.locator("#confirm-btn"))
     page.wait_for_function("!document.querySelector('#confirm-btn')")
     return True
 

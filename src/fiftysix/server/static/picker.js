@@ -17,7 +17,7 @@ export function renderHand(S, c, actions, panel) {
   show(panel, on);
   if (!on) return;
   clear(panel);
-  const legal = v.legal || [];
+  const legal = (S.sentAt === null && v.legal) || [];
   const myTurn = legal.length > 0;
   const discard = myTurn && v.phase === "discard";
   const playing = myTurn && v.phase === "play";
@@ -48,12 +48,16 @@ export function renderHand(S, c, actions, panel) {
 export function renderAction(S, c, actions, panel) {
   const v = c.v;
   const st = c.t.status;
-  const legal = (v && v.legal) || [];
+  const legal = (v && S.sentAt === null && v.legal) || [];
   const on = !!v && st === "playing";
   show(panel, on);
   if (!on) return;
   clear(panel);
   panel.classList.toggle("you-move", legal.length > 0);
+  if (S.sentAt !== null) {
+    panel.append(h("div", { id: "sending" }, "Sent; waiting for the table…"));
+    return;
+  }
   if (!legal.length) {
     const who = v.to_move === null ? "" : c.nameOf(v.to_move);
     const what = { auction: "call", play: "play", trump: "choose trumps", discard: "discard" }[v.phase] || "move";

@@ -36,6 +36,7 @@ export function context(S) {
 export function renderAll(S, actions) {
   $("dot").classList.toggle("on", S.online);
   if (!S.table) return;
+  if (S.sentAt !== null && S.sentAt !== S.version) S.sentAt = null;
   const c = context(S);
   $("title").textContent = c.t.name;
   document.title = `${c.t.name} · fiftysix`;

@@ -8,7 +8,7 @@ export const S = {
   code,
   table: null, you: null, view: null, movers: null, version: null,
   selected: null, selectedCards: [], tab: null, meanings: {}, showLast: false,
-  pendingJoin: null, ws: null, online: false,
+  pendingJoin: null, ws: null, online: false, sentAt: null,
 };
 
 let retry = 0;
@@ -54,6 +54,7 @@ function onMessage(msg) {
       S.meanings[msg.move] = msg.meaning || "";
       break;
     case "error":
+      S.sentAt = null;
       showError(msg.message);
       break;
     default:
@@ -99,6 +100,7 @@ export const actions = {
   },
   confirm(move) {
     send({ type: "move", move });
+    S.sentAt = S.version;       // until the table answers, no second move from this page
     S.selected = null;
     S.selectedCards = [];
     renderAll(S, actions);
