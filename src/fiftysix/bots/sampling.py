@@ -10,8 +10,10 @@ fills them in at random, consistent with everything the seat has seen:
   a trump lead holds no trump but privileged ones above the card led;
 - what 56 bid forms claim (soft; bots may bid against their own convention): ``28H`` holds the J of
   hearts, ``H28`` does not, ``+kH`` holds exactly the k top hearts and no other heart, ``NOES`` is void
-  in the suit named; the announcement forms of ``bidding: announcements`` likewise.  A claim that cannot
-  hold together with the facts and the claims before it is dropped (:attr:`DealSampler.dropped`);
+  in the suit named; the announcement forms of ``bidding: announcements`` likewise.  With ``infer`` (the
+  default) a suit bid also suggests length (two cards of the suit with ``28H``, three with ``H28``),
+  tried after every form's own claim.  A claim that cannot hold together with the facts and the claims
+  before it is dropped (:attr:`DealSampler.dropped`);
 - a hidden 56 trump the seat does not know is drawn at random (the bid's strain one time in two).
 
 Every sampled deal is a real :class:`~fiftysix.core.deal.Deal` of the view's game, replayed move by move
@@ -94,7 +96,8 @@ class DealSampler:
     :ivar dropped: the soft claims left out because they could not hold with the others.
     """
 
-    def __init__(self, view: dict[str, Any], *, use_bids: bool = True, tries: int = 300) -> None:
+    def __init__(self, view: dict[str, Any], *, use_bids: bool = True, infer: bool = True,
+                 tries: int = 300) -> None:
         self.view = view
         self.game = GAMES[view["game"]]
         self.rules = self.game.rules_from_json(view["rules"])
@@ -120,7 +123,10 @@ class DealSampler:
             self._fit_claims()
             return
         candidates = self._setup_56()
-        bids = bid_claims_56(self.rules, (view["dealer"] + 1) % self.n, view["auction"]) if use_bids else []
+        first = (view["dealer"] + 1) % self.n
+        bids = bid_claims_56(self.rules, first, view["auction"]) if use_bids else []
+        if use_bids and infer:
+            bids += length_claims_56(self.rules, first, view["auction"])
         problem = SamplingError("no deal agrees with what this seat has seen")
         for at in candidates:   # where a hidden trump was turned up: the first place that works
             self._reveal_at = at
@@ -603,6 +609,23 @@ def bid_claims_56(rules: Any, first_hand: int, calls: list[str]) -> list[Claim]:
                 for c, k in claim.lo:
                     claimed[seat][c] = max(claimed[seat][c], k)
         auction.push_unchecked(call)
+    return out
+
+
+def length_claims_56(rules: Any, first_hand: int, calls: list[str]) -> list[Claim]:
+    """What a suit bid suggests beyond its form (softer than the form's own claim, so tried after all of
+    them): a bidder in a suit has length there, two cards with the J (``28H``), three without (``H28``)."""
+    from ..games.fifty_six.calls import parse_call
+
+    out: list[Claim] = []
+    seat = first_hand
+    for text in calls:
+        call = parse_call(text, rules.bidding)[0]
+        if call.is_bid and call.form in ("number-suit", "suit-number") and call.suit is not None:
+            k = 2 if call.form == "number-suit" else 3
+            out.append(Claim(seat, f"seat {seat} bid {call.text}: likely {k}+ {call.suit.word}", False, True,
+                             suit_lo=((int(call.suit), k),)))
+        seat = (seat + 1) % rules.players
     return out
 
 
