@@ -265,7 +265,8 @@ function renderLobby(S, c, actions) {
       h("span", { style: `border-left:5px solid ${teamColor(t.teams[seat.seat] ?? 0)};padding-left:6px` },
         `Seat ${seat.seat}: `, h("b", {}, seat.name || "empty"), seat.seat === you.seat ? " (you)" : ""));
     const buttons = h("span", { class: "row" });
-    if (you.joined && seat.kind !== "player" && (lobby || seat.kind === "bot") && you.seat !== seat.seat) {
+    const free = lobby ? seat.kind !== "player" : seat.kind === "bot" && you.seat === null;
+    if (you.joined && free && you.seat !== seat.seat) {
       buttons.append(h("button", { onclick: () => actions.send({ type: "sit", seat: seat.seat }) }, "Sit here"));
     }
     if (you.host && lobby && seat.kind === "empty") {
