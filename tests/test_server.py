@@ -1,14 +1,22 @@
 """Websocket flows through Starlette's test client: create, join, a whole deal, reconnect with a version,
-bot takeover and reclaim, restart and resume, spectators, and bad input."""
+bot takeover and reclaim, restart and resume, spectators, and bad input.
+
+Every flow runs twice: on SQLite (a file in the test's temporary directory) and on PostgreSQL (a fresh
+database in a throwaway cluster started once per session by :mod:`pg`; skipped only when no PostgreSQL
+binaries are installed)."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import pg
 from fiftysix import check
 from test_server_helpers import (
     client,
@@ -21,6 +29,27 @@ from test_server_helpers import (
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[pg.Cluster]:
+    bin_dir = pg.find_bin()
+    if bin_dir is None:
+        pytest.skip("no PostgreSQL binaries (initdb, pg_ctl, postgres, psql) on PATH, in PG_BIN or in "
+                    "/usr/lib/postgresql/*/bin: apt-get install postgresql")
+    with pg.cluster(bin_dir) as c:
+        yield c
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database URL of one test: a new SQLite file, or a new database in the session's PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 't.db'}"
+    cluster: pg.Cluster = request.getfixturevalue("pg_cluster")
+    return cluster.create_database(f"t{next(_databases)}")
 
 
 def play_until(ws: Any, stop: Any, limit: int = 5000) -> dict[str, Any]:
@@ -59,8 +88,8 @@ def until_turn_of(me: Any, seat: int, other: Any, other_seat: int, now: dict[str
     return receive_until(me, lambda x, v=m["version"]: is_snapshot(x) and x["version"] >= v)
 
 
-def test_create_join_and_play_a_whole_deal_with_bots(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_create_join_and_play_a_whole_deal_with_bots(db: str) -> None:
+    with client(db) as c:
         token = player(c, "Asha")
         code = create(c, token, preset="56-4", fill="random")
         assert c.get(f"/t/{code}").status_code == 200
@@ -81,8 +110,8 @@ def test_create_join_and_play_a_whole_deal_with_bots(tmp_path: Path) -> None:
         assert c.get(f"/api/tables/{code}/deals/2.json").status_code == 404
 
 
-def test_two_people_join_take_seats_and_play(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_two_people_join_take_seats_and_play(db: str) -> None:
+    with client(db) as c:
         asha, ben = player(c, "Asha"), player(c, "Ben")
         code = create(c, asha, preset="56-4", fill="random", name="Friday game", options={"tables": 500})
         with c.websocket_connect(f"/ws/{code}") as wa, c.websocket_connect(f"/ws/{code}") as wb:
@@ -120,8 +149,8 @@ def test_two_people_join_take_seats_and_play(tmp_path: Path) -> None:
             assert nxt["table"]["match"]["deal_number"] == 2
 
 
-def test_reconnect_with_a_version_gets_exactly_the_missed_events(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_reconnect_with_a_version_gets_exactly_the_missed_events(db: str) -> None:
+    with client(db) as c:
         asha, ben = player(c, "Asha"), player(c, "Ben")
         code = create(c, asha, preset="56-4", fill="random")
         with c.websocket_connect(f"/ws/{code}") as wa:
@@ -162,8 +191,8 @@ def test_reconnect_with_a_version_gets_exactly_the_missed_events(tmp_path: Path)
                 assert full["type"] == "state" and full["version"] == current["version"]
 
 
-def test_dropped_player_is_covered_by_a_bot_and_reclaims_the_seat(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_dropped_player_is_covered_by_a_bot_and_reclaims_the_seat(db: str) -> None:
+    with client(db) as c:
         asha, ben = player(c, "Asha"), player(c, "Ben")
         code = create(c, asha, preset="56-4", fill="random", grace=0.2, options={"tables": 500})
         with c.websocket_connect(f"/ws/{code}") as wb:
@@ -195,8 +224,7 @@ def test_dropped_player_is_covered_by_a_bot_and_reclaims_the_seat(tmp_path: Path
                     assert after["type"] == "event" and after["event"]["seat"] == 0
 
 
-def test_restart_resumes_every_table_where_it_was(tmp_path: Path) -> None:
-    db = tmp_path / "t.db"
+def test_restart_resumes_every_table_where_it_was(db: str) -> None:
     with client(db, bot_delay=0.05) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-6", fill="random")
@@ -229,8 +257,8 @@ def test_restart_resumes_every_table_where_it_was(tmp_path: Path) -> None:
         assert info["deals"] and info["version"] > stopped_at
 
 
-def test_spectator_sees_public_information_only(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_spectator_sees_public_information_only(db: str) -> None:
+    with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-hidden", fill="random")
         c.cookies.clear()
@@ -248,8 +276,8 @@ def test_spectator_sees_public_information_only(tmp_path: Path) -> None:
             assert "watching" in receive_until(ws, lambda m: m["type"] == "error")["message"]
 
 
-def test_bad_input_gets_an_error_and_changes_nothing(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_bad_input_gets_an_error_and_changes_nothing(db: str) -> None:
+    with client(db) as c:
         asha, ben, cy, dee, eve = (player(c, n) for n in ("Asha", "Ben", "Cy", "Dee", "Eve"))
         code = create(c, asha, preset="56-4", fill=None)
         with c.websocket_connect(f"/ws/{code}") as wa:
@@ -320,8 +348,8 @@ def test_bad_input_gets_an_error_and_changes_nothing(tmp_path: Path) -> None:
         assert c.post("/api/player", content=b"not json").status_code == 400
 
 
-def test_a_move_after_the_deal_ended_is_refused(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_a_move_after_the_deal_ended_is_refused(db: str) -> None:
+    with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-4", fill="random")
         with c.websocket_connect(f"/ws/{code}") as wa:
@@ -335,8 +363,8 @@ def test_a_move_after_the_deal_ended_is_refused(tmp_path: Path) -> None:
             assert receive_until(wa, lambda m: m["type"] == "pong")["version"] == end["version"]
 
 
-def test_a_55_table_plays_a_deal(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_a_55_table_plays_a_deal(db: str) -> None:
+    with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="55", fill="random", options={"discards": "closed"})
         with c.websocket_connect(f"/ws/{code}") as wa:
@@ -347,8 +375,8 @@ def test_a_55_table_plays_a_deal(tmp_path: Path) -> None:
         assert check(c.get(f"/api/tables/{code}/deals/1.json").json())["valid"] is True
 
 
-def test_explain_a_call_before_making_it(tmp_path: Path) -> None:
-    with client(tmp_path / "t.db") as c:
+def test_explain_a_call_before_making_it(db: str) -> None:
+    with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-4", fill="random", options={"tables": 500})
         with c.websocket_connect(f"/ws/{code}") as wa:
@@ -369,3 +397,43 @@ def test_explain_a_call_before_making_it(tmp_path: Path) -> None:
             assert other["type"] == "error" or other["meaning"] is None
             wa.send_json({"type": "ping"})
             assert receive_until(wa, lambda m: m["type"] == "pong")["version"] == msg["version"]
+
+
+def test_the_migrations_build_the_schema_at_head(db: str) -> None:
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import inspect, text
+
+    from fiftysix.server.db import MIGRATIONS, Database
+
+    with client(db) as c:   # the server migrates on start
+        player(c, "Asha")
+
+    async def look() -> tuple[str, list[str]]:
+        database = Database(db)
+        try:
+            await database.migrate()   # a second start finds nothing to do
+            async with database.engine.connect() as conn:
+                version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
+                names = await conn.run_sync(lambda sync: sorted(inspect(sync).get_table_names()))
+        finally:
+            await database.close()
+        return str(version), names
+
+    version, names = asyncio.run(look())
+    assert version == ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    assert names == ["alembic_version", "deals", "events", "settings", "tables"]
+
+
+def test_lookups_of_keys_no_row_can_have_are_not_found(db: str) -> None:
+    """A NUL in a code or a deal number beyond 32 bits: not found (PostgreSQL would refuse the query)."""
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random", name="Tea\x00time")
+        assert c.get(f"/api/tables/{code}").json()["name"] == "Tea\x00time"   # stored and read back as is
+        assert c.get("/t/AB%00CD").status_code == 404
+        assert c.get("/api/tables/AB%00CD").status_code == 404
+        assert c.get("/api/tables/AB%00CD/deals/1.json").status_code == 404
+        assert c.get(f"/api/tables/{code}/deals/{2**40}.json").status_code == 404
+        assert c.get(f"/api/tables/{'X' * 40}/deals/1.json").status_code == 404
+        with c.websocket_connect("/ws/AB%00CD") as ws:
+            assert ws.receive_json() == {"type": "error", "message": "no such table"}

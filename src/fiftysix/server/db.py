@@ -1,8 +1,11 @@
 """The database: an append-only log of table events, the records of finished deals, and a few settings.
 
 The schema is created and upgraded by the Alembic migrations in :mod:`fiftysix.server.migrations`, which
-run when the server starts.  Any SQLAlchemy async URL works; tested with ``sqlite+aiosqlite`` (the
-default) and meant for ``postgresql+asyncpg`` as well.
+run when the server starts.  Any SQLAlchemy async URL works; the server tests run on ``sqlite+aiosqlite``
+(the default) and on ``postgresql+asyncpg`` (a throwaway cluster, ``tests/pg.py``).
+
+Lookups by a code or deal number from a URL return "not found" for a key no row can have: PostgreSQL,
+unlike SQLite, refuses a NUL character in text and an integer beyond 32 bits outright.
 """
 
 from __future__ import annotations
@@ -162,6 +165,8 @@ class Database:
                                                     for a in deals_done if a.finished is not None])
 
     async def exists(self, code: str) -> bool:
+        if not _storable(code):
+            return False
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(tables.c.code).where(tables.c.code == code))).first()
             return row is not None
@@ -174,16 +179,25 @@ class Database:
             return [r[0] for r in await conn.execute(query.order_by(tables.c.created))]
 
     async def events_of(self, code: str) -> list[dict[str, Any]]:
+        if not _storable(code):
+            return []
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(events.c.data).where(events.c.table_code == code)
                                       .order_by(events.c.version))
             return [_json(r[0]) for r in rows]
 
     async def deal_record(self, code: str, number: int) -> dict[str, Any] | None:
+        if not _storable(code) or not -2**31 <= number < 2**31:
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(deals.c.record).where(deals.c.table_code == code,
                                                                    deals.c.number == number))).first()
             return _json(row[0]) if row is not None else None
+
+
+def _storable(code: str) -> bool:
+    """Whether ``code`` could be a stored table code (a ``String(16)`` without NUL)."""
+    return len(code) <= 16 and "\x00" not in code
 
 
 def _json(value: Any) -> dict[str, Any]:
