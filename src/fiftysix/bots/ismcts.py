@@ -12,7 +12,8 @@ the five best cards), asking for a hidden trump, and the play.  The reward is th
 team plus a little of its card points, so that among equal results the bot prefers more points.
 
 Options: ``iterations`` (default 300) and ``time_limit`` (seconds per decision; the search stops at the
-first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of random moves in rollouts).
+first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of random moves in rollouts),
+``infer`` (read length from suit bids when sampling, :class:`~.sampling.DealSampler`).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 300, time_limit: float | None = None,
-                 exploration: float = 0.7, epsilon: float = 0.1) -> None:
+                 exploration: float = 0.7, epsilon: float = 0.1, infer: bool = True) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         self.rng = random.Random(seed)
@@ -56,6 +57,7 @@ class IsmctsBot:
         self.time_limit = time_limit
         self.exploration = exploration
         self.epsilon = epsilon
+        self.infer = bool(infer)
         self.last_iterations = 0
 
     # -- the search ----------------------------------------------------------------------------------
@@ -64,7 +66,7 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         try:
-            sampler = DealSampler(view)
+            sampler = DealSampler(view, infer=self.infer)
         except SamplingError:   # a view no deal agrees with (it cannot come from the rules): play safe
             return legal[self.rng.randrange(len(legal))]
         game = _policy_for(view["game"])
@@ -136,6 +138,11 @@ class _Policy56:
         self.calls, self.points, self.strength, self.suit = calls, POINTS, STRENGTH, SUIT
         self.trump_choices = TRUMP_CHOICES
         self.partner_limit = 30
+        # Sampled hands know nothing of the strength a bid shows, so the search thinks too well of its own
+        # contracts and too badly of the other side's: it doubles only high bids, and a declaring team's
+        # reward is shaded.
+        self.double_from = 36
+        self.declarer_shade = 0.1
 
     def suit_strength(self, hand: Sequence[Card]) -> list[float]:
         score = [0.0, 0.0, 0.0, 0.0]
@@ -164,7 +171,8 @@ class _Policy56:
         """Pass, double, redouble, and honest bids at the lowest value in the two best suits and no-trumps,
         plus a jump by two in the best suit."""
         auction, rules = deal.auction, deal.rules
-        out: list[tuple[Any, Move]] = [(m.text, m) for m in auction.legal()[:3] if not m.is_bid]
+        out: list[tuple[Any, Move]] = [(m.text, m) for m in auction.legal()[:3]
+                                       if not m.is_bid and (m.kind != "double" or auction.value >= self.double_from)]
         value = max(auction.value + 1, self.calls.MIN_BID)
         if value > self.calls.MAX_BID or (auction.doubled and rules.double == "closes"):
             return out or [(m.text, m) for m in auction.legal()[:1]]
@@ -240,7 +248,9 @@ class _Policy56:
         score = deal.score() or [0] * deal.rules.n_teams
         teams = len(score)
         fair = 56 / teams
-        return [max(-2.0, min(2.0, s / 4)) + 0.25 * (p - fair) / 28 for s, p in zip(score, deal.points, strict=True)]
+        declarer = deal.contract.team if deal.contract is not None else -1
+        return [max(-2.0, min(2.0, s / 4)) + 0.25 * (p - fair) / 28 - (self.declarer_shade if t == declarer else 0.0)
+                for t, (s, p) in enumerate(zip(score, deal.points, strict=True))]
 
 
 class _Policy55:
