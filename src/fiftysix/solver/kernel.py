@@ -8,18 +8,21 @@ masks, ``one`` (holds the card at least once) and ``two`` (holds both copies; al
 The search is a fail-soft alpha-beta over single cards for one maximising team against all others, on an
 explicit stack (numba's disk cache cannot hold recursive functions), with
 
-* a transposition table at trick starts (:mod:`~fiftysix.solver.kernel_keys`: two independent hashes of
-  the hands up to relative ranks and the order of the plain suits, one for the index, one as the key),
-  storing lower and upper bounds of the points still to come and the best lead;
+* a transposition table at trick starts (two independent hashes of the hands up to relative ranks and
+  the order of the plain suits, one for the index, one as the key), storing lower and upper bounds of
+  the points still to come and the best lead;
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
   one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
   rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
-  move ordering from what the opponents still to play can beat or ruff
-  (:mod:`~fiftysix.solver.kernel_moves`);
-* bounds from the points left, from points a side is sure to take (:mod:`~fiftysix.solver.kernel_bounds`)
-  and from a trick nobody still to play can win;
+* move ordering from what the opponents still to play can beat or ruff;
+* bounds from the points left, from points a side is sure to take and from a trick nobody still to play
+  can win;
 * null-window searches for the exact value: galloping up from a guess while they fail high (probes far
   from the value are cheap), then bisecting.
+
+Every compiled function lives in this one module on purpose: numba's disk cache (``cache=True``) checks
+only the source file of the function it loads, so a helper in another file could change without the
+cached search noticing.
 
 Values are points for the maximising team from the position on, counting the current trick.
 """
@@ -30,29 +33,201 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .kernel_base import (  # noqa: F401 - the kernel's public names
-    C_BONUS,
-    C_MAXTEAM,
-    C_MODE,
-    C_N,
-    C_SALT_A,
-    C_SALT_B,
-    C_TRUMP,
-    CTX_LEN,
-    MAX_PLY,
-    MAX_SEATS,
-    MODE_55,
-    MODE_56,
-    S_NODES,
-    S_TT_HITS,
-    S_TT_STORES,
-    SLOTS,
-    _beats,
-    _suit_mask,
-)
-from .kernel_bounds import _points_in_hands, _sure_points, upper_bound
-from .kernel_keys import _canon_hash
-from .kernel_moves import _order, _reps, legal_mask, representatives  # noqa: F401
+MAX_SEATS = 10
+SLOTS = 64
+MAX_PLY = 80
+# ctx fields
+C_N, C_TRUMP, C_MAXTEAM, C_MODE, C_BONUS, C_SALT_A, C_SALT_B = 0, 1, 2, 3, 4, 5, 6
+CTX_LEN = 7
+# stats fields
+S_NODES, S_TT_HITS, S_TT_STORES = 0, 1, 2
+MODE_56, MODE_55 = 0, 1
+
+
+@njit(cache=True, inline="always")
+def _suit_mask(s: int) -> int:
+    return np.int64(0xFFFF) << (16 * s)
+
+
+@njit(cache=True)
+def legal_mask(one: np.ndarray, seat: int, ntrick: int, led_slot: int, trump: int, mode: int,
+               priv: int) -> int:
+    """The distinct cards (slot mask) the seat may play to a trick of ``ntrick`` cards led by ``led_slot``."""
+    h = one[seat]
+    if ntrick == 0:
+        return h
+    led = led_slot >> 4
+    follow = h & _suit_mask(led)
+    if mode == MODE_56:
+        if follow != 0:
+            return follow
+        return h
+    # 55
+    if trump >= 0 and led == trump:
+        if follow == 0:
+            return h
+        if follow & ~priv:
+            return follow
+        # only privileged trumps: they must be played if one of them is lower than the led trump
+        low = follow & ~((np.int64(1) << (led_slot + 1)) - 1)
+        if low != 0:
+            return follow
+        return h
+    if follow != 0:
+        if trump >= 0:
+            return follow | (h & _suit_mask(trump))
+        return follow
+    return h
+
+
+@njit(cache=True)
+def representatives(one: np.ndarray, n: int, seat: int, legal: int, tmask: int, pts: np.ndarray,
+                    priv: int, rep: np.ndarray) -> int:
+    """Merge equivalent legal cards of ``seat``: fills ``rep[slot]`` with each legal card's representative
+    and returns the mask of representatives."""
+    others = tmask
+    for q in range(n):
+        if q != seat:
+            others |= one[q]
+    reps = _reps(others, legal, pts, priv)
+    x = legal
+    head = -1
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        if (reps >> c) & 1:
+            head = c
+        rep[c] = head
+    return reps
+
+
+@njit(cache=True, inline="always")
+def _reps(others: int, legal: int, pts: np.ndarray, priv: int) -> int:
+    """The representatives among ``legal`` (one seat's cards): a card is merged into the one above it
+    in its suit when their points are equal, neither is privileged, and ``others`` (every other seat's
+    cards and the current trick) has no card from one to the other, both included."""
+    reps = np.int64(0)
+    x = legal
+    prev = -1
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        if prev >= 0 and (prev >> 4) == (c >> 4) and pts[c] == pts[prev] and ((priv >> c) & 1) == 0 \
+                and ((priv >> prev) & 1) == 0:
+            between = ((np.int64(1) << (c + 1)) - 1) ^ ((np.int64(1) << prev) - 1)
+            if (others & between) != 0:
+                reps |= np.int64(1) << c
+        else:
+            reps |= np.int64(1) << c
+        prev = c
+    return reps
+
+
+@njit(cache=True, inline="always")
+def _beats(c: int, best: int, trump: int) -> bool:
+    cs = c >> 4
+    bs = best >> 4
+    if cs == bs:
+        return c < best
+    return cs == trump
+
+
+@njit(cache=True)
+def _opp_can_beat(one: np.ndarray, team: np.ndarray, maxteam: int, me_max: bool, leader: int, ntrick: int, n: int,
+                  led_mask: int, trump: int, w: int) -> bool:
+    """Whether an opponent of the seat to move, still to play after it in this trick, holds a legal card
+    that beats ``w``."""
+    ws = w >> 4
+    wabove = _suit_mask(ws) & ((np.int64(1) << w) - 1)
+    tmask = _suit_mask(trump) if trump >= 0 else np.int64(0)
+    for j in range(ntrick + 1, n):
+        q = (leader + j) % n
+        if (team[q] == maxteam) == me_max:
+            continue
+        h = one[q]
+        follow = h & led_mask
+        lg = follow if follow != 0 else h
+        if (lg & wabove) != 0 or (ws != trump and (lg & tmask) != 0):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
+           seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tt_move: int,
+           moves: np.ndarray, scores: np.ndarray, ply: int) -> int:
+    """Write the representative moves into ``moves`` in search order; returns their number."""
+    n = ctx[C_N]
+    trump = ctx[C_TRUMP]
+    maxteam = ctx[C_MAXTEAM]
+    me_max = team[seat] == maxteam
+    # the cards of the players still to play in this trick, after this one
+    rest = np.int64(0)
+    rest_opp = np.int64(0)
+    for j in range(ntrick + 1, n):
+        q = (leader + j) % n
+        rest |= one[q]
+        if (team[q] == maxteam) != me_max:
+            rest_opp |= one[q]
+    trumps_mask = np.int64(0)
+    if trump >= 0:
+        trumps_mask = _suit_mask(trump)
+    friend = False
+    best_danger = False
+    led_mask = np.int64(0)
+    if ntrick > 0:
+        friend = (team[best_seat] == maxteam) == me_max
+        led_mask = _suit_mask(led_slot >> 4)
+        best_danger = _opp_can_beat(one, team, maxteam, me_max, leader, ntrick, n, led_mask, trump, best_slot)
+    k = 0
+    x = reps
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        p = pts[c]
+        s = c >> 4
+        above = _suit_mask(s) & ((np.int64(1) << c) - 1)
+        if c == tt_move:
+            sc = 10000
+        elif ntrick == 0:
+            top = (rest_opp & above) == 0
+            if top and s != trump and trump >= 0:
+                # an opponent void in the suit with trumps could ruff it
+                for j in range(1, n):
+                    q = (leader + j) % n
+                    if (team[q] == maxteam) != me_max and (one[q] & _suit_mask(s)) == 0 \
+                            and (one[q] & trumps_mask) != 0:
+                        top = False
+                        break
+            sc = 500 + 10 * p + (100 if s == trump else 0) if top else 200 - 10 * p - (c & 15)
+        else:
+            # can an opponent still to play beat this card (or the card now winning)?
+            if _beats(c, best_slot, trump):
+                danger = _opp_can_beat(one, team, maxteam, me_max, leader, ntrick, n, led_mask, trump, c)
+                if friend:
+                    sc = 650 + 10 * p if not danger and best_danger else 100 + p
+                elif not danger:
+                    sc = 700 + 10 * p
+                else:
+                    sc = 400 - 10 * p - (c & 15)
+            else:
+                if friend and not best_danger:
+                    sc = 600 + 10 * p
+                elif friend:
+                    sc = 350 - 10 * p
+                else:
+                    sc = 300 - 10 * p
+        # insertion by score, descending
+        i = k
+        while i > 0 and scores[ply, i - 1] < sc:
+            moves[ply, i] = moves[ply, i - 1]
+            scores[ply, i] = scores[ply, i - 1]
+            i -= 1
+        moves[ply, i] = c
+        scores[ply, i] = sc
+        k += 1
+    return k
+
 
 # per-ply fields of the explicit search stack (numba's cache cannot hold recursive functions)
 F_LEADER, F_NTRICK, F_LED, F_BSLOT, F_BSEAT, F_TPTS, F_TMASK, F_REM, F_NLEFT = range(9)
@@ -303,6 +478,134 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
 
 
 @njit(cache=True)
+def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
+                 leader: int, pts: np.ndarray) -> tuple[int, int]:
+    """Card points each side is sure to take at a trick start, whatever is played (56 only).
+
+    With trumps: the top trumps held by one side only (both copies of a rank, if out, on that side)
+    win every trick they are played to, for that side.  At no trumps: the leader can cash the cards
+    no other seat can beat, one trick after another.
+    """
+    sure_max = 0
+    sure_min = 0
+    if trump >= 0:
+        present = np.int64(0)
+        for q in range(n):
+            present |= one[q]
+        x = present & _suit_mask(trump)
+        side = -1
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            cmax = 0
+            cmin = 0
+            for q in range(n):
+                if (one[q] >> c) & 1:
+                    k = 1 + ((two[q] >> c) & 1)
+                    if team[q] == maxteam:
+                        cmax += k
+                    else:
+                        cmin += k
+            if cmax > 0 and cmin > 0:
+                break
+            sd = 0 if cmax > 0 else 1
+            if side == -1:
+                side = sd
+            elif sd != side:
+                break
+            if sd == 0:
+                sure_max += pts[c] * cmax
+            else:
+                sure_min += pts[c] * cmin
+        return sure_max, sure_min
+    others = np.int64(0)
+    for q in range(n):
+        if q != leader:
+            others |= one[q]
+    h = one[leader]
+    cash = 0
+    for s in range(4):
+        x = h & _suit_mask(s)
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            if (others & _suit_mask(s) & ((np.int64(1) << c) - 1)) != 0:
+                break
+            cash += pts[c] * (1 + ((two[leader] >> c) & 1))
+    if team[leader] == maxteam:
+        return cash, 0
+    return 0, cash
+
+
+@njit(cache=True, inline="always")
+def _mix(x: int) -> int:
+    x ^= (x >> 31) & 0x1FFFFFFFF
+    return x * np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, wrapping
+
+
+@njit(cache=True)
+def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, trump: int,
+                za: np.ndarray, zb: np.ndarray, relmap: np.ndarray, sa: np.ndarray, sb: np.ndarray
+                ) -> tuple[int, int]:
+    """Two independent hashes of the hands up to relative ranks and the order of the plain suits.
+
+    In each suit the cards still held are renumbered 0, 1, ... from the top, and each renumbered rank
+    carries its points (and 55's privilege), so positions that differ only by which cards are gone, and
+    play alike, share a key.  The plain suits' parts are added up, so that exchanging two plain suits
+    (which changes nothing in the play) gives the same key; the trump suit is kept apart.
+    """
+    present = np.int64(0)
+    for q in range(n):
+        present |= one[q]
+    for s in range(4):
+        x = present & _suit_mask(s)
+        r = 0 if s != trump else 16
+        a = np.int64(0)
+        b = np.int64(0)
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            relmap[c] = r
+            code = pts[c] + 4 * ((priv >> c) & 1)
+            a ^= za[MAX_SEATS, r, code]
+            b ^= zb[MAX_SEATS, r, code]
+            r += 1
+        sa[s] = a
+        sb[s] = b
+    for q in range(n):
+        x = one[q]
+        t = two[q]
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            k = (t >> c) & 1
+            s = c >> 4
+            sa[s] ^= za[q, relmap[c], k]
+            sb[s] ^= zb[q, relmap[c], k]
+    ha = np.int64(0)
+    hb = np.int64(0)
+    for s in range(4):
+        ha += _mix(sa[s])
+        hb += _mix(sb[s])
+    return ha, hb
+
+
+@njit(cache=True)
+def _points_in_hands(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray) -> tuple[int, int]:
+    rem = 0
+    cnt = 0
+    for s in range(n):
+        x = one[s]
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            k = 1 + ((two[s] >> c) & 1)
+            rem += k * pts[c]
+            cnt += k
+    return rem, cnt
+
+
+@njit(cache=True)
 def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
            za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
            leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
@@ -325,6 +628,15 @@ def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, 
     mv = np.empty((MAX_PLY, SLOTS), dtype=np.int64)
     sc = np.empty((MAX_PLY, SLOTS), dtype=np.int64)
     return _ab(one, two, team, ctx, pts, priv, za, zb, tt, mv, sc, st, stats)
+
+
+@njit(cache=True)
+def upper_bound(one: np.ndarray, two: np.ndarray, ctx: np.ndarray, pts: np.ndarray, ntrick: int,
+                tpts: int) -> int:
+    """The points still to be scored: cards in hands and in the trick, and the tricks' own points."""
+    n = ctx[C_N]
+    rem, cnt = _points_in_hands(one, two, n, pts)
+    return rem + tpts + ctx[C_BONUS] * ((cnt + ntrick) // n)
 
 
 @njit(cache=True)
