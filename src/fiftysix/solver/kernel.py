@@ -199,7 +199,7 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
                             and (one[q] & trumps_mask) != 0:
                         top = False
                         break
-            sc = 500 + 10 * p + (100 if s == trump else 0) if top else 200 - 10 * p - (c & 15)
+            sc = 500 + 10 * p + (0 if s == trump else 100) if top else 200 - 10 * p - (c & 15)
         else:
             # can an opponent still to play beat this card (or the card now winning)?
             if _beats(c, best_slot, trump):
