@@ -12,19 +12,21 @@ with the best average.
   several times a second, so a trick or two deeper the bot only asks whether each card keeps the goal in
   reach (null-window searches), and earlier still it plays the card the ``rules`` bot would (its card
   counting and bid reading included); see :func:`dd_tricks`.
-* **Auction, 56** (:mod:`.pimc_auction56`): the contract of each strain is simulated over sampled deals,
-  weighted by how well the other hands fit the values bid; every call (pass, double, each strain at the
-  cheapest value in its informative form) gets an expected score and the best is made.  The trump choice
+* **Auction, 56** (:mod:`.pimc_auction56`): the contract of each strain is simulated over sampled deals;
+  every call (pass, double, each strain at the cheapest value in its informative form) gets an expected
+  score and the best is made.  The trump choice
   (``chosen``, ``hidden``) likewise.
 * **55** (:mod:`.pimc55`): bids, discards and trumps by simulating the contract double dummy over sampled
   deals (kitty included); play as above.
 
 Options (``--bot pimc,samples=20,...``): ``samples`` (deals per card decision, default by depth),
-``bid_samples`` (default 120), ``time_limit`` (CPU seconds a decision may take, default 0.9; sampling
+``bid_samples`` (default 250), ``time_limit`` (CPU seconds a decision may take, default 0.9; sampling
 stops early when it would be exceeded), ``dd_tricks`` (solve exactly when holding at most this many cards;
 default by table size, :func:`dd_tricks`), ``fast`` (half the samples and one trick less deep, for arena
 runs), ``points_weight`` (what the average points add to a card's chance of reaching its goal),
-``bid_margin`` (expected tables, or points in 55, a bid must gain over passing).
+``bid_margin`` (expected tables, or points in 55, a bid must gain over passing), ``weights`` (weight the
+sampled deals by the values bid, 56; off by default: in arena runs it made the bids worse), ``compete``
+(look ahead to the opponents bidding on, 56).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def dd_tricks(game: str, players: int, fast: bool = False) -> tuple[int, int]:
 
 def samples_for(cards_held: int, exact: bool, fast: bool = False) -> int:
     """Deals sampled per card decision (fewer when each solve is dear)."""
-    n = {1: 1, 2: 16, 3: 24, 4: 30, 5: 24, 6: 20}.get(cards_held, 16) if exact else 20
+    n = {1: 1, 2: 24, 3: 40, 4: 48, 5: 30, 6: 24}.get(cards_held, 16) if exact else 32
     return max(1, n // 2) if fast else n
 
 
@@ -76,18 +78,21 @@ class PimcBot:
 
     def __init__(self, seed: int | None = None, samples: int | None = None, bid_samples: int | None = None,
                  time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
-                 points_weight: float = 0.5, bid_margin: float | None = None, game: str = "56") -> None:
+                 points_weight: float = 0.5, bid_margin: float | None = None, weights: bool = False,
+                 compete: bool = True, game: str = "56") -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         self.seed = seed
         self.rng = random.Random(seed)
         self.samples = samples
         self.fast = bool(fast)
-        self.bid_samples = bid_samples if bid_samples is not None else (60 if self.fast else 120)
+        self.bid_samples = bid_samples if bid_samples is not None else (100 if self.fast else 250)
         self.time_limit = time_limit if time_limit is None or time_limit > 0 else None
         self.dd_depth = dd_tricks
         self.points_weight = float(points_weight)
         self.bid_margin = bid_margin
+        self.weights = bool(weights)
+        self.compete = bool(compete)
         self.game = game
         self._fallback: Any = None
         self._fallback_game: str | None = None

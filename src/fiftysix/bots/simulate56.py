@@ -141,8 +141,9 @@ def normal_cdf(z: float) -> float:
 
 # -- what the auction's values say ---------------------------------------------------------------------------
 
-BID_SLACK = 4.0
-"""How far below its own estimate a bidder may bid (the rules bot bids up to its estimate less 2)."""
+BID_MARGIN = 2.0
+"""A bidder's own estimate is at least the value bid plus this (the rules bot bids up to its estimate less
+2, or its estimate once its partner has bid)."""
 BID_SOFTNESS = 3.0
 """The width of the step from "could not have bid this" to "could have"."""
 
@@ -156,8 +157,9 @@ def bid_weights(rules: Any, deals: Sequence[Any], observer: int, calls: Sequence
 
     ``calls``: the auction as ``(seat, value_before, bid_value or None, strain letter or None)`` for every
     call (``None`` value for a pass, double or redouble).  A bid of value v in strain s is likely when the
-    bidder's own estimate for s is at least v less a slack; a pass when its best estimate was below the
-    next value (only the first pass of each seat counts, and only before its partner has bid).
+    bidder's own estimate for s is at least v plus :data:`BID_MARGIN` (v alone once its partner has bid);
+    a pass when its best estimate was below the next value plus that margin (only the first pass of each
+    seat counts, and only before its partner has bid).
     """
     from .rules56 import estimate
 
@@ -184,7 +186,8 @@ def bid_weights(rules: Any, deals: Sequence[Any], observer: int, calls: Sequence
                 e = est(seat).get(strain or "NT", max(est(seat).values()))
                 if rules.trump != "bid":
                     e = max(est(seat).values())
-                logw += _log_sigmoid((e + BID_SLACK - value) / BID_SOFTNESS)
+                margin = 0.0 if rules.team_of[seat] in partner_bid else BID_MARGIN
+                logw += _log_sigmoid((e - margin - value) / BID_SOFTNESS)
                 partner_bid.add(rules.team_of[seat])
             elif seat not in passed and rules.team_of[seat] not in partner_bid and before < 40:
                 passed.add(seat)
