@@ -91,7 +91,7 @@ def test_endgames_pick_the_double_dummy_best_card_most_of_the_time() -> None:
 
 
 def test_depths_and_last_decision_report() -> None:
-    assert dd_tricks("56", 6) == (4, 6) and dd_tricks("56", 6, fast=True) == (3, 5)
+    assert dd_tricks("56", 6) == (5, 6) and dd_tricks("56", 6, fast=True) == (4, 5)
     assert dd_tricks("55", 4) == (5, 5) and dd_tricks("55", 9)[0] < 5
     rules = Rules56.preset_named("56-4", deck=32)
     deal = Deal56.from_seed(rules, seed=3)

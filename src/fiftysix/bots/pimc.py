@@ -52,22 +52,23 @@ def dd_tricks(game: str, players: int, fast: bool = False) -> tuple[int, int]:
     """(exact, reach): holding at most ``exact`` cards the bot solves sampled deals for the value of every
     card; holding at most ``reach`` cards it asks only whether each card keeps its goal in reach.
 
-    Measured with the numba solver on one core (``card_values`` / ``can_reach`` after every card, per
-    sampled deal, median and p90): 56 at six players, 4 tricks left about 1 ms, 5 tricks 22 / 12 ms
-    (p90 74 / 23 ms), 6 tricks 83 / 29 ms (p90 244 / 88 ms); at four players (12 tricks) 6 tricks left
-    11 ms, 7 tricks 33 / 19 ms, 8 tricks 145 / 54 ms.  A whole six-player deal takes seconds.  55 deals
-    (five tricks) at up to six players take a few ms; at more players some take minutes.
+    Chosen from ``bench/pimc_speed.py`` (CPU time of one core, 8 sampled deals solved for every card):
+    56 at six players, 5 cards held 34 ms median (p90 72 ms), 6 cards 126 ms (p90 400 ms), 7 cards 0.7 s
+    (p90 2.3 s, some 10 s); at four players (12 tricks) 7 cards 20 ms, 8 cards 76 ms (p90 230 ms); at eight
+    players 4 cards 14 ms, 5 cards 95 ms (p90 0.74 s).  A null-window question per card costs about a third
+    of the exact values.  55 deals (five tricks) at up to six players take a few ms; at more players some
+    take minutes.
     """
     if game == "55":
         depth = 5 if players <= 6 else 3
         return (depth - 1, depth - 1) if fast else (depth, depth)
-    exact, reach = {4: (6, 7), 6: (4, 6), 8: (3, 5)}.get(players, (3, 5))
+    exact, reach = {4: (7, 8), 6: (5, 6), 8: (4, 5)}.get(players, (4, 5))
     return (exact - 1, reach - 1) if fast else (exact, reach)
 
 
 def samples_for(cards_held: int, exact: bool, fast: bool = False) -> int:
     """Deals sampled per card decision (fewer when each solve is dear)."""
-    n = {1: 1, 2: 24, 3: 40, 4: 48, 5: 30, 6: 24}.get(cards_held, 16) if exact else 32
+    n = {1: 1, 2: 24, 3: 40, 4: 48, 5: 32, 6: 24}.get(cards_held, 24) if exact else 32
     return max(1, n // 2) if fast else n
 
 
