@@ -224,7 +224,7 @@ function renderSummary(S, c, actions) {
   const m = c.t.match;
   const number = c.t.deals.length ? c.t.deals[c.t.deals.length - 1].number : null;
   panel.append(h("h2", {}, `Deal ${m.deal_number} is over`));
-  if (!r.contract) panel.append(h("p", { class: "big" }, "Nobody bid: the deal is thrown in."));
+  if (!r.contract) panel.append(h("p", { class: "big", id: "summary-line" }, "Nobody bid: the deal is thrown in."));
   else {
     const who = c.teamName(r.contract.team);
     panel.append(h("p", { class: "big", id: "summary-line" },
