@@ -23,7 +23,7 @@ from ..core.cards import Card
 from ..core.deal import PLAY
 from ..core.errors import RecordError
 from ..records import read_deal
-from .common import read_text
+from .common import RecordFileError, load_json
 from .render import can_show_symbols, card_text
 
 MISTAKE = 3
@@ -76,17 +76,10 @@ def analyze_file(path: str, stdin: TextIO | None = None, engine: str | None = No
 
     :raises AnalyzeError: with a message for the user.
     """
-    name = "standard input" if path == "-" else path
     try:
-        text = read_text(path, stdin)
-    except OSError as e:
-        raise AnalyzeError(f"cannot read {name}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise AnalyzeError(f"cannot read {name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise AnalyzeError(f"{name}: malformed JSON: {e}") from None
+        data = load_json(path, stdin)
+    except RecordFileError as e:
+        raise AnalyzeError(str(e)) from None
     return analyze_record(data, engine, from_trick)
 
 

@@ -146,3 +146,25 @@ def read_text(path: str, stdin: TextIO | None = None) -> str:
         return stream.read()
     with open(path, "rb") as f:
         return f.read().decode("utf-8-sig")
+
+
+class RecordFileError(Exception):
+    """A record file that cannot be read or is not JSON; the message names the file and what is wrong."""
+
+
+def load_json(path: str, stdin: TextIO | None = None) -> object:
+    """The JSON value of a record file (``-``: standard input).
+
+    :raises RecordFileError: if the file cannot be read, is not UTF-8 or is not JSON.
+    """
+    name = "standard input" if path == "-" else path
+    try:
+        text = read_text(path, stdin)
+    except OSError as e:
+        raise RecordFileError(f"cannot read {name}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise RecordFileError(f"cannot read {name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordFileError(f"{name}: malformed JSON: {e}") from None

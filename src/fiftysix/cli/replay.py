@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from ..core.cards import Card
 from ..core.moves import Call, Claim, Discard, Reveal, TrumpChoice
 from ..records import check, read_deal
-from .common import game_of_record, read_text
+from .common import RecordFileError, game_of_record, load_json
 from .render import (
     auction_lines,
     cards_line,
@@ -147,17 +147,9 @@ def replay_lines(data: Mapping[str, Any], result: Mapping[str, Any], symbols: bo
 def run_replay(path: str, out: TextIO, err: TextIO, stdin: TextIO | None = None, symbols: bool = True) -> int:
     name = "standard input" if path == "-" else path
     try:
-        text = read_text(path, stdin)
-    except OSError as e:
-        err.write(f"fiftysix replay: cannot read {name}: {e.strerror or e}\n")
-        return 1
-    except UnicodeDecodeError:
-        err.write(f"fiftysix replay: cannot read {name}: not UTF-8 text\n")
-        return 1
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        err.write(f"fiftysix replay: {name}: malformed JSON: {e}\n")
+        data = load_json(path, stdin)
+    except RecordFileError as e:
+        err.write(f"fiftysix replay: {e}\n")
         return 1
     result = check(data)
     if not result.get("valid"):

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from ..core.cards import Card
 from ..core.errors import RecordError
 from ..records import read_deal
-from .common import read_text
+from .common import RecordFileError, load_json
 from .render import can_show_symbols
 
 
@@ -56,17 +56,10 @@ def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None
 
     :raises SolveError: with a message for the user.
     """
-    name = "standard input" if path == "-" else path
     try:
-        text = read_text(path, stdin)
-    except OSError as e:
-        raise SolveError(f"cannot read {name}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise SolveError(f"cannot read {name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SolveError(f"{name}: malformed JSON: {e}") from None
+        data = load_json(path, stdin)
+    except RecordFileError as e:
+        raise SolveError(str(e)) from None
     return solve_record(data, engine)
 
 
