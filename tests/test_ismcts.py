@@ -11,14 +11,15 @@ from fiftysix.games import game_of_preset
 from fiftysix.views import view
 
 
+@pytest.mark.parametrize("calls", ["search", "pimc"])
 @pytest.mark.parametrize("preset", ["56-4", "56-6", "56-hidden", "56-announce", "56-pairs-6", "55", "55-teams-4"])
-def test_always_legal(preset: str) -> None:
+def test_always_legal(preset: str, calls: str) -> None:
     game = game_of_preset(preset)
     rules = game.rules_from_json(preset)
     phases = set()
     for seed in range(2):
         deal = game.new_deal(rules, seed=seed)
-        bots = [IsmctsBot(seed=s, iterations=12) if s % 2 == 0 else make_bot("random", s, game.name)
+        bots = [IsmctsBot(seed=s, iterations=12, calls=calls) if s % 2 == 0 else make_bot("random", s, game.name)
                 for s in range(rules.players)]
         while not deal.is_over:
             seat = deal.to_move
@@ -54,3 +55,27 @@ def test_beats_random() -> None:
     summary = summarize(config, result, elapsed)
     diff = summary["bots"][0]["paired_difference"]
     assert diff["mean"] > 0 and diff["ci95"][0] > 0
+
+
+@pytest.mark.parametrize("preset", ["56-6", "55"])
+def test_calls_by_another_bot(preset: str) -> None:
+    """With ``calls=rules`` every call, trump choice and discard is the rules bot's; the play is searched."""
+    game = game_of_preset(preset)
+    rules = game.rules_from_json(preset)
+    deal = game.new_deal(rules, seed=3)
+    bot = IsmctsBot(seed=5, iterations=8, calls="rules")
+    reference = make_bot("rules", seed=5, game=game.name)
+    delegated = 0
+    while not deal.is_over:
+        v = view(deal, deal.to_move)
+        move = bot.choose(v)
+        if deal.phase != "play" and len(v["legal"]) > 1:
+            assert move == reference.choose(v)
+            delegated += 1
+        deal.push(move)
+    assert delegated >= 1
+
+
+def test_calls_option_checked() -> None:
+    with pytest.raises(ValueError, match="calls must be one of search, rules, pimc"):
+        IsmctsBot(calls="oracle")

@@ -13,7 +13,12 @@ team plus a little of its card points, so that among equal results the bot prefe
 
 Options: ``iterations`` (default 300) and ``time_limit`` (seconds per decision; the search stops at the
 first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of random moves in rollouts),
-``infer`` (read length from suit bids when sampling, :class:`~.sampling.DealSampler`).
+``infer`` (read length from suit bids when sampling, :class:`~.sampling.DealSampler`), ``calls``
+(``search``: calls, trump choice and 55's discard are searched like the play; ``rules`` or ``pimc``: that
+bot makes them and the tree searches the play only).
+
+Sampled hands know nothing of the strength a bid shows, so a searched auction overbids (arena: see
+docs/bots.md); the default takes the calls from ``pimc``, whose simulation reads the bids.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ from ..core.deal import AUCTION, DISCARD, PLAY, TRUMP
 from ..core.moves import CLAIM, PASS, REVEAL, Call, Discard, Move
 from .base import register
 from .sampling import DealSampler, SamplingError
+
+
+CALLERS = ("search", "rules", "pimc")
+"""Who makes an ``ismcts`` bot's calls (auction, trump choice, 55's discard)."""
 
 
 class _Node:
@@ -49,9 +58,14 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 300, time_limit: float | None = None,
-                 exploration: float = 0.7, epsilon: float = 0.1, infer: bool = True) -> None:
+                 exploration: float = 0.7, epsilon: float = 0.1, infer: bool = True, calls: str = "pimc") -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if calls not in CALLERS:
+            raise ValueError(f"calls must be one of {', '.join(CALLERS)}, not {calls!r}")
+        self.seed = seed
+        self.calls = calls
+        self._caller: dict[str, Any] = {}
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
         self.time_limit = time_limit
@@ -65,6 +79,8 @@ class IsmctsBot:
         legal: list[str] = view["legal"]
         if len(legal) == 1:
             return legal[0]
+        if self.calls != "search" and view["phase"] in ("auction", "trump", "discard"):
+            return self.caller(view["game"]).choose(view)
         try:
             sampler = DealSampler(view, infer=self.infer)
         except SamplingError:   # a view no deal agrees with (it cannot come from the rules): play safe
@@ -124,6 +140,14 @@ class IsmctsBot:
         ranked = sorted(((ch.visits, ch.total / max(ch.visits, 1), str(root_moves[k]))
                          for k, ch in root.children.items() if str(root_moves[k]) in texts), reverse=True)
         return ranked[0][2] if ranked else legal[0]
+
+    def caller(self, game: str) -> Any:
+        """The bot that makes this bot's calls (``calls`` option), one per game."""
+        bot = self._caller.get(game)
+        if bot is None:
+            from .base import make_bot
+            bot = self._caller[game] = make_bot(self.calls, seed=self.seed, game=game)
+        return bot
 
 
 # -- game policies: candidate moves, rollouts, rewards ------------------------------------------------------
