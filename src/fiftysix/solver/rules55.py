@@ -1,8 +1,8 @@
 """The card play of 55 as the solver needs it, taken from :mod:`fiftysix.games.fifty_five`.
 
-Legal cards come from the 55 deal code itself (:meth:`Deal55._legal_cards`: free trumping on a plain
-lead, the duty to trump on a trump lead with the renege privilege of the 5, J and A♥); the ranking and
-the trick's winner from :mod:`fiftysix.games.fifty_five.ranking`.  Points: 5 a trick, and 5 for the
+Legal cards come from the 55 deal code itself (:func:`fiftysix.games.fifty_five.deal.legal_cards`: free
+trumping on a plain lead, the duty to trump on a trump lead with the renege privilege of the 5, J and A♥);
+the ranking and the trick's winner from :mod:`fiftysix.games.fifty_five.ranking`.  Points: 5 a trick, and 5 for the
 deal's highest trump, which goes to the side of the player who holds (or played) it: the whole deal
 decides it, so it is a constant of the position (:attr:`Position.bonus_team`).
 """
@@ -10,11 +10,10 @@ decides it, so it is a constant of the position (:attr:`Position.bonus_team`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Any
 
 from ..core.cards import CARDS, Card, Suit
-from ..games.fifty_five.deal import Deal55
+from ..games.fifty_five.deal import legal_cards
 from ..games.fifty_five.ranking import EFFECTIVE_SUIT, IS_TRUMP, KEY, PRIVILEGED, winning_index
 from ..games.fifty_five.rules import TRICK_POINTS
 
@@ -42,8 +41,7 @@ class Play55:
 
     def legal(self, hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
         """The cards of ``hand`` that may be played to ``trick``, by the 55 deal's own rule."""
-        shim: Any = SimpleNamespace(hands=[list(hand)], to_move=0, trick_cards=list(trick), trump=trump)
-        return tuple(Deal55._legal_cards(shim))
+        return legal_cards(hand, trick, trump)
 
     def winner(self, trick: Sequence[Card], trump: Suit | None) -> int:
         assert trump is not None, "55 always has trumps"

@@ -73,6 +73,32 @@ def parse_discard(value: object) -> list[Card]:
     return out
 
 
+def legal_cards(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
+    """The cards of ``hand`` that may be played to ``trick`` (empty: a lead) with ``trump`` as trumps.
+
+    Used by the deal and by the solver, so that both play by one rule.
+    """
+    if not trick:
+        return tuple(hand)
+    assert trump is not None, "55 always has trumps"
+    is_trump = IS_TRUMP[trump]
+    led = trick[0]
+    if is_trump[led]:
+        trumps = tuple(c for c in hand if is_trump[c])
+        key, privileged, led_key = KEY[trump], PRIVILEGED[trump], KEY[trump][led]
+        # The renege privilege: 5, J and A♥ need not fall to a lower trump lead, but one ordinary
+        # trump (or a privileged card below the lead) obliges the player to play a trump.
+        for c in trumps:
+            if c not in privileged or key[c] < led_key:
+                return trumps
+        return tuple(hand)
+    suit = SUIT[led]
+    if any(SUIT[c] == suit and not is_trump[c] for c in hand):
+        # Free trumping: follow suit or trump, as the player likes.
+        return tuple(c for c in hand if is_trump[c] or SUIT[c] == suit)
+    return tuple(hand)
+
+
 class Deal55(Deal):
     """A deal of 55.
 
@@ -151,27 +177,7 @@ class Deal55(Deal):
         return TRUMP_CHOICES
 
     def _legal_cards(self) -> tuple[Card, ...]:
-        hand = self.hands[self.to_move or 0]
-        if not self.trick_cards:
-            return tuple(hand)
-        assert self.trump is not None
-        trump = self.trump
-        is_trump = IS_TRUMP[trump]
-        led = self.trick_cards[0]
-        if is_trump[led]:
-            trumps = tuple(c for c in hand if is_trump[c])
-            key, privileged, led_key = KEY[trump], PRIVILEGED[trump], KEY[trump][led]
-            # The renege privilege: 5, J and A♥ need not fall to a lower trump lead, but one ordinary
-            # trump (or a privileged card below the lead) obliges the player to play a trump.
-            for c in trumps:
-                if c not in privileged or key[c] < led_key:
-                    return trumps
-            return tuple(hand)
-        suit = SUIT[led]
-        if any(SUIT[c] == suit and not is_trump[c] for c in hand):
-            # Free trumping: follow suit or trump, as the player likes.
-            return tuple(c for c in hand if is_trump[c] or SUIT[c] == suit)
-        return tuple(hand)
+        return legal_cards(self.hands[self.to_move or 0], self.trick_cards, self.trump)
 
     def is_legal(self, move: Move) -> bool:
         phase = self.phase
