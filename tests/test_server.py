@@ -108,6 +108,13 @@ def test_create_join_and_play_a_whole_deal_with_bots(db: str) -> None:
         assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
         assert check(record.json())["valid"] is True
         assert c.get(f"/api/tables/{code}/deals/2.json").status_code == 404
+        whole = c.get(f"/api/tables/{code}/matches/1.json")
+        assert whole.status_code == 200 and "match-1" in whole.headers["content-disposition"]
+        assert whole.json()["deals"] == [record.json()]
+        checked = check(whole.json())
+        assert checked["valid"] is True and checked["standings"] == end["table"]["match"]["standings"]
+        missing = c.get(f"/api/tables/{code}/matches/2.json")
+        assert missing.status_code == 404 and "no match 2" in missing.json()["error"]
 
 
 def test_two_people_join_take_seats_and_play(db: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .core.cards import Card, cards_text
@@ -251,3 +251,8 @@ def deal_record(deal: Any) -> dict[str, Any]:
     record.update(extra)
     record["play"] = deal.play_texts()
     return record
+
+
+def match_record(game: str, rules: Any, deals: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A match record (records.md): the match's rules and its deal records in the order played."""
+    return {"game": game, "rules": GAMES[game].rules_to_json(rules), "deals": [dict(d) for d in deals]}

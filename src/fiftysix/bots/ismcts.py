@@ -35,7 +35,6 @@ from ..core.moves import CLAIM, PASS, REVEAL, Call, Discard, Move
 from .base import register
 from .sampling import DealSampler, SamplingError
 
-
 CALLERS = ("search", "rules", "pimc")
 """Who makes an ``ismcts`` bot's calls (auction, trump choice, 55's discard)."""
 

@@ -151,6 +151,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         headers = {"Content-Disposition": f'attachment; filename="{code}-deal-{number}.json"'}
         return Response(json.dumps(record, indent=1) + "\n", media_type="application/json", headers=headers)
 
+    async def api_match_record(request: Request) -> Response:
+        code = request.path_params["code"].upper()
+        number = request.path_params["number"]
+        table = await server.hub.get(code)
+        record = None
+        if table is not None:
+            async with table.lock:
+                record = table.state.match_record(number)
+        if record is None:
+            return _error(f"table {code[:16]} has no match {number} with a finished deal", 404)
+        headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
+        return Response(json.dumps(record, indent=1) + "\n", media_type="application/json", headers=headers)
+
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         table = await server.hub.get(ws.path_params["code"])
@@ -206,6 +219,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),
+        Route("/api/tables/{code}/matches/{number:int}.json", api_match_record),
         WebSocketRoute("/ws/{code}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
 from ..games import GAMES
-from ..records import deal_record
+from ..records import deal_record, match_record
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -268,6 +268,12 @@ class TableState:
     def _check_seated(self, e: dict[str, Any]) -> None:
         if self.seat_of(e.get("player")) is None and e.get("player") != self.host:
             raise TableError("only a seated player or the host can do that")
+
+    def match_record(self, match_no: int) -> dict[str, Any] | None:
+        """The record of match ``match_no`` (1, 2, ... over the table's life) with its finished deals, or
+        ``None`` if it has none."""
+        deals = [f.record for f in self.finished if f.match_no == match_no]
+        return match_record(self.game.name, self.rules, deals) if deals else None
 
     def _fill_seats(self) -> None:
         empty = [i for i, s in enumerate(self.seats) if s.empty]

@@ -335,6 +335,13 @@ function renderHistory(S) {
       h("td", {}, h("a", { href: `/api/tables/${S.table.code}/deals/${d.number}.json`, download: "" }, "JSON"))));
   }
   panel.append(h("h2", {}, "Deals of this table"), table);
+  const matches = [...new Set(deals.map((d) => d.match))];
+  const links = h("p", { id: "match-records" }, "Whole matches: ");
+  matches.forEach((n, i) => {
+    if (i) links.append(" · ");
+    links.append(h("a", { href: `/api/tables/${S.table.code}/matches/${n}.json`, download: "" }, `match ${n}`));
+  });
+  panel.append(links);
 }
 
 export { isCard };
