@@ -444,3 +444,33 @@ def test_lookups_of_keys_no_row_can_have_are_not_found(db: str) -> None:
         assert c.get(f"/api/tables/{'X' * 40}/deals/1.json").status_code == 404
         with c.websocket_connect("/ws/AB%00CD") as ws:
             assert ws.receive_json() == {"type": "error", "message": "no such table"}
+
+
+def test_a_flood_of_messages_is_refused_and_the_connection_goes_on(db: str) -> None:
+    with client(db, message_rate=2.0, message_burst=5) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random")
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            version = hello(ws, asha)["version"]
+            for _ in range(12):
+                ws.send_json({"type": "ping"})
+            answers = [receive_until(ws, lambda m: m["type"] in ("error", "pong")) for _ in range(12)]
+            refusals = [a for a in answers if a["type"] == "error"]
+            assert len(refusals) >= 6 and all("too many messages" in a["message"] for a in refusals)
+            assert "at most 2 a second on average and 5 at once" in refusals[0]["message"]
+            time.sleep(0.6)   # the bucket refills: one message is allowed again
+            ws.send_json({"type": "start"})
+            started = receive_until(ws, lambda m: m["type"] == "error" or is_snapshot(m) and m["view"] is not None)
+            assert started["type"] != "error" and started["version"] > version
+
+
+def test_rate_limit_refills_with_time() -> None:
+    from fiftysix.server.protocol import RateLimit
+
+    now = [0.0]
+    limit = RateLimit(rate=4.0, burst=2, clock=lambda: now[0])
+    assert [limit.allow() for _ in range(3)] == [True, True, False]
+    now[0] += 0.25
+    assert [limit.allow() for _ in range(2)] == [True, False]
+    now[0] += 100
+    assert [limit.allow() for _ in range(3)] == [True, True, False]

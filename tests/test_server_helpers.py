@@ -23,14 +23,15 @@ Message = dict[str, Any]
 CARD = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
 
 
-def make_app(db: Path | str, bot_delay: float = 0.0, next_delay: float = 0.0) -> Any:
-    """An app on ``db``: a SQLite file's path, or any SQLAlchemy async URL."""
+def make_app(db: Path | str, bot_delay: float = 0.0, next_delay: float = 0.0, **timing: Any) -> Any:
+    """An app on ``db``: a SQLite file's path, or any SQLAlchemy async URL; ``timing``: more
+    :class:`Timing` fields."""
     url = db if isinstance(db, str) and "://" in db else f"sqlite+aiosqlite:///{db}"
-    return create_app(Settings(db_url=url, timing=Timing(bot_delay=bot_delay, next_delay=next_delay)))
+    return create_app(Settings(db_url=url, timing=Timing(bot_delay=bot_delay, next_delay=next_delay, **timing)))
 
 
 @contextmanager
-def client(db: Path | str, **timing: float) -> Iterator[TestClient]:
+def client(db: Path | str, **timing: Any) -> Iterator[TestClient]:
     with TestClient(make_app(db, **timing)) as c:
         yield c
 

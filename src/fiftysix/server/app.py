@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .db import Database
 from .hub import Hub, catalogue
 from .messages import Presence, table_info
-from .protocol import handle_message, read_message
+from .protocol import RateLimit, handle_message, read_message
 from .state import TableError
 from .table import Connection, Timing
 from .tokens import COOKIE, Tokens, clean_name
@@ -194,8 +194,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     conn.send({"type": "error", "message": error})
                 elif msg is not None and msg.get("type") != "hello":
                     await handle_message(table, conn, msg)
+            timing = server.settings.timing
+            limit = RateLimit(timing.message_rate, timing.message_burst)
             while True:
                 text = await ws.receive_text()
+                if not limit.allow():
+                    conn.send({"type": "error", "message": limit.refusal()})
+                    continue
                 msg, error = read_message(text)
                 if msg is None:
                     conn.send({"type": "error", "message": error})

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
+from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import FiftySixError
@@ -35,6 +37,29 @@ MAX_MESSAGE = 4096
 
 TYPES = ("hello", "join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "explain",
          "state", "ping")
+
+
+class RateLimit:
+    """A token bucket: on average ``rate`` messages a second, at most ``burst`` at once.  Clients send a
+    few messages a second; a flood is refused message by message so that it cannot starve the table."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = float(burst)
+        self.last = clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def refusal(self) -> str:
+        return (f"too many messages: at most {self.rate:g} a second on average and {self.burst} at once; "
+                "this one was ignored")
 
 
 def read_message(text: str) -> tuple[dict[str, Any] | None, str | None]:

@@ -33,6 +33,8 @@ class Timing:
     bot_delay: float = 0.8        # seconds before a computer player moves, so people can follow
     next_delay: float = 3.0       # pause between deals when no seated person is there to ask for the next
     replay_limit: int = 1000      # a reconnect missing more events than this gets a full state instead
+    message_rate: float = 20.0    # messages a connection may send a second on average ...
+    message_burst: int = 40       # ... and at once; more are refused with an error
 
 
 @dataclass(eq=False)
