@@ -14,7 +14,9 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
   one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
   rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
-* move ordering from what the opponents still to play can beat or ruff;
+* move ordering from what the opponents still to play can beat or ruff, and killer moves (the card that
+  last cut off at the same ply gets a bonus);
+* the last trick valued directly (every card is forced);
 * bounds from the points left, from points a side is sure to take and from a trick nobody still to play
   can win;
 * null-window searches for the exact value: galloping up from a guess while they fail high (probes far
@@ -36,6 +38,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 MAX_SEATS = 10
 SLOTS = 64
 MAX_PLY = 80
+KBONUS = 60  # order bonus of the move that last refuted a sibling (a killer move, per ply)
 # ctx fields
 C_N, C_TRUMP, C_MAXTEAM, C_MODE, C_BONUS, C_SALT_A, C_SALT_B = 0, 1, 2, 3, 4, 5, 6
 CTX_LEN = 7
@@ -132,30 +135,19 @@ def _beats(c: int, best: int, trump: int) -> bool:
     return cs == trump
 
 
-@njit(cache=True)
-def _opp_can_beat(one: np.ndarray, team: np.ndarray, maxteam: int, me_max: bool, leader: int, ntrick: int, n: int,
-                  led_mask: int, trump: int, w: int) -> bool:
-    """Whether an opponent of the seat to move, still to play after it in this trick, holds a legal card
-    that beats ``w``."""
+@njit(cache=True, inline="always")
+def _can_beat(lg: int, trump: int, w: int) -> bool:
+    """Whether the cards ``lg`` hold one that beats ``w``."""
     ws = w >> 4
-    wabove = _suit_mask(ws) & ((np.int64(1) << w) - 1)
-    tmask = _suit_mask(trump) if trump >= 0 else np.int64(0)
-    for j in range(ntrick + 1, n):
-        q = (leader + j) % n
-        if (team[q] == maxteam) == me_max:
-            continue
-        h = one[q]
-        follow = h & led_mask
-        lg = follow if follow != 0 else h
-        if (lg & wabove) != 0 or (ws != trump and (lg & tmask) != 0):
-            return True
-    return False
+    if (lg & _suit_mask(ws) & ((np.int64(1) << w) - 1)) != 0:
+        return True
+    return trump >= 0 and ws != trump and (lg & _suit_mask(trump)) != 0
 
 
 @njit(cache=True)
 def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
            seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tt_move: int,
-           moves: np.ndarray, scores: np.ndarray, ply: int) -> int:
+           moves: np.ndarray, scores: np.ndarray, ply: int, kmove: int) -> int:
     """Write the representative moves into ``moves`` in search order; returns their number."""
     n = ctx[C_N]
     trump = ctx[C_TRUMP]
@@ -175,10 +167,25 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
     friend = False
     best_danger = False
     led_mask = np.int64(0)
+    opp_lg = np.int64(0)  # the cards the opponents still to play may play to this trick
+    ruff = 0  # leads: the suits an opponent is void in while holding trumps
     if ntrick > 0:
         friend = (team[best_seat] == maxteam) == me_max
         led_mask = _suit_mask(led_slot >> 4)
-        best_danger = _opp_can_beat(one, team, maxteam, me_max, leader, ntrick, n, led_mask, trump, best_slot)
+        for j in range(ntrick + 1, n):
+            q = (leader + j) % n
+            if (team[q] == maxteam) != me_max:
+                h = one[q]
+                follow = h & led_mask
+                opp_lg |= follow if follow != 0 else h
+        best_danger = _can_beat(opp_lg, trump, best_slot)
+    elif trump >= 0:
+        for j in range(1, n):
+            q = (leader + j) % n
+            if (team[q] == maxteam) != me_max and (one[q] & trumps_mask) != 0:
+                for s in range(4):
+                    if (one[q] & _suit_mask(s)) == 0:
+                        ruff |= 1 << s
     k = 0
     x = reps
     while x != 0:
@@ -191,19 +198,13 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
             sc = 10000
         elif ntrick == 0:
             top = (rest_opp & above) == 0
-            if top and s != trump and trump >= 0:
-                # an opponent void in the suit with trumps could ruff it
-                for j in range(1, n):
-                    q = (leader + j) % n
-                    if (team[q] == maxteam) != me_max and (one[q] & _suit_mask(s)) == 0 \
-                            and (one[q] & trumps_mask) != 0:
-                        top = False
-                        break
+            if top and s != trump and ((ruff >> s) & 1) != 0:
+                top = False  # an opponent void in the suit with trumps could ruff it
             sc = 500 + 10 * p + (0 if s == trump else 100) if top else 200 - 10 * p - (c & 15)
         else:
             # can an opponent still to play beat this card (or the card now winning)?
             if _beats(c, best_slot, trump):
-                danger = _opp_can_beat(one, team, maxteam, me_max, leader, ntrick, n, led_mask, trump, c)
+                danger = _can_beat(opp_lg, trump, c)
                 if friend:
                     sc = 650 + 10 * p if not danger and best_danger else 100 + p
                 elif not danger:
@@ -217,6 +218,8 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
                     sc = 350 - 10 * p
                 else:
                     sc = 300 - 10 * p
+        if c == kmove:
+            sc += KBONUS
         # insertion by score, descending
         i = k
         while i > 0 and scores[ply, i - 1] < sc:
@@ -249,6 +252,18 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
     mode = ctx[C_MODE]
     mask = tt.shape[0] - 1
     relmap = np.empty(SLOTS, dtype=np.int64)
+    killer = np.full(MAX_PLY, -1, dtype=np.int64)
+    # the cards worth 0, 1 and 2 points (56's card points are 0-3)
+    pm0 = np.int64(0)
+    pm1 = np.int64(0)
+    pm2 = np.int64(0)
+    for c in range(SLOTS):
+        if pts[c] == 0:
+            pm0 |= np.int64(1) << c
+        elif pts[c] == 1:
+            pm1 |= np.int64(1) << c
+        elif pts[c] == 2:
+            pm2 |= np.int64(1) << c
     sa = np.empty(4, dtype=np.int64)
     sb = np.empty(4, dtype=np.int64)
     ply = 0
@@ -264,6 +279,12 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             beta = st[ply, F_BETA]
             if nleft == 0:
                 ret = 0
+                state = RETURN
+                continue
+            if nleft + ntrick == n:
+                # the last trick: every card is forced
+                ret = _last_trick(one, n, team, maxteam, trump, pts, leader, ntrick, st[ply, F_BSLOT],
+                                  st[ply, F_BSEAT], st[ply, F_TPTS], bonus)
                 state = RETURN
                 continue
             tpts = st[ply, F_TPTS]
@@ -296,14 +317,14 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                     if trump >= 0 and (bslot >> 4) != trump and (lg & _suit_mask(trump)) != 0:
                         decided = False
                         break
-                    low = 100
-                    x = lg
-                    while x != 0:
-                        c = trailing_zeros(x)
-                        x &= x - 1
-                        if pts[c] < low:
-                            low = pts[c]
-                    sure += low
+                    if (lg & pm0) != 0:
+                        pass
+                    elif (lg & pm1) != 0:
+                        sure += 1
+                    elif (lg & pm2) != 0:
+                        sure += 2
+                    else:
+                        sure += 3
                 if decided:
                     if team[st[ply, F_BSEAT]] == maxteam:
                         if sure >= beta:
@@ -365,7 +386,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 st[ply, F_K] = 1
             else:
                 st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_LED],
-                                      st[ply, F_BSLOT], st[ply, F_BSEAT], tt_move, mv, sc, ply)
+                                      st[ply, F_BSLOT], st[ply, F_BSEAT], tt_move, mv, sc, ply, killer[ply])
             st[ply, F_I] = 0
             is_max = team[seat] == maxteam
             st[ply, F_MAX] = is_max
@@ -468,13 +489,34 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 st[ply, F_BMOVE] = c
                 if v > st[ply, F_ALPHA]:
                     st[ply, F_ALPHA] = v
+                    if v >= st[ply, F_BETA]:
+                        killer[ply] = c
         else:
             if v < st[ply, F_BEST]:
                 st[ply, F_BEST] = v
                 st[ply, F_BMOVE] = c
                 if v < st[ply, F_BETA]:
                     st[ply, F_BETA] = v
+                    if v <= st[ply, F_ALPHA]:
+                        killer[ply] = c
         state = NEXT
+
+
+@njit(cache=True)
+def _last_trick(one: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int, pts: np.ndarray,
+                leader: int, ntrick: int, bslot: int, bseat: int, tpts: int, bonus: int) -> int:
+    """The value of the last trick, each seat still to play holding one card."""
+    total = tpts + bonus
+    for j in range(ntrick, n):
+        q = (leader + j) % n
+        c = trailing_zeros(one[q])
+        total += pts[c]
+        if j == 0 or _beats(c, bslot, trump):
+            bslot = c
+            bseat = q
+    if team[bseat] == maxteam:
+        return total
+    return 0
 
 
 @njit(cache=True)
