@@ -23,8 +23,8 @@ from ..core.cards import Card
 from ..core.deal import PLAY
 from ..core.errors import RecordError
 from ..records import read_deal
-from .common import RecordFileError, load_json
-from .render import can_show_symbols, card_text
+from .common import RecordFileError, load_json, write_result
+from .render import card_text
 
 MISTAKE = 3
 """Points lost for a ``?``."""
@@ -62,11 +62,7 @@ def run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> in
     except AnalyzeError as e:
         err.write(f"fiftysix analyze: error: {e}\n")
         return 1
-    if args.json:
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
-    else:
-        symbols = not args.ascii and can_show_symbols(out)
-        out.write(format_analysis(result, symbols))
+    write_result(result, args.json, args.ascii, out, format_analysis)
     return 0
 
 

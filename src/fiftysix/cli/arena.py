@@ -24,7 +24,7 @@ def add_parser(sub: Any) -> None:
                                    "the 95%% confidence interval of the paired difference.")
     p.add_argument("--rules", default="56-6", help="a preset or a JSON rules object (default %(default)s)")
     p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
-                   help='a bot: random, rules, ismcts, with options as ismcts,iterations=100, or '
+                   help='a bot: random, rules, ismcts, pimc, with options as ismcts,iterations=100, or '
                         '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
     p.add_argument("--deals", type=int, default=100, help="number of duplicate deals (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default %(default)s)")

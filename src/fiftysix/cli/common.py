@@ -13,6 +13,7 @@ from ..bots import Bot, make_bot
 from ..core.errors import FiftySixError, RulesError
 from ..games import GAMES, game_of_preset
 from ..views import view
+from .render import can_show_symbols
 
 Warn = Callable[[str], None]
 
@@ -168,3 +169,13 @@ def load_json(path: str, stdin: TextIO | None = None) -> object:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordFileError(f"{name}: malformed JSON: {e}") from None
+
+
+def write_result(result: Any, as_json: bool, ascii_only: bool, out: TextIO,
+                 text: Callable[[Any, bool], str]) -> None:
+    """Print a command's result: one JSON object, or ``text(result, symbols)`` with suit symbols where
+    the terminal can show them."""
+    if as_json:
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    else:
+        out.write(text(result, not ascii_only and can_show_symbols(out)))

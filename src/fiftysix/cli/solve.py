@@ -8,15 +8,13 @@ that the side to move can force from the cards still to be played, with every ha
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Mapping
 from typing import Any, TextIO
 
 from ..core.cards import Card
 from ..core.errors import RecordError
 from ..records import read_deal
-from .common import RecordFileError, load_json
-from .render import can_show_symbols
+from .common import RecordFileError, load_json, write_result
 
 
 def add_parser(sub: Any) -> None:
@@ -39,11 +37,7 @@ def run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> in
     except SolveError as e:
         err.write(f"fiftysix solve: error: {e}\n")
         return 1
-    if args.json:
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
-    else:
-        symbols = not args.ascii and can_show_symbols(out)
-        out.write(format_result(result, symbols))
+    write_result(result, args.json, args.ascii, out, format_result)
     return 0
 
 
