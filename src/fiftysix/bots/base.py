@@ -7,6 +7,7 @@ decided by :func:`fiftysix.views.view` alone.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -17,6 +18,12 @@ class Bot(Protocol):
     def choose(self, view: dict[str, Any]) -> str:
         """A move from ``view["legal"]``, in notation."""
         ...
+
+
+def clock() -> float:
+    """The CPU time of this thread, for searching bots' time budgets: a decision's budget counts the bot's
+    own work only, so that a busy machine (an arena with many workers) does not make it play worse."""
+    return time.thread_time()
 
 
 class RandomBot:

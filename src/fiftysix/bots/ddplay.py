@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.cards import Card
-from .pimc import clock
+from .base import clock
 
 
 def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exact: bool = True,

@@ -42,12 +42,6 @@ DEFAULT_TIME = 0.9
 """Seconds per decision at the default setting."""
 
 
-def clock() -> float:
-    """The CPU time of this thread: the budget of a decision counts the bot's own work only, so that a busy
-    machine (an arena with many workers) does not make it play worse."""
-    return time.thread_time()
-
-
 def dd_tricks(game: str, players: int, fast: bool = False) -> tuple[int, int]:
     """(exact, reach): holding at most ``exact`` cards the bot solves sampled deals for the value of every
     card; holding at most ``reach`` cards it asks only whether each card keeps its goal in reach.

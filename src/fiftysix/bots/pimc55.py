@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.cards import Card, Suit
 from ..core.moves import Discard, TrumpChoice
-from .pimc import clock
+from .base import clock
 
 MAX_SIM_PLAYERS = 5
 """Largest table at which the auction, discard and trump are simulated (bigger ones use ``rules``)."""

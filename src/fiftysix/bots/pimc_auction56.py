@@ -31,8 +31,8 @@ import numpy as np
 
 from ..games.fifty_six.auction import Contract
 from ..games.fifty_six.scoring import deal_score
+from .base import clock
 from .knowledge import STRAINS, AuctionState, Table, read_bid
-from .pimc import clock
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
 
 BID_MARGIN = 0.05
