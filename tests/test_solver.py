@@ -205,3 +205,21 @@ def test_hidden_trump_turned_up_must_trump_at_the_root() -> None:
         assert value == engine_minimax(deal, deal.rules.team_of[deal.to_move])
         assert not pos.play(pos.legal()[0]).must_trump
         found += 1
+
+
+@pytest.mark.parametrize("bits", [4, 10, 21])
+def test_kernel_equals_reference_with_crowded_and_roomy_tables(bits: int) -> None:
+    """Random 56-6 and 56-4 positions (3-4 tricks left, often mid-trick) share one table of each size:
+    a tiny table replaces entries all the time, a large one keeps them across positions."""
+    from fiftysix.solver import fast
+    tables = fast.Tables(bits)
+    rng = random.Random(f"tables{bits}")
+    for i in range(8):
+        preset = "56-6" if i % 2 else "56-4"
+        _, pos = random_cut(rng, preset, 3 + i % 2 if preset == "56-6" else 4)
+        value = fast.solve(pos, tables)
+        assert value == solve(pos, engine="reference"), pos
+        cv = fast.card_values(pos, tables)
+        assert max(cv.values()) == value
+        if i < 3:
+            assert cv == card_values(pos, engine="reference"), pos

@@ -30,9 +30,10 @@ The kernel
     rank order; an explicit stack (numba's disk cache cannot hold recursive functions); a transposition
     table at trick starts keyed by two independent Zobrist hashes of the hands *up to relative ranks*
     (the cards still held renumbered, keeping their points) and up to the order of the plain suits,
-    storing bounds and the best lead; identical copies and equivalent cards merged (same seat, same suit,
+    storing bounds (buckets of two entries); identical copies and equivalent cards merged (same seat, same suit,
     equal points, no other seat's card and no card of the trick ranked between them or equal to either;
-    55's privileged trumps never); move ordering from what opponents still to play can beat or ruff;
+    55's privileged trumps never); move ordering from what opponents still to play can beat or ruff
+    and killer moves; the last trick valued directly;
     bounds from the points left, from trump runs held by one side and the leader's cashable cards, and
     from a trick nobody still to play can win; null-window searches, galloping up to the value and then
     bisecting.  The table persists between calls (its entries are exact facts about positions).

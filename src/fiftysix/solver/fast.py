@@ -27,7 +27,7 @@ class Tables:
     def __init__(self, bits: int = DEFAULT_BITS) -> None:
         if not 4 <= bits <= 30:
             raise ValueError(f"table bits must be 4-30, not {bits}")
-        self.table = np.zeros((1 << bits, 2), dtype=np.int64)  # per entry: key, lower | upper << 8 | move
+        self.table = np.zeros((1 << bits, 2), dtype=np.int64)  # per entry: key, lower | upper << 8 | cards left << 16
         self.stats = np.zeros(4, dtype=np.int64)
 
     def clear(self) -> None:

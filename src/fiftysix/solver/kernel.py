@@ -10,7 +10,8 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
 
 * a transposition table at trick starts (two independent hashes of the hands up to relative ranks and
   the order of the plain suits, one for the index, one as the key), storing lower and upper bounds of
-  the points still to come and the best lead;
+  the points still to come, in buckets of two entries (one kept for the larger positions); no best
+  lead is stored (tried: with this ordering it did not save nodes);
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
   one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
   rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
@@ -146,7 +147,7 @@ def _can_beat(lg: int, trump: int, w: int) -> bool:
 
 @njit(cache=True)
 def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
-           seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tt_move: int,
+           seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
            moves: np.ndarray, scores: np.ndarray, ply: int, kmove: int) -> int:
     """Write the representative moves into ``moves`` in search order; returns their number."""
     n = ctx[C_N]
@@ -194,9 +195,7 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
         p = pts[c]
         s = c >> 4
         above = _suit_mask(s) & ((np.int64(1) << c) - 1)
-        if c == tt_move:
-            sc = 10000
-        elif ntrick == 0:
+        if ntrick == 0:
             top = (rest_opp & above) == 0
             if top and s != trump and ((ruff >> s) & 1) != 0:
                 top = False  # an opponent void in the suit with trumps could ruff it
@@ -298,7 +297,6 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 state = RETURN
                 continue
             seat = (leader + ntrick) % n
-            tt_move = -1
             if ntrick > 0 and mode == MODE_56:
                 # a trick nobody still to play can win: its points so far, and each player's cheapest
                 # contribution, are sure to go to the side winning it now
@@ -337,16 +335,20 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                         continue
             if ntrick == 0:
                 ha, hb = _canon_hash(one, two, n, pts, priv, trump, za, zb, relmap, sa, sb)
-                idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask
+                idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask & ~np.int64(1)
                 key = hb ^ zb[leader, 0, 2] ^ ctx[C_SALT_B]
                 st[ply, F_IDX] = idx
                 st[ply, F_KEY] = key
+                found = -1
                 if tt[idx, 0] == key:
+                    found = idx
+                elif tt[idx + 1, 0] == key:
+                    found = idx + 1
+                if found >= 0:
                     stats[S_TT_HITS] += 1
-                    data = tt[idx, 1]
+                    data = tt[found, 1]
                     lo = data & 0xFF
                     hi = (data >> 8) & 0xFF
-                    tt_move = (data >> 16) - 1
                     if lo >= beta:
                         ret = lo
                         state = RETURN
@@ -386,7 +388,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 st[ply, F_K] = 1
             else:
                 st[ply, F_K] = _order(one, others, team, ctx, pts, reps, seat, leader, ntrick, st[ply, F_LED],
-                                      st[ply, F_BSLOT], st[ply, F_BSEAT], tt_move, mv, sc, ply, killer[ply])
+                                      st[ply, F_BSLOT], st[ply, F_BSEAT], mv, sc, ply, killer[ply])
             st[ply, F_I] = 0
             is_max = team[seat] == maxteam
             st[ply, F_MAX] = is_max
@@ -402,13 +404,23 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                     stats[S_TT_STORES] += 1
                     idx = st[ply, F_IDX]
                     key = st[ply, F_KEY]
-                    if tt[idx, 0] == key:
+                    depth = st[ply, F_NLEFT]
+                    if tt[idx, 0] == key or tt[idx + 1, 0] == key:
+                        if tt[idx + 1, 0] == key:
+                            idx += 1
                         data = tt[idx, 1]
                         lo = data & 0xFF
                         hi = (data >> 8) & 0xFF
                     else:
                         lo = 0
                         hi = st[ply, F_TOTAL]
+                        # a bucket of two: the first entry keeps the positions with more cards left, the
+                        # second takes whatever is pushed out or does not fit
+                        if depth >= (tt[idx, 1] >> 16):
+                            tt[idx + 1, 0] = tt[idx, 0]
+                            tt[idx + 1, 1] = tt[idx, 1]
+                        else:
+                            idx += 1
                     if best <= st[ply, F_A0]:
                         if best < hi:
                             hi = best
@@ -419,7 +431,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                         lo = best
                         hi = best
                     tt[idx, 0] = key
-                    tt[idx, 1] = lo | (hi << 8) | ((st[ply, F_BMOVE] + 1) << 16)
+                    tt[idx, 1] = lo | (hi << 8) | (depth << 16)
                 ret = best
                 state = RETURN
                 continue
