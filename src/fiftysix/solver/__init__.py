@@ -40,7 +40,7 @@ The kernel
 
 Speed (``bench/solver.py``, CPU time of one core on the project's 2-core machine, shared with other work
 while measured): a 56-6 position with 4 tricks left takes well under a millisecond at the median; a whole
-56-6 deal from the first lead takes about a second at the median, with a long tail of deals needing tens
+56-6 deal from the first lead takes about 0.6 s at the median (p90 about 2.7 s), with a long tail of deals needing tens
 of millions of nodes (see the bench output and the project notes for current figures).
 """
 
