@@ -79,3 +79,33 @@ def test_calls_by_another_bot(preset: str) -> None:
 def test_calls_option_checked() -> None:
     with pytest.raises(ValueError, match="calls must be one of search, rules, pimc"):
         IsmctsBot(calls="oracle")
+
+
+@pytest.mark.parametrize("preset", ["56-6", "56-4"])
+def test_solved_leaves_agree_with_double_dummy_play(preset: str) -> None:
+    """An iteration that stops at a trick's start with few cards left is rewarded as if the rest were
+    played double dummy: the same rewards as playing the solver's best card at every turn to the end."""
+    from fiftysix.bots.ismcts import _policy_for
+    from fiftysix.solver import Position, card_values
+
+    game = game_of_preset(preset)
+    rules = game.rules_from_json(preset)
+    policy = _policy_for("56")
+    checked = 0
+    for seed in range(6):
+        deal = game.new_deal(rules, seed=seed)
+        bots = [make_bot("rules", s, "56") for s in range(rules.players)]
+        while not deal.is_over and not (deal.phase == "play" and not deal.trick_cards
+                                         and len(deal.hands[deal.to_move]) <= 3):
+            deal.push(bots[deal.to_move].choose(view(deal, deal.to_move)))
+        if deal.is_over:
+            continue
+        expected_from = deal.copy()
+        rewards = policy.solved_rewards(deal)
+        line = expected_from
+        while not line.is_over:
+            values = card_values(Position.from_deal(line))
+            line.push(max(values, key=lambda c: values[c]))
+        assert rewards == pytest.approx(policy.rewards(line))
+        checked += 1
+    assert checked >= 3

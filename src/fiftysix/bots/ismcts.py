@@ -15,7 +15,10 @@ Options: ``iterations`` (default 300) and ``time_limit`` (seconds per decision; 
 first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of random moves in rollouts),
 ``infer`` (read length from suit bids when sampling, :class:`~.sampling.DealSampler`), ``calls``
 (``search``: calls, trump choice and 55's discard are searched like the play; ``rules`` or ``pimc``: that
-bot makes them and the tree searches the play only).
+bot makes them and the tree searches the play only), ``call_samples`` (the deals ``pimc`` samples for a call
+when it makes the calls; default its own), ``solve_from`` (56 with two teams: once every hand holds at most this
+many cards at a trick's start, an iteration values the rest of the deal double dummy instead of playing it
+out; 0 turns it off; default: 24 cards left in all, so 6 at four players, 4 at six, 3 at eight).
 
 Sampled hands know nothing of the strength a bid shows, so a searched auction overbids (arena: see
 docs/bots.md); the default takes the calls from ``pimc``, whose simulation reads the bids.
@@ -39,6 +42,11 @@ CALLERS = ("search", "rules", "pimc")
 """Who makes an ``ismcts`` bot's calls (auction, trump choice, 55's discard)."""
 
 
+SOLVED_CARDS = 24
+"""By default an iteration is valued double dummy from the trick at whose start this many cards are left (56):
+about a millisecond's search (``bench/solver.py``), and it plays the endings better than rollouts do."""
+
+
 class _Node:
     """Statistics of one move from its parent's information set."""
 
@@ -57,13 +65,16 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int = 300, time_limit: float | None = None,
-                 exploration: float = 0.7, epsilon: float = 0.1, infer: bool = True, calls: str = "pimc") -> None:
+                 exploration: float = 0.7, epsilon: float = 0.1, infer: bool = True, calls: str = "pimc",
+                 call_samples: int | None = None, solve_from: int | None = None) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if calls not in CALLERS:
             raise ValueError(f"calls must be one of {', '.join(CALLERS)}, not {calls!r}")
         self.seed = seed
         self.calls = calls
+        self.call_samples = call_samples
+        self.solve_from = solve_from
         self._caller: dict[str, Any] = {}
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -128,8 +139,7 @@ class IsmctsBot:
                 node = children[best_key]
                 deal.push_unchecked(best_m)
                 path.append((node, team))
-            game.rollout(deal, rng, self.epsilon)
-            rewards = game.rewards(deal)
+            rewards = game.finish(deal, rng, self.epsilon, self.solve_from)
             for ch, team in path:
                 ch.visits += 1
                 ch.total += rewards[team]
@@ -145,7 +155,12 @@ class IsmctsBot:
         bot = self._caller.get(game)
         if bot is None:
             from .base import make_bot
-            bot = self._caller[game] = make_bot(self.calls, seed=self.seed, game=game)
+            if self.calls == "pimc" and self.call_samples is not None:
+                from .pimc import PimcBot
+                bot = PimcBot(seed=self.seed, game=game, bid_samples=self.call_samples)
+            else:
+                bot = make_bot(self.calls, seed=self.seed, game=game)
+            self._caller[game] = bot
         return bot
 
 
@@ -217,22 +232,46 @@ class _Policy56:
         out += [(k, b) for k, b in bids if auction.is_legal(b)]
         return out or [(m.text, m) for m in auction.legal()[:1]]
 
-    def rollout(self, deal: Any, rng: random.Random, epsilon: float) -> None:
+    def finish(self, deal: Any, rng: random.Random, epsilon: float, solve_from: int | None) -> list[float]:
+        """Play the deal out by the rollout policy and reward each team; once every hand holds at most
+        ``solve_from`` cards at a trick's start, the rest is valued double dummy instead (two teams, trump
+        known)."""
+        if solve_from is None:
+            solve_from = SOLVED_CARDS // deal.n
         while not deal.is_over:
-            phase = deal.phase
-            if phase == PLAY:
-                move: Move = self.card(deal, rng, epsilon)
-            elif phase == AUCTION:
-                legal = deal.legal_moves()
-                if legal[0] is PASS:
-                    move = PASS
-                else:
-                    options = [m for _, m in self.call_candidates(deal)]
-                    move = next((m for m in options if isinstance(m, Call) and m.is_bid), options[0])
-            else:
-                strength = self.suit_strength(deal.hands[deal.to_move])
-                move = self.trump_choices[max(range(4), key=strength.__getitem__)]
-            deal.push_unchecked(move)
+            if (solve_from and deal.phase == PLAY and not deal.trick_cards
+                    and len(deal.hands[deal.to_move]) <= solve_from and deal.revealed and deal.rules.n_teams == 2):
+                return self.solved_rewards(deal)
+            deal.push_unchecked(self.rollout_move(deal, rng, epsilon))
+        return self.rewards(deal)
+
+    def solved_rewards(self, deal: Any) -> list[float]:
+        """The rewards when the rest of the deal is played double dummy."""
+        from ..games.fifty_six.scoring import deal_score
+        from ..solver import Position, solve
+
+        pos = Position.from_deal(deal)
+        team = pos.team_to_move
+        left = 56 - sum(deal.points)
+        value = solve(pos)
+        points = [p + (value if t == team else left - value) for t, p in enumerate(deal.points)]
+        contract = deal.contract
+        score = deal_score(deal.rules, contract, points[contract.team] >= contract.value)
+        return self.reward(score, points, contract.team)
+
+    def rollout_move(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
+        """The light policy's move, in any phase."""
+        phase = deal.phase
+        if phase == PLAY:
+            return self.card(deal, rng, epsilon)
+        if phase == AUCTION:
+            legal = deal.legal_moves()
+            if legal[0] is PASS:
+                return PASS
+            options = [m for _, m in self.call_candidates(deal)]
+            return next((m for m in options if isinstance(m, Call) and m.is_bid), options[0])
+        strength = self.suit_strength(deal.hands[deal.to_move])
+        return self.trump_choices[max(range(4), key=strength.__getitem__)]
 
     def card(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
         """Light play: win cheaply when possible, give points to a partner who is winning, else throw low."""
@@ -245,7 +284,7 @@ class _Policy56:
             return REVEAL
         trick = deal.trick_cards
         if not trick:
-            return cards[rng.randrange(len(cards))]
+            return self.lead(deal, cards)
         suit, strength, points = self.suit, self.strength, self.points
         trump = deal.active_trump
         led = suit[trick[0]]
@@ -267,13 +306,41 @@ class _Policy56:
             return min(winners, key=lambda c: (key(c), -points[c]))
         return min(cards, key=lambda c: (points[c], strength[c]))
 
+    def lead(self, deal: Any, cards: Sequence[Card]) -> Card:
+        """Lead the richest card nobody can beat or ruff (the playout sees every hand of its sampled deal),
+        else the cheapest card of the longest suit."""
+        suit, strength, points = self.suit, self.strength, self.points
+        me, trump = deal.to_move, deal.active_trump
+        top = [-1, -1, -1, -1]          # the best strength of each suit in the other hands
+        ruffers = [False, False, False, False]
+        held = [[False] * 4 for _ in range(deal.n)]
+        for seat, hand in enumerate(deal.hands):
+            if seat == me:
+                continue
+            for c in hand:
+                held[seat][suit[c]] = True
+                if strength[c] > top[suit[c]]:
+                    top[suit[c]] = strength[c]
+        if trump is not None:
+            ruffers = [any(not held[seat][s] and held[seat][trump] for seat in range(deal.n) if seat != me)
+                       if s != trump else False for s in range(4)]
+        masters = [c for c in cards if strength[c] > top[suit[c]] and not ruffers[suit[c]]]
+        if masters:
+            return max(masters, key=lambda c: (points[c], strength[c]))
+        length = [0, 0, 0, 0]
+        for c in cards:
+            length[suit[c]] += 1
+        return min(cards, key=lambda c: (-length[suit[c]], points[c], strength[c]))
+
     def rewards(self, deal: Any) -> list[float]:
         score = deal.score() or [0] * deal.rules.n_teams
-        teams = len(score)
-        fair = 56 / teams
-        declarer = deal.contract.team if deal.contract is not None else -1
+        return self.reward(score, deal.points, deal.contract.team if deal.contract is not None else -1)
+
+    def reward(self, score: Sequence[int], points: Sequence[int], declarer: int) -> list[float]:
+        """Each team's reward: its score, clipped, plus a little of its card points above a fair share."""
+        fair = 56 / len(score)
         return [max(-2.0, min(2.0, s / 4)) + 0.25 * (p - fair) / 28 - (self.declarer_shade if t == declarer else 0.0)
-                for t, (s, p) in enumerate(zip(score, deal.points, strict=True))]
+                for t, (s, p) in enumerate(zip(score, points, strict=True))]
 
 
 class _Policy55:
@@ -305,7 +372,8 @@ class _Policy55:
             return self.discards(deal)
         return [(m, m) for m in deal.legal_moves()]
 
-    def rollout(self, deal: Any, rng: random.Random, epsilon: float) -> None:
+    def finish(self, deal: Any, rng: random.Random, epsilon: float, solve_from: int | None) -> list[float]:
+        """Play the deal out by the rollout policy (55 deals are short) and reward each side."""
         while not deal.is_over:
             phase = deal.phase
             if phase == PLAY:
@@ -323,6 +391,7 @@ class _Policy55:
                 strength = self.trump_strength(deal.hands[deal.to_move])
                 move = self.trump_choices[max(range(4), key=strength.__getitem__)]
             deal.push_unchecked(move)
+        return self.rewards(deal)
 
     def card(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
         legal = deal.legal_moves()
