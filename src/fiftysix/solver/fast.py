@@ -115,13 +115,9 @@ def can_reach(position: Position, team: int, target: int, tables: Tables | None 
 
     :raises ValueError: if ``team`` is not a team of the position.
     """
-    if not 0 <= team < position.n_teams:
-        raise ValueError(f"team {team} is not a team of this position (teams 0-{position.n_teams - 1})")
-    need = target - position.points[team]
-    if need <= 0:
-        return True
-    if need > position.points_left():
-        return False
+    need = position.still_needed(team, target)
+    if need is None or need == 0:
+        return need == 0        # out of reach, or reached already
     e = encode(position, team)
     need -= e.fixed
     if need <= 0:

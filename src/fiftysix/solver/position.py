@@ -198,6 +198,19 @@ class Position:
         tricks = (self.cards_left + len(self.trick)) // self.n
         return cards + rules.trick_bonus * tricks + (5 if self.bonus_team is not None else 0)
 
+    def still_needed(self, team: int, target: int) -> int | None:
+        """The points ``team`` must still take to reach ``target`` in the whole deal: 0 if it has them,
+        ``None`` if more than are left.
+
+        :raises ValueError: if ``team`` is not a team of the position.
+        """
+        if not 0 <= team < self.n_teams:
+            raise ValueError(f"team {team} is not a team of this position (teams 0-{self.n_teams - 1})")
+        need = target - self.points[team]
+        if need <= 0:
+            return 0
+        return need if need <= self.points_left() else None
+
     def fixed_points(self, team: int) -> int:
         """Points of the remaining play that are already sure to go to ``team`` whatever is played
         (the 55 bonus for the deal's highest trump)."""

@@ -101,11 +101,7 @@ def can_reach(position: Position, team: int, target: int) -> bool:
 
     :raises ValueError: if ``team`` is not a team of the position.
     """
-    if not 0 <= team < position.n_teams:
-        raise ValueError(f"team {team} is not a team of this position (teams 0-{position.n_teams - 1})")
-    need = target - position.points[team]
-    if need <= 0:
-        return True
-    if need > position.points_left():
-        return False
+    need = position.still_needed(team, target)
+    if need is None or need == 0:
+        return need == 0        # out of reach, or reached already
     return alphabeta(position, team, need - 1, need) >= need
