@@ -132,6 +132,7 @@ def write_plot(summary: dict[str, Any], path: str) -> None:
     bots = summary["bots"]
     shown = list(range(1 if len(bots) == 2 else len(bots)))
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    settled: list[float] = [0.0]    # what the y-axis must show: the lines and bands once past the first tenth
     for b in shown:
         diffs = [row["scores"][b] - mean([row["scores"][c] for c in range(len(bots)) if c != b])
                  for row in summary["per_deal"]]
@@ -143,7 +144,13 @@ def write_plot(summary: dict[str, Any], path: str) -> None:
         if band:
             ax.fill_between([x for x, _, _ in band], [lo for _, lo, _ in band], [hi for _, _, hi in band],
                             color=line.get_color(), alpha=0.2, label="95% interval")
+        skip = max(10, len(run) // 10)
+        settled += [r.mean for r in run[skip:]] + [v for x, lo, hi in band if x > skip for v in (lo, hi)]
     ax.axhline(0, color="black", linewidth=0.8)
+    if len(settled) > 1:   # the first few deals' wide intervals would squash the rest of the picture
+        low, high = min(settled), max(settled)
+        pad = 0.1 * (high - low) or 0.5
+        ax.set_ylim(low - pad, high + pad)
     rules = summary["rules"] if isinstance(summary["rules"], str) else json.dumps(summary["rules"])
     ax.set_title(f"{rules}: running paired difference over {summary['deals']} duplicate deals")
     ax.set_xlabel("deals")
