@@ -53,6 +53,8 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "seats": seats,
         "deal_seats": state.deal_seats(),
         "teams": list(deal_rules.team_of),
+        "match_teams": match_teams(match, deal_rules),
+        "seat_teams": list(state.rules.team_of),
         "spectators": sorted(name for pid, name in state.players.items()
                              if pid in presence.online and state.seat_of(pid) is None),
         "match": _match_info(state),
@@ -60,6 +62,15 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
                    "made": f.result.get("made"), "score": f.result.get("score"), "points": f.result.get("points")}
                   for f in state.finished],
     }
+
+
+def match_teams(match: Any, deal_rules: Any) -> list[int]:
+    """For each team of the current deal, its team in the match: after a 56 team is out the survivors are
+    renumbered for the deal, while standings, colours and names follow the match's teams."""
+    teams = range(deal_rules.n_teams)
+    if match is None or not hasattr(match, "team_of_current"):
+        return list(teams)
+    return [match.team_of_current(t) for t in teams]
 
 
 def _match_info(state: TableState) -> dict[str, Any] | None:

@@ -23,14 +23,16 @@ export function context(S) {
     return (seat && seat.name) || `seat ${ds}`;
   };
   const teamOf = (ds) => t.teams[ds];
+  // the deal numbers teams afresh after a team is out; colours and names follow the match's teams
+  const matchTeam = (team) => (t.match_teams && t.match_teams[team] !== undefined ? t.match_teams[team] : team);
   const sideWord = t.side_word || "team";
   const nTeams = new Set(t.teams).size;
   const teamName = (team) => {
-    if (nTeams < n) return COLOR_WORDS[team % COLOR_WORDS.length];
+    if (nTeams < n) return COLOR_WORDS[matchTeam(team) % COLOR_WORDS.length];
     for (let ds = 0; ds < n; ds++) if (teamOf(ds) === team) return nameOf(ds);
     return `${sideWord} ${team}`;
   };
-  return { t, v, n, tableSeat, nameOf, teamOf, teamName, me: S.you ? S.you.deal_seat : null, sideWord };
+  return { t, v, n, tableSeat, nameOf, teamOf, matchTeam, teamName, me: S.you ? S.you.deal_seat : null, sideWord };
 }
 
 export function renderAll(S, actions) {
@@ -135,7 +137,7 @@ function renderSeats(S, c) {
     }
     const declarer = v.contract && (v.contract.declarer ?? v.contract.bidder);
     box.append(h("div", {
-      class: `seat${v.to_move === ds ? " tomove" : ""}${ds === c.me ? " me" : ""}`, style: `--c:${teamColor(c.teamOf(ds))}`,
+      class: `seat${v.to_move === ds ? " tomove" : ""}${ds === c.me ? " me" : ""}`, style: `--c:${teamColor(c.matchTeam(c.teamOf(ds)))}`,
       "data-seat": ds,
     },
     h("div", { class: "name", title: seat.name || "" }, ds === c.me ? `${seat.name} (you)` : seat.name || "—"),
@@ -262,7 +264,7 @@ function renderLobby(S, c, actions) {
   const list = h("div", {});
   for (const seat of t.seats) {
     const row = h("div", { class: "row", style: "justify-content:space-between;margin:4px 0", "data-lobby-seat": seat.seat },
-      h("span", { style: `border-left:5px solid ${teamColor(t.teams[seat.seat] ?? 0)};padding-left:6px` },
+      h("span", { style: `border-left:5px solid ${teamColor((t.seat_teams || t.teams)[seat.seat] ?? 0)};padding-left:6px` },
         `Seat ${seat.seat}: `, h("b", {}, seat.name || "empty"), seat.seat === you.seat ? " (you)" : ""));
     const buttons = h("span", { class: "row" });
     const free = lobby ? seat.kind !== "player" : seat.kind === "bot" && you.seat === null;
