@@ -6,9 +6,9 @@ from the bot's information set.  Each iteration draws one deal consistent with t
 availability counts, adds one node, finishes the deal with a light rollout policy and credits every
 move on the path with the outcome for the team that made it.  The bot plays the most visited move.
 
-Every phase is searched: calls (a short list: pass, double or redouble, and a few honest bids near the
-current value in the strains the hand is best in), the trump choice, 55's discard (per trump suit, keep
-the five best cards), asking for a hidden trump, and the play.  The reward is the deal's score for the
+With ``calls=search`` every phase is searched: calls (a short list: pass, double or redouble, and a few
+honest bids near the current value in the strains the hand is best in), the trump choice, 55's discard (per
+trump suit, keep the five best cards), asking for a hidden trump, and the play.  The reward is the deal's score for the
 team plus a little of its card points, so that among equal results the bot prefers more points.
 
 Options: ``iterations`` (default 300) and ``time_limit`` (seconds per decision; the search stops at the
@@ -18,7 +18,8 @@ first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of ran
 bot makes them and the tree searches the play only), ``call_samples`` (the deals ``pimc`` samples for a call
 when it makes the calls; default its own), ``solve_from`` (56 with two teams: once every hand holds at most this
 many cards at a trick's start, an iteration values the rest of the deal double dummy instead of playing it
-out; 0 turns it off; default: 24 cards left in all, so 6 at four players, 4 at six, 3 at eight).
+out; 0 turns it off; default: 24 cards left in all, so 6 at four players, 4 at six, 3 at eight; off without the
+compiled solver, whose pure-Python reference is too slow for it).
 
 Sampled hands know nothing of the strength a bid shows, so a searched auction overbids (arena: see
 docs/bots.md); the default takes the calls from ``pimc``, whose simulation reads the bids.
@@ -26,6 +27,7 @@ docs/bots.md); the default takes the calls from ``pimc``, whose simulation reads
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -237,7 +239,7 @@ class _Policy56:
         ``solve_from`` cards at a trick's start, the rest is valued double dummy instead (two teams, trump
         known)."""
         if solve_from is None:
-            solve_from = SOLVED_CARDS // deal.n
+            solve_from = SOLVED_CARDS // deal.n if _kernel() else 0
         while not deal.is_over:
             if (solve_from and deal.phase == PLAY and not deal.trick_cards
                     and len(deal.hands[deal.to_move]) <= solve_from and deal.revealed and deal.rules.n_teams == 2):
@@ -417,6 +419,12 @@ class _Policy55:
     def rewards(self, deal: Any) -> list[float]:
         score = deal.score() or [0] * deal.rules.n_teams
         return [s / 30 for s in score]
+
+
+@functools.cache
+def _kernel() -> bool:
+    from ..solver import kernel_available
+    return kernel_available()
 
 
 _POLICIES: dict[str, Any] = {}
