@@ -254,7 +254,7 @@ class _Policy56:
 
         pos = Position.from_deal(deal)
         team = pos.team_to_move
-        left = 56 - sum(deal.points)
+        left = pos.points_left()
         value = solve(pos)
         points = [p + (value if t == team else left - value) for t, p in enumerate(deal.points)]
         contract = deal.contract

@@ -33,6 +33,10 @@ class MatchBase:
         """1 for the first deal."""
         return len(self.deals) + 1
 
+    def team_of_current(self, team: int) -> int:
+        """The match's number of the current deal's team ``team`` (the same unless a game re-seats players)."""
+        return team
+
     def _deal_rng(self, seed: int | None) -> random.Random:
         """The generator for the next shuffle: the match's own unless a seed is given."""
         return random.Random(seed) if seed is not None else self.rng

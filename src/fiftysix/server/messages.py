@@ -68,9 +68,7 @@ def match_teams(match: Any, deal_rules: Any) -> list[int]:
     """For each team of the current deal, its team in the match: after a 56 team is out the survivors are
     renumbered for the deal, while standings, colours and names follow the match's teams."""
     teams = range(deal_rules.n_teams)
-    if match is None or not hasattr(match, "team_of_current"):
-        return list(teams)
-    return [match.team_of_current(t) for t in teams]
+    return list(teams) if match is None else [match.team_of_current(t) for t in teams]
 
 
 def _match_info(state: TableState) -> dict[str, Any] | None:
