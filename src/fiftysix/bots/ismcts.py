@@ -249,7 +249,7 @@ class _Policy56:
 
     def solved_rewards(self, deal: Any) -> list[float]:
         """The rewards when the rest of the deal is played double dummy."""
-        from ..games.fifty_six.scoring import deal_score
+        from ..games.fifty_six.scoring import deal_score, is_made
         from ..solver import Position, solve
 
         pos = Position.from_deal(deal)
@@ -258,7 +258,7 @@ class _Policy56:
         value = solve(pos)
         points = [p + (value if t == team else left - value) for t, p in enumerate(deal.points)]
         contract = deal.contract
-        score = deal_score(deal.rules, contract, points[contract.team] >= contract.value)
+        score = deal_score(deal.rules, contract, is_made(contract, points))
         return self.reward(score, points, contract.team)
 
     def rollout_move(self, deal: Any, rng: random.Random, epsilon: float) -> Move:

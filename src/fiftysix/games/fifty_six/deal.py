@@ -13,7 +13,7 @@ from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, Trum
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
 from .rules import RANKS, Rules56
-from .scoring import deal_score
+from .scoring import deal_score, is_made
 
 # Per-card tables indexed by the card's int value (52 entries; ranks 56 does not use are 0).
 STRENGTH = tuple(8 - RANKS.index(RANK_CHARS[i % 13]) if RANK_CHARS[i % 13] in RANKS else 0
@@ -273,7 +273,7 @@ class Deal56(Deal):
     def made(self) -> bool | None:
         if self.phase != OVER or self.contract is None:
             return None
-        return self.points[self.contract.team] >= self.contract.value
+        return is_made(self.contract, self.points)
 
     def score(self) -> list[int] | None:
         """Nominal payments of this deal per team (uncapped; a match caps them to what teams hold)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .auction import Contract
 from .rules import Rules56
 
@@ -25,6 +27,11 @@ def amounts(rules: Rules56, contract: Contract) -> tuple[int, int]:
         return made * m, failed * m
     add = {1: 0, 2: 1, 4: 2}[m]
     return made + add, failed + add
+
+
+def is_made(contract: Contract, points: Sequence[int]) -> bool:
+    """Whether the declaring team reached its bid with these card points per team."""
+    return points[contract.team] >= contract.value
 
 
 def deal_score(rules: Rules56, contract: Contract, made: bool) -> list[int]:
