@@ -223,3 +223,28 @@ def test_kernel_equals_reference_with_crowded_and_roomy_tables(bits: int) -> Non
         assert max(cv.values()) == value
         if i < 3:
             assert cv == card_values(pos, engine="reference"), pos
+
+
+def test_table_key_up_to_plain_suits_and_relative_ranks() -> None:
+    """The table's hash: equal for positions that play alike (two plain suits exchanged; cards gone from
+    between), different when a card changes hands or trumps change."""
+    import numpy as np
+
+    from fiftysix.solver import kernel as k
+    from fiftysix.solver.encode import encode
+
+    def key(hands: list[str], trump: str | None) -> int:
+        pos = Position.make("56", [parse_cards(h) for h in hands], (), 0,
+                            None if trump is None else Card.parse("J" + trump).suit, (0, 1, 0, 1))
+        e = encode(pos, 0)
+        relmap = np.zeros(k.SLOTS, dtype=np.int64)
+        return int(k._canon_hash(e.one, e.two, 4, e.pts, e.priv, e.ctx[k.C_TRUMP], relmap,
+                                 np.zeros(4, dtype=np.int64))[1])
+
+    base = key(["JS 9H", "AS 9S", "JH QH", "QS KH"], "C")
+    assert key(["JH 9S", "AH 9H", "JS QS", "QH KS"], "C") == base      # spades and hearts exchanged
+    assert key(["JS 9H", "AS 9S", "JH QH", "KS KH"], "C") == base      # QS -> KS: nothing between them
+    assert key(["JS 9H", "9S AS", "JH QH", "QS KH"], "C") == base      # order within a hand
+    assert key(["JS 9H", "AS 9S", "JH QH", "QS KH"], "S") != base      # trumps change
+    assert key(["9S 9H", "AS JS", "JH QH", "QS KH"], "C") != base      # JS changes hands
+    assert key(["JS JS", "AS 9S", "9H QH", "QS KH"], "C") != base      # one seat holds both JS

@@ -28,7 +28,7 @@ Engines
 The kernel
     Integer card masks per seat (``once``/``twice`` for 56's two copies), 16 bits per (effective) suit in
     rank order; an explicit stack (numba's disk cache cannot hold recursive functions); a transposition
-    table at trick starts keyed by two independent Zobrist hashes of the hands *up to relative ranks*
+    table at trick starts keyed by a 64-bit hash of the hands *up to relative ranks*
     (the cards still held renumbered, keeping their points) and up to the order of the plain suits,
     storing bounds (buckets of two entries); identical copies and equivalent cards merged (same seat, same suit,
     equal points, no other seat's card and no card of the trick ranked between them or equal to either;

@@ -8,8 +8,9 @@ masks, ``one`` (holds the card at least once) and ``two`` (holds both copies; al
 The search is a fail-soft alpha-beta over single cards for one maximising team against all others, on an
 explicit stack (numba's disk cache cannot hold recursive functions), with
 
-* a transposition table at trick starts (two independent hashes of the hands up to relative ranks and
-  the order of the plain suits, one for the index, one as the key), storing lower and upper bounds of
+* a transposition table at trick starts (a 64-bit hash of the hands up to relative ranks and the order
+  of the plain suits, with the leader, mixed two ways: one for the index, one as the key; a rolling
+  hash per suit, cheaper than table lookups per card), storing lower and upper bounds of
   the points still to come, in buckets of two entries (one kept for the larger positions); no best
   lead is stored (tried: with this ordering it did not save nodes);
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
@@ -264,7 +265,6 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
         elif pts[c] == 2:
             pm2 |= np.int64(1) << c
     sa = np.empty(4, dtype=np.int64)
-    sb = np.empty(4, dtype=np.int64)
     ply = 0
     state = ENTER
     ret = np.int64(0)
@@ -334,7 +334,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                         state = RETURN
                         continue
             if ntrick == 0:
-                ha, hb = _canon_hash(one, two, n, pts, priv, trump, za, zb, relmap, sa, sb)
+                ha, hb = _canon_hash(one, two, n, pts, priv, trump, relmap, sa)
                 idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask & ~np.int64(1)
                 key = hb ^ zb[leader, 0, 2] ^ ctx[C_SALT_B]
                 st[ply, F_IDX] = idx
@@ -593,55 +593,58 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
 
 @njit(cache=True, inline="always")
 def _mix(x: int) -> int:
+    """splitmix64's finaliser (logical shifts on the signed words; multiplications wrap)."""
+    x ^= (x >> 30) & 0x3FFFFFFFF
+    x *= np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
+    x ^= (x >> 27) & 0x1FFFFFFFFF
+    x *= np.int64(-7723592293110705685)  # 0x94D049BB133111EB
     x ^= (x >> 31) & 0x1FFFFFFFF
-    return x * np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, wrapping
+    return x
+
+
+ROLL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, the multiplier of the per-suit rolling hash
 
 
 @njit(cache=True)
 def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, trump: int,
-                za: np.ndarray, zb: np.ndarray, relmap: np.ndarray, sa: np.ndarray, sb: np.ndarray
-                ) -> tuple[int, int]:
-    """Two independent hashes of the hands up to relative ranks and the order of the plain suits.
+                relmap: np.ndarray, sa: np.ndarray) -> tuple[int, int]:
+    """Two hashes of the hands up to relative ranks and the order of the plain suits.
 
     In each suit the cards still held are renumbered 0, 1, ... from the top, and each renumbered rank
     carries its points (and 55's privilege), so positions that differ only by which cards are gone, and
-    play alike, share a key.  The plain suits' parts are added up, so that exchanging two plain suits
-    (which changes nothing in the play) gives the same key; the trump suit is kept apart.
+    play alike, share a key.  Each suit is hashed on its own (a rolling hash over its cards, seat by seat,
+    each card coded by seat, copies, relative rank and points), and the plain suits' hashes are added up,
+    so that exchanging two plain suits (which changes nothing in the play) gives the same key; the trump
+    suit is kept apart.  The second hash is a remix of the first: 64 bits tell positions apart.
     """
     present = np.int64(0)
     for q in range(n):
         present |= one[q]
     for s in range(4):
         x = present & _suit_mask(s)
-        r = 0 if s != trump else 16
-        a = np.int64(0)
-        b = np.int64(0)
+        r = 0
         while x != 0:
             c = trailing_zeros(x)
             x &= x - 1
             relmap[c] = r
-            code = pts[c] + 4 * ((priv >> c) & 1)
-            a ^= za[MAX_SEATS, r, code]
-            b ^= zb[MAX_SEATS, r, code]
             r += 1
-        sa[s] = a
-        sb[s] = b
+        sa[s] = r
     for q in range(n):
         x = one[q]
         t = two[q]
         while x != 0:
             c = trailing_zeros(x)
             x &= x - 1
-            k = (t >> c) & 1
+            code = (((q << 1) | ((t >> c) & 1)) << 8) | (relmap[c] << 3) | pts[c] | (((priv >> c) & 1) << 2)
             s = c >> 4
-            sa[s] ^= za[q, relmap[c], k]
-            sb[s] ^= zb[q, relmap[c], k]
+            sa[s] = (sa[s] + code + 1) * ROLL
     ha = np.int64(0)
-    hb = np.int64(0)
     for s in range(4):
-        ha += _mix(sa[s])
-        hb += _mix(sb[s])
-    return ha, hb
+        if s == trump:
+            ha += _mix(sa[s] ^ np.int64(0x5A5A5A5A5A5A5A5))
+        else:
+            ha += _mix(sa[s])
+    return ha, _mix(ha ^ np.int64(0x3C6EF372FE94F82B))
 
 
 @njit(cache=True)
