@@ -41,10 +41,14 @@ def test_registered_and_seeded() -> None:
     a = make_bot("ismcts", seed=1)
     assert isinstance(a, IsmctsBot)
     a.iterations = b_iterations = 40
-    b = IsmctsBot(seed=1, iterations=b_iterations)
+    a.search_from = 0       # search the first card too
+    b = IsmctsBot(seed=1, iterations=b_iterations, search_from=0)
     assert a.choose(v) == b.choose(v)
-    assert a.last_iterations == 40
-    quick = IsmctsBot(seed=1, iterations=10**6, time_limit=0.05)
+    assert 40 <= a.last_iterations < 40 + len(v["legal"])    # paired: whole deals' worth of root moves
+    unpaired = IsmctsBot(seed=1, iterations=40, search_from=0, paired=False)
+    unpaired.choose(v)
+    assert unpaired.last_iterations == 40
+    quick = IsmctsBot(seed=1, iterations=10**6, time_limit=0.05, search_from=0)
     quick.choose(v)
     assert 1 <= quick.last_iterations < 10**6
 
@@ -83,7 +87,7 @@ def test_calls_option_checked() -> None:
 
 @pytest.mark.parametrize("preset", ["56-6", "56-4"])
 def test_solved_leaves_agree_with_double_dummy_play(preset: str) -> None:
-    """An iteration that stops at a trick's start with few cards left is rewarded as if the rest were
+    """An iteration that stops with few cards left (at a trick's start or within one) is rewarded as if the rest were
     played double dummy: the same rewards as playing the solver's best card at every turn to the end."""
     from fiftysix.bots.ismcts import _policy_for
     from fiftysix.solver import Position, card_values
@@ -95,7 +99,8 @@ def test_solved_leaves_agree_with_double_dummy_play(preset: str) -> None:
     for seed in range(6):
         deal = game.new_deal(rules, seed=seed)
         bots = [make_bot("rules", s, "56") for s in range(rules.players)]
-        while not deal.is_over and not (deal.phase == "play" and not deal.trick_cards
+        mid_trick = seed % 2 == 1     # solved leaves start anywhere in a trick
+        while not deal.is_over and not (deal.phase == "play" and bool(deal.trick_cards) == mid_trick
                                          and len(deal.hands[deal.to_move]) <= 3):
             deal.push(bots[deal.to_move].choose(view(deal, deal.to_move)))
         if deal.is_over:
@@ -109,3 +114,49 @@ def test_solved_leaves_agree_with_double_dummy_play(preset: str) -> None:
         assert rewards == pytest.approx(policy.rewards(line))
         checked += 1
     assert checked >= 3
+
+
+def _play_views(preset: str, seed: int, cards_at_most: int = 99) -> list[dict]:  # type: ignore[type-arg]
+    """The play views of one deal driven by rules bots (those with a choice and at most so many cards held)."""
+    game = game_of_preset(preset)
+    deal = game.new_deal(game.rules_from_json(preset), seed=seed)
+    drivers = [make_bot("rules", s, "56") for s in range(deal.rules.players)]
+    out = []
+    while not deal.is_over:
+        v = view(deal, deal.to_move)
+        if deal.phase == "play" and len(v["legal"]) > 1 and len(v["hand"]) <= cards_at_most:
+            out.append(v)
+        deal.push(drivers[deal.to_move].choose(v))
+    return out
+
+
+def test_plays_the_rules_card_before_its_search_depth() -> None:
+    """Holding more cards than ``search_from`` the bot plays the ``rules`` card without searching; at or
+    below it, it searches."""
+    bot = IsmctsBot(seed=2, iterations=20, search_from=5)
+    reference = make_bot("rules", seed=2, game="56")
+    searched = early = 0
+    for v in _play_views("56-6", 7):
+        move = bot.choose(v)
+        bot_searched = bot.last_iterations > 0
+        bot.last_iterations = 0
+        if len(v["hand"]) > 5:
+            assert move == reference.choose(v) and not bot_searched
+            early += 1
+        else:
+            assert move in v["legal"]
+            searched += bot_searched
+    assert early >= 3 and searched >= 3
+    assert IsmctsBot().search_depth(_play_views("56-6", 7)[0]) == 6     # pimc's depth at six players
+    assert IsmctsBot(search_from=0).search_depth(_play_views("56-4", 7)[0]) == 99
+
+
+def test_prior_pulls_the_search_to_the_rules_card() -> None:
+    """A prior far above any reward makes the ``rules`` card the most visited; without one the search
+    decides alone (and differs somewhere)."""
+    reference = make_bot("rules", seed=3, game="56")
+    strong = IsmctsBot(seed=3, iterations=40, search_from=0, prior=1e6)
+    free = IsmctsBot(seed=3, iterations=40, search_from=0, prior=0)
+    views = _play_views("56-6", 11) + _play_views("56-6", 12)
+    assert all(strong.choose(v) == reference.choose(v) for v in views)
+    assert any(free.choose(v) != reference.choose(v) for v in views)

@@ -16,10 +16,14 @@ first of the two), ``exploration`` (the UCB constant), ``epsilon`` (share of ran
 ``infer`` (read length from suit bids when sampling, :class:`~.sampling.DealSampler`), ``calls``
 (``search``: calls, trump choice and 55's discard are searched like the play; ``rules`` or ``pimc``: that
 bot makes them and the tree searches the play only), ``call_samples`` (the deals ``pimc`` samples for a call
-when it makes the calls; default its own), ``solve_from`` (56 with two teams: once every hand holds at most this
-many cards at a trick's start, an iteration values the rest of the deal double dummy instead of playing it
-out; 0 turns it off; default: 24 cards left in all, so 6 at four players, 4 at six, 3 at eight; off without the
-compiled solver, whose pure-Python reference is too slow for it).
+when it makes the calls; default its own), ``solve_from`` (56 with two teams: once the seat to move holds at
+most this many cards, anywhere in a trick, an iteration values the rest of the deal double dummy instead of
+playing it out; 0 turns it off; default: 24 cards left in all, so 6 at four players, 4 at six, 3 at eight; off
+without the compiled solver, whose pure-Python reference is too slow for it), ``search_from`` (56: holding more
+cards than this the bot plays the ``rules`` card, as ``pimc`` does, because playouts of 7- or 8-card hands
+judge the first tricks worse than ``rules``; 0 searches every card; default ``pimc``'s depth, 8 cards at four
+players, 6 at six, 5 at eight), ``prior`` (the progressive bias of the ``rules`` card at the root: it adds
+``prior / (visits + 1)`` to that card's UCB value, so the search leaves the card only on evidence; 0 turns it off).
 
 Sampled hands know nothing of the strength a bid shows, so a searched auction overbids (arena: see
 docs/bots.md); the default takes the calls from ``pimc``, whose simulation reads the bids.
@@ -68,7 +72,8 @@ class IsmctsBot:
 
     def __init__(self, seed: int | None = None, iterations: int = 300, time_limit: float | None = None,
                  exploration: float = 0.7, epsilon: float = 0.1, infer: bool = True, calls: str = "pimc",
-                 call_samples: int | None = None, solve_from: int | None = None) -> None:
+                 call_samples: int | None = None, solve_from: int | None = None, search_from: int | None = None,
+                 prior: float = 0.5, deepen: bool = False, paired: bool = True) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if calls not in CALLERS:
@@ -77,6 +82,10 @@ class IsmctsBot:
         self.calls = calls
         self.call_samples = call_samples
         self.solve_from = solve_from
+        self.search_from = search_from
+        self.prior = float(prior)
+        self.deepen = bool(deepen)
+        self.paired = bool(paired)
         self._caller: dict[str, Any] = {}
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -89,20 +98,28 @@ class IsmctsBot:
     # -- the search ----------------------------------------------------------------------------------
     def choose(self, view: dict[str, Any]) -> str:
         legal: list[str] = view["legal"]
+        self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        if self.calls != "search" and view["phase"] in ("auction", "trump", "discard"):
+        phase = view["phase"]
+        if self.calls != "search" and phase in ("auction", "trump", "discard"):
             return self.caller(view["game"]).choose(view)
+        hint = None
+        if phase == "play" and (self.prior or self.search_from != 0):
+            hint = self.rules_bot(view["game"]).choose(view)
+            if len(view["hand"]) > self.search_depth(view) and hint in legal:
+                return hint
         try:
             sampler = DealSampler(view, infer=self.infer)
         except SamplingError:   # a view no deal agrees with (it cannot come from the rules): play safe
             return legal[self.rng.randrange(len(legal))]
         game = _policy_for(view["game"])
         root = _Node()
-        rng, c = self.rng, self.exploration
+        rng = self.rng
         start = time.perf_counter()
         done = 0
         root_moves: dict[Any, Move] = {}
+        bias: dict[Any, float] = {}    # the rules card's progressive bias at the root
         while done < self.iterations:
             if self.time_limit is not None and done and time.perf_counter() - start >= self.time_limit:
                 break
@@ -110,47 +127,97 @@ class IsmctsBot:
                 deal = sampler.sample(rng)
             except SamplingError:
                 break
-            team_of = deal.rules.team_of
-            node = root
-            path: list[tuple[_Node, int]] = []
-            while not deal.is_over:
-                options = game.candidates(deal)
-                if node is root:
-                    root_moves.update(options)
-                children = node.children
-                untried = []
-                for key, m in options:
-                    child = children.get(key)
-                    if child is None:
-                        untried.append((key, m))
-                    else:
-                        child.avail += 1
-                team = team_of[deal.to_move]
-                if untried:
-                    key, m = untried[rng.randrange(len(untried))]
-                    child = children[key] = _Node()
-                    deal.push_unchecked(m)
-                    path.append((child, team))
-                    break
-                best_key, best_m, best_v = options[0][0], options[0][1], -math.inf
-                for key, m in options:
-                    ch = children[key]
-                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if value > best_v:
-                        best_key, best_m, best_v = key, m, value
-                node = children[best_key]
-                deal.push_unchecked(best_m)
-                path.append((node, team))
-            rewards = game.finish(deal, rng, self.epsilon, self.solve_from)
-            for ch, team in path:
-                ch.visits += 1
-                ch.total += rewards[team]
-            done += 1
+            options = game.candidates(deal)
+            for key, m in options:
+                if key not in root_moves:
+                    root_moves[key] = m
+                    bias[key] = self.prior if str(m) == hint else 0.0
+            if not self.paired:
+                self._iterate(game, root, deal, [], bias)
+                done += 1
+                continue
+            # Every root move on this same deal: their averages differ by the moves, not by the deals drawn.
+            team = deal.rules.team_of[deal.to_move]
+            for key, m in options:
+                child = root.children.get(key)
+                if child is None:
+                    child = root.children[key] = _Node()
+                else:
+                    child.avail += 1
+                line = deal.copy()
+                line.push_unchecked(m)
+                self._iterate(game, child, line, [(child, team)], bias)
+                done += 1
         self.last_iterations = done
         texts = set(legal)
-        ranked = sorted(((ch.visits, ch.total / max(ch.visits, 1), str(root_moves[k]))
-                         for k, ch in root.children.items() if str(root_moves[k]) in texts), reverse=True)
-        return ranked[0][2] if ranked else legal[0]
+        if self.paired:
+            scored = [(ch.total / ch.visits + bias[k] / (ch.visits + 1), str(root_moves[k]))
+                      for k, ch in root.children.items() if ch.visits and str(root_moves[k]) in texts]
+        else:
+            scored = [(ch.visits + ch.total / max(ch.visits, 1) / 1000, str(root_moves[k]))
+                      for k, ch in root.children.items() if str(root_moves[k]) in texts]
+        return max(scored)[1] if scored else legal[0]
+
+    def _iterate(self, game: Any, node: _Node, deal: Any, path: list[tuple[_Node, int]],
+                 bias: dict[Any, float]) -> None:
+        """One iteration from ``node``: select by UCB with availability counts, add a node, finish the deal
+        (rollout or solved ending) and credit every node on the path with its team's reward."""
+        rng, c = self.rng, self.exploration
+        team_of = deal.rules.team_of
+        root = node if not path else None
+        while not deal.is_over:
+            if node is not root and not self.deepen and game.solvable(deal, self.solve_from):
+                break       # the solver values this deal exactly from here: no tree below
+            options = game.candidates(deal)
+            children = node.children
+            untried = []
+            for key, m in options:
+                child = children.get(key)
+                if child is None:
+                    untried.append((key, m))
+                else:
+                    child.avail += 1
+            team = team_of[deal.to_move]
+            if untried:
+                key, m = untried[rng.randrange(len(untried))]
+                child = children[key] = _Node()
+                deal.push_unchecked(m)
+                path.append((child, team))
+                break
+            best_key, best_m, best_v = options[0][0], options[0][1], -math.inf
+            at_root = node is root
+            for key, m in options:
+                ch = children[key]
+                value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if at_root:
+                    value += bias.get(key, 0.0) / (ch.visits + 1)
+                if value > best_v:
+                    best_key, best_m, best_v = key, m, value
+            node = children[best_key]
+            deal.push_unchecked(best_m)
+            path.append((node, team))
+        rewards = game.finish(deal, rng, self.epsilon, self.solve_from)
+        for ch, team in path:
+            ch.visits += 1
+            ch.total += rewards[team]
+
+    def search_depth(self, view: dict[str, Any]) -> int:
+        """Cards held at which the play is searched (``search_from``); above it the ``rules`` card is played."""
+        if self.search_from is not None:
+            return self.search_from if self.search_from > 0 else 99
+        if view["game"] != "56":
+            return 99
+        from .pimc import dd_tricks
+        return dd_tricks("56", len(view.get("hand_sizes") or []) or 4)[1]
+
+    def rules_bot(self, game: str) -> Any:
+        """The game's ``rules`` bot: the card it would play is the search's prior, and early in a long deal
+        the move itself (``search_from``)."""
+        bot = self._caller.get("rules:" + game)
+        if bot is None:
+            from .base import make_bot
+            bot = self._caller["rules:" + game] = make_bot("rules", seed=self.seed, game=game)
+        return bot
 
     def caller(self, game: str) -> Any:
         """The bot that makes this bot's calls (``calls`` option), one per game."""
@@ -238,14 +305,18 @@ class _Policy56:
         """Play the deal out by the rollout policy and reward each team; once every hand holds at most
         ``solve_from`` cards at a trick's start, the rest is valued double dummy instead (two teams, trump
         known)."""
-        if solve_from is None:
-            solve_from = SOLVED_CARDS // deal.n if _kernel() else 0
         while not deal.is_over:
-            if (solve_from and deal.phase == PLAY and not deal.trick_cards
-                    and len(deal.hands[deal.to_move]) <= solve_from and deal.revealed and deal.rules.n_teams == 2):
+            if self.solvable(deal, solve_from):
                 return self.solved_rewards(deal)
             deal.push_unchecked(self.rollout_move(deal, rng, epsilon))
         return self.rewards(deal)
+
+    def solvable(self, deal: Any, solve_from: int | None) -> bool:
+        """Whether an iteration values this position double dummy (``solve_from``)."""
+        if solve_from is None:
+            solve_from = SOLVED_CARDS // deal.n if _kernel() else 0
+        return bool(solve_from and deal.phase == PLAY and len(deal.hands[deal.to_move]) <= solve_from
+                    and deal.revealed and deal.rules.n_teams == 2)
 
     def solved_rewards(self, deal: Any) -> list[float]:
         """The rewards when the rest of the deal is played double dummy."""
@@ -374,6 +445,10 @@ class _Policy55:
             return self.discards(deal)
         return [(m, m) for m in deal.legal_moves()]
 
+    def solvable(self, deal: Any, solve_from: int | None) -> bool:
+        """55 deals are short: always played out."""
+        return False
+
     def finish(self, deal: Any, rng: random.Random, epsilon: float, solve_from: int | None) -> list[float]:
         """Play the deal out by the rollout policy (55 deals are short) and reward each side."""
         while not deal.is_over:
@@ -421,6 +496,7 @@ class _Policy55:
         return [s / 30 for s in score]
 
 
+@functools.cache
 @functools.cache
 def _kernel() -> bool:
     from ..solver import kernel_available
