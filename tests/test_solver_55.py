@@ -103,3 +103,20 @@ def test_the_highest_trump_bonus_goes_to_the_side_that_holds_or_played_it() -> N
 def _trumps(deal: Deal55) -> set[Card]:
     from fiftysix.games.fifty_five.ranking import IS_TRUMP
     return {Card(i) for i in range(52) if IS_TRUMP[deal.trump][i]}
+
+
+@pytest.mark.parametrize("preset", ["55", "55-teams-6"])
+def test_driver_from_any_guess_gives_the_value(preset: str) -> None:
+    """The null-window driver without a guess and from guesses below, at and above the value agrees
+    with the reference (the 55 bonus, fixed, left out of the search)."""
+    from fiftysix.solver import fast
+    from fiftysix.solver.encode import encode
+
+    rng = random.Random(preset + "driver")
+    for _ in range(5):
+        n = Rules55.preset_named(preset).players
+        pos = Position.from_deal(random_cut(rng, preset, 2 * n + rng.randrange(n)))
+        value = solve(pos, engine="reference")
+        e = encode(pos, pos.team_to_move)
+        for guess in (-1, 0, 1, value - e.fixed, value - e.fixed + 5, 60):
+            assert e.fixed + fast._mtdf(e, fast.Tables(10), max(guess, -1)) == value, (pos, guess)

@@ -21,8 +21,9 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
 * the last trick valued directly (every card is forced);
 * bounds from the points left, from points a side is sure to take and from a trick nobody still to play
   can win;
-* null-window searches for the exact value: galloping up from a guess while they fail high (probes far
-  from the value are cheap), then bisecting.
+* null-window searches for the exact value: without a guess, each a third of the way up from the
+  proved lower bound to the upper one; from a guess (a sibling's value), galloping up while they fail
+  high (probes far from the value are cheap), then bisecting.
 
 Every compiled function lives in this one module on purpose: numba's disk cache (``cache=True``) checks
 only the source file of the function it loads, so a helper in another file could change without the
@@ -701,12 +702,23 @@ def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pt
          za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
          leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
          guess: int) -> int:
-    """The exact value by null-window searches (MTD(f)), starting at ``guess`` (-1: half the points left)."""
+    """The exact value by null-window searches (MTD(f)), starting at ``guess`` (-1: none)."""
     lo = 0
     hi = upper_bound(one, two, ctx, pts, ntrick, tpts)
+    if guess < 0:
+        # no guess: each probe a third of the way up from what is proved, as proving "at least" costs
+        # less than proving "at most" on average (30 whole 56-6 deals: 6% fewer nodes than galloping up
+        # from the middle and then bisecting)
+        while lo < hi:
+            beta = lo + max(1, (hi - lo) // 3)
+            g = search(one, two, team, ctx, pts, priv, za, zb, tt, stats, leader, ntrick, led_slot,
+                       best_slot, best_seat, tpts, tmask, beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return lo
     beta = guess
-    if beta < 0:
-        beta = hi // 2
     step = 2
     failed_low = False
     while lo < hi:
