@@ -55,7 +55,7 @@ def _suit_mask(s: int) -> int:
     return np.int64(0xFFFF) << (16 * s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(one: np.ndarray, seat: int, ntrick: int, led_slot: int, trump: int, mode: int,
                priv: int) -> int:
     """The distinct cards (slot mask) the seat may play to a trick of ``ntrick`` cards led by ``led_slot``."""
@@ -147,7 +147,7 @@ def _can_beat(lg: int, trump: int, w: int) -> bool:
     return trump >= 0 and ws != trump and (lg & _suit_mask(trump)) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
            seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
            moves: np.ndarray, scores: np.ndarray, ply: int, kmove: int) -> int:
@@ -156,39 +156,33 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
     trump = ctx[C_TRUMP]
     maxteam = ctx[C_MAXTEAM]
     me_max = team[seat] == maxteam
-    # the cards of the players still to play in this trick, after this one
-    rest = np.int64(0)
-    rest_opp = np.int64(0)
-    for j in range(ntrick + 1, n):
-        q = (leader + j) % n
-        rest |= one[q]
-        if (team[q] == maxteam) != me_max:
-            rest_opp |= one[q]
     trumps_mask = np.int64(0)
     if trump >= 0:
         trumps_mask = _suit_mask(trump)
     friend = False
-    best_danger = False
     led_mask = np.int64(0)
-    opp_lg = np.int64(0)  # the cards the opponents still to play may play to this trick
-    ruff = 0  # leads: the suits an opponent is void in while holding trumps
     if ntrick > 0:
         friend = (team[best_seat] == maxteam) == me_max
         led_mask = _suit_mask(led_slot >> 4)
-        for j in range(ntrick + 1, n):
-            q = (leader + j) % n
-            if (team[q] == maxteam) != me_max:
-                h = one[q]
+    rest_opp = np.int64(0)  # the cards of the opponents still to play in this trick, after this one
+    opp_lg = np.int64(0)  # the cards they may play to it
+    ruff = 0  # leads: the suits an opponent is void in while holding trumps
+    q = leader + ntrick
+    for _ in range(ntrick + 1, n):
+        q += 1
+        if q >= n:
+            q -= n
+        if (team[q] == maxteam) != me_max:
+            h = one[q]
+            rest_opp |= h
+            if ntrick > 0:
                 follow = h & led_mask
                 opp_lg |= follow if follow != 0 else h
-        best_danger = _can_beat(opp_lg, trump, best_slot)
-    elif trump >= 0:
-        for j in range(1, n):
-            q = (leader + j) % n
-            if (team[q] == maxteam) != me_max and (one[q] & trumps_mask) != 0:
+            elif (h & trumps_mask) != 0:
                 for s in range(4):
-                    if (one[q] & _suit_mask(s)) == 0:
+                    if (h & _suit_mask(s)) == 0:
                         ruff |= 1 << s
+    best_danger = ntrick > 0 and _can_beat(opp_lg, trump, best_slot)
     k = 0
     x = reps
     while x != 0:
@@ -297,7 +291,9 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 ret = 0
                 state = RETURN
                 continue
-            seat = (leader + ntrick) % n
+            seat = leader + ntrick
+            if seat >= n:
+                seat -= n
             if ntrick > 0 and mode == MODE_56:
                 # a trick nobody still to play can win: its points so far, and each player's cheapest
                 # contribution, are sure to go to the side winning it now
@@ -305,9 +301,12 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 led = st[ply, F_LED] >> 4
                 sure = tpts
                 decided = True
-                for j in range(ntrick, n):
-                    q = (leader + j) % n
+                q = seat
+                for _ in range(ntrick, n):
                     h = one[q]
+                    q += 1
+                    if q == n:
+                        q = 0
                     follow = h & _suit_mask(led)
                     lg = follow if follow != 0 else h
                     if (lg & _suit_mask(bslot >> 4) & ((np.int64(1) << bslot) - 1)) != 0:
@@ -515,24 +514,27 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
         state = NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _last_trick(one: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int, pts: np.ndarray,
                 leader: int, ntrick: int, bslot: int, bseat: int, tpts: int, bonus: int) -> int:
     """The value of the last trick, each seat still to play holding one card."""
     total = tpts + bonus
+    q = leader + ntrick
     for j in range(ntrick, n):
-        q = (leader + j) % n
+        if q >= n:
+            q -= n
         c = trailing_zeros(one[q])
         total += pts[c]
         if j == 0 or _beats(c, bslot, trump):
             bslot = c
             bseat = q
+        q += 1
     if team[bseat] == maxteam:
         return total
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
                  leader: int, pts: np.ndarray) -> tuple[int, int]:
     """Card points each side is sure to take at a trick start, whatever is played (56 only).
@@ -606,7 +608,7 @@ def _mix(x: int) -> int:
 ROLL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, the multiplier of the per-suit rolling hash
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, trump: int,
                 relmap: np.ndarray, sa: np.ndarray) -> tuple[int, int]:
     """Two hashes of the hands up to relative ranks and the order of the plain suits.
