@@ -33,7 +33,7 @@ The kernel
     storing bounds (buckets of two entries); identical copies and equivalent cards merged (same seat, same suit,
     equal points, no other seat's card and no card of the trick ranked between them or equal to either;
     55's privileged trumps never); move ordering from what opponents still to play can beat or ruff
-    and killer moves; the last trick valued directly;
+    (leads also to a partner's best card or ruff) and killer moves; the last trick valued directly;
     bounds from the points left, from trump runs held by one side and the leader's cashable cards, and
     from a trick nobody still to play can win; null-window searches, each a third of the way up from
     the proved lower bound (or galloping up from a sibling card's value, then bisecting).  The table

@@ -16,8 +16,9 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
   one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
   rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
-* move ordering from what the opponents still to play can beat or ruff, and killer moves (the card that
-  last cut off at the same ply gets a bonus);
+* move ordering from what the opponents still to play can beat or ruff (leads: sure winners, then
+  cards to a partner's best card or to a partner's ruff, suits an opponent can ruff last), and killer
+  moves (the card that last cut off at the same ply gets a large bonus);
 * the last trick valued directly (every card is forced);
 * bounds from the points left, from points a side is sure to take and from a trick nobody still to play
   can win;
@@ -41,7 +42,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 MAX_SEATS = 10
 SLOTS = 64
 MAX_PLY = 80
-KBONUS = 60  # order bonus of the move that last refuted a sibling (a killer move, per ply)
+KBONUS = 300  # order bonus of the move that last refuted a sibling (a killer move, per ply)
 # ctx fields
 C_N, C_TRUMP, C_MAXTEAM, C_MODE, C_BONUS, C_SALT_A, C_SALT_B = 0, 1, 2, 3, 4, 5, 6
 CTX_LEN = 7
@@ -167,6 +168,8 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
     rest_opp = np.int64(0)  # the cards of the opponents still to play in this trick, after this one
     opp_lg = np.int64(0)  # the cards they may play to it
     ruff = 0  # leads: the suits an opponent is void in while holding trumps
+    rest_fr = np.int64(0)  # leads: the partners' cards
+    fruff = 0  # leads: the suits a partner is void in while holding trumps
     q = leader + ntrick
     for _ in range(ntrick + 1, n):
         q += 1
@@ -182,6 +185,13 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
                 for s in range(4):
                     if (h & _suit_mask(s)) == 0:
                         ruff |= 1 << s
+        elif ntrick == 0:
+            h = one[q]
+            rest_fr |= h
+            if (h & trumps_mask) != 0:
+                for s in range(4):
+                    if (h & _suit_mask(s)) == 0:
+                        fruff |= 1 << s
     best_danger = ntrick > 0 and _can_beat(opp_lg, trump, best_slot)
     k = 0
     x = reps
@@ -195,7 +205,20 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
             top = (rest_opp & above) == 0
             if top and s != trump and ((ruff >> s) & 1) != 0:
                 top = False  # an opponent void in the suit with trumps could ruff it
-            sc = 500 + 10 * p + (0 if s == trump else 100) if top else 200 - 10 * p - (c & 15)
+            if top:
+                sc = 500 + 10 * p + (0 if s == trump else 100)
+            else:
+                later = (rest_opp | rest_fr) & _suit_mask(s)
+                w = trailing_zeros(later) if later != 0 else 0
+                opp_ruffs = s != trump and ((ruff >> s) & 1) != 0
+                if later != 0 and not opp_ruffs and ((rest_fr >> w) & 1) != 0 and ((rest_opp >> w) & 1) == 0:
+                    sc = 450 + 10 * p  # a partner holds the suit's best card: give it points
+                elif opp_ruffs:
+                    sc = 100 - 10 * p - (c & 15)
+                elif s != trump and ((fruff >> s) & 1) != 0:
+                    sc = 420 + 10 * p  # a partner can ruff it and no opponent can
+                else:
+                    sc = 200 - 10 * p - (c & 15)
         else:
             # can an opponent still to play beat this card (or the card now winning)?
             if _beats(c, best_slot, trump):
