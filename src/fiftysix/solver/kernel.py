@@ -17,7 +17,8 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
   one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
   rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
 * move ordering from what the opponents still to play can beat or ruff (leads: sure winners, then
-  cards to a partner's best card or to a partner's ruff, suits an opponent can ruff last), and killer
+  cards to a partner's best card or to a partner's ruff, suits an opponent can ruff last; follows:
+  points given to a partner sure to win the trick, now or still to play), and killer
   moves (the card that last cut off at the same ply gets a large bonus);
 * the last trick valued directly (every card is forced);
 * bounds from the points left, from points a side is sure to take and from a trick nobody still to play
@@ -170,6 +171,7 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
     ruff = 0  # leads: the suits an opponent is void in while holding trumps
     rest_fr = np.int64(0)  # leads: the partners' cards
     fruff = 0  # leads: the suits a partner is void in while holding trumps
+    fr_top = -1  # follows: the strongest card a partner still to play can play to the trick
     q = leader + ntrick
     for _ in range(ntrick + 1, n):
         q += 1
@@ -185,7 +187,19 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
                 for s in range(4):
                     if (h & _suit_mask(s)) == 0:
                         ruff |= 1 << s
-        elif ntrick == 0:
+        elif ntrick > 0:
+            # the partner's strongest card for this trick
+            h = one[q]
+            follow = h & led_mask
+            if follow != 0:
+                cand = trailing_zeros(follow)
+            elif (h & trumps_mask) != 0:
+                cand = trailing_zeros(h & trumps_mask)
+            else:
+                cand = -1
+            if cand >= 0 and (fr_top < 0 or _beats(cand, fr_top, trump)):
+                fr_top = cand
+        else:
             h = one[q]
             rest_fr |= h
             if (h & trumps_mask) != 0:
@@ -193,6 +207,8 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
                     if (h & _suit_mask(s)) == 0:
                         fruff |= 1 << s
     best_danger = ntrick > 0 and _can_beat(opp_lg, trump, best_slot)
+    # a partner still to play can win the trick whatever the opponents do
+    partner_wins = fr_top >= 0 and _beats(fr_top, best_slot, trump) and not _can_beat(opp_lg, trump, fr_top)
     k = 0
     x = reps
     while x != 0:
@@ -232,6 +248,8 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
             else:
                 if friend and not best_danger:
                     sc = 600 + 10 * p
+                elif partner_wins:
+                    sc = 360 + 10 * p  # a partner still to play wins it: give it points
                 elif friend:
                     sc = 350 - 10 * p
                 else:
