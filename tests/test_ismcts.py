@@ -160,3 +160,18 @@ def test_prior_pulls_the_search_to_the_rules_card() -> None:
     views = _play_views("56-6", 11) + _play_views("56-6", 12)
     assert all(strong.choose(v) == reference.choose(v) for v in views)
     assert any(free.choose(v) != reference.choose(v) for v in views)
+
+
+def test_paired_sampling_tries_every_card_on_every_sampled_deal() -> None:
+    """Paired, each sampled deal is played once after every card in hand: the visits are equal; UCB alone
+    spends them unevenly."""
+    views = [v for v in _play_views("56-6", 5, cards_at_most=6) if len(v["legal"]) >= 3 and "?" not in v["legal"]]
+    assert views
+    v = views[0]
+    paired = IsmctsBot(seed=4, iterations=60, prior=0)
+    paired.choose(v)
+    assert set(paired.last_visits) == set(v["legal"]) - {"CLAIM"}
+    assert len(set(paired.last_visits.values())) == 1
+    free = IsmctsBot(seed=4, iterations=60, prior=0, paired=False)
+    free.choose(v)
+    assert sum(free.last_visits.values()) == 60 and len(set(free.last_visits.values())) > 1

@@ -6,6 +6,15 @@ from the bot's information set.  Each iteration draws one deal consistent with t
 availability counts, adds one node, finishes the deal with a light rollout policy and credits every
 move on the path with the outcome for the team that made it.  The bot plays the most visited move.
 
+Two changes make it play well with a hundred iterations (``bench/ddloss.py``; docs/bots.md):
+
+* **Root-paired sampling** (``paired``, on by default): each sampled deal is used once for every move the
+  root allows in it, and the tree below each is walked by UCB as usual.  The root moves' averages then
+  differ by the moves, not by which deals happened to be drawn for each (a variance reduction, like common
+  random numbers); the bot plays the best average, the ``rules`` card's ``prior`` breaking near-ties.
+* **Solved leaves** (``solve_from``): once the deal is small enough the solver gives an iteration's exact
+  result for that sampled deal, and the tree does not grow below such positions (``deepen`` grows it).
+
 With ``calls=search`` every phase is searched: calls (a short list: pass, double or redouble, and a few
 honest bids near the current value in the strains the hand is best in), the trump choice, 55's discard (per
 trump suit, keep the five best cards), asking for a hidden trump, and the play.  The reward is the deal's score for the
@@ -23,7 +32,8 @@ without the compiled solver, whose pure-Python reference is too slow for it), ``
 cards than this the bot plays the ``rules`` card, as ``pimc`` does, because playouts of 7- or 8-card hands
 judge the first tricks worse than ``rules``; 0 searches every card; default ``pimc``'s depth, 8 cards at four
 players, 6 at six, 5 at eight), ``prior`` (the progressive bias of the ``rules`` card at the root: it adds
-``prior / (visits + 1)`` to that card's UCB value, so the search leaves the card only on evidence; 0 turns it off).
+``prior / (visits + 1)`` to that card's UCB value, or to its average when paired; 0 turns it off),
+``paired`` and ``deepen`` (above).
 
 Sampled hands know nothing of the strength a bid shows, so a searched auction overbids (arena: see
 docs/bots.md); the default takes the calls from ``pimc``, whose simulation reads the bids.
@@ -94,6 +104,8 @@ class IsmctsBot:
         self.epsilon = epsilon
         self.infer = bool(infer)
         self.last_iterations = 0
+        self.last_visits: dict[str, int] = {}
+        """Visits of each root move in the last search."""
 
     # -- the search ----------------------------------------------------------------------------------
     def choose(self, view: dict[str, Any]) -> str:
@@ -149,6 +161,7 @@ class IsmctsBot:
                 self._iterate(game, child, line, [(child, team)], bias)
                 done += 1
         self.last_iterations = done
+        self.last_visits = {str(root_moves[k]): ch.visits for k, ch in root.children.items()}
         texts = set(legal)
         if self.paired:
             scored = [(ch.total / ch.visits + bias[k] / (ch.visits + 1), str(root_moves[k]))
