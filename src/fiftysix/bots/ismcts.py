@@ -158,26 +158,29 @@ class IsmctsBot:
                     child.avail += 1
                 line = deal.copy()
                 line.push_unchecked(m)
-                self._iterate(game, child, line, [(child, team)], bias)
+                self._iterate(game, child, line, [(child, team)], None)
                 done += 1
         self.last_iterations = done
         self.last_visits = {str(root_moves[k]): ch.visits for k, ch in root.children.items()}
         texts = set(legal)
-        if self.paired:
-            scored = [(ch.total / ch.visits + bias[k] / (ch.visits + 1), str(root_moves[k]))
-                      for k, ch in root.children.items() if ch.visits and str(root_moves[k]) in texts]
-        else:
-            scored = [(ch.visits + ch.total / max(ch.visits, 1) / 1000, str(root_moves[k]))
-                      for k, ch in root.children.items() if str(root_moves[k]) in texts]
+
+        def rank(key: Any, ch: _Node) -> tuple[float, ...]:
+            mean = ch.total / ch.visits
+            # paired, every move saw the same deals: the best average; else the most visited
+            return (mean + bias[key] / (ch.visits + 1),) if self.paired else (ch.visits, mean)
+
+        scored = [(rank(k, ch), str(root_moves[k])) for k, ch in root.children.items()
+                  if ch.visits and str(root_moves[k]) in texts]
         return max(scored)[1] if scored else legal[0]
 
     def _iterate(self, game: Any, node: _Node, deal: Any, path: list[tuple[_Node, int]],
-                 bias: dict[Any, float]) -> None:
+                 root_bias: dict[Any, float] | None) -> None:
         """One iteration from ``node``: select by UCB with availability counts, add a node, finish the deal
-        (rollout or solved ending) and credit every node on the path with its team's reward."""
+        (rollout or solved ending) and credit every node on the path with its team's reward.  ``root_bias``
+        is given when ``node`` is the root: the progressive bias of its moves."""
         rng, c = self.rng, self.exploration
         team_of = deal.rules.team_of
-        root = node if not path else None
+        root = node if root_bias is not None else None
         while not deal.is_over:
             if node is not root and not self.deepen and game.solvable(deal, self.solve_from):
                 break       # the solver values this deal exactly from here: no tree below
@@ -202,8 +205,8 @@ class IsmctsBot:
             for key, m in options:
                 ch = children[key]
                 value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if at_root:
-                    value += bias.get(key, 0.0) / (ch.visits + 1)
+                if at_root and root_bias:
+                    value += root_bias.get(key, 0.0) / (ch.visits + 1)
                 if value > best_v:
                     best_key, best_m, best_v = key, m, value
             node = children[best_key]
@@ -315,9 +318,8 @@ class _Policy56:
         return out or [(m.text, m) for m in auction.legal()[:1]]
 
     def finish(self, deal: Any, rng: random.Random, epsilon: float, solve_from: int | None) -> list[float]:
-        """Play the deal out by the rollout policy and reward each team; once every hand holds at most
-        ``solve_from`` cards at a trick's start, the rest is valued double dummy instead (two teams, trump
-        known)."""
+        """Play the deal out by the rollout policy and reward each team; once the position is
+        :meth:`solvable`, the rest is valued double dummy instead."""
         while not deal.is_over:
             if self.solvable(deal, solve_from):
                 return self.solved_rewards(deal)
@@ -325,7 +327,8 @@ class _Policy56:
         return self.rewards(deal)
 
     def solvable(self, deal: Any, solve_from: int | None) -> bool:
-        """Whether an iteration values this position double dummy (``solve_from``)."""
+        """Whether an iteration values this position double dummy: the seat to move holds at most
+        ``solve_from`` cards (anywhere in a trick), two teams, the trump known."""
         if solve_from is None:
             solve_from = SOLVED_CARDS // deal.n if _kernel() else 0
         return bool(solve_from and deal.phase == PLAY and len(deal.hands[deal.to_move]) <= solve_from
@@ -509,7 +512,6 @@ class _Policy55:
         return [s / 30 for s in score]
 
 
-@functools.cache
 @functools.cache
 def _kernel() -> bool:
     from ..solver import kernel_available
