@@ -20,14 +20,14 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
-	$(VENV)/bin/mypy --strict src/fiftysix/core src/fiftysix/games src/fiftysix/server
+	$(VENV)/bin/mypy --strict src/fiftysix
 	$(VENV)/bin/python -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict src/fiftysix/core src/fiftysix/games src/fiftysix/server
+	$(VENV)/bin/mypy --strict src/fiftysix
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

@@ -197,7 +197,7 @@ def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
     first = deals[0].get("dealer") if deals and isinstance(deals[0], Mapping) else None
     first_dealer = first if isinstance(first, int) and not isinstance(first, bool) and 0 <= first < rules.players else 0
     match = game.new_match(rules, first_dealer=first_dealer)
-    results = []
+    results: list[Any] = []
     for i, record in enumerate(deals):
         if match.over:
             return _match_error(i, f"the match is over: {match.end_reason} in deal {i - 1}", None, None)

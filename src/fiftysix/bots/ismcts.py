@@ -115,10 +115,10 @@ class IsmctsBot:
             return legal[0]
         phase = view["phase"]
         if self.calls != "search" and phase in ("auction", "trump", "discard"):
-            return self.caller(view["game"]).choose(view)
-        hint = None
+            return str(self.caller(view["game"]).choose(view))
+        hint: str | None = None
         if phase == "play" and (self.prior or self.search_from != 0):
-            hint = self.rules_bot(view["game"]).choose(view)
+            hint = str(self.rules_bot(view["game"]).choose(view))
             if len(view["hand"]) > self.search_depth(view) and hint in legal:
                 return hint
         try:
@@ -259,7 +259,7 @@ class _Policy56:
         from ..games.fifty_six.deal import POINTS, STRENGTH, SUIT, TRUMP_CHOICES
 
         self.calls, self.points, self.strength, self.suit = calls, POINTS, STRENGTH, SUIT
-        self.trump_choices = TRUMP_CHOICES
+        self.trump_choices: tuple[Move, ...] = TRUMP_CHOICES
         self.partner_limit = 30
         # Sampled hands know nothing of the strength a bid shows, so the search thinks too well of its own
         # contracts and too badly of the other side's: it doubles only high bids, and a declaring team's
@@ -354,7 +354,7 @@ class _Policy56:
         if phase == PLAY:
             return self.card(deal, rng, epsilon)
         if phase == AUCTION:
-            legal = deal.legal_moves()
+            legal: list[Move] = deal.legal_moves()
             if legal[0] is PASS:
                 return PASS
             options = [m for _, m in self.call_candidates(deal)]
@@ -364,7 +364,7 @@ class _Policy56:
 
     def card(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
         """Light play: win cheaply when possible, give points to a partner who is winning, else throw low."""
-        legal = deal.legal_moves()
+        legal: list[Move] = deal.legal_moves()
         if rng.random() < epsilon:
             m = legal[rng.randrange(len(legal))]
             return legal[0] if m is CLAIM else m
@@ -487,7 +487,7 @@ class _Policy55:
         return self.rewards(deal)
 
     def card(self, deal: Any, rng: random.Random, epsilon: float) -> Move:
-        legal = deal.legal_moves()
+        legal: list[Card] = deal.legal_moves()      # 55's play has cards only
         if rng.random() < epsilon or not deal.trick_cards:
             return legal[rng.randrange(len(legal))]
         trick = deal.trick_cards

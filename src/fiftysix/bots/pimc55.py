@@ -112,7 +112,7 @@ def _late(bot: Any, start: float, done: int) -> bool:
     if limit is None or done < 4:
         return False
     spent = clock() - start
-    return spent + spent / done > 0.8 * limit
+    return bool(spent + spent / done > 0.8 * limit)
 
 
 def pass_value(players: int, sides: int) -> float:

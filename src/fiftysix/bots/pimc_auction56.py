@@ -182,7 +182,7 @@ def choose_call(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
         # Over a partner's bid the opponents may bid on whatever we do: compare the contracts alone.
         options += [(ev if ours else after(v, ev), pref, text) for ev, pref, text, v in _bids(bot, t, a, sim, legal)]
     if not options:
-        return bot.fallback("56").choose(view)
+        return str(bot.fallback("56").choose(view))
     ev, _, call = max(options)
     bot.last = {"how": "simulation", "samples": len(sim.deals),
                 "scores": {c: round(e, 3) for e, _, c in options}, "standing": round(p_standing, 3),
@@ -243,7 +243,7 @@ def choose_trump(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
     sim.choose_later = False
     choices = [s for s in STRAINS if s in legal]
     if not choices:
-        return bot.fallback("56").choose(view)
+        return str(bot.fallback("56").choose(view))
     scored = {s: (sim.p_make(t.team, s, value), sim.mean(t.team, s)) for s in choices}
     bot.last = {"how": "simulation", "samples": len(sim.deals),
                 "scores": {s: round(p, 3) for s, (p, _) in scored.items()}}

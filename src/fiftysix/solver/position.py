@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..core.cards import Card, Suit, cards_text
 from ..core.deal import PLAY
@@ -127,7 +127,7 @@ class Position:
             )
         if deal.game == "55":
             from .rules55 import position_from_deal55
-            return position_from_deal55(cls, deal)
+            return cast(Position, position_from_deal55(cls, deal))
         raise PositionError(f"the solver knows the games 56 and 55, not {deal.game!r}")
 
     def _check(self) -> None:
