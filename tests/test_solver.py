@@ -3,6 +3,8 @@ positions cut from random deals; card values and the contract question agree wit
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 
 import pytest
@@ -223,6 +225,37 @@ def test_kernel_equals_reference_with_crowded_and_roomy_tables(bits: int) -> Non
         assert max(cv.values()) == value
         if i < 3:
             assert cv == card_values(pos, engine="reference"), pos
+
+
+
+def test_trick_cards_below_its_winner_do_not_part_equal_cards() -> None:
+    """The kernel's merging of equivalent cards looks, of the current trick, at the card winning it only:
+    two equal-point cards of the seat to move with no other seat's card between them (nor the winning
+    card), only trick cards that lose to the winner, are worth the same, by the reference's brute force;
+    and the kernel agrees with the reference on those positions."""
+    rng = random.Random("merge below the winner")
+    seen = 0
+    for _ in range(2500):
+        _, pos = random_cut(rng, rng.choice(["56-4", "56-6", "56-8"]), rng.choice([2, 3]))
+        if pos.is_over or not pos.trick:
+            continue
+        rules, trump = pos.rules, pos.trump
+        slot = functools.partial(rules.slot, trump=trump)
+        best = slot(pos.trick[rules.winner(pos.trick, trump)])
+        others = {slot(c) for q, h in enumerate(pos.hands) if q != pos.to_move for c in h}
+        legal = sorted(set(pos.legal()), key=slot)
+        for a, b in itertools.pairwise(legal):
+            between = set(range(slot(a), slot(b) + 1))
+            if (slot(a) >> 4 != slot(b) >> 4 or rules.card_points(a) != rules.card_points(b)
+                    or between & others or best in between):
+                continue
+            if not any(slot(c) in between for c in pos.trick):
+                continue  # no trick card between them: merged before this rule too
+            values = card_values(pos, engine="reference")
+            assert values[a] == values[b], pos
+            assert card_values(pos) == values, pos
+            seen += 1
+    assert seen >= 10, seen
 
 
 def test_table_key_up_to_plain_suits_and_relative_ranks() -> None:

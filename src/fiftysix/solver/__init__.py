@@ -31,8 +31,8 @@ The kernel
     table at trick starts keyed by a 64-bit hash of the hands *up to relative ranks*
     (the cards still held renumbered, keeping their points) and up to the order of the plain suits,
     storing bounds (buckets of two entries); identical copies and equivalent cards merged (same seat, same suit,
-    equal points, no other seat's card and no card of the trick ranked between them or equal to either;
-    55's privileged trumps never); move ordering from what opponents still to play can beat or ruff
+    equal points, no other seat's card and not the card winning the trick ranked between them or equal to
+    either; 55's privileged trumps never); move ordering from what opponents still to play can beat or ruff
     (leads also to a partner's best card or ruff) and killer moves; the last trick valued directly;
     bounds from the points left, from trump runs held by one side and the leader's cashable cards, and
     from a trick nobody still to play can win; null-window searches, each a third of the way up from

@@ -14,8 +14,9 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
   the points still to come, in buckets of two entries (one kept for the larger positions); no best
   lead is stored (tried: with this ordering it did not save nodes);
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
-  one seat and one suit with equal points and no card of any other seat (or of the current trick) of a
-  rank between them or equal to either play the same (the privileged trumps of 55 are never merged);
+  one seat and one suit with equal points and no card of any other seat (nor the card winning the current
+  trick) of a rank between them or equal to either play the same (the privileged trumps of 55 are never
+  merged; the trick's other cards rank below its winner or are off-suit, so they cannot tell the two apart);
 * move ordering from what the opponents still to play can beat or ruff (leads: sure winners, then
   cards to a partner's best card or to a partner's ruff, suits an opponent can ruff last; follows:
   points given to a partner sure to win the trick, now or still to play), and killer
@@ -419,7 +420,9 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             st[ply, F_TOTAL] = total
             st[ply, F_SEAT] = seat
             legal = legal_mask(one, seat, ntrick, st[ply, F_LED], trump, mode, priv)
-            others = st[ply, F_TMASK]
+            # of the current trick's cards only the one winning it counts: the others rank below it (or are
+            # off-suit), so no card of this seat can beat one of them and not it
+            others = (np.int64(1) << st[ply, F_BSLOT]) if ntrick > 0 else np.int64(0)
             for q in range(n):
                 if q != seat:
                     others |= one[q]
