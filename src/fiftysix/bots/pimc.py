@@ -46,7 +46,8 @@ def dd_tricks(game: str, players: int, fast: bool = False) -> tuple[int, int]:
     """(exact, reach): holding at most ``exact`` cards the bot solves sampled deals for the value of every
     card; holding at most ``reach`` cards it asks only whether each card keeps its goal in reach.
 
-    Chosen from ``bench/pimc_speed.py`` (CPU time of one core, 8 sampled deals solved for every card):
+    Chosen from ``bench/pimc_speed.py`` (CPU time of one core, 8 sampled deals solved for every card;
+    measured with an earlier solver, slower than today's, and the depths were kept, so these are upper bounds):
     56 at six players, 5 cards held 34 ms median (p90 72 ms), 6 cards 126 ms (p90 400 ms), 7 cards 0.7 s
     (p90 2.3 s, some 10 s); at four players (12 tricks) 7 cards 20 ms, 8 cards 76 ms (p90 230 ms); at eight
     players 4 cards 14 ms, 5 cards 95 ms (p90 0.74 s).  A null-window question per card costs about a third

@@ -39,10 +39,11 @@ The kernel
     the proved lower bound (or galloping up from a sibling card's value, then bisecting).  The table
     persists between calls (its entries are exact facts about positions).
 
-Speed (``bench/solver.py``, CPU time of one core on the project's 2-core machine, shared with other work
-while measured): a 56-6 position with 4 tricks left takes about 0.2 ms at the median; a whole 56-6 deal
-from the first lead about 0.25 s at the median (p90 about 0.85 s), with a tail of deals needing tens of
-millions of nodes (see the bench output for current figures).  Most of the gain over the first versions
+Speed (``bench/solver.py``, CPU time of one core on the project's 2-core machine, otherwise idle): a
+56-6 position with 4 tricks left takes about 0.2 ms at the median; a whole 56-6 deal from the first lead
+about 0.19 s at the median and 1.2 s at the 90th percentile (1,000 deals), with a long tail of deals
+needing tens of millions of nodes (the slowest about 19 s).  Deal times spread over three orders of
+magnitude: the bench prints confidence intervals, and 30 deals are far too few for either quantile.  Most of the gain over the first versions
 came from move ordering (leads to a partner's best card or ruff, large killer bonus) and from a cheaper
 kernel per node (helpers inlined, no modulo, a rolling hash); quick bounds from sure winners, stored best
 leads, enhanced transposition cutoffs and merging runs of a seat's cards in the key were tried and did not
