@@ -303,11 +303,14 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             pm2 |= np.int64(1) << c
     sa = np.empty(4, dtype=np.int64)
     ply = 0
+    nodes = 0
+    hits = 0
+    stores = 0
     state = ENTER
     ret = np.int64(0)
     while True:
         if state == ENTER:
-            stats[S_NODES] += 1
+            nodes += 1
             leader = st[ply, F_LEADER]
             ntrick = st[ply, F_NTRICK]
             nleft = st[ply, F_NLEFT]
@@ -387,7 +390,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 elif tt[idx + 1, 0] == key:
                     found = idx + 1
                 if found >= 0:
-                    stats[S_TT_HITS] += 1
+                    hits += 1
                     data = tt[found, 1]
                     lo = data & 0xFF
                     hi = (data >> 8) & 0xFF
@@ -445,7 +448,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             if i >= st[ply, F_K] or st[ply, F_ALPHA] >= st[ply, F_BETA]:
                 best = st[ply, F_BEST]
                 if st[ply, F_NTRICK] == 0:
-                    stats[S_TT_STORES] += 1
+                    stores += 1
                     idx = st[ply, F_IDX]
                     key = st[ply, F_KEY]
                     depth = st[ply, F_NLEFT]
@@ -529,6 +532,11 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             continue
         # RETURN: hand ``ret`` to the parent
         if ply == 0:
+            # counted in locals: a store into ``stats`` at every node would make the compiler reload
+            # every other array it cannot prove distinct
+            stats[S_NODES] += nodes
+            stats[S_TT_HITS] += hits
+            stats[S_TT_STORES] += stores
             return ret
         ply -= 1
         c = st[ply, F_CARD]
