@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # the maintained successor of httpx (same API), which starlette.testclient also uses
 from websockets.asyncio.client import connect
 
 MAX_TABLES = 2000
