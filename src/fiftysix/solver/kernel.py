@@ -327,7 +327,9 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 state = RETURN
                 continue
             tpts = st[ply, F_TPTS]
-            total = st[ply, F_REM] + tpts + bonus * ((nleft + ntrick) // n)
+            total = st[ply, F_REM] + tpts
+            if bonus != 0:  # (55's trick points; the division is dear at every node)
+                total += bonus * ((nleft + ntrick) // n)
             if total <= alpha:
                 ret = total
                 state = RETURN
