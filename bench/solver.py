@@ -10,8 +10,8 @@ process's CPU time (``time.process_time``): the search runs on one core, and oth
 does not inflate them the way it inflates wall-clock time.
 
 Each quantile comes with a distribution-free 95% confidence interval (from the order statistics): deal
-times spread over two orders of magnitude, so a median of 30 deals is only known to within about
-+-50%; the default of 200 deals narrows that to about +-12%.
+times spread over three orders of magnitude, so the median of 30 deals is only known within a factor of
+about two; 200 deals (the default) narrow it to about +-30%, 1,000 deals to about +-12%.
 
 ``--contracts auction`` takes each deal's trump from an auction of ``rules`` bots instead (deals thrown in
 are skipped): the contracts of play, where the bidding side usually holds the trumps.

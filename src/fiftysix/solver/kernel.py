@@ -534,8 +534,8 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             continue
         # RETURN: hand ``ret`` to the parent
         if ply == 0:
-            # counted in locals: a store into ``stats`` at every node would make the compiler reload
-            # every other array it cannot prove distinct
+            # counted in locals and added once: a store into ``stats`` at every node is one more store
+            # the compiler must keep in order with those into the other arrays
             stats[S_NODES] += nodes
             stats[S_TT_HITS] += hits
             stats[S_TT_STORES] += stores
