@@ -227,7 +227,6 @@ def test_kernel_equals_reference_with_crowded_and_roomy_tables(bits: int) -> Non
             assert cv == card_values(pos, engine="reference"), pos
 
 
-
 def test_trick_cards_below_its_winner_do_not_part_equal_cards() -> None:
     """The kernel's merging of equivalent cards looks, of the current trick, at the card winning it only:
     two equal-point cards of the seat to move with no other seat's card between them (nor the winning

@@ -79,7 +79,7 @@ def _root_values(position: Position, e: Encoded, t: Tables) -> dict[int, int]:
         trumps = legal & (0xFFFF << (16 * int(position.trump)))
         legal = trumps or legal
     rep = np.full(k.SLOTS, -1, dtype=np.int64)
-    reps = k.representatives(e.one, position.n, seat, legal, e.tmask, e.pts, e.priv, rep)
+    reps = k.representatives(e.one, position.n, seat, legal, e.best_slot, e.pts, e.priv, rep)
     values: dict[int, int] = {}
     guess = -1
     x = int(reps)

@@ -90,11 +90,12 @@ def legal_mask(one: np.ndarray, seat: int, ntrick: int, led_slot: int, trump: in
 
 
 @njit(cache=True)
-def representatives(one: np.ndarray, n: int, seat: int, legal: int, tmask: int, pts: np.ndarray,
+def representatives(one: np.ndarray, n: int, seat: int, legal: int, best_slot: int, pts: np.ndarray,
                     priv: int, rep: np.ndarray) -> int:
     """Merge equivalent legal cards of ``seat``: fills ``rep[slot]`` with each legal card's representative
-    and returns the mask of representatives."""
-    others = tmask
+    and returns the mask of representatives.  ``best_slot`` is the card winning the current trick (-1 at a
+    trick's start), the only card of the trick that can tell two of the seat's cards apart."""
+    others = (np.int64(1) << best_slot) if best_slot >= 0 else np.int64(0)
     for q in range(n):
         if q != seat:
             others |= one[q]
