@@ -269,9 +269,11 @@ def test_table_key_up_to_plain_suits_and_relative_ranks() -> None:
         pos = Position.make("56", [parse_cards(h) for h in hands], (), 0,
                             None if trump is None else Card.parse("J" + trump).suit, (0, 1, 0, 1))
         e = encode(pos, 0)
-        relmap = np.zeros(k.SLOTS, dtype=np.int64)
-        return int(k._canon_hash(e.one, e.two, 4, e.pts, e.priv, e.ctx[k.C_TRUMP], relmap,
-                                 np.zeros(4, dtype=np.int64))[1])
+        held = np.zeros(k.SLOTS, dtype=np.int64)
+        h = int(k._canon_hash(e.one, e.two, 4, e.pts, e.priv, e.ctx[k.C_TRUMP], held,
+                              np.zeros(4, dtype=np.int64))[1])
+        assert not held.any()   # the scratch array is left clean for the next call
+        return h
 
     base = key(["JS 9H", "AS 9S", "JH QH", "QS KH"], "C")
     assert key(["JH 9S", "AH 9H", "JS QS", "QH KS"], "C") == base      # spades and hearts exchanged
@@ -280,6 +282,7 @@ def test_table_key_up_to_plain_suits_and_relative_ranks() -> None:
     assert key(["JS 9H", "AS 9S", "JH QH", "QS KH"], "S") != base      # trumps change
     assert key(["9S 9H", "AS JS", "JH QH", "QS KH"], "C") != base      # JS changes hands
     assert key(["JS JS", "AS 9S", "9H QH", "QS KH"], "C") != base      # one seat holds both JS
+    assert key(["JS 9H", "AS JS", "9S QH", "QS KH"], "C") != key(["JS 9H", "AS 9S", "JS QH", "QS KH"], "C")
 
 
 @pytest.mark.parametrize("preset", ["56-4", "56-6", "56-8"])

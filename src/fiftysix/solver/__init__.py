@@ -52,7 +52,7 @@ hashing the children of a trick's last card ahead to fetch their buckets early c
 (13% slower for every child at once, 8% for the rest once the first did not cut off: many children are
 cut off by the points left before they would hash).
 Most of the gain over the first versions came from move ordering (leads to a partner's best card or
-ruff, large killer bonus) and from a cheaper kernel per node (helpers inlined, no modulo, a rolling
+ruff, large killer bonus) and from a cheaper kernel per node (helpers inlined, no modulo, a cheap
 hash); quick bounds from sure winners, stored best leads, enhanced transposition cutoffs and merging
 runs of a seat's cards in the key were tried and did not pay for themselves, nor (third session) an
 exact small search for the last two tricks, killers kept between probes, a second killer, a history

@@ -45,7 +45,6 @@ class Encoded:
     best_slot: int
     best_seat: int
     tpts: int
-    tmask: int
     slot_of: dict[Card, int]
     card_of: dict[int, Card]
     fixed: int
@@ -88,16 +87,14 @@ def encode(pos: Position, team: int) -> Encoded:
     ctx = np.array([n, trump_suit, team, mode, rules.trick_bonus, salt_a, salt_b], dtype=np.int64)
     ntrick = len(pos.trick)
     led_slot = best_slot = best_seat = -1
-    tpts = tmask = 0
+    tpts = 0
     if ntrick:
         led_slot = slot_of[pos.trick[0]]
         w = rules.winner(pos.trick, trump)
         best_slot = slot_of[pos.trick[w]]
         best_seat = (pos.leader + w) % n
         tpts = rules.trick_points(pos.trick)
-        for c in pos.trick:
-            tmask |= 1 << slot_of[c]
     fixed = pos.fixed_points(team)
     upper = pos.points_left() - (5 if pos.bonus_team is not None else 0)
     return Encoded(one, two, teams, ctx, pts, priv, pos.leader, ntrick, led_slot, best_slot, best_seat, tpts,
-                   tmask, slot_of, card_of, fixed, upper)
+                   slot_of, card_of, fixed, upper)

@@ -51,12 +51,12 @@ def default_tables() -> Tables:
 
 def _mtdf(e: Encoded, t: Tables, guess: int = -1) -> int:
     return int(k.mtdf(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats, e.leader,
-                      e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, guess))
+                      e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, guess))
 
 
 def _search(e: Encoded, t: Tables, alpha: int, beta: int) -> int:
     return int(k.search(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats, e.leader,
-                        e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, alpha, beta))
+                        e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, alpha, beta))
 
 
 def solve(position: Position, tables: Tables | None = None) -> int:
@@ -87,7 +87,7 @@ def _root_values(position: Position, e: Encoded, t: Tables) -> dict[int, int]:
         slot = (x & -x).bit_length() - 1
         x &= x - 1
         v = int(k.value_after(e.one, e.two, e.team, e.ctx, e.pts, e.priv, ZA, ZB, t.table, t.stats, e.leader,
-                              e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, e.tmask, slot, guess))
+                              e.ntrick, e.led_slot, e.best_slot, e.best_seat, e.tpts, slot, guess))
         values[slot] = v
         guess = v
     return {slot: values[int(rep[slot])] for slot in _bits(legal)}

@@ -9,8 +9,8 @@ The search is a fail-soft alpha-beta over single cards for one maximising team a
 explicit stack (numba's disk cache cannot hold recursive functions), with
 
 * a transposition table at trick starts (a 64-bit hash of the hands up to relative ranks and the order
-  of the plain suits, with the leader, mixed two ways: one for the index, one as the key; a rolling
-  hash per suit, cheaper than table lookups per card), storing lower and upper bounds of
+  of the plain suits, with the leader, mixed two ways: one for the index, one as the key; per suit
+  a sum of one product per card, which the processor can work on side by side), storing lower and upper bounds of
   the points still to come, in buckets of two entries (one kept for the larger positions); no best
   lead is stored (tried: with this ordering it did not save nodes);
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
@@ -271,10 +271,10 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
 
 
 # per-ply fields of the explicit search stack (numba's cache cannot hold recursive functions)
-F_LEADER, F_NTRICK, F_LED, F_BSLOT, F_BSEAT, F_TPTS, F_TMASK, F_REM, F_NLEFT = range(9)
-F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BMOVE, F_K, F_I, F_IDX, F_KEY, F_TOTAL, F_GAIN, F_CARD = range(9, 22)
-F_HADTWO, F_SEAT, F_MAX = 22, 23, 24
-N_FIELDS = 25
+F_LEADER, F_NTRICK, F_LED, F_BSLOT, F_BSEAT, F_TPTS, F_REM, F_NLEFT = range(8)
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BMOVE, F_K, F_I, F_IDX, F_KEY, F_TOTAL, F_GAIN, F_CARD = range(8, 21)
+F_HADTWO, F_SEAT, F_MAX = 21, 22, 23
+N_FIELDS = 24
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -289,7 +289,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
     bonus = ctx[C_BONUS]
     mode = ctx[C_MODE]
     mask = tt.shape[0] - 1
-    relmap = np.empty(SLOTS, dtype=np.int64)
+    held = np.zeros(SLOTS, dtype=np.int64)  # scratch of _canon_hash, all 0 between calls
     killer = np.full(MAX_PLY, -1, dtype=np.int64)
     # the cards worth 0, 1 and 2 points (56's card points are 0-3)
     pm0 = np.int64(0)
@@ -382,7 +382,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                         state = RETURN
                         continue
             if ntrick == 0:
-                ha, hb = _canon_hash(one, two, n, pts, priv, trump, relmap, sa)
+                ha, hb = _canon_hash(one, two, n, pts, priv, trump, held, sa)
                 idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask & ~np.int64(1)
                 key = hb ^ zb[leader, 0, 2] ^ ctx[C_SALT_B]
                 st[ply, F_IDX] = idx
@@ -517,7 +517,6 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 st[q, F_BSLOT] = -1
                 st[q, F_BSEAT] = -1
                 st[q, F_TPTS] = 0
-                st[q, F_TMASK] = 0
             else:
                 gain = 0
                 st[q, F_LEADER] = st[ply, F_LEADER]
@@ -526,7 +525,6 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 st[q, F_BSLOT] = nb_slot
                 st[q, F_BSEAT] = nb_seat
                 st[q, F_TPTS] = st[ply, F_TPTS] + p
-                st[q, F_TMASK] = st[ply, F_TMASK] | bit
             st[ply, F_GAIN] = gain
             st[q, F_ALPHA] = st[ply, F_ALPHA] - gain
             st[q, F_BETA] = st[ply, F_BETA] - gain
@@ -660,42 +658,61 @@ def _mix(x: int) -> int:
     return x
 
 
-ROLL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, the multiplier of the per-suit rolling hash
+
+
+def _rank_keys() -> np.ndarray:
+    """16 odd 64-bit multipliers, one per relative rank (splitmix64's outputs, fixed)."""
+    keys = []
+    x = 0
+    for _ in range(16):
+        x = (x + 0x9E3779B97F4A7C15) & (2**64 - 1)
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        z ^= z >> 31
+        keys.append((z | 1) - (2**64 if z >= 2**63 else 0))
+    return np.array(keys, dtype=np.int64)
+
+
+RANK_KEYS = _rank_keys()  # a global array: numba compiles it in as a constant
 
 
 @njit(cache=True, inline="always")
 def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, trump: int,
-                relmap: np.ndarray, sa: np.ndarray) -> tuple[int, int]:
+                held: np.ndarray, sa: np.ndarray) -> tuple[int, int]:
     """Two hashes of the hands up to relative ranks and the order of the plain suits.
 
     In each suit the cards still held are renumbered 0, 1, ... from the top, and each renumbered rank
     carries its points (and 55's privilege), so positions that differ only by which cards are gone, and
-    play alike, share a key.  Each suit is hashed on its own (a rolling hash over its cards, seat by seat,
-    each card coded by seat, copies, relative rank and points), and the plain suits' hashes are added up,
+    play alike, share a key.  Each suit is hashed on its own (a sum over its cards of each card's code,
+    its holders with their copies, points and privilege, times a multiplier of its relative rank), and the
+    plain suits' hashes, each mixed, are added up,
     so that exchanging two plain suits (which changes nothing in the play) gives the same key; the trump
     suit is kept apart.  The second hash is a remix of the first: 64 bits tell positions apart.
     """
+    # first every card's holders (seat and copies, 6 bits a holder: two seats may share a card), then
+    # each suit in rank order, a term per card: no chain of dependent multiplications through memory
     present = np.int64(0)
     for q in range(n):
-        present |= one[q]
+        x = one[q]
+        t = two[q]
+        present |= x
+        while x != 0:
+            c = trailing_zeros(x)
+            x &= x - 1
+            held[c] = (held[c] << 6) | (((q << 1) | ((t >> c) & 1)) + 1)
     for s in range(4):
         x = present & _suit_mask(s)
+        h = np.int64(0)
         r = 0
         while x != 0:
             c = trailing_zeros(x)
             x &= x - 1
-            relmap[c] = r
+            code = (held[c] << 3) | pts[c] | (((priv >> c) & 1) << 2)
+            held[c] = 0
+            h += (code + 1) * RANK_KEYS[r]
             r += 1
-        sa[s] = r
-    for q in range(n):
-        x = one[q]
-        t = two[q]
-        while x != 0:
-            c = trailing_zeros(x)
-            x &= x - 1
-            code = (((q << 1) | ((t >> c) & 1)) << 8) | (relmap[c] << 3) | pts[c] | (((priv >> c) & 1) << 2)
-            s = c >> 4
-            sa[s] = (sa[s] + code + 1) * ROLL
+        sa[s] = h
     ha = np.int64(0)
     for s in range(4):
         if s == trump:
@@ -723,7 +740,7 @@ def _points_in_hands(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray) 
 @njit(cache=True)
 def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
            za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
-           leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
+           leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int,
            alpha: int, beta: int) -> int:
     """One fail-soft alpha-beta search of the encoded position with the window ``(alpha, beta)``."""
     n = ctx[C_N]
@@ -735,7 +752,6 @@ def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, 
     st[0, F_BSLOT] = best_slot
     st[0, F_BSEAT] = best_seat
     st[0, F_TPTS] = tpts
-    st[0, F_TMASK] = tmask
     st[0, F_REM] = rem
     st[0, F_NLEFT] = cnt
     st[0, F_ALPHA] = alpha
@@ -757,7 +773,7 @@ def upper_bound(one: np.ndarray, two: np.ndarray, ctx: np.ndarray, pts: np.ndarr
 @njit(cache=True)
 def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
          za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
-         leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int, tmask: int,
+         leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int,
          guess: int) -> int:
     """The exact value by null-window searches (MTD(f)), starting at ``guess`` (-1: none)."""
     lo = 0
@@ -769,7 +785,7 @@ def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pt
         while lo < hi:
             beta = lo + max(1, (hi - lo) // 3)
             g = search(one, two, team, ctx, pts, priv, za, zb, tt, stats, leader, ntrick, led_slot,
-                       best_slot, best_seat, tpts, tmask, beta - 1, beta)
+                       best_slot, best_seat, tpts, beta - 1, beta)
             if g < beta:
                 hi = g
             else:
@@ -784,7 +800,7 @@ def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pt
         if beta > hi:
             beta = hi
         g = search(one, two, team, ctx, pts, priv, za, zb, tt, stats, leader, ntrick, led_slot,
-                   best_slot, best_seat, tpts, tmask, beta - 1, beta)
+                   best_slot, best_seat, tpts, beta - 1, beta)
         if g < beta:
             hi = g
             failed_low = True
@@ -805,7 +821,7 @@ def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pt
 def value_after(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray,
                 priv: int, za: np.ndarray, zb: np.ndarray, tt: np.ndarray,
                 stats: np.ndarray, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
-                tpts: int, tmask: int, card: int, guess: int) -> int:
+                tpts: int, card: int, guess: int) -> int:
     """The exact value after the seat to move plays ``card`` (its trick's points included if it ends it)."""
     n = ctx[C_N]
     trump = ctx[C_TRUMP]
@@ -830,10 +846,10 @@ def value_after(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndar
             gain = tpts + p + ctx[C_BONUS]
         g = guess - gain if guess >= 0 else -1
         v = gain + mtdf(one, two, team, ctx, pts, priv, za, zb, tt, stats, nb_seat, 0, -1, -1, -1,
-                        0, 0, g)
+                        0, g)
     else:
         v = mtdf(one, two, team, ctx, pts, priv, za, zb, tt, stats, leader, ntrick + 1, nled,
-                 nb_slot, nb_seat, tpts + p, tmask | bit, guess)
+                 nb_slot, nb_seat, tpts + p, guess)
     if had_two:
         two[seat] |= bit
     else:
