@@ -35,9 +35,9 @@ The kernel
     either; 55's privileged trumps never); move ordering from what opponents still to play can beat or ruff
     (leads also to a partner's best card or ruff) and killer moves; the last trick valued directly;
     bounds from the points left, from trump runs held by one side and the leader's cashable cards, and
-    from a trick nobody still to play can win; null-window searches, each a third of the way up from
-    the proved lower bound (or galloping up from a sibling card's value, then bisecting).  The table
-    persists between calls (its entries are exact facts about positions).
+    from a trick no opponent of the side winning it can still win; null-window searches, each a third
+    of the way up from the proved lower bound (or galloping up from a sibling card's value, then
+    bisecting).  The table persists between calls (its entries are exact facts about positions).
 
 Speed (``bench/solver.py``, CPU time of one core on the project's 2-core machine, otherwise idle): a
 56-6 position with 4 tricks left takes about 0.2 ms at the median; a whole 56-6 deal from the first lead

@@ -22,8 +22,8 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
   points given to a partner sure to win the trick, now or still to play), and killer
   moves (the card that last cut off at the same ply gets a large bonus);
 * the last trick valued directly (every card is forced);
-* bounds from the points left, from points a side is sure to take and from a trick nobody still to play
-  can win;
+* bounds from the points left, from points a side is sure to take and from a trick no opponent of the
+  side winning it can still win (checked only where its points could decide the window);
 * null-window searches for the exact value: without a guess, each a third of the way up from the
   proved lower bound to the upper one; from a guess (a sibling's value), galloping up while they fail
   high (probes far from the value are cheap), then bisecting.
@@ -343,44 +343,52 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             if seat >= n:
                 seat -= n
             if ntrick > 0 and mode == MODE_56:
-                # a trick nobody still to play can win: its points so far, and each player's cheapest
-                # contribution, are sure to go to the side winning it now
-                bslot = st[ply, F_BSLOT]
-                led = st[ply, F_LED] >> 4
-                sure = tpts
-                decided = True
-                q = seat
-                for _ in range(ntrick, n):
-                    h = one[q]
-                    q += 1
-                    if q == n:
-                        q = 0
-                    follow = h & _suit_mask(led)
-                    lg = follow if follow != 0 else h
-                    if (lg & _suit_mask(bslot >> 4) & ((np.int64(1) << bslot) - 1)) != 0:
-                        decided = False
-                        break
-                    if trump >= 0 and (bslot >> 4) != trump and (lg & _suit_mask(trump)) != 0:
-                        decided = False
-                        break
-                    if (lg & pm0) != 0:
-                        pass
-                    elif (lg & pm1) != 0:
-                        sure += 1
-                    elif (lg & pm2) != 0:
-                        sure += 2
-                    else:
-                        sure += 3
-                if decided:
-                    if team[st[ply, F_BSEAT]] == maxteam:
-                        if sure >= beta:
-                            ret = sure
+                # a trick no opponent of the side winning it now can still win (that side's own players may
+                # overtake, but no opponent can then beat them): its points so far, and each player's
+                # cheapest contribution, are sure to go to that side
+                wmax = team[st[ply, F_BSEAT]] == maxteam
+                need = beta if wmax else total - alpha
+                if tpts + 3 * (n - ntrick) >= need:  # (3: a card's most points) else it cannot cut
+                    bslot = st[ply, F_BSLOT]
+                    bmask = _suit_mask(bslot >> 4) & ((np.int64(1) << bslot) - 1)
+                    if trump >= 0 and (bslot >> 4) != trump:
+                        bmask |= _suit_mask(trump)
+                    led_mask = _suit_mask(st[ply, F_LED] >> 4)
+                    decided = True
+                    q = seat
+                    for _ in range(ntrick, n):
+                        if (team[q] == maxteam) != wmax:
+                            h = one[q]
+                            follow = h & led_mask
+                            lg = follow if follow != 0 else h
+                            if (lg & bmask) != 0:
+                                decided = False
+                                break
+                        q += 1
+                        if q == n:
+                            q = 0
+                    if decided:
+                        sure = tpts
+                        q = seat
+                        for _ in range(ntrick, n):
+                            h = one[q]
+                            follow = h & led_mask
+                            lg = follow if follow != 0 else h
+                            if (lg & pm0) != 0:
+                                pass
+                            elif (lg & pm1) != 0:
+                                sure += 1
+                            elif (lg & pm2) != 0:
+                                sure += 2
+                            else:
+                                sure += 3
+                            q += 1
+                            if q == n:
+                                q = 0
+                        if sure >= need:
+                            ret = sure if wmax else total - sure
                             state = RETURN
                             continue
-                    elif total - sure <= alpha:
-                        ret = total - sure
-                        state = RETURN
-                        continue
             if ntrick == 0:
                 ha, hb = _canon_hash(one, two, n, pts, priv, trump, held, sa)
                 idx = (ha ^ za[leader, 0, 2] ^ ctx[C_SALT_A]) & mask & ~np.int64(1)
