@@ -44,7 +44,13 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 MAX_SEATS = 10
 SLOTS = 64
 MAX_PLY = 80
-KBONUS = 300  # order bonus of the move that last refuted a sibling (a killer move, per ply)
+# order bonus of the move that last refuted a sibling at the same ply (a killer move): a killer lead is
+# nearly always tried first, a killer follow only above the cards of its own kind (leads 300 to 800 and
+# follows 250 to 350 were compared on whole 56-6 deals: 500 and 300 searched 6-7% fewer nodes than 300
+# and 300 over seeds 0-129 and again over 200-299; 650 and 800 at leads as many as 500; more at follows
+# cost more nodes)
+KBONUS_LEAD = 500
+KBONUS_FOLLOW = 300
 # ctx fields
 C_N, C_TRUMP, C_MAXTEAM, C_MODE, C_BONUS, C_SALT_A, C_SALT_B = 0, 1, 2, 3, 4, 5, 6
 CTX_LEN = 7
@@ -257,7 +263,7 @@ def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts:
                 else:
                     sc = 300 - 10 * p
         if c == kmove:
-            sc += KBONUS
+            sc += KBONUS_LEAD if ntrick == 0 else KBONUS_FOLLOW
         # insertion by score, descending
         i = k
         while i > 0 and scores[ply, i - 1] < sc:
