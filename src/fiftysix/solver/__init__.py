@@ -40,26 +40,33 @@ The kernel
     bisecting).  The table persists between calls (its entries are exact facts about positions).
 
 Speed (``bench/solver.py``, CPU time of one core on the project's 2-core machine, otherwise idle): a
-56-6 position with 4 tricks left takes about 0.2 ms at the median; a whole 56-6 deal from the first lead
-about 0.19 s at the median and 1.2 s at the 90th percentile (1,000 deals), with a long tail of deals
-needing tens of millions of nodes (the slowest about 19 s).  Deal times spread over three orders of
-magnitude: the bench prints confidence intervals, and 30 deals are far too few for either quantile.
-With the trump an auction names (``--contracts auction``: the bidding side usually holds the trumps)
-deals are easier: 0.14 s at the median, 1 s at the 90th percentile (500 deals).  A profile of the
-compiled search (``perf`` over its machine code) puts about 18% of its time on waiting for the table's
-bucket to come from memory; fetching it ahead while the sure points are counted did not help, and
-hashing the children of a trick's last card ahead to fetch their buckets early cost more than it hid
-(13% slower for every child at once, 8% for the rest once the first did not cut off: many children are
-cut off by the points left before they would hash).
+56-6 position with 4 tricks left takes about 0.18 ms at the median; a whole 56-6 deal from the first
+lead, trumps cycling through no-trumps and the four suits, 0.17 s at the median and 1.1 s at the 90th
+percentile (1,000 deals), with a long tail of deals needing tens of millions of nodes (the slowest about
+17 s).  Deal times spread over three orders of magnitude: the bench prints confidence intervals, and 30
+deals are far too few for either quantile.  With the trump an auction names (``--contracts auction``:
+the bidding side usually holds the trumps) deals are easier: 0.12 s at the median, 0.7 s at the 90th
+percentile (500 deals).  A profile of the compiled search (``perf`` over its machine code) puts about
+18% of its time on waiting for the table's bucket to come from memory; fetching it ahead while the
+sure points are counted did not help, and hashing the children of a trick's last card ahead to fetch
+their buckets early cost more than it hid (13% slower for every child at once, 8% for the rest once the
+first did not cut off: many children are cut off by the points left before they would hash).
 Most of the gain over the first versions came from move ordering (leads to a partner's best card or
-ruff, large killer bonus) and from a cheaper kernel per node (helpers inlined, no modulo, a cheap
-hash); quick bounds from sure winners, stored best leads, enhanced transposition cutoffs and merging
-runs of a seat's cards in the key were tried and did not pay for themselves, nor (third session) an
-exact small search for the last two tricks, killers kept between probes, a second killer, a history
-table, four-entry buckets, a per-suit incremental hash, per-trick caches of the later seats' cards,
-exact windows at two or three tricks left, or a probe schedule that shortens its steps after a dear
-probe: the ordering already cuts off at the first card at 97-98% of cut nodes, and one search with a
-window just around the value, were it known in advance, would cost only about 20% less (30 deals).
+ruff, large killer bonuses) and from a cheaper kernel per node (helpers inlined, no modulo, a hash
+whose terms are independent of each other); quick bounds from sure winners, stored best leads, enhanced
+transposition cutoffs and merging runs of a seat's cards in the key were tried and did not pay for
+themselves, nor (third session) an exact small search for the last two tricks, killers kept between
+probes, a second killer, a history table, four-entry buckets, a per-suit incremental hash, per-trick
+caches of the later seats' cards, exact windows at two or three tricks left, or a probe schedule that
+shortens its steps after a dear probe: the ordering already cuts off at the first card at 97-98% of cut
+nodes, and one search with a window just around the value, were it known in advance, would cost only
+about 20% less (30 deals).  Nor (fourth session, 60 deals each): leaving the cards unordered at nodes
+expected to be all-nodes (52% more nodes: the order matters there too), a small table of its own for
+positions with two tricks left (small enough for the processor's cache: no gain), a key of the exact
+cards instead of relative ranks (27% more nodes), entries of 8 bytes with 46 key bits (4% faster, but a
+false match, about one in 10^14 a probe, would no longer be negligible over the billions of probes of a
+long run: the 64-bit keys stay), the sure points counted before the table probe (3% slower), entries
+of older probes replaced first, or bisecting probe schedules (slower tails).
 """
 
 from __future__ import annotations
