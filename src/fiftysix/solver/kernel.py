@@ -9,10 +9,10 @@ The search is a fail-soft alpha-beta over single cards for one maximising team a
 explicit stack (numba's disk cache cannot hold recursive functions), with
 
 * a transposition table at trick starts (a 64-bit hash of the hands up to relative ranks and the order
-  of the plain suits, with the leader, mixed two ways: one for the index, one as the key; per suit
-  a sum of one product per card, which the processor can work on side by side), storing lower and upper bounds of
-  the points still to come, in buckets of two entries (one kept for the larger positions); no best
-  lead is stored (tried: with this ordering it did not save nodes);
+  of the plain suits, with the leader, mixed two ways: one for the index, one as the key; per suit a
+  sum of one product per card, which the processor can work on side by side), storing lower and upper
+  bounds of the points still to come, in buckets of two entries (one kept for the larger positions); no
+  best lead is stored (tried: with this ordering it did not save nodes);
 * identical copies merged (a hand is a set of distinct cards) and equivalent cards merged: two cards of
   one seat and one suit with equal points and no card of any other seat (nor the card winning the current
   trick) of a rank between them or equal to either play the same (the privileged trumps of 55 are never
@@ -673,7 +673,6 @@ def _mix(x: int) -> int:
 
 
 
-
 def _rank_keys() -> np.ndarray:
     """16 odd 64-bit multipliers, one per relative rank (splitmix64's outputs, fixed)."""
     keys = []
@@ -700,9 +699,9 @@ def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv:
     carries its points (and 55's privilege), so positions that differ only by which cards are gone, and
     play alike, share a key.  Each suit is hashed on its own (a sum over its cards of each card's code,
     its holders with their copies, points and privilege, times a multiplier of its relative rank), and the
-    plain suits' hashes, each mixed, are added up,
-    so that exchanging two plain suits (which changes nothing in the play) gives the same key; the trump
-    suit is kept apart.  The second hash is a remix of the first: 64 bits tell positions apart.
+    plain suits' hashes, each mixed, are added up, so that exchanging two plain suits (which changes
+    nothing in the play) gives the same key; the trump suit is kept apart.  The second hash is a remix
+    of the first: 64 bits tell positions apart.
     """
     # first every card's holders (seat and copies, 6 bits a holder: two seats may share a card), then
     # each suit in rank order, a term per card: no chain of dependent multiplications through memory
