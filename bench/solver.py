@@ -47,13 +47,19 @@ def whole_deal(rules: Rules56, seed: int) -> Position:
     return Position.make("56", [list(h) for h in deal.hands], (), deal.first_hand, trump, rules.team_of)
 
 
+def _seat(deal: Deal56) -> int:
+    seat = deal.to_move
+    assert seat is not None  # the deal is still being played
+    return seat
+
+
 def bid_deal(rules: Rules56, seed: int) -> Position | None:
     """The deal of ``seed`` at its first lead, after an auction of ``rules`` bots (the trump the bidding
     chose, as in play); None if nobody bid."""
     deal = Deal56.from_seed(rules, seed)
     bots = [bot_from_spec("rules", seed=seed * 16 + s, game="56") for s in range(rules.players)]
     while deal.phase != PLAY and not deal.is_over:
-        s = deal.to_move
+        s = _seat(deal)
         deal.push(bots[s].choose(view(deal, s)))
     return None if deal.is_over else Position.from_deal(deal)
 
@@ -63,7 +69,7 @@ def cut_position(rules: Rules56, seed: int, tricks_left: int) -> Position:
     deal = Deal56.from_seed(rules, seed)
     while deal.phase != PLAY:
         deal.push_unchecked(rng.choice(deal.legal_moves()))
-    while len(deal.hands[deal.to_move]) > tricks_left or deal.trick_cards:
+    while deal.trick_cards or len(deal.hands[_seat(deal)]) > tricks_left:
         deal.push_unchecked(rng.choice([m for m in deal.legal_moves() if isinstance(m, Card)]))
     return Position.from_deal(deal)
 
@@ -158,13 +164,13 @@ def main(argv: list[str] | None = None) -> int:
         times = []
         seed = args.seed
         while len(times) < args.deals:
-            pos = whole_deal(rules, seed) if args.contracts == "cycle" else bid_deal(rules, seed)
+            dealt = whole_deal(rules, seed) if args.contracts == "cycle" else bid_deal(rules, seed)
             seed += 1
-            if pos is None:
+            if dealt is None:
                 continue  # thrown in
-            dt, value = timed(pos, args.engine, fresh=True)
+            dt, value = timed(dealt, args.engine, fresh=True)
             times.append(dt)
-            strain = pos.trump
+            strain = dealt.trump
             print(f"  deal seed {seed - 1:>4} {'NT' if strain is None else strain.letter:>2}: value {value:>2}, "
                   f"{dt * 1000:9.1f} ms", flush=True)
         what = "trumps cycling" if args.contracts == "cycle" else "trumps as bid"
