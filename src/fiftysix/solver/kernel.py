@@ -673,21 +673,9 @@ def _mix(x: int) -> int:
 
 
 
-def _rank_keys() -> np.ndarray:
-    """16 odd 64-bit multipliers, one per relative rank (splitmix64's outputs, fixed)."""
-    keys = []
-    x = 0
-    for _ in range(16):
-        x = (x + 0x9E3779B97F4A7C15) & (2**64 - 1)
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
-        z ^= z >> 31
-        keys.append((z | 1) - (2**64 if z >= 2**63 else 0))
-    return np.array(keys, dtype=np.int64)
-
-
-RANK_KEYS = _rank_keys()  # a global array: numba compiles it in as a constant
+# one odd random multiplier per relative rank (seeded like encode's Zobrist keys); a global array, which
+# numba compiles in as a constant
+RANK_KEYS = np.random.default_rng(5603).integers(1, 2**63 - 1, size=16, dtype=np.int64) | 1
 
 
 @njit(cache=True, inline="always")
