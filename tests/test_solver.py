@@ -337,3 +337,33 @@ def test_driver_from_any_guess_gives_the_value(preset: str) -> None:
         e = encode(pos, pos.team_to_move)
         for guess in (-1, 0, 1, value - e.fixed, value - e.fixed + 3, 60):
             assert e.fixed + fast._mtdf(e, fast.Tables(10), guess) == value, (pos, guess)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_sure_points_never_exceed_what_a_side_can_force(players: int) -> None:
+    """The kernel's sure points at a trick start (top trumps or the leader's cashing, with the other
+    players' cheapest cards to those tricks) are a lower bound of what each side can force, checked
+    against the reference on random endings; often exact, and often above the points the side holds
+    itself (the other side's cards to its tricks), so neither part is idle."""
+    from fiftysix.solver import kernel as k
+    from fiftysix.solver.encode import encode
+
+    rng = random.Random(f"sure points {players}")
+    exact = beyond_own = 0
+    for _ in range(80):
+        ending = random_ending(rng, players, rng.choice([2, 3]))
+        hands = [list(h) for h in ending.hands]
+        size = min(len(h) for h in hands)
+        pos = Position.make("56", [h[:size] for h in hands], (), ending.leader, ending.trump, ending.team_of)
+        e = encode(pos, 0)
+        pm = [sum(1 << s for s in range(k.SLOTS) if e.pts[s] == p) for p in range(3)]
+        sure = k._sure_points(e.one, e.two, pos.n, e.team, 0, e.ctx[k.C_TRUMP], pos.leader, e.pts, *pm)
+        value = reference.alphabeta(pos, 0, -1, 100)
+        forced = (value, pos.points_left() - value)
+        held = [sum(pos.rules.card_points(c) for q in range(pos.n) if pos.team_of[q] == side
+                    for c in pos.hands[q]) for side in (0, 1)]
+        for side in (0, 1):
+            assert sure[side] <= forced[side], (pos, sure, forced)
+            exact += sure[side] == forced[side] > 0
+            beyond_own += sure[side] > held[side]
+    assert exact >= 5 and beyond_own >= 5, (exact, beyond_own)

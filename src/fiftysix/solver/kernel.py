@@ -22,8 +22,9 @@ explicit stack (numba's disk cache cannot hold recursive functions), with
   points given to a partner sure to win the trick, now or still to play), and killer
   moves (the card that last cut off at the same ply gets a large bonus);
 * the last trick valued directly (every card is forced);
-* bounds from the points left, from points a side is sure to take and from a trick no opponent of the
-  side winning it can still win (checked only where its points could decide the window);
+* bounds from the points left, from points a side is sure to take (its top trumps, or the leader's
+  cashing, with every other player's cheapest cards to the tricks they win) and from a trick no opponent
+  of the side winning it can still win (checked only where its points could decide the window);
 * null-window searches for the exact value: without a guess, each a third of the way up from the
   proved lower bound to the upper one; from a guess (a sibling's value), galloping up while they fail
   high (probes far from the value are cheap), then bisecting.
@@ -424,7 +425,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                     if hi < beta:
                         beta = hi
                 if mode == MODE_56:
-                    sure_max, sure_min = _sure_points(one, two, n, team, maxteam, trump, leader, pts)
+                    sure_max, sure_min = _sure_points(one, two, n, team, maxteam, trump, leader, pts, pm0, pm1, pm2)
                     if sure_max >= beta:
                         ret = sure_max
                         state = RETURN
@@ -602,52 +603,119 @@ def _last_trick(one: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: 
 
 
 @njit(cache=True, inline="always")
+def _count(x: int) -> int:
+    """The number of cards in a mask."""
+    k = 0
+    while x != 0:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _cheapest(one_q: int, two_q: int, t: int, pm0: int, pm1: int, pm2: int) -> int:
+    """The fewest points that ``t`` cards of a hand can carry (the copies of a card counted apart); the
+    hand holds at least ``t`` cards.  ``pm0``-``pm2``: the cards worth 0, 1 and 2 points."""
+    k = _count(one_q & pm0) + _count(two_q & pm0)
+    if k >= t:
+        return 0
+    t -= k
+    k = _count(one_q & pm1) + _count(two_q & pm1)
+    if k >= t:
+        return t
+    s = k
+    t -= k
+    k = _count(one_q & pm2) + _count(two_q & pm2)
+    if k >= t:
+        return s + 2 * t
+    return s + 2 * k + 3 * (t - k)
+
+
+@njit(cache=True, inline="always")
 def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
-                 leader: int, pts: np.ndarray) -> tuple[int, int]:
+                 leader: int, pts: np.ndarray, pm0: int, pm1: int, pm2: int) -> tuple[int, int]:
     """Card points each side is sure to take at a trick start, whatever is played (56 only).
 
     With trumps: the top trumps held by one side only (both copies of a rank, if out, on that side)
-    win every trick they are played to, for that side.  At no trumps: the leader can cash the cards
-    no other seat can beat, one trick after another.
+    win every trick they are played to, for that side; one player's such trumps go to as many different
+    tricks, and every other player gives each of those tricks a card, at least its cheapest ones.  At no
+    trumps, or when none of the leader's opponents holds a trump: the leader's cashing (:func:`_cash`).
     """
     sure_max = 0
     sure_min = 0
     if trump >= 0:
-        present = np.int64(0)
-        for q in range(n):
-            present |= one[q]
-        x = present & _suit_mask(trump)
-        side = -1
-        while x != 0:
-            c = trailing_zeros(x)
-            x &= x - 1
-            cmax = 0
-            cmin = 0
+        top, side_max, points = _top_trumps(one, two, n, team, maxteam, trump, pts)
+        if top != 0:
+            # the most top trumps one player holds: as many tricks its side is sure to win
+            t = 0
             for q in range(n):
-                if (one[q] >> c) & 1:
-                    k = 1 + ((two[q] >> c) & 1)
-                    if team[q] == maxteam:
-                        cmax += k
-                    else:
-                        cmin += k
-            if cmax > 0 and cmin > 0:
-                break
-            sd = 0 if cmax > 0 else 1
-            if side == -1:
-                side = sd
-            elif sd != side:
-                break
-            if sd == 0:
-                sure_max += pts[c] * cmax
+                t = max(t, _count(one[q] & top) + _count(two[q] & top))
+            for q in range(n):
+                kq = _count(one[q] & top) + _count(two[q] & top)
+                if kq < t:  # (a top trump it gives to those tricks is counted already)
+                    points += _cheapest(one[q] & ~top, two[q] & ~top, t - kq, pm0, pm1, pm2)
+            if side_max:
+                sure_max = points
             else:
-                sure_min += pts[c] * cmin
-        return sure_max, sure_min
+                sure_min = points
+        for q in range(n):
+            if team[q] != team[leader] and (one[q] & _suit_mask(trump)) != 0:
+                return sure_max, sure_min  # an opponent of the leader could ruff its cashing
+    cash = _cash(one, two, n, leader, pm0, pm1, pm2, pts)
+    if team[leader] == maxteam:
+        return max(sure_max, cash), sure_min
+    return sure_max, max(sure_min, cash)
+
+
+@njit(cache=True, inline="always")
+def _top_trumps(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
+                pts: np.ndarray) -> tuple[int, bool, int]:
+    """The top trumps held by one side only (down to the first rank the other side holds, or both
+    sides hold), whether that side is the maximising team, and their points."""
+    present = np.int64(0)
+    for q in range(n):
+        present |= one[q]
+    x = present & _suit_mask(trump)
+    top = np.int64(0)
+    side = -1
+    points = 0
+    while x != 0:
+        c = trailing_zeros(x)
+        x &= x - 1
+        cmax = 0
+        cmin = 0
+        for q in range(n):
+            if (one[q] >> c) & 1:
+                k = 1 + ((two[q] >> c) & 1)
+                if team[q] == maxteam:
+                    cmax += k
+                else:
+                    cmin += k
+        if cmax > 0 and cmin > 0:
+            break
+        sd = 0 if cmax > 0 else 1
+        if side == -1:
+            side = sd
+        elif sd != side:
+            break
+        top |= np.int64(1) << c
+        points += pts[c] * (cmax + cmin)
+    return top, side == 0, points
+
+
+@njit(cache=True, inline="always")
+def _cash(one: np.ndarray, two: np.ndarray, n: int, leader: int, pm0: int, pm1: int, pm2: int,
+          pts: np.ndarray) -> int:
+    """The points the leader's side takes by cashing, when no opponent can ruff: the leader leads the
+    cards no other seat can beat, one trick after another, and every other seat gives each of those
+    tricks a card, at least its cheapest ones (partners never need to ruff)."""
     others = np.int64(0)
     for q in range(n):
         if q != leader:
             others |= one[q]
     h = one[leader]
     cash = 0
+    t = 0
     for s in range(4):
         x = h & _suit_mask(s)
         while x != 0:
@@ -655,10 +723,14 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
             x &= x - 1
             if (others & _suit_mask(s) & ((np.int64(1) << c) - 1)) != 0:
                 break
-            cash += pts[c] * (1 + ((two[leader] >> c) & 1))
-    if team[leader] == maxteam:
-        return cash, 0
-    return 0, cash
+            k = 1 + ((two[leader] >> c) & 1)
+            cash += pts[c] * k
+            t += k
+    if t > 0:
+        for q in range(n):
+            if q != leader:
+                cash += _cheapest(one[q], two[q], t, pm0, pm1, pm2)
+    return cash
 
 
 @njit(cache=True, inline="always")
