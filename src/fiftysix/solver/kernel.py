@@ -39,8 +39,10 @@ Values are points for the maximising team from the position on, counting the cur
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import errors
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 MAX_SEATS = 10
 SLOTS = 64
@@ -602,14 +604,15 @@ def _last_trick(one: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: 
     return 0
 
 
-@njit(cache=True, inline="always")
-def _count(x: int) -> int:
-    """The number of cards in a mask."""
-    k = 0
-    while x != 0:
-        x &= x - 1
-        k += 1
-    return k
+@intrinsic
+def _count(typingctx, src):  # type: ignore[no-untyped-def]
+    """The number of cards in a mask (one machine instruction)."""
+    if not isinstance(src, types.Integer):
+        raise errors.NumbaTypeError(f"_count takes an integer, not {src}")
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+    return src(src), codegen
 
 
 @njit(cache=True, inline="always")
@@ -639,13 +642,33 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
     With trumps: the top trumps held by one side only (both copies of a rank, if out, on that side)
     win every trick they are played to, for that side; one player's such trumps go to as many different
     tricks, and every other player gives each of those tricks a card, at least its cheapest ones.  At no
-    trumps, or when none of the leader's opponents holds a trump: the leader's cashing (:func:`_cash`).
+    trumps, or when no opponent of the leader holds a trump: the leader's cashing (:func:`_cash`).
     """
+    # each side's cards: held at least once, and held twice (in one hand or in two)
+    max1 = np.int64(0)
+    max2 = np.int64(0)
+    min1 = np.int64(0)
+    min2 = np.int64(0)
+    for q in range(n):
+        if team[q] == maxteam:
+            max2 |= two[q] | (max1 & one[q])
+            max1 |= one[q]
+        else:
+            min2 |= two[q] | (min1 & one[q])
+            min1 |= one[q]
     sure_max = 0
     sure_min = 0
     if trump >= 0:
-        top, side_max, points = _top_trumps(one, two, n, team, maxteam, trump, pts)
+        trumps = _suit_mask(trump)
+        top, side_max = _top_trumps(max1 & trumps, min1 & trumps)
         if top != 0:
+            twice = max2 if side_max else min2
+            points = 0
+            x = top
+            while x != 0:
+                c = trailing_zeros(x)
+                x &= x - 1
+                points += pts[c] * (1 + ((twice >> c) & 1))
             # the most top trumps one player holds: as many tricks its side is sure to win
             t = 0
             for q in range(n):
@@ -658,9 +681,8 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
                 sure_max = points
             else:
                 sure_min = points
-        for q in range(n):
-            if team[q] != team[leader] and (one[q] & _suit_mask(trump)) != 0:
-                return sure_max, sure_min  # an opponent of the leader could ruff its cashing
+        if ((min1 if team[leader] == maxteam else max1) & trumps) != 0:
+            return sure_max, sure_min  # an opponent of the leader could ruff its cashing
     cash = _cash(one, two, n, leader, pm0, pm1, pm2, pts)
     if team[leader] == maxteam:
         return max(sure_max, cash), sure_min
@@ -668,39 +690,20 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
 
 
 @njit(cache=True, inline="always")
-def _top_trumps(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
-                pts: np.ndarray) -> tuple[int, bool, int]:
-    """The top trumps held by one side only (down to the first rank the other side holds, or both
-    sides hold), whether that side is the maximising team, and their points."""
-    present = np.int64(0)
-    for q in range(n):
-        present |= one[q]
-    x = present & _suit_mask(trump)
-    top = np.int64(0)
-    side = -1
-    points = 0
-    while x != 0:
-        c = trailing_zeros(x)
-        x &= x - 1
-        cmax = 0
-        cmin = 0
-        for q in range(n):
-            if (one[q] >> c) & 1:
-                k = 1 + ((two[q] >> c) & 1)
-                if team[q] == maxteam:
-                    cmax += k
-                else:
-                    cmin += k
-        if cmax > 0 and cmin > 0:
-            break
-        sd = 0 if cmax > 0 else 1
-        if side == -1:
-            side = sd
-        elif sd != side:
-            break
-        top |= np.int64(1) << c
-        points += pts[c] * (cmax + cmin)
-    return top, side == 0, points
+def _top_trumps(a: int, b: int) -> tuple[int, bool]:
+    """Of the trumps the maximising side holds (``a``) and the others hold (``b``): the ones a side holds
+    above the other side's best (none if the best is shared), and whether that side is the maximising one."""
+    if b == 0:
+        return a, True
+    if a == 0:
+        return b, False
+    ta = trailing_zeros(a)
+    tb = trailing_zeros(b)
+    if ta < tb:
+        return a & ((np.int64(1) << tb) - 1), True
+    if tb < ta:
+        return b & ((np.int64(1) << ta) - 1), False
+    return np.int64(0), True
 
 
 @njit(cache=True, inline="always")
