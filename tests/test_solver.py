@@ -367,3 +367,21 @@ def test_sure_points_never_exceed_what_a_side_can_force(players: int) -> None:
             exact += sure[side] == forced[side] > 0
             beyond_own += sure[side] > held[side]
     assert exact >= 5 and beyond_own >= 5, (exact, beyond_own)
+
+
+def test_search_kernel_stays_in_integers() -> None:
+    """The search keeps some indices unsigned (numba then skips its negative-index wraparound); where an
+    unsigned and a signed integer meet, numba computes in floating point.  The search, compiled afresh
+    (numba does not show the code it loads from its cache), has no conversion to floating point and no
+    floating-point comparison."""
+    from numba import njit, types
+
+    from fiftysix.solver import kernel as k
+
+    a1, a2, a3 = (types.Array(types.int64, d, "C") for d in (1, 2, 3))
+    sig = (a1, a1, a1, a1, a1, types.int64, a3, a3, a2, a2, a2, a2, a1)
+    fresh = njit(k._ab.py_func)
+    fresh.compile(sig)
+    ir = fresh.inspect_llvm(sig)
+    assert "_ab" in ir
+    assert "sitofp" not in ir and "uitofp" not in ir and "fcmp" not in ir

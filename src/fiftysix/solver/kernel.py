@@ -47,6 +47,12 @@ from numba.extending import intrinsic
 MAX_SEATS = 10
 SLOTS = 64
 MAX_PLY = 80
+# numba adds a negative-index wraparound (a compare and a select) to every array access with a signed
+# index it cannot prove non-negative; the search's hottest indices (the stack's ply, the seat and card
+# played) are therefore unsigned, 6% less time.  Unsigned and signed integers must never meet in
+# arithmetic or comparisons there: numba would compute them in floating point (a test checks).
+U0 = np.uint64(0)
+U1 = np.uint64(1)
 # order bonus of the move that last refuted a sibling at the same ply (a killer move): a killer lead is
 # nearly always tried first, a killer follow only above the cards of its own kind (leads 300 to 800 and
 # follows 250 to 350 were compared on whole 56-6 deals: 500 and 300 searched 6-7% fewer nodes than 300
@@ -312,7 +318,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
         elif pts[c] == 2:
             pm2 |= np.int64(1) << c
     sa = np.empty(4, dtype=np.int64)
-    ply = 0
+    ply = U0  # unsigned, as the hot indices below (see U1)
     nodes = 0
     hits = 0
     stores = 0
@@ -503,8 +509,8 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 state = RETURN
                 continue
             st[ply, F_I] = i + 1
-            c = mv[ply, i]
-            seat = st[ply, F_SEAT]
+            c = mv[ply, np.uint64(i)]
+            seat = np.uint64(st[ply, F_SEAT])
             ntrick = st[ply, F_NTRICK]
             bit = np.int64(1) << c
             if two[seat] & bit:
@@ -514,14 +520,14 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
                 one[seat] &= ~bit
                 st[ply, F_HADTWO] = 0
             st[ply, F_CARD] = c
-            p = pts[c]
+            p = pts[np.uint64(c)]
             if ntrick == 0 or _beats(c, st[ply, F_BSLOT], trump):
                 nb_slot = c
-                nb_seat = seat
+                nb_seat = st[ply, F_SEAT]
             else:
                 nb_slot = st[ply, F_BSLOT]
                 nb_seat = st[ply, F_BSEAT]
-            q = ply + 1
+            q = ply + U1
             st[q, F_REM] = st[ply, F_REM] - p
             st[q, F_NLEFT] = st[ply, F_NLEFT] - 1
             if ntrick + 1 == n:
@@ -556,9 +562,9 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
             stats[S_TT_HITS] += hits
             stats[S_TT_STORES] += stores
             return ret
-        ply -= 1
+        ply -= U1
         c = st[ply, F_CARD]
-        seat = st[ply, F_SEAT]
+        seat = np.uint64(st[ply, F_SEAT])
         bit = np.int64(1) << c
         if st[ply, F_HADTWO]:
             two[seat] |= bit
