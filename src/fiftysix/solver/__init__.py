@@ -41,14 +41,15 @@ The kernel
     bisecting).  The table persists between calls (its entries are exact facts about positions).
 
 Speed (``bench/solver.py``, CPU time of one core on the project's 2-core machine, otherwise idle): a
-56-6 position with 4 tricks left takes about 0.18 ms at the median; a whole 56-6 deal from the first
-lead, trumps cycling through no-trumps and the four suits, 0.17 s at the median and 1.1 s at the 90th
-percentile (1,000 deals), with a long tail of deals needing tens of millions of nodes (the slowest about
-17 s).  Deal times spread over three orders of magnitude: the bench prints confidence intervals, and 30
-deals are far too few for either quantile.  With the trump an auction names (``--contracts auction``:
-the bidding side usually holds the trumps) deals are easier: 0.12 s at the median, 0.7 s at the 90th
-percentile (500 deals).  A profile of the compiled search (``perf`` over its machine code) puts about
-18% of its time on waiting for the table's bucket to come from memory; fetching it ahead while the
+56-6 position with 4 tricks left takes about 0.16 ms at the median; a whole 56-6 deal from the first
+lead, trumps cycling through no-trumps and the four suits, 0.15 s at the median and 0.96-0.98 s at the
+90th percentile (1,000 deals, two runs), with a long tail of deals needing tens of millions of nodes (the
+slowest about 15 s).  Deal times spread over three orders of magnitude: the bench prints confidence
+intervals (the 90th percentile's reaches 1.13 s), and 30 deals are far too few for either quantile.
+With the trump an auction names (``--contracts auction``: the bidding side usually holds the trumps)
+deals are easier: 0.10 s at the median, 0.56 s at the 90th percentile (500 deals).  A profile of the
+compiled search (``perf`` over its machine code) puts about 20% of its time on waiting for the table's
+bucket to come from memory; fetching it ahead while the
 sure points are counted did not help, and hashing the children of a trick's last card ahead to fetch
 their buckets early cost more than it hid (13% slower for every child at once, 8% for the rest once the
 first did not cut off: many children are cut off by the points left before they would hash).
