@@ -50,8 +50,9 @@ With the trump an auction names (``--contracts auction``: the bidding side usual
 deals are easier: 0.10 s at the median, 0.56 s at the 90th percentile (500 deals).  A profile of the
 compiled search (``perf`` over its machine code) puts about 20% of its time on waiting for the table's
 bucket to come from memory; fetching it ahead while the sure points are counted did not help, and
-hashing the children of a trick's last card ahead to fetch their buckets early cost more than it hid (13% slower for every child at once, 8% for the rest once the
-first did not cut off: many children are cut off by the points left before they would hash).
+hashing the children of a trick's last card ahead to fetch their buckets early cost more than it hid
+(13% slower for every child at once, 8% for the rest once the first did not cut off: many children are
+cut off by the points left before they would hash).
 Most of the gain over the first versions came from move ordering (leads to a partner's best card or
 ruff, large killer bonuses) and from a cheaper kernel per node (helpers inlined, no modulo, a hash
 whose terms are independent of each other); quick bounds from sure winners, stored best leads, enhanced
