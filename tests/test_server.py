@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +38,8 @@ _databases = itertools.count(1)
 def pg_cluster() -> Iterator[pg.Cluster]:
     bin_dir = pg.find_bin()
     if bin_dir is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("no PostgreSQL binaries in CI: .ci/run must install postgresql", pytrace=False)
         pytest.skip("no PostgreSQL binaries (initdb, pg_ctl, postgres, psql) on PATH, in PG_BIN or in "
                     "/usr/lib/postgresql/*/bin: apt-get install postgresql")
     with pg.cluster(bin_dir) as c:

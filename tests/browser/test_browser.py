@@ -3,11 +3,13 @@
 - one person and computer players play a whole 56 deal in a 360 px phone viewport;
 - two browser contexts are two people at one table (one with a name full of HTML, shown as text).
 
-Screenshots go to ``test-artifacts/``.  Skipped only when /usr/bin/chromium is absent (CI installs it).
+Screenshots go to ``test-artifacts/``.  Skipped when /usr/bin/chromium is absent, except in CI (``CI=true``),
+where a missing browser fails the run: the browser tests must never silently not run there.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -20,7 +22,10 @@ from live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from fiftysix import check
 
 if not CHROMIUM.exists():
-    pytest.skip("the system Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
+    _why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{_why} (CI=true: the browser tests must run)", pytrace=False)
+    pytest.skip(_why, allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
