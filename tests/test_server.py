@@ -352,7 +352,8 @@ def test_bad_input_gets_an_error_and_changes_nothing(db: str) -> None:
         assert c.post("/api/tables", json={"token": asha, "preset": "57-6"}).json()["error"].startswith("unknown")
         bad = c.post("/api/tables", json={"token": asha, "preset": "56-4", "options": {"deck": 64}})
         assert bad.status_code == 400 and "deck" in bad.json()["error"]
-        assert c.post("/api/player", content=b"not json", headers={"content-type": "application/json"}).status_code == 400
+        json_type = {"content-type": "application/json"}
+        assert c.post("/api/player", content=b"not json", headers=json_type).status_code == 400
         assert c.post("/api/player", content=b"not json").status_code == 415     # not even said to be JSON
 
 
