@@ -59,15 +59,21 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-def cross_site(headers: Headers, allowed: frozenset[str]) -> str | None:
-    """Why a browser request is refused as cross-site, or ``None`` when it may go on."""
+def cross_site(headers: Headers, allowed: frozenset[str], scheme: str = "http") -> str | None:
+    """Why a browser request is refused as cross-site, or ``None`` when it may go on.
+
+    The own origin is the one whose host (and port) is the request's ``Host``.  Its scheme may be https on a
+    request that came in as http (a TLS proxy in front, without ``--proxy-headers``), never the other way
+    round: an http page (which anyone on the path can rewrite) may not act on the https site.
+    """
     origin = headers.get("origin")
     if origin is not None:
         origin = origin.lower()
         if origin in allowed:
             return None
         parts = urlsplit(origin)
-        if parts.scheme in ("http", "https") and parts.netloc and parts.netloc == headers.get("host", "").lower():
+        if (parts.scheme == "https" or (parts.scheme == "http" and scheme in ("http", "ws"))) \
+                and parts.netloc and parts.netloc == headers.get("host", "").lower():
             return None
         return (f"requests from the origin {origin[:80]} are not allowed here (a cross-site request); "
                 "the server's own pages and its configured origins are")
@@ -103,7 +109,7 @@ class Edge:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            refusal = cross_site(Headers(scope=scope), self.allowed_origins)
+            refusal = cross_site(Headers(scope=scope), self.allowed_origins, scope.get("scheme", "ws"))
             if refusal is not None:
                 await _refuse_websocket(receive, send, refusal)
                 return
@@ -117,7 +123,7 @@ class Edge:
         if scope["method"] in SAFE_METHODS:
             await self.app(scope, receive, send)
             return
-        refusal = cross_site(headers, self.allowed_origins)
+        refusal = cross_site(headers, self.allowed_origins, scope.get("scheme", "http"))
         if refusal is not None:
             await _answer(scope, receive, send, 403, refusal)
             return

@@ -13,9 +13,11 @@ small, so all of them are kept in memory and a check costs a signature and a dic
 from __future__ import annotations
 
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 
 from .names import PLAYER_NAME, check_name
 
@@ -33,9 +35,14 @@ class Player:
 
 
 class Tokens:
-    def __init__(self, secret: str, generations: dict[str, int] | None = None, max_age: int = MAX_AGE) -> None:
+    def __init__(self, secret: str, generations: dict[str, int] | None = None, max_age: int = MAX_AGE,
+                 clock: Callable[[], float] = time.time) -> None:
+        class Signer(TimestampSigner):
+            def get_timestamp(self) -> int:     # the time a token is signed at, and checked against
+                return int(clock())
+
         # a new salt: tokens of the untimed format from before are refused, not misread
-        self._signer = URLSafeTimedSerializer(secret, salt="fiftysix-player-2")
+        self._signer = URLSafeTimedSerializer(secret, salt="fiftysix-player-2", signer=Signer)
         self.generations: dict[str, int] = dict(generations or {})
         self.max_age = max_age
 
