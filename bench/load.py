@@ -56,7 +56,8 @@ def free_port() -> int:
 def start_server(port: int, db: Path, bot_delay: float, one_core: bool) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).with_name("fiftysix")
     cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}",
-           "--bot-delay", str(bot_delay), "--log-level", "warning"]
+           "--bot-delay", str(bot_delay), "--log-level", "warning",
+           "--max-connections-per-address", "0"]     # every client is on 127.0.0.1
     if one_core and shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

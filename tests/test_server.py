@@ -355,7 +355,9 @@ def test_bad_input_gets_an_error_and_changes_nothing(db: str) -> None:
         assert c.post("/api/tables", json={"token": asha, "preset": "57-6"}).json()["error"].startswith("unknown")
         bad = c.post("/api/tables", json={"token": asha, "preset": "56-4", "options": {"deck": 64}})
         assert bad.status_code == 400 and "deck" in bad.json()["error"]
-        assert c.post("/api/player", content=b"not json").status_code == 400
+        json_type = {"content-type": "application/json"}
+        assert c.post("/api/player", content=b"not json", headers=json_type).status_code == 400
+        assert c.post("/api/player", content=b"not json").status_code == 415     # not even said to be JSON
 
 
 def test_a_move_after_the_deal_ended_is_refused(db: str) -> None:
@@ -431,15 +433,16 @@ def test_the_migrations_build_the_schema_at_head(db: str) -> None:
 
     version, names = asyncio.run(look())
     assert version == ScriptDirectory(str(MIGRATIONS)).get_current_head()
-    assert names == ["alembic_version", "deals", "events", "settings", "tables"]
+    assert names == ["alembic_version", "deals", "events", "player_generations", "settings", "tables"]
 
 
 def test_lookups_of_keys_no_row_can_have_are_not_found(db: str) -> None:
     """A NUL in a code or a deal number beyond 32 bits: not found (PostgreSQL would refuse the query)."""
     with client(db) as c:
         asha = player(c, "Asha")
-        code = create(c, asha, preset="56-4", fill="random", name="Tea\x00time")
-        assert c.get(f"/api/tables/{code}").json()["name"] == "Tea\x00time"   # stored and read back as is
+        refused = c.post("/api/tables", json={"token": asha, "preset": "56-4", "name": "Tea\x00time"})
+        assert refused.status_code == 400 and "U+0000" in refused.json()["error"]   # names are printable text
+        code = create(c, asha, preset="56-4", fill="random", name="Tea time")
         assert c.get("/t/AB%00CD").status_code == 404
         assert c.get("/api/tables/AB%00CD").status_code == 404
         assert c.get("/api/tables/AB%00CD/deals/1.json").status_code == 404

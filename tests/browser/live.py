@@ -10,6 +10,7 @@ from pathlib import Path
 import uvicorn
 
 from fiftysix.server import Settings, Timing, create_app
+from fiftysix.server.listen import server_config
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -28,8 +29,8 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         settings = Settings(db_url=f"sqlite+aiosqlite:///{db_path}",
                             timing=Timing(bot_delay=bot_delay, next_delay=next_delay))
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=1 << 20)
+        config = server_config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning",
+                               ws_max_size=1 << 20)   # the connection limits of `fiftysix serve`
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

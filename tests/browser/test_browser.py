@@ -56,6 +56,8 @@ def shot(page: Any, name: str) -> None:
 
 def watch_errors(page: Any, errors: list[str]) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the server's Content-Security-Policy forbids inline script and style: the page must not need them
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
 
 
 def tap(locator: Any) -> None:
@@ -75,7 +77,7 @@ def act(page: Any) -> bool:
             button = panel.locator("#bids button")
         tap(button.first)
         page.wait_for_selector("#confirm-btn")
-        page.wait_for_function("document.getElementById('meaning') && "
+        page.wait_for_function("() => document.getElementById('meaning') && "
                                "document.getElementById('meaning').textContent !== '…'")
     elif page.locator("#hand .card.legal").count() and page.locator("#hand button.card").count():
         tap(page.locator("#hand button.card.legal").first)
@@ -86,7 +88,7 @@ def act(page: Any) -> bool:
     else:
         return False
     tap(page.locator("#confirm-btn"))
-    page.wait_for_function("!document.querySelector('#confirm-btn')")
+    page.wait_for_function("() => !document.querySelector('#confirm-btn')")
     return True
 
 
@@ -175,7 +177,7 @@ def test_two_people_in_two_browsers_at_one_table(server: LiveServer, system_chro
     guest.fill("#join-name", HOSTILE[:24])
     guest.click("#join-btn")
     guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
-    host.wait_for_function("document.querySelector(\"[data-lobby-seat='1'] b\").textContent.startsWith('<img')")
+    host.wait_for_function("() => document.querySelector(\"[data-lobby-seat='1'] b\").textContent.startsWith('<img')")
     assert host.locator("#lobby-panel img").count() == 0 and not host.evaluate("window.pwned")
     shot(host, "two-01-lobby-host")
     host.click("#start-btn")

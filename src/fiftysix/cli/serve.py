@@ -21,6 +21,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bot-delay", type=float, default=0.8,
                    help="seconds a computer player waits before it moves (default %(default)s)")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default %(default)s)")
+    edge = p.add_argument_group("the edge (docs/server.md, Threat model)")
+    edge.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                      help="another site whose pages may use this server, like https://cards.example.org "
+                           "(repeatable; the server's own origin is always allowed)")
+    edge.add_argument("--secure-cookies", action="store_true",
+                      help="mark the player cookie Secure even on plain http (behind a TLS proxy)")
+    edge.add_argument("--proxy-headers", action="store_true",
+                      help="trust X-Forwarded-Proto/-For from --forwarded-allow-ips (https from the proxy makes "
+                           "cookies Secure); those addresses are not counted per address")
+    edge.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="IPS",
+                      help="comma-separated proxy addresses trusted with --proxy-headers (default %(default)s)")
+    edge.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                      help="seconds a request's headers may take (default %(default)s; 0: no limit)")
+    edge.add_argument("--body-timeout", type=float, default=20.0, metavar="S",
+                      help="seconds a request's body may take after its headers (default %(default)s; 0: no limit)")
+    edge.add_argument("--max-connections-per-address", type=int, default=64, metavar="N",
+                      help="open connections from one IPv4 address or IPv6 /64 (default %(default)s; 0: no limit)")
 
 
 def run_serve(args: argparse.Namespace, err: TextIO) -> int:
@@ -28,14 +45,28 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
         import uvicorn
 
         from ..server import Settings, Timing, create_app
+        from ..server.listen import EdgeLimits, server_config
+        from ..server.security import origin_of
     except ImportError as e:
         err.write(f"fiftysix serve: the server needs its extra packages: pip install 'fiftysix[server]' ({e})\n")
         return 2
     # A server holds many long-lived objects (tables, deals, logs): collecting the young generation less
     # often keeps the full collections, and their pauses, rare (bench/load.py: p99 halved).
     gc.set_threshold(100_000, 50, 1000)
-    settings = Settings(db_url=args.db, timing=Timing(bot_delay=args.bot_delay))
+    try:
+        origins = tuple(origin_of(url) for url in args.allow_origin)
+    except ValueError as e:
+        err.write(f"fiftysix serve: --allow-origin: {e}\n")
+        return 2
+    settings = Settings(db_url=args.db, timing=Timing(bot_delay=args.bot_delay), allowed_origins=origins,
+                        secure_cookie=args.secure_cookies)
+    trusted = tuple(ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip())
+    limits = EdgeLimits(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
+                        per_address=args.max_connections_per_address,
+                        exempt=trusted if args.proxy_headers else ())
+    config = server_config(create_app(settings), limits, host=args.host, port=args.port, log_level=args.log_level,
+                           ws_max_size=1 << 20, proxy_headers=args.proxy_headers,
+                           forwarded_allow_ips=args.forwarded_allow_ips)
     err.write(f"fiftysix: open http://{args.host}:{args.port}/ in a browser (database {args.db})\n")
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                ws_max_size=1 << 20)
+    uvicorn.Server(config).run()
     return 0

@@ -6,6 +6,7 @@ Routes::
     GET  /t/{code}              table page
     GET  /api/catalogue         games, presets, options and bots for the create form
     POST /api/player            {"name"} -> a signed player token (also set as a cookie)
+    POST /api/player/signout-all  refuse every token of this player from now on ("sign out everywhere")
     POST /api/tables            the create form -> {"code", "url"}
     GET  /api/tables/{code}     the table's public facts
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
@@ -24,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -34,9 +36,12 @@ from .db import Database
 from .hub import Hub, catalogue
 from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
+from .safejson import BadJSON, JSONResponse
+from .safejson import loads as json_loads
+from .security import MAX_BODY, Edge
 from .state import TableError
 from .table import Connection, Timing
-from .tokens import COOKIE, Tokens, clean_name
+from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("fiftysix.server")
@@ -47,7 +52,10 @@ class Settings:
     db_url: str = "sqlite+aiosqlite:///fiftysix.db"
     timing: Timing = field(default_factory=Timing)
     secret: str | None = None          # default: made once and kept in the database
-    secure_cookie: bool = False
+    secure_cookie: bool = False        # always Secure cookies (else only over https)
+    allowed_origins: tuple[str, ...] = ()   # other sites whose pages may use this server (see security.py)
+    max_body: int = MAX_BODY
+    token_max_age: int = MAX_AGE       # seconds a player token is good for after it was issued
 
 
 class Server:
@@ -58,10 +66,12 @@ class Server:
         self.db = Database(settings.db_url)
         self.hub = Hub(self.db, settings.timing)
         self.tokens: Tokens | None = None
+        self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
 
     async def startup(self) -> None:
         await self.db.migrate()
-        self.tokens = Tokens(self.settings.secret or await self.db.secret())
+        self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
+                             self.settings.token_max_age)
         resumed = await self.hub.resume_all()
         log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
 
@@ -108,7 +118,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
         old = tokens().read(request.cookies.get(COOKIE))
         player, token = tokens().issue(name, old.id if old is not None else None)
         response = JSONResponse({"id": player.id, "name": player.name, "token": token})
-        _set_cookie(response, token, server.settings.secure_cookie)
+        _set_cookie(response, token, tokens().max_age)
+        return response
+
+    async def api_signout_all(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        player = tokens().read(body.get("token") or request.cookies.get(COOKIE))
+        if player is None:
+            return _error("no valid player token (cookie or \"token\"): nothing to sign out", 401)
+        tokens().signed_out(player.id, await server.db.sign_out(player.id))
+        for ws in list(server.sockets.get(player.id, ())):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4401, reason="signed out everywhere")
+        response = JSONResponse({"signed_out": player.id})
+        response.delete_cookie(COOKIE, httponly=True, samesite="lax")
         return response
 
     async def api_create(request: Request) -> Response:
@@ -132,7 +157,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _error(e.message)
         response = JSONResponse({"code": table.code, "url": f"/t/{table.code}"})
         if token is not None:
-            _set_cookie(response, token, server.settings.secure_cookie)
+            _set_cookie(response, token, tokens().max_age)
         return response
 
     async def api_table(request: Request) -> Response:
@@ -177,8 +202,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             # the first message should be hello; anything else is answered as if hello had no version
             while conn is None:
-                text = await ws.receive_text()
-                msg, error = read_message(text)
+                msg, error = read_message(await _receive(ws))
                 hello = msg if msg is not None and msg.get("type") == "hello" else {}
                 player = cookie_player
                 if "token" in hello:
@@ -187,6 +211,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
                                             "or from another server); you are watching"})
                 conn = Connection(player.id if player is not None else None)
+                if player is not None:
+                    server.sockets.setdefault(player.id, set()).add(ws)
                 sender = asyncio.create_task(_send_loop(ws, conn))
                 since = hello.get("version")
                 await table.connect(conn, since if isinstance(since, int) and not isinstance(since, bool) else None)
@@ -197,7 +223,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             timing = server.settings.timing
             limit = RateLimit(timing.message_rate, timing.message_burst)
             while True:
-                text = await ws.receive_text()
+                text = await _receive(ws)
                 if not limit.allow():
                     conn.send({"type": "error", "message": limit.refusal()})
                     continue
@@ -210,6 +236,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             pass
         finally:
             if conn is not None:
+                if conn.player is not None:
+                    open_sockets = server.sockets.get(conn.player, set())
+                    open_sockets.discard(ws)
+                    if not open_sockets:
+                        server.sockets.pop(conn.player, None)
                 table.disconnect(conn)
                 conn.send(None)
             if sender is not None:
@@ -221,6 +252,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/t/{code}", table_page),
         Route("/api/catalogue", api_catalogue),
         Route("/api/player", api_player, methods=["POST"]),
+        Route("/api/player/signout-all", api_signout_all, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),
@@ -228,7 +260,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{code}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    edge = Middleware(Edge, allowed_origins=server.settings.allowed_origins, max_body=server.settings.max_body,
+                      secure_cookies=server.settings.secure_cookie, tokens=lambda: server.tokens)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[edge])
     app.state.server = server
     return app
 
@@ -244,14 +278,24 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
             return
 
 
+async def _receive(ws: WebSocket) -> str | bytes:
+    """The next frame's text (or bytes, for a binary frame, which ``read_message`` refuses).
+
+    :raises WebSocketDisconnect: when the client has gone.
+    """
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if text is not None else bytes(message.get("bytes") or b"")
+
+
 async def _json_body(request: Request) -> dict[str, Any] | Response:
-    raw = await request.body()
-    if len(raw) > 16384:
-        return _error("request too large")
+    raw = await request.body()    # the Edge middleware has already refused a body over the limit
     try:
-        body = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error("the request body must be JSON")
+        body = json_loads(raw or b"{}")
+    except BadJSON as e:
+        return _error(f"the request body must be JSON: {e}")
     if not isinstance(body, dict):
         return _error("the request body must be a JSON object")
     return body
@@ -261,8 +305,9 @@ def _error(message: str, status: int = 400) -> Response:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _set_cookie(response: Response, token: str, secure: bool) -> None:
-    response.set_cookie(COOKIE, token, max_age=400 * 24 * 3600, httponly=True, samesite="lax", secure=secure)
+def _set_cookie(response: Response, token: str, max_age: int) -> None:
+    # Secure is added by the Edge middleware when the request came over https or it is configured so
+    response.set_cookie(COOKIE, token, max_age=max_age, httponly=True, samesite="lax")
 
 
 __all__ = ["Presence", "Settings", "create_app"]

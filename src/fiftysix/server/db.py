@@ -54,6 +54,12 @@ settings = Table(
     Column("value", Text, nullable=False),
 )
 
+player_generations = Table(
+    "player_generations", metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("generation", Integer, nullable=False),     # tokens of an older generation are refused
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
@@ -111,6 +117,25 @@ class Database:
             value = secrets.token_urlsafe(32)
             await conn.execute(settings.insert().values(key="secret", value=value))
             return value
+
+    async def generations(self) -> dict[str, int]:
+        """Every player who ever signed out everywhere, and their current token generation."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(player_generations.c.player_id, player_generations.c.generation))
+            return {r[0]: int(r[1]) for r in rows}
+
+    async def sign_out(self, player_id: str) -> int:
+        """Bump ``player_id``'s token generation (committed); the new generation."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(player_generations.c.generation)
+                                      .where(player_generations.c.player_id == player_id))).first()
+            if row is None:
+                await conn.execute(player_generations.insert().values(player_id=player_id, generation=1))
+                return 1
+            generation = int(row[0]) + 1
+            await conn.execute(player_generations.update().where(player_generations.c.player_id == player_id)
+                               .values(generation=generation))
+            return generation
 
     async def append(self, code: str, version: int, data: dict[str, Any], status: str,
                      finished: tuple[int, dict[str, Any], dict[str, Any]] | None = None) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from ..core.errors import RulesError
 from ..games import GAMES, game_of_preset
 from .db import Database
+from .names import TABLE_NAME, check_name
 from .state import TableError, TableState, replay
 from .table import LiveTable, Timing, default_bot
 
@@ -101,10 +102,11 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
     grace = form.get("grace", 60)
     if not isinstance(grace, int | float) or isinstance(grace, bool) or not 0 <= grace <= 3600:
         raise TableError("grace must be a number of seconds from 0 to 3600")
-    name = form.get("name") or f"{host_name}'s table"
-    if not isinstance(name, str) or len(name) > 40:
-        raise TableError("the table name may have at most 40 characters")
-    return {"kind": "create", "game": game.name, "rules": rules, "name": name.strip(), "host": host,
+    try:
+        name = check_name(form.get("name") or f"{host_name}'s table"[:TABLE_NAME], "table name", TABLE_NAME)
+    except ValueError as e:
+        raise TableError(str(e)) from None
+    return {"kind": "create", "game": game.name, "rules": rules, "name": name, "host": host,
             "host_name": host_name, "fill": fill, "grace": grace, "time": int(time.time())}
 
 

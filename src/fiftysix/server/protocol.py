@@ -20,7 +20,6 @@ unchanged and the connection stays open.
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from typing import Any
 
 from ..core.errors import FiftySixError
 from ..core.moves import Call
+from . import safejson
 from .messages import snapshot
 from .state import TableError
 from .table import Connection, LiveTable
@@ -62,14 +62,17 @@ class RateLimit:
                 "this one was ignored")
 
 
-def read_message(text: str) -> tuple[dict[str, Any] | None, str | None]:
-    """Parse one client message: ``(message, None)`` or ``(None, error for the client)``."""
+def read_message(text: str | bytes | None) -> tuple[dict[str, Any] | None, str | None]:
+    """Parse one client message (a text frame; ``bytes`` for a binary frame): ``(message, None)`` or
+    ``(None, error for the client)``."""
+    if not isinstance(text, str):
+        return None, "malformed message: a binary frame; messages are JSON in text frames"
     if len(text) > MAX_MESSAGE:
         return None, f"message too long ({len(text)} characters; at most {MAX_MESSAGE})"
     try:
-        msg = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None, "malformed message: not JSON"
+        msg = safejson.loads(text)
+    except safejson.BadJSON as e:
+        return None, f"malformed message: {e}"
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         return None, 'malformed message: a JSON object with a "type" is expected'
     if msg["type"] not in TYPES:

@@ -2,57 +2,76 @@
 
 The token lives in a cookie (browsers) or is sent in the ``hello`` message (other clients).  A seat
 belongs to a player id; only a token signed by this server's key proves that id.
+
+A token is timestamped and expires :data:`MAX_AGE` seconds after it was issued; the server issues a fresh
+one (sliding) when an older than :data:`REFRESH_AFTER` token is used on a page.  It also carries the
+player's *generation*: "sign out everywhere" bumps the generation kept in the database, and every token of
+an older generation is refused from then on.  The generations of players who ever signed out are few and
+small, so all of them are kept in memory and a check costs a signature and a dictionary lookup.
 """
 
 from __future__ import annotations
 
 import secrets
-import unicodedata
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
+
+from .names import PLAYER_NAME, check_name
 
 COOKIE = "fiftysix_player"
-MAX_NAME = 24
+MAX_NAME = PLAYER_NAME
+MAX_AGE = 30 * 24 * 3600        # a token is good for 30 days after it was issued ...
+REFRESH_AFTER = 24 * 3600       # ... and one older than a day is renewed when used on a page
 
 
 @dataclass(frozen=True)
 class Player:
     id: str
     name: str
+    issued: float = 0.0     # unix seconds the token was signed
 
 
 class Tokens:
-    def __init__(self, secret: str) -> None:
-        self._signer = URLSafeSerializer(secret, salt="fiftysix-player")
+    def __init__(self, secret: str, generations: dict[str, int] | None = None, max_age: int = MAX_AGE,
+                 clock: Callable[[], float] = time.time) -> None:
+        class Signer(TimestampSigner):
+            def get_timestamp(self) -> int:     # the time a token is signed at, and checked against
+                return int(clock())
+
+        # a new salt: tokens of the untimed format from before are refused, not misread
+        self._signer = URLSafeTimedSerializer(secret, salt="fiftysix-player-2", signer=Signer)
+        self.generations: dict[str, int] = dict(generations or {})
+        self.max_age = max_age
 
     def issue(self, name: str, player_id: str | None = None) -> tuple[Player, str]:
         player = Player(player_id or secrets.token_hex(8), name)
-        return player, self._signer.dumps({"id": player.id, "name": player.name})
+        token = self._signer.dumps({"id": player.id, "name": player.name, "g": self.generations.get(player.id, 0)})
+        return player, token
 
     def read(self, token: object) -> Player | None:
-        """The player a token proves, or ``None`` for a forged, foreign or malformed token."""
+        """The player a token proves, or ``None`` for a forged, foreign, malformed, expired or signed-out token."""
         if not isinstance(token, str) or len(token) > 512:
             return None
         try:
-            data = self._signer.loads(token)
-        except BadSignature:
+            data, signed = self._signer.loads(token, max_age=self.max_age, return_timestamp=True)
+        except BadSignature:    # SignatureExpired is a BadSignature
             return None
-        if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not isinstance(data.get("name"), str):
+        if (not isinstance(data, dict) or not isinstance(data.get("id"), str) or not isinstance(data.get("name"), str)
+                or data.get("g") != self.generations.get(data["id"], 0)):
             return None
-        return Player(data["id"], data["name"])
+        return Player(data["id"], data["name"], signed.timestamp())
+
+    def signed_out(self, player_id: str, generation: int) -> None:
+        """Record that ``player_id`` signed out everywhere: tokens before ``generation`` are refused."""
+        self.generations[player_id] = generation
 
 
 def clean_name(value: object) -> str:
-    """A player or table name: printable, trimmed, 1-24 characters.
+    """A player name: printable, NFC, trimmed, 1-24 characters.
 
     :raises ValueError: with a message for the person.
     """
-    if not isinstance(value, str):
-        raise ValueError("a name must be text")
-    name = " ".join("".join(ch for ch in value if unicodedata.category(ch)[0] != "C").split())
-    if not name:
-        raise ValueError("choose a name (1 to 24 characters)")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"a name may have at most {MAX_NAME} characters")
-    return name
+    return check_name(value, "name", MAX_NAME)

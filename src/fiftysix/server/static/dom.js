@@ -6,7 +6,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = value;
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "style") el.setAttribute("style", value);
+    else if (key === "style") el.style.cssText = value;   // CSSOM: allowed by the CSP, a style="" attribute is not
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }

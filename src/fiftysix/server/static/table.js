@@ -24,7 +24,8 @@ function connect() {
     renderAll(S, actions);
   });
   ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (e) => {
+    if (e.reason) showError(e.reason);   // refused by the server (cross-site, signed out): say why
     S.online = false;
     renderAll(S, actions);
     if (S.ws !== ws) return;

@@ -1,0 +1,27 @@
+"""Player generations: "sign out everywhere" bumps a player's generation, refusing older tokens.
+
+Revision ID: 0002_generations
+Revises: 0001
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002_generations"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "player_generations",
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("generation", sa.Integer, nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("player_generations")

@@ -1,0 +1,45 @@
+"""Names people choose (players, tables): printable text only, NFC-normalized, length-limited.
+
+A name is shown to everyone at a table and stored in its log, so what is refused is what could fool or
+break a reader or a database: control characters (NUL, ESC, ...), format characters that reorder or hide
+text (the bidi overrides and isolates U+202A-202E, U+2066-2069, zero-width spaces, ...), surrogates (not
+characters at all: PostgreSQL and UTF-8 refuse them), private-use and unassigned code points, and line
+or paragraph separators.  Zero-width (non-)joiners U+200C/U+200D stay allowed: Malayalam, Tamil, Persian
+and emoji sequences need them.  Runs of spaces become one space; ends are trimmed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+PLAYER_NAME = 24
+TABLE_NAME = 40
+
+REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character",
+                      "Cs": "a lone surrogate", "Co": "a private-use character",
+                      "Cn": "an unassigned code point", "Zl": "a line separator", "Zp": "a paragraph separator"}
+JOINERS = {"\u200c", "\u200d"}
+
+
+def check_name(value: object, what: str = "name", limit: int = PLAYER_NAME) -> str:
+    """``value`` as a clean name: NFC, single spaces, trimmed, 1 to ``limit`` characters.
+
+    :raises ValueError: naming the first refused character (its code point and position) or the length,
+        and what is allowed.
+    """
+    if not isinstance(value, str):
+        raise ValueError(f"the {what} must be text")
+    for position, ch in enumerate(value, 1):
+        category = unicodedata.category(ch)
+        # tab, newline and the like are whitespace: they become a space below
+        if category in REFUSED_CATEGORIES and ch not in JOINERS and not (category == "Cc" and ch in "\t\n\r"):
+            label = unicodedata.name(ch, "")
+            raise ValueError(f"the {what} has {REFUSED_CATEGORIES[category]} (U+{ord(ch):04X}"
+                             f"{' ' + label if label else ''}) at character {position}; "
+                             "names are printable text")
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    if not name:
+        raise ValueError(f"choose a {what} (1 to {limit} characters)")
+    if len(name) > limit:
+        raise ValueError(f"the {what} has {len(name)} characters; at most {limit} are allowed")
+    return name
