@@ -19,9 +19,17 @@ pytest.importorskip("sqlalchemy")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from sqlalchemy import event as sa_event  # noqa: E402
-from test_server import db, pg_cluster  # noqa: E402,F401  (fixtures)
+
+import test_server  # noqa: E402
+from fiftysix.core.cards import Card  # noqa: E402
+from fiftysix.server import Settings, Timing, create_app  # noqa: E402
+from fiftysix.server.hub import creation_event  # noqa: E402
+from fiftysix.server.limits import Limits  # noqa: E402
+from fiftysix.server.messages import Presence, snapshot  # noqa: E402
+from fiftysix.server.state import PLAYING, TableError, TableState, replay  # noqa: E402
 from test_server_helpers import (  # noqa: E402
     KEYS,
+    cards_in,
     client,
     create,
     hello,
@@ -32,15 +40,9 @@ from test_server_helpers import (  # noqa: E402
     receive_until,
 )
 
-from fiftysix.core.cards import Card  # noqa: E402
-from fiftysix.server import Settings, Timing, create_app  # noqa: E402
-from fiftysix.server.hub import creation_event  # noqa: E402
-from fiftysix.server.limits import Limits  # noqa: E402
-from fiftysix.server.messages import Presence, snapshot  # noqa: E402
-from fiftysix.server.state import PLAYING, TableError, TableState, replay  # noqa: E402
-from test_server_helpers import cards_in  # noqa: E402
-
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+db, pg_cluster = test_server.db, test_server.pg_cluster     # the fixtures: each flow on SQLite and PostgreSQL
 
 PEOPLE = ["p-host", "p-ben", "p-cy", "p-dee"]
 
@@ -395,15 +397,15 @@ def test_a_move_id_is_applied_once_and_listed_on_reconnect(db: str) -> None:
             assert "move id" in receive_until(ws, lambda m: m["type"] == "error")["message"]
             ws.send_json({"type": "ping"})
             assert receive_until(ws, lambda m: m["type"] == "pong")["version"] == now
-    with client(db) as c:    # after a restart: still known, still not applied twice
-        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
-            state = hello(ws, asha)
-            assert state["applied"] == ["c-17"]
-            ws.send_json({"type": "move", "move": turn["view"]["legal"][0], "id": "c-17"})
-            assert receive_until(ws, lambda m: m["type"] in ("moved", "error"))["again"] is True
-            moves = [e for e in c.portal.call(c.app.state.server.db.events_of, code)  # type: ignore[attr-defined,union-attr]
-                     if e.get("id") == "c-17"]
-            assert len(moves) == 1 and moves[0]["player"]
+    # after a restart: still known, still not applied twice
+    with client(db) as c, c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+        state = hello(ws, asha)
+        assert state["applied"] == ["c-17"]
+        ws.send_json({"type": "move", "move": turn["view"]["legal"][0], "id": "c-17"})
+        assert receive_until(ws, lambda m: m["type"] in ("moved", "error"))["again"] is True
+        events = c.portal.call(c.app.state.server.db.events_of, code)  # type: ignore[attr-defined,union-attr]
+        moves = [e for e in events if e.get("id") == "c-17"]
+        assert len(moves) == 1 and moves[0]["player"]
 
 
 def test_a_seat_hop_over_the_websocket_is_refused(db: str) -> None:
