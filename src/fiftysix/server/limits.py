@@ -14,7 +14,8 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from .state import MATCH_OVER
 
@@ -35,6 +36,28 @@ class Limits:
     spectators: int = 50                  # connections watching one table (not seated)
     members: int = 100                    # people who have joined one table
     renames_per_hour: int = 6             # a member's name changes at one table
+
+
+def limits_from(items: Iterable[str], base: Limits) -> Limits:
+    """``base`` with ``NAME=NUMBER`` items applied (``fiftysix serve --limit``).
+
+    :raises ValueError: naming the item that is not a known limit with a non-negative number.
+    """
+    known = {f.name: f.type for f in fields(Limits)}
+    changes: dict[str, Any] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name not in known:
+            raise ValueError(f"unknown limit {name!r} in {item!r}; limits are {', '.join(known)}")
+        try:
+            number: float | int = float(value) if known[name] in (float, "float") else int(value)
+        except ValueError:
+            raise ValueError(f"limit {name} needs a number, not {value!r}") from None
+        if number < 0:
+            raise ValueError(f"limit {name} must not be negative")
+        changes[name] = number
+    return replace(base, **changes)
 
 
 class Buckets:
