@@ -429,3 +429,15 @@ def test_a_seat_hop_over_the_websocket_is_refused(db: str) -> None:
             wa.send_json({"type": "sit", "seat": 1})
             err = receive_until(wa, lambda m: m["type"] == "error")
             assert "only go back to your own seat 0" in err["message"]
+
+
+def test_limits_are_set_by_name_and_bad_ones_are_refused() -> None:
+    from fiftysix.server.limits import limits_from
+
+    changed = limits_from(["tables_per_hour_address=500", "lookup_rate=0.5"], Limits())
+    assert changed.tables_per_hour_address == 500 and changed.lookup_rate == 0.5
+    assert changed.spectators == Limits().spectators
+    for bad, words in ((["nope=1"], "unknown limit 'nope'"), (["spectators=many"], "needs a number"),
+                       (["members=-1"], "must not be negative")):
+        with pytest.raises(ValueError, match=words):
+            limits_from(bad, Limits())

@@ -287,7 +287,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             if conn is not None:
                 table.forget_knock(conn)
-                table.disconnect(conn)
+                if conn in table.conns:
+                    table.disconnect(conn)
                 conn.send(None)
             if sender is not None:
                 with contextlib.suppress(Exception):
