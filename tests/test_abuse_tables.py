@@ -441,3 +441,17 @@ def test_limits_are_set_by_name_and_bad_ones_are_refused() -> None:
                        (["members=-1"], "must not be negative")):
         with pytest.raises(ValueError, match=words):
             limits_from(bad, Limits())
+
+
+def test_an_ipv6_client_counts_as_its_64_network() -> None:
+    """One machine may pick any address of its /64: the per-address limits count the network."""
+    from types import SimpleNamespace
+
+    from fiftysix.server.app import _address
+
+    def of(host: str) -> str:
+        return _address(SimpleNamespace(client=SimpleNamespace(host=host)))  # type: ignore[arg-type]
+
+    assert of("2001:db8::1") == of("2001:db8::ffff:1234") == "2001:db8::/64"
+    assert of("2001:db8:0:1::1") != of("2001:db8::1")
+    assert of("::ffff:10.0.0.1") == of("10.0.0.1") == "10.0.0.1"

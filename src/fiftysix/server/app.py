@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -329,8 +330,16 @@ async def _ask(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
 
 
 def _address(scope: Request | WebSocket) -> str:
-    """The client's address (behind a proxy, uvicorn's ``--forwarded-allow-ips`` makes it the real one)."""
-    return scope.client.host if scope.client is not None else "unknown"
+    """The client's address for the limits (behind a proxy, uvicorn's ``--forwarded-allow-ips`` makes it the
+    real one); for IPv6 its /64 network, since one machine commonly has a whole /64 to pick from."""
+    host = scope.client.host if scope.client is not None else "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
 async def _send_loop(ws: WebSocket, conn: Connection) -> None:

@@ -77,8 +77,8 @@ class Hub:
         """
         event = creation_event(host, host_name, form)
         searching = searching_bots([event["fill"]])
-        self.quotas.check_create(host, address, searching, self.status_of)
         async with self._loading:
+            self.quotas.check_create(host, address, searching, self.status_of)
             code = await self._new_code()
             state = TableState(code)
             stored = state.apply(event)

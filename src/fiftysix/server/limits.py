@@ -164,6 +164,9 @@ class Quotas:
 
     def created(self, code: str, player: str, address: str | None, searching: bool) -> None:
         now = self.clock()
+        if len(self._created) > 10_000:   # forget who created nothing in the last hour
+            for key in [k for k, times in self._created.items() if not times or times[-1] <= now - 3600]:
+                del self._created[key]
         self._created.setdefault(f"p:{player}", deque()).append(now)
         if address is not None:
             self._created.setdefault(f"a:{address}", deque()).append(now)
