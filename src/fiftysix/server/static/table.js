@@ -36,10 +36,10 @@ function connect() {
     renderAll(S, actions);
   });
   ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (e) => {
     S.online = false;
     renderAll(S, actions);
-    if (S.ws !== ws) return;
+    if (S.ws !== ws || e.code === 4404) return;     // no such table: asking again would not find it either
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   });
