@@ -10,6 +10,9 @@ Routes::
     GET  /api/tables/{code}     the table's public facts
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
+
+A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
+or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
 """
 
 from __future__ import annotations
@@ -64,15 +67,15 @@ class Server:
         self.lookups = Lookups(settings.limits)
         self.tokens: Tokens | None = None
 
-    async def find(self, code: str, address: str) -> LiveTable | Response:
-        """A table by code, or the answer to give: 404, or 429 once the address failed too many lookups
-        (then the database is not asked)."""
+    async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
+        """A table by code, or the status and message to answer: 404, or 429 once the address failed too many
+        lookups (then the database is not asked)."""
         if self.lookups.refused(address):
-            return _error(self.lookups.refusal(), 429)
+            return 429, self.lookups.refusal()
         table = await self.hub.get(code)
         if table is None:
             self.lookups.failed(address)
-            return _error(f"no table {code[:16]!r} here", 404)
+            return 404, f"no table {code[:16]!r} here"
         return table
 
     def admit(self, request: Request, table: LiveTable) -> Response | None:
@@ -118,9 +121,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def table_page(request: Request) -> Response:
         found = await server.find(request.path_params["code"], _address(request))
-        if isinstance(found, Response):
-            text = json.loads(bytes(found.body))["error"]
-            return Response(text[0].upper() + text[1:] + ".", status_code=found.status_code, media_type="text/plain")
+        if isinstance(found, tuple):
+            status, text = found
+            return Response(text[0].upper() + text[1:] + ".", status_code=status, media_type="text/plain")
         return FileResponse(STATIC / "table.html")
 
     async def api_catalogue(_request: Request) -> Response:
@@ -171,8 +174,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def api_table(request: Request) -> Response:
         table = await server.find(request.path_params["code"], _address(request))
-        if isinstance(table, Response):
-            return table
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
         refused = server.admit(request, table)
         if refused is not None:
             return refused
@@ -183,8 +186,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
         table = await server.find(code, _address(request))
-        if isinstance(table, Response):
-            return table
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
         refused = server.admit(request, table)
         if refused is not None:
             return refused
@@ -198,8 +201,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
         table = await server.find(code, _address(request))
-        if isinstance(table, Response):
-            return table
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
         refused = server.admit(request, table)
         if refused is not None:
             return refused

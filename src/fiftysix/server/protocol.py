@@ -2,7 +2,8 @@
 
 Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``type``::
 
-    {"type": "hello", "version": 17, "token": "..."}   first message; version = last one seen (optional)
+    {"type": "hello", "version": 17, "token": "...", "key": "..."}   first message; version = last one seen,
+                                                       key = a private table's link secret (both optional)
     {"type": "join", "name": "Asha"}                   become a member of the table (watching)
     {"type": "sit", "seat": 2}   {"type": "stand"}     take or leave a seat
     {"type": "bot", "seat": 3, "bot": "random"}        host: a computer player in a seat
