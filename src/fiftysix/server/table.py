@@ -138,10 +138,12 @@ class LiveTable:
         """Register a connection and send it what it needs: a full state, or exactly the events after
         version ``since``; with the ids of its person's recent moves that were applied.
 
-        :raises TableError: when the table has as many spectators as it may and ``conn`` would be one more.
+        :raises TableError: when the table has as many spectators as it may and ``conn`` would be one more
+            (seated people and the host always get in).
         """
         async with self.lock:
-            if self.state.seat_of(conn.player) is None and self.watchers() >= self.limits.spectators:
+            seated_or_host = self.state.seat_of(conn.player) is not None or conn.player == self.state.host
+            if not seated_or_host and self.watchers() >= self.limits.spectators:
                 raise TableError(f"this table has {self.watchers()} spectators, the most allowed "
                                  f"({self.limits.spectators}); try again later")
             self.conns.add(conn)
