@@ -455,3 +455,19 @@ def test_an_ipv6_client_counts_as_its_64_network() -> None:
     assert of("2001:db8::1") == of("2001:db8::ffff:1234") == "2001:db8::/64"
     assert of("2001:db8:0:1::1") != of("2001:db8::1")
     assert of("::ffff:10.0.0.1") == of("10.0.0.1") == "10.0.0.1"
+
+
+def test_a_log_from_before_the_seat_rule_still_replays_and_shows_no_hopped_hand() -> None:
+    """A table logged before the rule (no ``seat_rule`` in its create event) may hold a hop: it replays, and
+    the hopper is shown no hand that was not theirs when the deal started."""
+    create_event = creation_event("p-host", "Host", {"preset": "56-hidden", "fill": "random"})
+    for key in ("seat_rule", "private", "secret"):
+        create_event.pop(key)
+    log = [create_event, {"kind": "join", "player": "p-ben", "name": "Ben"},
+           {"kind": "sit", "player": "p-ben", "seat": 1},
+           {"kind": "start", "player": "p-host", "seed": 3, "dealer": 0},
+           {"kind": "stand", "player": "p-ben"}, {"kind": "sit", "player": "p-ben", "seat": 2}]
+    state = replay("OLD", log)
+    assert state.seat_of("p-ben") == 2 and not state.private
+    msg = snapshot(state, Presence(), "p-ben")
+    assert msg["view"]["hand"] is None and msg["you"]["waiting"]
