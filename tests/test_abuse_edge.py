@@ -32,6 +32,7 @@ uvicorn = pytest.importorskip("uvicorn")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
+from fiftysix.server.limits import Limits  # noqa: E402
 from fiftysix.server.listen import EdgeLimits, server_config  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -52,8 +53,10 @@ def app_client(path: Path | str, base_url: str = SAME, **options: Any) -> Iterat
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """One app for the many-example tests that need no fresh database."""
+    many = 10**6    # the quotas of the table-level tests are not what these many examples test
+    quotas = Limits(tables_per_hour=many, tables_per_hour_address=many, open_tables=many, open_tables_address=many)
     with app_client(tmp_path_factory.mktemp("edge") / "edge.db",
-                    allowed_origins=("https://friends.example.org",)) as c:
+                    allowed_origins=("https://friends.example.org",), limits=quotas) as c:
         yield c
 
 

@@ -24,6 +24,7 @@ from test_server_helpers import (
     create,
     hello,
     is_snapshot,
+    keyed,
     my_turn,
     player,
     receive_until,
@@ -95,10 +96,10 @@ def test_create_join_and_play_a_whole_deal_with_bots(db: str) -> None:
     with client(db) as c:
         token = player(c, "Asha")
         code = create(c, token, preset="56-4", fill="random")
-        assert c.get(f"/t/{code}").status_code == 200
-        info = c.get(f"/api/tables/{code}").json()
+        assert c.get(keyed(f"/t/{code}")).status_code == 200
+        info = c.get(keyed(f"/api/tables/{code}")).json()
         assert info["seats"][0]["name"] == "Asha" and info["status"] == "lobby"
-        with c.websocket_connect(f"/ws/{code}") as ws:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
             first = hello(ws, token)
             assert first["you"]["seat"] == 0 and first["you"]["host"] and first["view"] is None
             ws.send_json({"type": "start"})
@@ -107,16 +108,16 @@ def test_create_join_and_play_a_whole_deal_with_bots(db: str) -> None:
         assert end["table"]["match"]["deal_number"] == 1
         deals = end["table"]["deals"]
         assert len(deals) == 1
-        record = c.get(f"/api/tables/{code}/deals/1.json")
+        record = c.get(keyed(f"/api/tables/{code}/deals/1.json"))
         assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
         assert check(record.json())["valid"] is True
-        assert c.get(f"/api/tables/{code}/deals/2.json").status_code == 404
-        whole = c.get(f"/api/tables/{code}/matches/1.json")
+        assert c.get(keyed(f"/api/tables/{code}/deals/2.json")).status_code == 404
+        whole = c.get(keyed(f"/api/tables/{code}/matches/1.json"))
         assert whole.status_code == 200 and "match-1" in whole.headers["content-disposition"]
         assert whole.json()["deals"] == [record.json()]
         checked = check(whole.json())
         assert checked["valid"] is True and checked["standings"] == end["table"]["match"]["standings"]
-        missing = c.get(f"/api/tables/{code}/matches/2.json")
+        missing = c.get(keyed(f"/api/tables/{code}/matches/2.json"))
         assert missing.status_code == 404 and "no match 2" in missing.json()["error"]
 
 
@@ -124,7 +125,7 @@ def test_two_people_join_take_seats_and_play(db: str) -> None:
     with client(db) as c:
         asha, ben = player(c, "Asha"), player(c, "Ben")
         code = create(c, asha, preset="56-4", fill="random", name="Friday game", options={"tables": 500})
-        with c.websocket_connect(f"/ws/{code}") as wa, c.websocket_connect(f"/ws/{code}") as wb:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa, c.websocket_connect(keyed(f"/ws/{code}")) as wb:
             hello(wa, asha)
             state = hello(wb, ben)
             assert state["you"]["joined"] is False and state["table"]["name"] == "Friday game"
@@ -163,9 +164,9 @@ def test_reconnect_with_a_version_gets_exactly_the_missed_events(db: str) -> Non
     with client(db) as c:
         asha, ben = player(c, "Asha"), player(c, "Ben")
         code = create(c, asha, preset="56-4", fill="random")
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             hello(wa, asha)
-            with c.websocket_connect(f"/ws/{code}") as wb:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as wb:
                 hello(wb, ben)
                 wb.send_json({"type": "join", "name": "Ben"})
                 wb.send_json({"type": "sit", "seat": 1})
@@ -181,7 +182,7 @@ def test_reconnect_with_a_version_gets_exactly_the_missed_events(db: str) -> Non
             # Ben is away; Asha and the bots go on until it is Ben's turn again (the bots wait for him)
             current = play_until(wa, lambda m: is_snapshot(m) and m["view"] is not None
                                  and m["view"]["to_move"] == 1 and m["version"] > last)
-            with c.websocket_connect(f"/ws/{code}") as wb:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as wb:
                 wb.send_json({"type": "hello", "token": ben, "version": last})
                 got = []
                 while True:
@@ -196,7 +197,7 @@ def test_reconnect_with_a_version_gets_exactly_the_missed_events(db: str) -> Non
                 assert got[-1]["view"]["auction"] == current["view"]["auction"]
                 assert got[-1]["view"]["legal"]
                 # a version from the future gets a full state instead
-            with c.websocket_connect(f"/ws/{code}") as wb:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as wb:
                 full = hello(wb, ben, version=10**6)
                 assert full["type"] == "state" and full["version"] == current["version"]
 
@@ -205,12 +206,12 @@ def test_dropped_player_is_covered_by_a_bot_and_reclaims_the_seat(db: str) -> No
     with client(db) as c:
         asha, ben = player(c, "Asha"), player(c, "Ben")
         code = create(c, asha, preset="56-4", fill="random", grace=0.2, options={"tables": 500})
-        with c.websocket_connect(f"/ws/{code}") as wb:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wb:
             hello(wb, ben)
             wb.send_json({"type": "join", "name": "Ben"})
             wb.send_json({"type": "sit", "seat": 1})
             receive_until(wb, lambda m: is_snapshot(m) and m["you"]["seat"] == 1)
-            with c.websocket_connect(f"/ws/{code}") as wa:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
                 hello(wa, asha)
                 wa.send_json({"type": "start"})
                 receive_until(wa, lambda m: is_snapshot(m) and m["table"]["status"] == "playing")
@@ -221,7 +222,7 @@ def test_dropped_player_is_covered_by_a_bot_and_reclaims_the_seat(db: str) -> No
             moved = play_until(wb, lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
                                and m["event"]["seat"] == 0)
             assert moved["view"]["hand_sizes"] is not None
-            with c.websocket_connect(f"/ws/{code}") as wa:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
                 state = hello(wa, asha)
                 assert state["you"]["seat"] == 0
                 back = play_until(wb, lambda m: m["type"] == "presence" and m["table"]["seats"][0]["online"])
@@ -239,18 +240,18 @@ def test_restart_resumes_every_table_where_it_was(db: str) -> None:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-6", fill="random")
         bots_only = create(c, asha, preset="56-4", fill="random")
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             hello(wa, asha)
             wa.send_json({"type": "start"})
             before = play_until(wa, lambda m: my_turn(m) and len(m["view"]["tricks"]) >= 2)
-        with c.websocket_connect(f"/ws/{bots_only}") as wx:
+        with c.websocket_connect(keyed(f"/ws/{bots_only}")) as wx:
             hello(wx, asha)
             wx.send_json({"type": "stand"})
             wx.send_json({"type": "start"})
             receive_until(wx, lambda m: is_snapshot(m) and m["table"]["status"] == "playing")
-        stopped_at = c.get(f"/api/tables/{bots_only}").json()["version"]
+        stopped_at = c.get(keyed(f"/api/tables/{bots_only}")).json()["version"]
     with client(db) as c:
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             after = hello(wa, asha)
             assert after["version"] == before["version"]
             assert after["view"] == before["view"]
@@ -260,10 +261,10 @@ def test_restart_resumes_every_table_where_it_was(db: str) -> None:
         # the bots-only table went on by itself after the restart
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            if c.get(f"/api/tables/{bots_only}").json()["deals"]:
+            if c.get(keyed(f"/api/tables/{bots_only}")).json()["deals"]:
                 break
             time.sleep(0.05)
-        info = c.get(f"/api/tables/{bots_only}").json()
+        info = c.get(keyed(f"/api/tables/{bots_only}")).json()
         assert info["deals"] and info["version"] > stopped_at
 
 
@@ -272,7 +273,7 @@ def test_spectator_sees_public_information_only(db: str) -> None:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-hidden", fill="random")
         c.cookies.clear()
-        with c.websocket_connect(f"/ws/{code}") as wa, c.websocket_connect(f"/ws/{code}") as ws:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa, c.websocket_connect(keyed(f"/ws/{code}")) as ws:
             hello(wa, asha)
             watch = hello(ws)
             assert watch["you"]["player"] is None
@@ -290,11 +291,11 @@ def test_bad_input_gets_an_error_and_changes_nothing(db: str) -> None:
     with client(db) as c:
         asha, ben, cy, dee, eve = (player(c, n) for n in ("Asha", "Ben", "Cy", "Dee", "Eve"))
         code = create(c, asha, preset="56-4", fill=None)
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             start = hello(wa, asha)
             version = start["version"]
             for tok, seat in ((ben, 1), (cy, 2), (dee, 3)):
-                with c.websocket_connect(f"/ws/{code}") as w:
+                with c.websocket_connect(keyed(f"/ws/{code}")) as w:
                     hello(w, tok)
                     w.send_json({"type": "join", "name": "P"})
                     w.send_json({"type": "sit", "seat": seat})
@@ -314,7 +315,7 @@ def test_bad_input_gets_an_error_and_changes_nothing(db: str) -> None:
                 pong = receive_until(ws, lambda m: m["type"] in ("pong", "event"))
                 assert pong == {"type": "pong", "version": version}
 
-            with c.websocket_connect(f"/ws/{code}") as we:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as we:
                 hello(we, eve)
                 we.send_json({"type": "join", "name": "Eve"})
                 receive_until(we, lambda m: is_snapshot(m) and m["you"]["joined"])
@@ -343,7 +344,7 @@ def test_bad_input_gets_an_error_and_changes_nothing(db: str) -> None:
             refused(wa, {"type": "move", "move": 7}, "non-empty")
             refused(wa, {"type": "start"}, "started already")
         # a forged token: told so, then treated as a spectator; the connection goes on
-        with c.websocket_connect(f"/ws/{code}") as wf:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wf:
             wf.send_json({"type": "hello", "token": asha[:-3] + "abc"})
             err = wf.receive_json()
             assert err["type"] == "error" and "not valid" in err["message"]
@@ -364,7 +365,7 @@ def test_a_move_after_the_deal_ended_is_refused(db: str) -> None:
     with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-4", fill="random")
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             hello(wa, asha)
             wa.send_json({"type": "start"})
             end = play_until(wa, deal_over)
@@ -379,19 +380,19 @@ def test_a_55_table_plays_a_deal(db: str) -> None:
     with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="55", fill="random", options={"discards": "closed"})
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             hello(wa, asha)
             wa.send_json({"type": "start"})
             end = play_until(wa, deal_over)
         assert end["table"]["game"] == "55"
-        assert check(c.get(f"/api/tables/{code}/deals/1.json").json())["valid"] is True
+        assert check(c.get(keyed(f"/api/tables/{code}/deals/1.json")).json())["valid"] is True
 
 
 def test_explain_a_call_before_making_it(db: str) -> None:
     with client(db) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-4", fill="random", options={"tables": 500})
-        with c.websocket_connect(f"/ws/{code}") as wa:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa:
             hello(wa, asha)
             wa.send_json({"type": "start"})
             while True:
@@ -443,10 +444,12 @@ def test_lookups_of_keys_no_row_can_have_are_not_found(db: str) -> None:
         refused = c.post("/api/tables", json={"token": asha, "preset": "56-4", "name": "Tea\x00time"})
         assert refused.status_code == 400 and "U+0000" in refused.json()["error"]   # names are printable text
         code = create(c, asha, preset="56-4", fill="random", name="Tea time")
+        assert c.get(keyed(f"/api/tables/{code}")).json()["name"] == "Tea time"
+
         assert c.get("/t/AB%00CD").status_code == 404
         assert c.get("/api/tables/AB%00CD").status_code == 404
         assert c.get("/api/tables/AB%00CD/deals/1.json").status_code == 404
-        assert c.get(f"/api/tables/{code}/deals/{2**40}.json").status_code == 404
+        assert c.get(keyed(f"/api/tables/{code}/deals/{2**40}.json")).status_code == 404
         assert c.get(f"/api/tables/{'X' * 40}/deals/1.json").status_code == 404
         with c.websocket_connect("/ws/AB%00CD") as ws:
             assert ws.receive_json() == {"type": "error", "message": "no such table"}
@@ -456,7 +459,7 @@ def test_a_flood_of_messages_is_refused_and_the_connection_goes_on(db: str) -> N
     with client(db, message_rate=2.0, message_burst=5) as c:
         asha = player(c, "Asha")
         code = create(c, asha, preset="56-4", fill="random")
-        with c.websocket_connect(f"/ws/{code}") as ws:
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
             version = hello(ws, asha)["version"]
             for _ in range(12):
                 ws.send_json({"type": "ping"})

@@ -44,10 +44,27 @@ def player(c: TestClient, name: str) -> str:
     return str(r.json()["token"])
 
 
+KEYS: dict[str, str] = {}
+"""The link secret of each private table the tests created, by code."""
+
+
 def create(c: TestClient, token: str, **form: Any) -> str:
+    """A new table's code (its link secret goes to :data:`KEYS`)."""
     r = c.post("/api/tables", json={"token": token, **form})
     assert r.status_code == 200, r.text
-    return str(r.json()["code"])
+    data = r.json()
+    if data.get("key"):
+        KEYS[data["code"]] = data["key"]
+        assert data["url"] == f"/t/{data['code']}#k={data['key']}"
+    return str(data["code"])
+
+
+def keyed(path: str) -> str:
+    """``path`` (``/ws/CODE``, ``/api/tables/CODE/...``) with the table's link secret, as a friend's link has it."""
+    parts = path.split("/")
+    code = parts[2] if parts[1] in ("ws", "t") else parts[3]
+    key = KEYS.get(code)
+    return path if key is None else f"{path}{'&' if '?' in path else '?'}k={key}"
 
 
 def receive_until(ws: Any, pred: Callable[[Message], bool], limit: int = 5000) -> Message:

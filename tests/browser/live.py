@@ -24,8 +24,8 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, db_path: Path, bot_delay: float = 0.0, next_delay: float = 0.0) -> None:
-        self.port = free_port()
+    def __init__(self, db_path: Path, bot_delay: float = 0.0, next_delay: float = 0.0, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         settings = Settings(db_url=f"sqlite+aiosqlite:///{db_path}",
                             timing=Timing(bot_delay=bot_delay, next_delay=next_delay))

@@ -33,6 +33,7 @@ ARTIFACTS = Path("test-artifacts")
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
 HOSTILE = '<img src=x onerror="window.pwned=1">'
+TABLE_URL = re.compile(r".*/t/[A-Z0-9]+(#k=[A-Za-z0-9_-]+)?$")   # a private table's link carries its secret
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +67,9 @@ def tap(locator: Any) -> None:
     locator.dispatch_event("click")
 
 
-def act(page: Any) -> bool:
-    """Make one move if it is this page's turn: a call, a trump, a card; tap to select, then confirm."""
+def act(page: Any, offline: bool = False) -> bool:
+    """Make one move if it is this page's turn: a call, a trump, a card; tap to select, then confirm
+    (``offline``: without waiting for a call's meaning, which the server gives)."""
     if not page.locator("#action-panel.you-move").count():
         return False
     panel = page.locator("#action-panel")
@@ -77,8 +79,9 @@ def act(page: Any) -> bool:
             button = panel.locator("#bids button")
         tap(button.first)
         page.wait_for_selector("#confirm-btn")
-        page.wait_for_function("() => document.getElementById('meaning') && "
-                               "document.getElementById('meaning').textContent !== '…'")
+        if not offline:
+            page.wait_for_function("() => document.getElementById('meaning') && "
+                                   "document.getElementById('meaning').textContent !== '…'")
     elif page.locator("#hand .card.legal").count() and page.locator("#hand button.card").count():
         tap(page.locator("#hand button.card.legal").first)
         page.wait_for_selector("#confirm-btn")
@@ -133,7 +136,7 @@ def test_one_person_and_bots_play_a_whole_56_deal_on_a_phone(server: LiveServer,
     page.select_option("#preset", "56-6")
     shot(page, "phone-01-start")
     page.click("#create-btn")
-    page.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))
+    page.wait_for_url(TABLE_URL)
     page.wait_for_selector("#start-btn")
     shot(page, "phone-02-lobby")
     page.click("#start-btn")
@@ -169,10 +172,9 @@ def test_two_people_in_two_browsers_at_one_table(server: LiveServer, system_chro
     host.fill("#player-name", "Asha")
     host.select_option("#preset", "56-4")
     host.click("#create-btn")
-    host.wait_for_url(re.compile(r".*/t/[A-Z0-9]+$"))
+    host.wait_for_url(TABLE_URL)
     host.wait_for_selector("#start-btn")
-    code = host.locator("#code").inner_text()
-    guest.goto(f"{server.url}/t/{code}")
+    guest.goto(host.url)    # the link the host shares, with the table's secret
     guest.wait_for_selector("#join-name")
     guest.fill("#join-name", HOSTILE[:24])
     guest.click("#join-btn")
@@ -195,3 +197,71 @@ def test_two_people_in_two_browsers_at_one_table(server: LiveServer, system_chro
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_a_stranger_asks_to_join_a_private_table_and_the_host_lets_them_in(server: LiveServer,
+                                                                          system_chromium: Any) -> None:
+    host_ctx, guest_ctx = system_chromium.new_context(viewport=DESKTOP), system_chromium.new_context(viewport=PHONE)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    watch_errors(host, errors)
+    watch_errors(guest, errors)
+    host.goto(server.url + "/")
+    host.fill("#player-name", "Asha")
+    host.select_option("#preset", "56-4")
+    host.click("#create-btn")
+    host.wait_for_url(TABLE_URL)
+    host.wait_for_selector("#start-btn")
+    code = host.locator("#code").inner_text()
+    guest.goto(f"{server.url}/t/{code}")          # the code read aloud, without the link's secret
+    guest.wait_for_selector("#ask-btn")
+    assert "private" in guest.locator("#private-panel").inner_text()
+    assert not guest.locator("#lobby-panel:not(.hidden)").count()     # nothing of the table is shown
+    guest.fill("#ask-name", "Ben")
+    guest.click("#ask-btn")
+    guest.wait_for_selector("#ask-waiting")
+    host.wait_for_selector("[data-knock] button.primary")
+    shot(host, "private-01-host-sees-ask")
+    tap(host.locator("[data-knock] button.primary"))
+    guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] button")
+    assert guest.locator("#private-panel.hidden").count() == 1
+    tap(guest.locator("#lobby-panel [data-lobby-seat='1'] button"))
+    host.wait_for_function("document.querySelector(\"[data-lobby-seat='1'] b\").textContent === 'Ben'")
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
+
+
+def test_a_card_played_while_the_server_is_down_is_sent_when_it_is_back(tmp_path: Path,
+                                                                       system_chromium: Any) -> None:
+    db = tmp_path / "restart.db"
+    first = LiveServer(db, bot_delay=0.02)
+    port = first.port
+    context = system_chromium.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    watch_errors(page, errors)
+    with first:
+        page.goto(first.url + "/")
+        page.fill("#player-name", "Asha")
+        page.select_option("#preset", "56-4")
+        page.click("#create-btn")
+        page.wait_for_url(TABLE_URL)
+        page.wait_for_selector("#start-btn")
+        page.click("#start-btn")
+        page.wait_for_selector("#action-panel.you-move", timeout=30000)
+        page.evaluate("window.sameDocument = 1")
+    page.wait_for_selector("#dot:not(.on)")        # the server is down
+    calls = "document.querySelectorAll('#auction li:not(.muted)').length"
+    before = page.evaluate(calls)
+    assert act(page, offline=True)                  # a move is made while nobody is listening
+    assert page.locator("#sending").count() == 1
+    with LiveServer(db, bot_delay=0.02, port=port):
+        page.wait_for_selector("#dot.on", timeout=30000)
+        page.wait_for_function(f"{calls} > {before} && !document.querySelector('#sending')", timeout=30000)
+        assert page.evaluate("window.sameDocument") == 1      # no reload
+        # the page is playable again: its next turn shows the choices (or the deal goes on without waiting)
+        page.wait_for_function("document.querySelector('#action-panel.you-move') || "
+                               "document.querySelector('#waiting')", timeout=30000)
+    assert not errors, errors
+    context.close()

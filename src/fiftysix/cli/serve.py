@@ -21,6 +21,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bot-delay", type=float, default=0.8,
                    help="seconds a computer player waits before it moves (default %(default)s)")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default %(default)s)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=NUMBER",
+                   help="change one of the server's limits (quotas, failed lookups; see docs/server.md), e.g. "
+                        "--limit tables_per_hour_address=1000; may be given more than once")
     edge = p.add_argument_group("the edge (docs/server.md, Threat model)")
     edge.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                       help="another site whose pages may use this server, like https://cards.example.org "
@@ -53,13 +56,16 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
     # A server holds many long-lived objects (tables, deals, logs): collecting the young generation less
     # often keeps the full collections, and their pauses, rare (bench/load.py: p99 halved).
     gc.set_threshold(100_000, 50, 1000)
+    from ..server.limits import Limits, limits_from
+
     try:
+        quotas = limits_from(args.limit, Limits())
         origins = tuple(origin_of(url) for url in args.allow_origin)
     except ValueError as e:
-        err.write(f"fiftysix serve: --allow-origin: {e}\n")
+        err.write(f"fiftysix serve: {e}\n")
         return 2
     settings = Settings(db_url=args.db, timing=Timing(bot_delay=args.bot_delay), allowed_origins=origins,
-                        secure_cookie=args.secure_cookies)
+                        secure_cookie=args.secure_cookies, limits=quotas)
     trusted = tuple(ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip())
     limits = EdgeLimits(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                         per_address=args.max_connections_per_address,

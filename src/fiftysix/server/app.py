@@ -11,12 +11,16 @@ Routes::
     GET  /api/tables/{code}     the table's public facts
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
+
+A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
+or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -32,15 +36,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .access import PRIVATE, WRONG_KEY, Lookups, admission
 from .db import Database
 from .hub import Hub, catalogue
+from .limits import Limits, QuotaError
 from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
 from .safejson import BadJSON, JSONResponse
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge
 from .state import TableError
-from .table import Connection, Timing
+from .table import Connection, LiveTable, Timing
 from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
 
 STATIC = Path(__file__).with_name("static")
@@ -56,6 +62,7 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()   # other sites whose pages may use this server (see security.py)
     max_body: int = MAX_BODY
     token_max_age: int = MAX_AGE       # seconds a player token is good for after it was issued
+    limits: Limits = field(default_factory=Limits)
 
 
 class Server:
@@ -64,9 +71,33 @@ class Server:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.db_url)
-        self.hub = Hub(self.db, settings.timing)
+        self.hub = Hub(self.db, settings.timing, settings.limits)
+        self.lookups = Lookups(settings.limits)
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
+
+    async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
+        """A table by code, or the status and message to answer: 404, or 429 once the address failed too many
+        lookups (then the database is not asked)."""
+        if self.lookups.refused(address):
+            return 429, self.lookups.refusal()
+        table = await self.hub.get(code)
+        if table is None:
+            self.lookups.failed(address)
+            return 404, f"no table {code[:16]!r} here"
+        return table
+
+    def admit(self, request: Request, table: LiveTable) -> Response | None:
+        """``None`` when the request may see this table; else the answer (403, counted when the key is wrong)."""
+        assert self.tokens is not None
+        player = self.tokens.read(request.cookies.get(COOKIE))
+        verdict = admission(table.state, player.id if player is not None else None, request.query_params.get("k"))
+        if verdict == "in":
+            return None
+        if verdict == "wrong":
+            self.lookups.failed(_address(request))
+        return JSONResponse({"error": WRONG_KEY if verdict == "wrong" else PRIVATE, "code": table.code,
+                             "private": True}, status_code=403)
 
     async def startup(self) -> None:
         await self.db.migrate()
@@ -99,9 +130,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def table_page(request: Request) -> Response:
-        if await server.hub.get(request.path_params["code"]) is None:
-            return Response(f"No table {request.path_params['code'][:16]!r} here.", status_code=404,
-                            media_type="text/plain")
+        found = await server.find(request.path_params["code"], _address(request))
+        if isinstance(found, tuple):
+            status, text = found
+            return Response(text[0].upper() + text[1:] + ".", status_code=status, media_type="text/plain")
         return FileResponse(STATIC / "table.html")
 
     async def api_catalogue(_request: Request) -> Response:
@@ -152,24 +184,38 @@ def create_app(settings: Settings | None = None) -> Starlette:
             player, token = tokens().issue(name, player.id if player is not None else None)
         assert player is not None
         try:
-            table = await server.hub.create(player.id, player.name, body)
+            table = await server.hub.create(player.id, player.name, body, _address(request))
         except TableError as e:
             return _error(e.message)
-        response = JSONResponse({"code": table.code, "url": f"/t/{table.code}"})
+        except QuotaError as e:
+            return _error(e.message, 429)
+        key = table.state.secret
+        # the secret rides in the fragment: browsers send it neither to the server nor in a Referer
+        response = JSONResponse({"code": table.code, "key": key,
+                                 "url": f"/t/{table.code}" + (f"#k={key}" if key else "")})
         if token is not None:
             _set_cookie(response, token, tokens().max_age)
         return response
 
     async def api_table(request: Request) -> Response:
-        table = await server.hub.get(request.path_params["code"])
-        if table is None:
-            return _error("no such table", 404)
+        table = await server.find(request.path_params["code"], _address(request))
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
+        refused = server.admit(request, table)
+        if refused is not None:
+            return refused
         async with table.lock:
             return JSONResponse(table_info(table.state, table.presence))
 
     async def api_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
+        table = await server.find(code, _address(request))
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
+        refused = server.admit(request, table)
+        if refused is not None:
+            return refused
         record = await server.db.deal_record(code, number)
         if record is None:
             return _error(f"table {code[:16]} has no finished deal {number}", 404)
@@ -179,11 +225,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_match_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
-        table = await server.hub.get(code)
-        record = None
-        if table is not None:
-            async with table.lock:
-                record = table.state.match_record(number)
+        table = await server.find(code, _address(request))
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
+        refused = server.admit(request, table)
+        if refused is not None:
+            return refused
+        async with table.lock:
+            record = table.state.match_record(number)
         if record is None:
             return _error(f"table {code[:16]} has no match {number} with a finished deal", 404)
         headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
@@ -191,18 +240,34 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
+        address = _address(ws)
+        if server.lookups.refused(address):
+            await ws.send_json({"type": "error", "message": server.lookups.refusal()})
+            await ws.close(code=4429)
+            return
         table = await server.hub.get(ws.path_params["code"])
         if table is None:
+            server.lookups.failed(address)
             await ws.send_json({"type": "error", "message": "no such table"})
             await ws.close(code=4404)
             return
         cookie_player = tokens().read(ws.cookies.get(COOKIE))
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
+        timing = server.settings.timing
+        limit = RateLimit(timing.message_rate, timing.message_burst)
         try:
-            # the first message should be hello; anything else is answered as if hello had no version
-            while conn is None:
-                msg, error = read_message(await _receive(ws))
+            # the first message should be hello; anything else is answered as if hello had no version.  At a
+            # private table without its secret the connection waits (it may ask the host) until let in.
+            while conn is None or conn not in table.conns:
+                text = await _receive(ws)
+                if conn is not None and not limit.allow():
+                    conn.send({"type": "error", "message": limit.refusal()})
+                    continue
+                msg, error = read_message(text)
+                if conn is not None and msg is not None and msg["type"] == "ask":
+                    await _ask(table, conn, msg)
+                    continue
                 hello = msg if msg is not None and msg.get("type") == "hello" else {}
                 player = cookie_player
                 if "token" in hello:
@@ -210,19 +275,35 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     if player is None:
                         await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
                                             "or from another server); you are watching"})
-                conn = Connection(player.id if player is not None else None)
+                if conn is None:
+                    conn = Connection(player.id if player is not None else None)
+                    sender = asyncio.create_task(_send_loop(ws, conn))
+                conn.player = player.id if player is not None else None
                 if player is not None:
                     server.sockets.setdefault(player.id, set()).add(ws)
-                sender = asyncio.create_task(_send_loop(ws, conn))
+                verdict = admission(table.state, conn.player, hello.get("key", ws.query_params.get("k")))
+                if verdict != "in":
+                    if verdict == "wrong":
+                        server.lookups.failed(address)
+                        if server.lookups.refused(address):
+                            conn.send({"type": "error", "message": server.lookups.refusal()})
+                            break
+                    conn.send({"type": "private", "code": table.code, "can_ask": conn.player is not None,
+                               "message": WRONG_KEY if verdict == "wrong" else PRIVATE})
+                    continue
+                table.forget_knock(conn)
                 since = hello.get("version")
-                await table.connect(conn, since if isinstance(since, int) and not isinstance(since, bool) else None)
+                try:
+                    await table.connect(conn, since if isinstance(since, int) and not isinstance(since, bool)
+                                        else None)
+                except TableError as e:
+                    conn.send({"type": "error", "message": e.message})
+                    break
                 if error is not None:
                     conn.send({"type": "error", "message": error})
                 elif msg is not None and msg.get("type") != "hello":
                     await handle_message(table, conn, msg)
-            timing = server.settings.timing
-            limit = RateLimit(timing.message_rate, timing.message_burst)
-            while True:
+            while conn is not None and conn in table.conns:
                 text = await _receive(ws)
                 if not limit.allow():
                     conn.send({"type": "error", "message": limit.refusal()})
@@ -241,11 +322,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     open_sockets.discard(ws)
                     if not open_sockets:
                         server.sockets.pop(conn.player, None)
-                table.disconnect(conn)
+                table.forget_knock(conn)
+                if conn in table.conns:
+                    table.disconnect(conn)
                 conn.send(None)
             if sender is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(sender, 1)
+            with contextlib.suppress(Exception):
+                await ws.close()
 
     routes = [
         Route("/", index),
@@ -265,6 +350,34 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[edge])
     app.state.server = server
     return app
+
+
+async def _ask(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
+    """Someone without the secret asks the host of a private table to let them in."""
+    if conn.player is None:
+        conn.send({"type": "error", "message": "choose a name first: the host sees it when you ask"})
+        return
+    try:
+        table.knock(conn, clean_name(msg.get("name")))
+    except ValueError as e:
+        conn.send({"type": "error", "message": str(e)})
+    except TableError as e:
+        conn.send({"type": "error", "message": e.message})
+    else:
+        conn.send({"type": "asked", "message": "the host has been asked; wait here"})
+
+
+def _address(scope: Request | WebSocket) -> str:
+    """The client's address for the limits (behind a proxy, uvicorn's ``--forwarded-allow-ips`` makes it the
+    real one); for IPv6 its /64 network, since one machine commonly has a whole /64 to pick from."""
+    host = scope.client.host if scope.client is not None else "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
 async def _send_loop(ws: WebSocket, conn: Connection) -> None:

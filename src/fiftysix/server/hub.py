@@ -10,6 +10,7 @@ from typing import Any
 from ..core.errors import RulesError
 from ..games import GAMES, game_of_preset
 from .db import Database
+from .limits import Limits, Quotas, searching_bots
 from .names import TABLE_NAME, check_name
 from .state import TableError, TableState, replay
 from .table import LiveTable, Timing, default_bot
@@ -19,11 +20,24 @@ CODE_LENGTH = 6
 
 
 class Hub:
-    def __init__(self, db: Database, timing: Timing) -> None:
+    def __init__(self, db: Database, timing: Timing, limits: Limits | None = None) -> None:
         self.db = db
         self.timing = timing
+        self.limits = limits or Limits()
+        self.quotas = Quotas(self.limits)
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
+
+    def status_of(self, code: str) -> str | None:
+        table = self.tables.get(code)
+        return table.state.status if table is not None else None
+
+    def _live(self, state: TableState, log: list[dict[str, Any]]) -> LiveTable:
+        table = LiveTable(self.db, state, log, self.timing, self.limits)
+        code = state.code
+        table.check_bot = lambda bot: (self.quotas.check_search(code, self.status_of)
+                                       if searching_bots([bot]) else None)
+        return table
 
     async def resume_all(self) -> int:
         """Bring back every table whose match is not over, exactly where its log left it."""
@@ -48,24 +62,31 @@ class Hub:
                 if len(code) > 16 or not await self.db.exists(code):
                     return None
                 events = await self.db.events_of(code)
-                table = LiveTable(self.db, replay(code, events), events, self.timing)
+                table = self._live(replay(code, events), events)
+                state = table.state
+                self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
                 self.tables[code] = table
                 table.start()
             return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, Any]) -> LiveTable:
+    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None) -> LiveTable:
         """A new table from the create form; the host sits in seat 0.
 
+        :param address: the client's address, for the quotas per address.
         :raises TableError: for a form the rules or the server refuse.
+        :raises QuotaError: when the host or their address is over a quota (:class:`Limits`).
         """
         event = creation_event(host, host_name, form)
+        searching = searching_bots([event["fill"]])
         async with self._loading:
+            self.quotas.check_create(host, address, searching, self.status_of)
             code = await self._new_code()
             state = TableState(code)
             stored = state.apply(event)
             await self.db.append(code, state.version, stored, state.status)
-            table = LiveTable(self.db, state, [stored], self.timing)
+            table = self._live(state, [stored])
             self.tables[code] = table
+            self.quotas.created(code, host, address, searching)
         table.start()
         return table
 
@@ -106,8 +127,16 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
         name = check_name(form.get("name") or f"{host_name}'s table"[:TABLE_NAME], "table name", TABLE_NAME)
     except ValueError as e:
         raise TableError(str(e)) from None
-    return {"kind": "create", "game": game.name, "rules": rules, "name": name, "host": host,
-            "host_name": host_name, "fill": fill, "grace": grace, "time": int(time.time())}
+    public = form.get("public", False)
+    if not isinstance(public, bool):
+        raise TableError("public must be true (anyone with the code may join) or false (the default: "
+                         "joining needs the link's secret or the host's yes)")
+    event = {"kind": "create", "game": game.name, "rules": rules, "name": name, "host": host,
+             "host_name": host_name, "fill": fill, "grace": grace, "time": int(time.time()),
+             "private": not public, "seat_rule": True}
+    if not public:
+        event["secret"] = secrets.token_urlsafe(16)   # 128 random bits
+    return event
 
 
 def bot_names(game: str) -> list[str]:

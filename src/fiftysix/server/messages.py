@@ -1,8 +1,9 @@
 """What the server sends to one connection: the table's public facts plus that viewer's own view.
 
-The only game data in a message is :func:`fiftysix.views.view` for the viewer's seat (``None`` for a
-spectator or a player whose team is out); everything else here is public: names, seats, scores,
-the results of finished deals.
+The only game data in a message is :func:`fiftysix.views.view` for the viewer's own seat: the seat they
+sit in, and during a deal only if they held it when the deal started (:meth:`TableState.may_see`);
+``None`` for a spectator or a player whose team is out.  Everything else here is public: names, seats,
+scores, the results of finished deals.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "fill": state.fill,
         "grace": state.grace,
         "status": state.status,
+        "private": state.private,
         "seats": seats,
+        "offered": sorted(state.offered) if state.status == "playing" else [],
         "deal_seats": state.deal_seats(),
         "teams": list(deal_rules.team_of),
         "match_teams": match_teams(match, deal_rules),
@@ -92,21 +95,27 @@ def _match_info(state: TableState) -> dict[str, Any] | None:
 
 def you(state: TableState, player: str | None) -> dict[str, Any]:
     seat = state.seat_of(player)
-    return {
+    own = state.own_seat(player)
+    host = player is not None and player == state.host
+    out = {
         "player": player,
         "name": state.players.get(player) if player is not None else None,
         "joined": player in state.players if player is not None else False,
         "seat": seat,
-        "deal_seat": state.deal_seat(seat) if seat is not None and state.match is not None else None,
-        "host": player is not None and player == state.host,
+        "deal_seat": state.deal_seat(own) if own is not None and state.match is not None else None,
+        "waiting": seat is not None and own is None,   # a computer player plays this seat until the deal ends
+        "host": host,
     }
+    if host and state.private:
+        out["key"] = state.secret   # the host's page copies the link with it
+    return out
 
 
 def seat_view(state: TableState, player: str | None) -> dict[str, Any] | None:
-    """The viewer's view of the current (or just finished) deal."""
+    """The viewer's view of the current (or just finished) deal: their own seat's, or a spectator's."""
     if state.deal is None:
         return None
-    seat = state.deal_seat(state.seat_of(player))
+    seat = state.deal_seat(state.own_seat(player))
     return view(state.deal, seat, state.match)
 
 

@@ -2,20 +2,28 @@
 
 Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``type``::
 
-    {"type": "hello", "version": 17, "token": "..."}   first message; version = last one seen (optional)
+    {"type": "hello", "version": 17, "token": "...", "key": "..."}   first message; version = last one seen,
+                                                       key = a private table's link secret (both optional)
     {"type": "join", "name": "Asha"}                   become a member of the table (watching)
     {"type": "sit", "seat": 2}   {"type": "stand"}     take or leave a seat
     {"type": "bot", "seat": 3, "bot": "random"}        host: a computer player in a seat
     {"type": "unbot", "seat": 3}                       host: remove it (before the start)
     {"type": "swap", "a": 0, "b": 1}                   host: swap two seats (between deals)
     {"type": "start"}  {"type": "next"}  {"type": "rematch"}
-    {"type": "move", "move": "28H"}                    a call, a card, a trump, a discard: the rules' notation
+    {"type": "move", "move": "28H", "id": "c-17"}      a call, a card, a trump, a discard: the rules' notation;
+                                                       ``id`` (optional, 1-32 printable characters): applied at
+                                                       most once; answered ``{"type": "moved", "id", "version"}``
+    {"type": "offer", "seat": 3}                       host: offer a computer player's seat no person has seen
+                                                       this deal to a late friend
+    {"type": "ask", "name": "Ben"}                     at a private table without its link: ask the host
+    {"type": "admit", "player": "..."}  {"type": "refuse", "player": "..."}   host: answer someone who asked
     {"type": "explain", "move": "+2H"}                 the meaning of one of your legal calls, before making it
     {"type": "state"}                                  a full state now (after a gap, or to be sure)
     {"type": "ping"}
 
-A refused message gets ``{"type": "error", "message": ...}`` on that connection only; the table is
-unchanged and the connection stays open.
+A refused message gets ``{"type": "error", "message": ...}`` (with the move's ``id`` for a move) on that
+connection only; the table is unchanged and the connection stays open.  A ``join`` under the name you
+joined with already changes nothing and is answered ``{"type": "joined", ...}``.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import Any
 from ..core.errors import FiftySixError
 from ..core.moves import Call
 from . import safejson
+from .limits import QuotaError
 from .messages import snapshot
 from .state import TableError
 from .table import Connection, LiveTable
@@ -36,7 +45,8 @@ from .tokens import clean_name
 MAX_MESSAGE = 4096
 
 TYPES = ("hello", "join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "explain",
-         "state", "ping")
+         "state", "ping", "offer", "ask", "admit", "refuse")
+MAX_MOVE_ID = 32
 
 
 class RateLimit:
@@ -84,10 +94,12 @@ async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, Any]
     """Turn a client message into a table event (or an answer), reporting a refusal to ``conn`` alone."""
     try:
         await _handle(table, conn, msg)
-    except TableError as e:
+    except (TableError, QuotaError) as e:
         error: dict[str, Any] = {"type": "error", "message": e.message}
-        if e.legal:
+        if isinstance(e, TableError) and e.legal:
             error["legal"] = list(e.legal)
+        if msg["type"] == "move" and isinstance(msg.get("id"), str):
+            error["id"] = msg["id"]
         conn.send(error)
 
 
@@ -98,6 +110,8 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         return
     if kind == "hello":
         raise TableError("already connected; send hello once per connection")
+    if kind == "ask":
+        raise TableError("you are let in already: join with a name")
     if kind == "state":
         async with table.lock:
             conn.send(snapshot(table.state, table.presence, conn.player))
@@ -115,7 +129,15 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
             event["name"] = clean_name(msg.get("name"))
         except ValueError as e:
             raise TableError(str(e)) from None
-    elif kind == "sit" or kind == "unbot":
+        async with table.lock:
+            if _join_changes_nothing(table, conn, player, event["name"]):
+                return
+            await table.commit(event)
+        return
+    if kind in ("admit", "refuse"):
+        await _answer_knock(table, player, kind, msg.get("player"))
+        return
+    if kind in ("sit", "unbot", "offer"):
         event["seat"] = msg.get("seat")
     elif kind == "bot":
         event["seat"] = msg.get("seat")
@@ -125,6 +147,8 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         if msg.get("bot") not in bots:
             raise TableError(f"bot must be one of {', '.join(bots)}")
         event["bot"] = msg["bot"]
+        if table.check_bot is not None and player == table.state.host:
+            table.check_bot(msg["bot"])
     elif kind == "swap":
         event["a"], event["b"] = msg.get("a"), msg.get("b")
     elif kind in ("start", "rematch", "next"):
@@ -135,10 +159,22 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         move = msg.get("move")
         if not isinstance(move, str) or not move.strip() or len(move) > 64:
             raise TableError("a move must be a non-empty string in the notation of the rules")
+        move_id = msg.get("id")
+        if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
+                                    or not move_id.isprintable()):
+            raise TableError(f"a move id must be text of 1-{MAX_MOVE_ID} printable characters")
         async with table.lock:
+            if move_id is not None:
+                done = table.state.applied_move(player, move_id)
+                if done is not None:   # a resend after a dropped connection: the earlier outcome, not a second move
+                    conn.send({"type": "moved", "id": move_id, "version": done, "again": True})
+                    return
             seat = table.state.seat_of(player)
             if seat is None:
                 raise TableError("you have no seat at this table; you are watching")
+            if not table.state.may_see(player, seat):
+                raise TableError(f"a computer player plays seat {seat} until this deal ends; "
+                                 "you play it from the next deal")
             claimed = msg.get("seat", seat)
             if claimed != seat:
                 raise TableError(f"seat {claimed} is not yours; you sit in seat {seat}")
@@ -146,11 +182,55 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
                 to_move = table.state.to_move_table_seat()
                 name = _seat_name(table, to_move)
                 raise TableError(f"it is not your turn: {name} (seat {to_move}) is to move")
-            await table.commit({"kind": "move", "seat": seat, "move": move, "by": "player"})
+            event = {"kind": "move", "seat": seat, "move": move, "by": "player", "player": player}
+            if move_id is not None:
+                event["id"] = move_id
+            await table.commit(event)
+            if move_id is not None:
+                conn.send({"type": "moved", "id": move_id, "version": table.state.version})
         return
     if kind != "join" and player not in table.state.players:
         raise TableError("join the table with a name first")
     await table.submit(event)
+
+
+def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name: str) -> bool:
+    """A repeated join changes nothing and is not logged; a rename and a new member are limited.
+
+    :raises TableError: for a rename too soon or a table with as many members as it may have.
+    """
+    state, limits = table.state, table.limits
+    current = state.players.get(player)
+    if current == name:
+        conn.send({"type": "joined", "name": name, "version": state.version,
+                   "message": f"you have joined this table already as {name}; nothing changed"})
+        return True
+    if current is not None:
+        if table.renames.empty(player):
+            raise TableError(f"you may change your name at a table {limits.renames_per_hour} times an hour; "
+                             f"you stay {current} for now")
+        table.renames.take(player)
+    elif len(state.players) >= limits.members:
+        raise TableError(f"this table has {len(state.players)} members, the most allowed ({limits.members})")
+    return False
+
+
+async def _answer_knock(table: LiveTable, player: str, kind: str, who: object) -> None:
+    """The host lets someone who asked into a private table, or refuses them.
+
+    :raises TableError: for anyone but the host, or someone who did not ask.
+    """
+    async with table.lock:
+        if player != table.state.host:
+            raise TableError("only the host can do that")
+        if not isinstance(who, str) or who not in table.knocks:
+            raise TableError("nobody with that id is asking to join")
+        if kind == "admit":
+            if len(table.state.players) >= table.limits.members:
+                raise TableError(f"this table has {len(table.state.players)} members, the most allowed "
+                                 f"({table.limits.members})")
+            await table.commit({"kind": "admit", "player": player, "who": who, "name": table.knocks[who][0]})
+        table.answer_knock(who, kind == "admit")
 
 
 def _seat_name(table: LiveTable, seat: int | None) -> str:
@@ -165,7 +245,7 @@ def _seat_name(table: LiveTable, seat: int | None) -> str:
 def _explain(table: LiveTable, player: str, move: object) -> dict[str, Any]:
     """The public meaning of a call the player could make now, asked of the rules on a copy of the deal."""
     state = table.state
-    seat = state.deal_seat(state.seat_of(player))
+    seat = state.deal_seat(state.own_seat(player))
     deal = state.deal
     if state.status != "playing" or deal is None or seat is None or deal.to_move != seat:
         raise TableError("calls can be explained on your turn")

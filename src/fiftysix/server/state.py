@@ -6,6 +6,13 @@ checks an event against the table and the rules and then applies it; a refused e
 :class:`TableState` rebuilds it exactly, which is how a restarted server resumes every table.
 
 The state never decides a rule of the game: moves go to ``deal.push`` and deals to the game's match.
+
+The seat rule (tables created with ``seat_rule``): once a deal has started, a person may take only the seat
+they held when it started, or, holding none, a seat whose own person left it (a computer player goes on
+playing it to the end of the deal), or a computer player's seat the host *offered* that no person has seen
+this deal.  :meth:`TableState.may_see` says whose view of a seat shows its hand: during a deal only the one
+person who held it when the deal started (or took an offered seat), so hopping seats shows no one a hand
+that is not theirs.
 """
 
 from __future__ import annotations
@@ -16,6 +23,9 @@ from typing import Any
 from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
 from ..games import GAMES
 from ..records import deal_record, match_record
+
+MOVE_IDS = 64
+"""How many recent move ids the table remembers per person (to apply a resent move at most once)."""
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -73,6 +83,12 @@ class TableState:
     deal: Any = None
     match_no: int = 0
     finished: list[FinishedDeal] = field(default_factory=list)
+    private: bool = False
+    secret: str | None = None       # the link's secret of a private table
+    seat_rule: bool = False         # the seat rule (above); False only for tables logged before it existed
+    seers: list[str | None] = field(default_factory=list)   # per table seat: who may see its hand this deal
+    offered: set[int] = field(default_factory=set)           # computer players' seats the host offered
+    move_ids: dict[str, dict[str, int]] = field(default_factory=dict)   # person -> recent move id -> version
 
     # -- reading --------------------------------------------------------------------------------------
     def seat_of(self, player: str | None) -> int | None:
@@ -94,6 +110,24 @@ class TableState:
         """The current deal's seat of a table seat (``None`` when not playing in this deal)."""
         seats = self.deal_seats()
         return seats.index(table_seat) if table_seat in seats else None
+
+    def may_see(self, player: str | None, table_seat: int | None) -> bool:
+        """Whether ``player`` sitting in ``table_seat`` may see that seat's hand now: during a deal only its
+        seer (who held it when the deal started); outside a deal, whoever sits there."""
+        if player is None or table_seat is None:
+            return False
+        if self.status != PLAYING or not self.seers:
+            return True
+        return self.seers[table_seat] == player
+
+    def own_seat(self, player: str | None) -> int | None:
+        """The table seat whose hand ``player`` may see and play now, or ``None`` (watching)."""
+        seat = self.seat_of(player)
+        return seat if self.may_see(player, seat) else None
+
+    def applied_move(self, player: str, move_id: str) -> int | None:
+        """The version at which ``player``'s move ``move_id`` was applied, if it is one of the recent ones."""
+        return self.move_ids.get(player, {}).get(move_id)
 
     def to_move_table_seat(self) -> int | None:
         """The table seat that must move now, if a deal is in progress."""
@@ -131,6 +165,8 @@ class TableState:
         self.game, self.rules = game, rules
         self.name, self.host = e["name"], e["host"]
         self.fill, self.grace = e.get("fill"), float(e.get("grace", 60))
+        self.private, self.secret = bool(e.get("private", False)), e.get("secret")
+        self.seat_rule = bool(e.get("seat_rule", False))
         self.players[e["host"]] = e["host_name"]
         self.seats = [Seat() for _ in range(rules.players)]
         host_seat = e.get("host_seat", 0)
@@ -140,7 +176,31 @@ class TableState:
         return {**e, "rules": game.rules_to_json(rules)}
 
     def _on_join(self, e: dict[str, Any]) -> dict[str, Any]:
+        if self.players.get(e["player"]) == e["name"]:
+            raise TableError(f"you have joined this table already as {e['name']}")
         self.players[e["player"]] = e["name"]
+        return e
+
+    def _on_admit(self, e: dict[str, Any]) -> dict[str, Any]:
+        """The host lets a person into a private table (who asked without the link)."""
+        self._check_host(e)
+        if e["who"] in self.players:
+            raise TableError(f"{self.players[e['who']]} is at this table already")
+        self.players[e["who"]] = e["name"]
+        return e
+
+    def _on_offer(self, e: dict[str, Any]) -> dict[str, Any]:
+        """The host offers a computer player's seat that no person has seen this deal to a late friend."""
+        self._check_host(e)
+        seat = e["seat"]
+        self._check_seat(seat)
+        if self.status != PLAYING:
+            raise TableError("between deals any free seat may be taken; offering is for a deal in progress")
+        if self.seats[seat].bot is None or self.deal_seat(seat) is None:
+            raise TableError(f"seat {seat} is not a computer player's seat in this deal")
+        if self.seers[seat] is not None:
+            raise TableError(f"a person has seen the hand of seat {seat} this deal; it is free when the deal ends")
+        self.offered.add(seat)
         return e
 
     def _on_sit(self, e: dict[str, Any]) -> dict[str, Any]:
@@ -158,10 +218,26 @@ class TableState:
             raise TableError("you cannot change seats during a deal")
         if self.status != LOBBY and target.empty:
             raise TableError(f"seat {seat} is not in this match")
+        if self.status == PLAYING and self.seat_rule:
+            self._check_seat_rule(player, seat)
         if current is not None:
             self.seats[current] = Seat(bot=self.fill) if self.status != LOBBY else Seat()
         self.seats[seat] = Seat(player=player)
+        if self.status == PLAYING and seat in self.offered and self.seers[seat] is None:
+            self.seers[seat] = player
+            self.offered.discard(seat)
         return e
+
+    def _check_seat_rule(self, player: str, seat: int) -> None:
+        """During a deal: back to your own seat; holding none, a seat whose person left it or one offered."""
+        if player in self.seers:
+            held = self.seers.index(player)
+            if held != seat:
+                raise TableError(f"during a deal you may only go back to your own seat {held}; "
+                                 "the other seats are free when the deal is over")
+        elif self.seers[seat] is None and seat not in self.offered:
+            raise TableError(f"a computer player plays seat {seat} this deal: take it when the deal is over, "
+                             "or ask the host to offer it to you")
 
     def _on_stand(self, e: dict[str, Any]) -> dict[str, Any]:
         current = self.seat_of(e["player"])
@@ -245,6 +321,12 @@ class TableState:
         seat = self.deal_seat(table_seat)
         if seat is None:
             raise TableError(f"seat {table_seat} does not play in this deal")
+        person = e.get("player")
+        if person is not None and (self.seat_of(person) != table_seat or not self.may_see(person, table_seat)):
+            raise TableError(f"seat {table_seat} is not yours to play this deal")
+        move_id = e.get("id")
+        if person is not None and move_id is not None and self.applied_move(person, move_id) is not None:
+            raise TableError(f"move {move_id} was applied already")
         text = e["move"]
         if not isinstance(text, str) or not text.strip():
             raise TableError("a move must be a non-empty string")
@@ -252,6 +334,11 @@ class TableState:
             move = self.deal.push(text, seat=seat)
         except (IllegalMoveError, NotationError) as err:
             raise TableError(str(err), tuple(getattr(err, "legal", ()))) from None
+        if person is not None and move_id is not None:
+            ids = self.move_ids.setdefault(person, {})
+            ids[move_id] = self.version + 1
+            if len(ids) > MOVE_IDS:
+                del ids[next(iter(ids))]
         if self.deal.is_over:
             self._finish_deal()
         return {**e, "move": str(move)}
@@ -286,6 +373,8 @@ class TableState:
     def _new_deal(self, seed: int) -> None:
         self.deal = self.match.new_deal(seed)
         self.status = PLAYING
+        self.seers = [s.player for s in self.seats]
+        self.offered = set()
 
     def _finish_deal(self) -> None:
         deal = self.deal

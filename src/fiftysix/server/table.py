@@ -12,6 +12,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,13 +20,16 @@ from ..bots import make_bot
 from ..bots.base import Bot, RandomBot
 from ..views import view
 from .db import Database
+from .limits import INLINE_BOTS, Buckets, Limits
 from .messages import Presence, snapshot, table_info
 from .state import DEAL_OVER, PLAYING, TableError, TableState, replay
 
 log = logging.getLogger("fiftysix.server")
 
-INLINE_BOTS = frozenset({"random", "rules"})
-"""Bots fast enough (well under a millisecond a move) to run on the event loop itself."""
+__all__ = ["INLINE_BOTS", "Connection", "LiveTable", "Timing"]
+
+MAX_KNOCKS = 20
+"""People waiting at once for the host to let them into a private table."""
 
 
 @dataclass
@@ -59,8 +63,13 @@ def default_bot(game: str) -> str:
 
 
 class LiveTable:
-    def __init__(self, db: Database, state: TableState, log_: list[dict[str, Any]], timing: Timing) -> None:
+    def __init__(self, db: Database, state: TableState, log_: list[dict[str, Any]], timing: Timing,
+                 limits: Limits | None = None) -> None:
         self.db = db
+        self.limits = limits or Limits()
+        self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
+        self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
+        self.check_bot: Callable[[str], None] | None = None   # the hub's quota on searching computer players
         self.state = state
         self.log = log_
         self.timing = timing
@@ -127,21 +136,74 @@ class LiveTable:
     # -- connections ----------------------------------------------------------------------------------
     async def connect(self, conn: Connection, since: int | None) -> None:
         """Register a connection and send it what it needs: a full state, or exactly the events after
-        version ``since``."""
+        version ``since``; with the ids of its person's recent moves that were applied.
+
+        :raises TableError: when the table has as many spectators as it may and ``conn`` would be one more
+            (seated people and the host always get in).
+        """
         async with self.lock:
+            seated_or_host = self.state.seat_of(conn.player) is not None or conn.player == self.state.host
+            if not seated_or_host and self.watchers() >= self.limits.spectators:
+                raise TableError(f"this table has {self.watchers()} spectators, the most allowed "
+                                 f"({self.limits.spectators}); try again later")
             self.conns.add(conn)
             current = self.state.version
+            applied = list(self.state.move_ids.get(conn.player or "", {}))
             if since is not None and 0 < since <= current and current - since <= self.timing.replay_limit:
                 past = replay(self.code, self.log[:since])
                 for e in self.log[since:]:
                     past.apply(e)
                     conn.send(snapshot(past, self.presence, conn.player, e))
-                conn.send({"type": "synced", "version": current})
+                conn.send({"type": "synced", "version": current, "applied": applied})
             else:
-                conn.send(snapshot(self.state, self.presence, conn.player))
+                conn.send({**snapshot(self.state, self.presence, conn.player), "applied": applied})
             if conn.player is not None:
                 self._came_back(conn.player)
+                if conn.player == self.state.host and self.knocks:
+                    conn.send(self.knock_list())
             self._flush_presence()
+
+    def watchers(self) -> int:
+        """Open connections of people without a seat here."""
+        return sum(1 for c in self.conns if self.state.seat_of(c.player) is None)
+
+    # -- a private table: asking the host to be let in ------------------------------------------------
+    def knock(self, conn: Connection, name: str) -> None:
+        """``conn`` (a person, not a member) asks the host to be let in.
+
+        :raises TableError: when too many are waiting already.
+        """
+        assert conn.player is not None
+        if conn.player not in self.knocks and len(self.knocks) >= MAX_KNOCKS:
+            raise TableError(f"{MAX_KNOCKS} people are waiting for the host already; try again later")
+        conns = self.knocks.get(conn.player, (name, set()))[1]
+        conns.add(conn)
+        self.knocks[conn.player] = (name, conns)
+        self._tell_host()
+
+    def forget_knock(self, conn: Connection) -> None:
+        for player, (_name, conns) in list(self.knocks.items()):
+            conns.discard(conn)
+            if not conns:
+                del self.knocks[player]
+                self._tell_host()
+
+    def answer_knock(self, player: str, admitted: bool) -> None:
+        """Tell whoever asked: let in (they say hello again) or refused."""
+        _name, conns = self.knocks.pop(player, ("", set()))
+        for c in conns:
+            c.send({"type": "admitted"} if admitted else
+                   {"type": "refused", "message": "the host did not let you in"})
+        self._tell_host()
+
+    def knock_list(self) -> dict[str, Any]:
+        return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, (n, _c) in self.knocks.items()]}
+
+    def _tell_host(self) -> None:
+        message = self.knock_list()
+        for c in self.conns:
+            if c.player == self.state.host:
+                c.send(message)
 
     def disconnect(self, conn: Connection) -> None:
         """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
@@ -200,7 +262,8 @@ class LiveTable:
         seat = self.state.seats[table_seat]
         if seat.bot is not None:
             return seat.bot
-        if seat.player is not None and seat.player in self.presence.covered:
+        if seat.player is not None and (seat.player in self.presence.covered
+                                        or not self.state.may_see(seat.player, table_seat)):
             return self.state.fill or default_bot(self.state.game.name)
         return None
 

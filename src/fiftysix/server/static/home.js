@@ -70,6 +70,7 @@ async function create() {
   const body = {
     player_name: name, preset: presetOf(), options: options(), fill: $("fill").value || null,
     grace: Number($("grace").value || 60), name: $("table-name").value.trim() || null,
+    public: $("public").checked,
   };
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
                                           body: JSON.stringify(body) });

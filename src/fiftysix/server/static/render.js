@@ -5,6 +5,9 @@ import { renderAction, renderHand } from "./picker.js";
 const $ = (id) => document.getElementById(id);
 const show = (el, on) => el.classList.toggle("hidden", !on);
 
+/** A download link of this table (a private table's secret goes along for a viewer who is not a member). */
+const keyed = (S, url) => (S.key && !(S.you && S.you.joined) ? `${url}?k=${encodeURIComponent(S.key)}` : url);
+
 const COLOR_WORDS = ["Blue", "Red", "Green", "Orange", "Purple", "Teal", "Pink", "Grey", "Cyan"];
 
 export function teamColor(t) {
@@ -101,6 +104,7 @@ function statusText(S, c) {
   if (st === "deal_over") return "deal over";
   if (st === "match_over") return "match over";
   const v = c.v;
+  if (S.you && S.you.waiting) return "a computer player plays your seat until this deal ends";
   if (!v || v.to_move === null) return "";
   const who = v.to_move === c.me ? "you" : c.nameOf(v.to_move);
   const what = { auction: "call", play: "play", trump: "choose trumps", discard: "discard" }[v.phase] || v.phase;
@@ -248,7 +252,7 @@ function renderSummary(S, c, actions) {
   const seated = S.you && (S.you.seat !== null || S.you.host);
   if (st === "deal_over" && seated) row.append(h("button", { class: "primary", id: "next-btn", onclick: () => actions.send({ type: "next" }) }, "Next deal"));
   if (st === "match_over" && seated) row.append(h("button", { class: "primary", id: "rematch-btn", onclick: () => actions.send({ type: "rematch" }) }, "Rematch, same seats"));
-  if (number !== null) row.append(h("a", { href: `/api/tables/${c.t.code}/deals/${number}.json`, download: "" }, "Download the record"));
+  if (number !== null) row.append(h("a", { href: keyed(S, `/api/tables/${c.t.code}/deals/${number}.json`), download: "" }, "Download the record"));
   panel.append(row);
 }
 
@@ -257,8 +261,13 @@ function renderLobby(S, c, actions) {
   const t = c.t;
   const you = S.you || {};
   const lobby = t.status === "lobby";
-  const canTake = you.joined && you.seat === null && t.seats.some((s) => s.kind === "bot" || (lobby && s.kind === "empty"));
-  show(panel, lobby || canTake || (you.host && t.status !== "playing"));
+  const playing = t.status === "playing";
+  const offered = t.offered || [];
+  // during a deal a late friend may take only a seat the host offered (the seat rule, docs/server.md)
+  const takeable = (s) => (lobby ? s.kind !== "player" : s.kind === "bot" && (!playing || offered.includes(s.seat)));
+  const canTake = you.joined && you.seat === null && t.seats.some(takeable);
+  const knocks = you.host ? S.knocks : [];
+  show(panel, lobby || canTake || knocks.length > 0 || (you.host && (t.status !== "playing" || t.spectators.length > 0)));
   clear(panel);
   panel.append(h("h2", {}, lobby ? "Seats" : "Seats and players"));
   const list = h("div", {});
@@ -267,7 +276,7 @@ function renderLobby(S, c, actions) {
       h("span", { style: `border-left:5px solid ${teamColor((t.seat_teams || t.teams)[seat.seat] ?? 0)};padding-left:6px` },
         `Seat ${seat.seat}: `, h("b", {}, seat.name || "empty"), seat.seat === you.seat ? " (you)" : ""));
     const buttons = h("span", { class: "row" });
-    const free = lobby ? seat.kind !== "player" : seat.kind === "bot" && you.seat === null;
+    const free = takeable(seat) && (lobby || you.seat === null);
     if (you.joined && free && you.seat !== seat.seat) {
       buttons.append(h("button", { onclick: () => actions.send({ type: "sit", seat: seat.seat }) }, "Sit here"));
     }
@@ -277,10 +286,19 @@ function renderLobby(S, c, actions) {
     if (you.host && lobby && seat.kind === "bot") {
       buttons.append(h("button", { onclick: () => actions.send({ type: "unbot", seat: seat.seat }) }, "Remove"));
     }
+    if (you.host && playing && seat.kind === "bot" && !offered.includes(seat.seat)) {
+      buttons.append(h("button", { title: "let a friend who is watching take this seat now",
+        onclick: () => actions.send({ type: "offer", seat: seat.seat }) }, "Offer to a friend"));
+    }
     row.append(buttons);
     list.append(row);
   }
   panel.append(list);
+  for (const k of knocks) {
+    panel.append(h("div", { class: "row knock", "data-knock": k.player }, h("b", {}, k.name), " asks to join",
+      h("button", { class: "primary", onclick: () => actions.send({ type: "admit", player: k.player }) }, "Let in"),
+      h("button", { onclick: () => actions.send({ type: "refuse", player: k.player }) }, "Refuse")));
+  }
   if (t.spectators.length) panel.append(h("div", { class: "muted" }, `Watching: ${t.spectators.join(", ")}`));
   if (you.host && t.status !== "playing") {
     const a = h("select", { "aria-label": "first seat to swap" });
@@ -334,14 +352,14 @@ function renderHistory(S) {
     const text = k ? `${k.value}${pretty(k.strain || k.trump || "")}${k.multiplier > 1 ? (k.multiplier === 2 ? " X" : " XX") : ""}` : "thrown in";
     table.append(h("tr", {}, h("td", {}, `${d.match}.${d.deal}`), h("td", {}, text),
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? "made" : "failed") : "—"),
-      h("td", {}, h("a", { href: `/api/tables/${S.table.code}/deals/${d.number}.json`, download: "" }, "JSON"))));
+      h("td", {}, h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "" }, "JSON"))));
   }
   panel.append(h("h2", {}, "Deals of this table"), table);
   const matches = [...new Set(deals.map((d) => d.match))];
   const links = h("p", { id: "match-records" }, "Whole matches: ");
   matches.forEach((n, i) => {
     if (i) links.append(" · ");
-    links.append(h("a", { href: `/api/tables/${S.table.code}/matches/${n}.json`, download: "" }, `match ${n}`));
+    links.append(h("a", { href: keyed(S, `/api/tables/${S.table.code}/matches/${n}.json`), download: "" }, `match ${n}`));
   });
   panel.append(links);
 }

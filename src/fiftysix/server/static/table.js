@@ -1,17 +1,29 @@
 // The table page: one websocket, the latest message rendered whole. Every message from the server holds
 // the table's public facts and this viewer's own view, so the page never has to remember more.
+import { h, clear } from "./dom.js";
 import { renderAll } from "./render.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
+// A private table's secret rides in the link's fragment (#k=...): never sent to the server in a request
+// line or a Referer; the page passes it in hello, and keeps it for this table.
+const KEY_STORE = `fiftysix-key-${code}`;
+const fromLink = new URLSearchParams(location.hash.slice(1)).get("k");
+if (fromLink) localStorage.setItem(KEY_STORE, fromLink);
+
 export const S = {
-  code,
+  code, key: fromLink || localStorage.getItem(KEY_STORE),
   table: null, you: null, view: null, movers: null, version: null,
   selected: null, selectedCards: [], tab: null, meanings: {}, showLast: false,
   pendingJoin: null, ws: null, online: false, sentAt: null,
+  outbox: [],          // moves sent or to send, with their ids, until the table says they were applied or refused
+  knocks: [],          // (host) people asking to join
+  closed: null,        // a private table we are not let into yet: {message, asked, refused}
+  pendingAsk: null,
 };
 
 let retry = 0;
+let moveCounter = 0;
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -20,7 +32,7 @@ function connect() {
   ws.addEventListener("open", () => {
     retry = 0;
     S.online = true;
-    ws.send(JSON.stringify({ type: "hello", version: S.version }));
+    ws.send(JSON.stringify(hello()));
     renderAll(S, actions);
   });
   ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
@@ -28,16 +40,23 @@ function connect() {
     if (e.reason) showError(e.reason);   // refused by the server (cross-site, signed out): say why
     S.online = false;
     renderAll(S, actions);
-    if (S.ws !== ws) return;
+    if (S.ws !== ws || e.code === 4404) return;     // no such table: asking again would not find it either
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   });
+}
+
+function hello() {
+  const msg = { type: "hello", version: S.version };
+  if (S.key) msg.key = S.key;
+  return msg;
 }
 
 function onMessage(msg) {
   switch (msg.type) {
     case "state":
     case "event": {
+      S.closed = null;
       const newDeal = !S.view || !msg.view || msg.view.dealer !== S.view.dealer ||
         (msg.view.hand || []).length > (S.view.hand || []).length;
       S.table = msg.table; S.you = msg.you; S.view = msg.view; S.movers = msg.movers; S.version = msg.version;
@@ -45,9 +64,34 @@ function onMessage(msg) {
       if (S.selected !== null && !legal.includes(S.selected)) S.selected = null;
       if (!legal.length || newDeal) { S.selectedCards = []; S.selected = null; }
       if (newDeal) S.showLast = false;
+      if (msg.you && msg.you.key) S.key = msg.you.key;
+      if (msg.type === "state" && msg.applied) resendUnapplied(msg.applied);
       afterJoin();
       break;
     }
+    case "synced":
+      resendUnapplied(msg.applied || []);
+      break;
+    case "moved":
+      S.outbox = S.outbox.filter((m) => m.id !== msg.id);
+      break;
+    case "private":
+      S.closed = { message: msg.message, canAsk: msg.can_ask, asked: false, refused: null };
+      if (msg.can_ask && S.pendingAsk) { send({ type: "ask", name: S.pendingAsk }); S.pendingAsk = null; }
+      break;
+    case "asked":
+      if (S.closed) S.closed.asked = true;
+      break;
+    case "admitted":
+      S.closed = null;
+      S.ws.send(JSON.stringify(hello()));
+      break;
+    case "refused":
+      if (S.closed) { S.closed.asked = false; S.closed.refused = msg.message; }
+      break;
+    case "knocks":
+      S.knocks = msg.knocks;
+      break;
     case "presence":
       S.table = msg.table;
       break;
@@ -55,13 +99,46 @@ function onMessage(msg) {
       S.meanings[msg.move] = msg.meaning || "";
       break;
     case "error":
+      if (msg.id) S.outbox = S.outbox.filter((m) => m.id !== msg.id);
       S.sentAt = null;
       showError(msg.message);
       break;
     default:
       break;
   }
+  renderPrivate();
   renderAll(S, actions);
+}
+
+/** After a reconnect: moves the table applied leave the queue; the others are sent again if still legal,
+ *  else dropped, so the page never stays "sent; waiting" for a move the table never got. */
+function resendUnapplied(applied) {
+  S.outbox = S.outbox.filter((m) => !applied.includes(m.id));
+  const legal = (S.view && S.view.legal) || [];
+  S.outbox = S.outbox.filter((m) => legal.includes(m.move));
+  for (const m of S.outbox) S.ws.send(JSON.stringify({ type: "move", move: m.move, id: m.id }));
+  S.sentAt = S.outbox.length ? S.version : null;
+}
+
+function renderPrivate() {
+  const panel = document.getElementById("private-panel");
+  const closed = S.closed;
+  panel.classList.toggle("hidden", !closed);
+  if (!closed) return;
+  clear(panel);
+  panel.append(h("h2", {}, "This table is private"), h("p", {}, closed.message));
+  if (closed.asked) {
+    panel.append(h("p", { id: "ask-waiting" }, "Asked: waiting for the host to let you in…"));
+    return;
+  }
+  if (closed.refused) panel.append(h("p", { class: "error" }, closed.refused));
+  const input = h("input", { id: "ask-name", maxlength: 24, placeholder: "your name", autocomplete: "nickname",
+                             value: localStorage.getItem("fiftysix-name") || "" });
+  const ask = () => {
+    const name = input.value.trim();
+    if (name) actions.join(name, true);
+  };
+  panel.append(h("div", { class: "row" }, input, h("button", { class: "primary", id: "ask-btn", onclick: ask }, "Ask to join")));
 }
 
 function afterJoin() {
@@ -100,8 +177,11 @@ export const actions = {
     renderAll(S, actions);
   },
   confirm(move) {
-    send({ type: "move", move });
-    S.sentAt = S.version;       // until the table answers, no second move from this page
+    moveCounter += 1;
+    const id = `m${Date.now().toString(36)}-${moveCounter}`;
+    S.outbox.push({ id, move });
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: "move", move, id }));
+    S.sentAt = S.version;       // until the table answers, no second move from this page (sent after a reconnect)
     S.selected = null;
     S.selectedCards = [];
     renderAll(S, actions);
@@ -112,13 +192,13 @@ export const actions = {
     if (at >= 0) S.selectedCards.splice(at, 1); else S.selectedCards.push(key);
     renderAll(S, actions);
   },
-  async join(name) {
+  async join(name, ask = false) {
     const res = await fetch("/api/player", { method: "POST", headers: { "Content-Type": "application/json" },
                                             body: JSON.stringify({ name }) });
     const data = await res.json();
     if (!res.ok) { showError(data.error); return; }
     localStorage.setItem("fiftysix-name", data.name);
-    S.pendingJoin = data.name;
+    if (ask) S.pendingAsk = data.name; else S.pendingJoin = data.name;
     S.version = null;          // a new identity: ask for a full state, not the missed events
     const old = S.ws;
     S.ws = null;
@@ -126,7 +206,7 @@ export const actions = {
     connect();
   },
   share() {
-    const url = `${location.origin}/t/${code}`;
+    const url = `${location.origin}/t/${code}${S.key ? `#k=${S.key}` : ""}`;
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(url).then(() => showError(`Link copied: ${url}`), () => showError(url));
     } else {

@@ -1,0 +1,191 @@
+"""Limits that keep one client from knocking a server over or finding other people's tables.
+
+- failed lookups (an unknown table code, a wrong link secret) per client address: a token bucket; past
+  it every lookup from that address is answered 429 without asking the database;
+- quotas per person and per client address: tables created an hour, open (unfinished) tables, tables
+  with searching computer players; per table: spectators, members, renames.
+
+All numbers are :class:`Limits` fields (``Settings.limits``); the defaults are written in docs/server.md.
+Counters live in memory and start afresh with the server.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .state import MATCH_OVER
+
+INLINE_BOTS = frozenset({"random", "rules"})
+"""Bots fast enough (well under a millisecond a move) to run on the event loop itself; the others search."""
+
+
+@dataclass
+class Limits:
+    lookup_rate: float = 20 / 60          # failed lookups per client address: 20 a minute on average ...
+    lookup_burst: int = 20                # ... and 20 at once
+    tables_per_hour: int = 20             # tables one person may create in an hour
+    tables_per_hour_address: int = 60     # ... and one client address
+    open_tables: int = 10                 # unfinished tables one person may host at once
+    open_tables_address: int = 30         # ... and one client address
+    search_tables: int = 2                # open tables with searching computer players (pimc, ismcts), per person
+    search_tables_address: int = 4        # ... and per client address
+    spectators: int = 50                  # connections watching one table (not seated)
+    members: int = 100                    # people who have joined one table
+    renames_per_hour: int = 6             # a member's name changes at one table
+
+
+def limits_from(items: Iterable[str], base: Limits) -> Limits:
+    """``base`` with ``NAME=NUMBER`` items applied (``fiftysix serve --limit``).
+
+    :raises ValueError: naming the item that is not a known limit with a non-negative number.
+    """
+    known = {f.name: f.type for f in fields(Limits)}
+    changes: dict[str, Any] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name not in known:
+            raise ValueError(f"unknown limit {name!r} in {item!r}; limits are {', '.join(known)}")
+        try:
+            number: float | int = float(value) if known[name] in (float, "float") else int(value)
+        except ValueError:
+            raise ValueError(f"limit {name} needs a number, not {value!r}") from None
+        if number < 0:
+            raise ValueError(f"limit {name} must not be negative")
+        changes[name] = number
+    return replace(base, **changes)
+
+
+class Buckets:
+    """Token buckets by key (a client address): ``rate`` a second on average, ``burst`` at once.  Full
+    buckets are forgotten when there are more than ``keep`` keys, so the map stays small."""
+
+    def __init__(self, rate: float, burst: int, keep: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.keep, self.clock = rate, burst, keep, clock
+        self._buckets: dict[str, tuple[float, float]] = {}   # key -> (tokens, when)
+
+    def _tokens(self, key: str) -> float:
+        tokens, when = self._buckets.get(key, (float(self.burst), self.clock()))
+        return min(float(self.burst), tokens + (self.clock() - when) * self.rate)
+
+    def empty(self, key: str) -> bool:
+        """Whether ``key`` has used up its bucket (without taking from it)."""
+        return self._tokens(key) < 1
+
+    def take(self, key: str) -> None:
+        """Take one token from ``key``'s bucket (a failed lookup)."""
+        self._buckets[key] = (max(0.0, self._tokens(key) - 1), self.clock())
+        if len(self._buckets) > self.keep:
+            self._forget_full()
+
+    def _forget_full(self) -> None:
+        for key in [k for k in self._buckets if self._tokens(k) >= self.burst]:
+            del self._buckets[key]
+
+
+class QuotaError(Exception):
+    """A request over a quota; the message names the limit."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class _Hosted:
+    code: str
+    player: str
+    address: str | None
+    searching: bool
+
+
+class Quotas:
+    """Tables created, open and with searching bots, per person and per client address."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits, self.clock = limits, clock
+        self._created: dict[str, deque[float]] = {}     # "p:<id>" / "a:<address>" -> creation times
+        self._hosted: dict[str, _Hosted] = {}            # code -> who created it
+
+    def check_create(self, player: str, address: str | None, searching: bool, status_of: Callable[[str], str | None],
+                     ) -> None:
+        """Refuse a new table over a quota.
+
+        :param status_of: a table's status by code (``None``: no longer loaded).
+        :raises QuotaError: naming the limit.
+        """
+        lim = self.limits
+        self._prune(status_of)
+        for key, most, who in ((f"p:{player}", lim.tables_per_hour, "you"),
+                               (f"a:{address}", lim.tables_per_hour_address, "your address")):
+            if key == "a:None":
+                continue
+            times = self._created.get(key, deque())
+            while times and times[0] <= self.clock() - 3600:
+                times.popleft()
+            if len(times) >= most:
+                raise QuotaError(f"{who} created {len(times)} tables in the last hour, the most allowed "
+                                 f"({most} an hour); try again later")
+        mine = [h for h in self._hosted.values() if h.player == player]
+        here = [h for h in self._hosted.values() if address is not None and h.address == address]
+        self._over("open tables", len(mine), lim.open_tables, "you host",
+                   "finish or leave one first")
+        self._over("open tables", len(here), lim.open_tables_address, "your address hosts",
+                   "finish one first")
+        if searching:
+            self._over("tables with searching computer players", sum(h.searching for h in mine), lim.search_tables,
+                       "you host", f"choose {' or '.join(sorted(INLINE_BOTS))} computer players")
+            self._over("tables with searching computer players", sum(h.searching for h in here),
+                       lim.search_tables_address, "your address hosts",
+                       f"choose {' or '.join(sorted(INLINE_BOTS))} computer players")
+
+    def check_search(self, code: str, status_of: Callable[[str], str | None]) -> None:
+        """Refuse a searching computer player at table ``code`` over its host's quota.
+
+        :raises QuotaError: naming the limit.
+        """
+        self._prune(status_of)
+        table = self._hosted.get(code)
+        if table is None or table.searching:
+            return
+        mine = [h for h in self._hosted.values() if h.player == table.player]
+        here = [h for h in self._hosted.values() if table.address is not None and h.address == table.address]
+        pick = f"choose {' or '.join(sorted(INLINE_BOTS))} computer players"
+        self._over("tables with searching computer players", sum(h.searching for h in mine),
+                   self.limits.search_tables, "the host has", pick)
+        self._over("tables with searching computer players", sum(h.searching for h in here),
+                   self.limits.search_tables_address, "the host's address has", pick)
+        table.searching = True
+
+    def created(self, code: str, player: str, address: str | None, searching: bool) -> None:
+        now = self.clock()
+        if len(self._created) > 10_000:   # forget who created nothing in the last hour
+            for key in [k for k, times in self._created.items() if not times or times[-1] <= now - 3600]:
+                del self._created[key]
+        self._created.setdefault(f"p:{player}", deque()).append(now)
+        if address is not None:
+            self._created.setdefault(f"a:{address}", deque()).append(now)
+        self._hosted[code] = _Hosted(code, player, address, searching)
+
+    def resumed(self, code: str, player: str, searching: bool) -> None:
+        """A table brought back after a restart counts for its host (its address is not kept)."""
+        self._hosted.setdefault(code, _Hosted(code, player, None, searching))
+
+    def _prune(self, status_of: Callable[[str], str | None]) -> None:
+        for code in [c for c in self._hosted if status_of(c) in (None, MATCH_OVER)]:
+            del self._hosted[code]
+
+    @staticmethod
+    def _over(what: str, count: int, most: int, who: str, hint: str) -> None:
+        if count >= most:
+            raise QuotaError(f"{who} {count} {what}, the most allowed ({most}); {hint}")
+
+
+def searching_bots(bots: Iterable[str | None]) -> bool:
+    """Whether any of these computer players searches (is not one of the inline bots)."""
+    return any(b is not None and b not in INLINE_BOTS for b in bots)
