@@ -60,7 +60,10 @@ def _step(state: TableState, r: int, rng: random.Random) -> dict[str, Any]:
         legal = [str(m) for m in state.deal.legal_moves()]
         holder = state.seats[seat].player
         if holder is not None and state.may_see(holder, seat) and rng.random() < 0.9:
-            return {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "player", "player": holder}
+            move = {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "player", "player": holder}
+            if rng.random() < 0.5:    # with a client's move id, now and then one used already (refused)
+                move["id"] = f"m{rng.randrange(80)}"
+            return move
         if rng.random() < 0.2:   # someone tries to play a seat that is not theirs to play
             return {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "player", "player": who}
         return {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "random"}
