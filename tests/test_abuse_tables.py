@@ -444,6 +444,13 @@ def test_limits_are_set_by_name_and_bad_ones_are_refused() -> None:
                        (["members=-1"], "must not be negative")):
         with pytest.raises(ValueError, match=words):
             limits_from(bad, Limits())
+    import io
+
+    from fiftysix.cli.main import main
+
+    err = io.StringIO()
+    assert main(["serve", "--limit", "spectators=many"], stdout=io.StringIO(), stderr=err) == 2   # never serves
+    assert "limit spectators needs a number" in err.getvalue()
 
 
 def test_an_ipv6_client_counts_as_its_64_network() -> None:
