@@ -60,7 +60,10 @@ def _step(state: TableState, r: int, rng: random.Random) -> dict[str, Any]:
         legal = [str(m) for m in state.deal.legal_moves()]
         holder = state.seats[seat].player
         if holder is not None and state.may_see(holder, seat) and rng.random() < 0.9:
-            return {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "player", "player": holder}
+            move = {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "player", "player": holder}
+            if rng.random() < 0.5:    # with a client's move id, now and then one used already (refused)
+                move["id"] = f"m{rng.randrange(80)}"
+            return move
         if rng.random() < 0.2:   # someone tries to play a seat that is not theirs to play
             return {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "player", "player": who}
         return {"kind": "move", "seat": seat, "move": rng.choice(legal), "by": "random"}
@@ -441,6 +444,13 @@ def test_limits_are_set_by_name_and_bad_ones_are_refused() -> None:
                        (["members=-1"], "must not be negative")):
         with pytest.raises(ValueError, match=words):
             limits_from(bad, Limits())
+    import io
+
+    from fiftysix.cli.main import main
+
+    err = io.StringIO()
+    assert main(["serve", "--limit", "spectators=many"], stdout=io.StringIO(), stderr=err) == 2   # never serves
+    assert "limit spectators needs a number" in err.getvalue()
 
 
 def test_an_ipv6_client_counts_as_its_64_network() -> None:

@@ -220,6 +220,7 @@ def test_a_stranger_asks_to_join_a_private_table_and_the_host_lets_them_in(serve
     guest.fill("#ask-name", "Ben")
     guest.click("#ask-btn")
     guest.wait_for_selector("#ask-waiting")
+    shot(guest, "private-00-guest-asks")
     host.wait_for_selector("[data-knock] button.primary")
     shot(host, "private-01-host-sees-ask")
     tap(host.locator("[data-knock] button.primary"))

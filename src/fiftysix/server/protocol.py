@@ -21,6 +21,11 @@ Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``t
     {"type": "state"}                                  a full state now (after a gap, or to be sure)
     {"type": "ping"}
 
+Besides ``state``/``event``/``presence``/``synced`` (see :mod:`.messages`), a connection may get
+``moved`` (its move id was applied; ``again``: earlier), ``joined`` (a repeated join, nothing changed),
+``private`` (a private table without its secret: nothing else is sent), ``asked``/``admitted``/``refused``
+(asking the host) and, for the host, ``knocks`` (who is asking).
+
 A refused message gets ``{"type": "error", "message": ...}`` (with the move's ``id`` for a move) on that
 connection only; the table is unchanged and the connection stays open.  A ``join`` under the name you
 joined with already changes nothing and is answered ``{"type": "joined", ...}``.

@@ -124,9 +124,13 @@ function renderPrivate() {
   const panel = document.getElementById("private-panel");
   const closed = S.closed;
   panel.classList.toggle("hidden", !closed);
+  document.getElementById("score-panel").classList.toggle("hidden", !!closed);
+  document.getElementById("share").classList.toggle("hidden", !!closed && !S.key);
   if (!closed) return;
+  document.getElementById("code").textContent = S.code;
   clear(panel);
-  panel.append(h("h2", {}, "This table is private"), h("p", {}, closed.message));
+  const text = closed.message.charAt(0).toUpperCase() + closed.message.slice(1);
+  panel.append(h("h2", {}, `Table ${S.code}`), h("p", {}, `${text}.`));
   if (closed.asked) {
     panel.append(h("p", { id: "ask-waiting" }, "Asked: waiting for the host to let you in…"));
     return;
