@@ -554,3 +554,57 @@ def test_a_kept_alive_client_taking_its_time_between_requests_is_served(tmp_path
             answer = read_answer(s)
             assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"}")
             time.sleep(1.3)
+
+
+# -- fiftysix serve wires it all ----------------------------------------------------------------------
+
+def test_serve_refuses_a_malformed_allowed_origin() -> None:
+    from cli_helpers import run
+
+    for bad in ("ftp://x.org", "https://x.org/path", "x.org", "https://user@x.org"):
+        result = run("serve", "--allow-origin", bad, "--port", "1")
+        assert result.code == 2 and "scheme://host" in result.err, bad
+
+
+def test_fiftysix_serve_times_out_slow_headers_and_caps_connections_per_address(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
+             "--log-level", "warning", "--header-timeout", "1", "--max-connections-per-address", "3"]
+    server = subprocess.Popen([sys.executable, "-c", "import sys; from fiftysix.cli.main import main; "
+                               f"sys.exit(main({serve!r}))"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline and server.poll() is None, "fiftysix serve did not start"
+            try:
+                if request(port, GET, timeout=2).startswith(b"HTTP/1.1 200"):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        slow = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+        try:
+            for s in slow:
+                s.sendall(b"GET / HTTP/1.1\r\n")
+            assert request(port, GET).startswith(b"HTTP/1.1 429")
+            assert all(closed_within(s, 3.0) for s in slow)
+        finally:
+            for s in slow:
+                s.close()
+        time.sleep(0.2)
+        assert request(port, GET).startswith(b"HTTP/1.1 200")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
