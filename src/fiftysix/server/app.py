@@ -196,7 +196,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_json({"type": "error", "message": "no such table"})
             await ws.close(code=4404)
             return
-        cookie_player = tokens().read(ws.cookies.get(COOKIE))
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
         try:
@@ -204,12 +203,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             while conn is None:
                 msg, error = read_message(await _receive(ws))
                 hello = msg if msg is not None and msg.get("type") == "hello" else {}
-                player = cookie_player
+                player = tokens().read(ws.cookies.get(COOKIE))     # read now: it may have been signed out
                 if "token" in hello:
                     player = tokens().read(hello["token"])
                     if player is None:
                         await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
-                                            "or from another server); you are watching"})
+                                            "expired, signed out or from another server); you are watching"})
                 conn = Connection(player.id if player is not None else None)
                 if player is not None:
                     server.sockets.setdefault(player.id, set()).add(ws)
