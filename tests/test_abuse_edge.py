@@ -102,6 +102,18 @@ def test_same_origin_the_allowed_list_and_non_browser_clients_pass(shared: TestC
         assert shared.post("/api/player", json={"name": "Asha"}, headers=headers).status_code == 200, headers
 
 
+def test_an_allowed_origin_gets_answers_to_its_cors_questions(shared: TestClient) -> None:
+    ask = {"access-control-request-method": "POST", "access-control-request-headers": "content-type"}
+    friend = shared.options("/api/player", headers={"origin": "https://friends.example.org", **ask})
+    assert friend.status_code == 200
+    assert friend.headers["access-control-allow-origin"] == "https://friends.example.org"
+    assert friend.headers["access-control-allow-credentials"] == "true"
+    stranger = shared.options("/api/player", headers={"origin": "https://evil.example", **ask})
+    assert "access-control-allow-origin" not in stranger.headers
+    made = shared.post("/api/player", json={"name": "Asha"}, headers={"origin": "https://friends.example.org"})
+    assert made.status_code == 200 and made.headers["access-control-allow-origin"] == "https://friends.example.org"
+
+
 @FAST
 @given(content_type=st.sampled_from(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
                                      "application/jsonp", "text/json", ""]))
@@ -392,13 +404,13 @@ def test_printable_names_are_kept_nfc_with_single_spaces(shared: TestClient, nam
 # -- 7. slow and too many connections, on a real server -----------------------------------------------
 
 @contextmanager
-def live(tmp_path: Path, limits: EdgeLimits) -> Iterator[int]:
+def live(tmp_path: Path, limits: EdgeLimits, http: str = "auto") -> Iterator[int]:
     """``fiftysix serve``'s uvicorn configuration on 127.0.0.1 in a thread; yields the port."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'live.db'}", timing=Timing(bot_delay=0.0)))
-    server = uvicorn.Server(server_config(app, limits, host="127.0.0.1", port=port, log_level="warning",
+    server = uvicorn.Server(server_config(app, limits, http, host="127.0.0.1", port=port, log_level="warning",
                                           ws_max_size=1 << 20))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -468,8 +480,12 @@ def closed_within(s: socket.socket, seconds: float) -> bool:
     return False
 
 
-def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0)) as port:
+HTTP_IMPLEMENTATIONS = pytest.mark.parametrize("http", ["httptools", "h11"])
+
+
+@HTTP_IMPLEMENTATIONS
+def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0), http) as port:
         slow = []
         for _ in range(200):            # slowloris: many connections, each sending its headers byte by byte
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -491,8 +507,9 @@ def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Pa
         assert request(port, GET).startswith(b"HTTP/1.1 200")
 
 
-def test_a_slow_body_is_timed_out_and_a_declared_large_body_is_refused_at_once(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0)) as port:
+@HTTP_IMPLEMENTATIONS
+def test_a_slow_body_is_timed_out_and_a_declared_large_body_is_refused_at_once(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0), http) as port:
         head = (b"POST /api/player HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 b"Content-Length: 100\r\n\r\n")
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -524,8 +541,9 @@ def test_a_slow_body_is_timed_out_and_a_declared_large_body_is_refused_at_once(t
             assert closed_within(s, 3.0)
 
 
-def test_connections_per_address_are_capped_and_released(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=5.0, per_address=8)) as port:
+@HTTP_IMPLEMENTATIONS
+def test_connections_per_address_are_capped_and_released(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=5.0, per_address=8), http) as port:
         held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(8)]
         try:
             assert request(port, GET).startswith(b"HTTP/1.1 429")     # the ninth
@@ -546,8 +564,9 @@ def test_connections_per_address_are_capped_and_released(tmp_path: Path) -> None
                 s.close()
 
 
-def test_a_kept_alive_client_taking_its_time_between_requests_is_served(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=4)) as port, \
+@HTTP_IMPLEMENTATIONS
+def test_a_kept_alive_client_taking_its_time_between_requests_is_served(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=4), http) as port, \
             socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         for _ in range(3):              # idle gaps longer than the header timeout, on one connection
             s.sendall(GET)

@@ -26,6 +26,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -38,7 +39,7 @@ from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
 from .safejson import BadJSON, JSONResponse
 from .safejson import loads as json_loads
-from .security import MAX_BODY, Edge
+from .security import MAX_BODY, Edge, origin_of
 from .state import TableError
 from .table import Connection, Timing
 from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
@@ -259,9 +260,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{code}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    edge = Middleware(Edge, allowed_origins=server.settings.allowed_origins, max_body=server.settings.max_body,
-                      secure_cookies=server.settings.secure_cookie, tokens=lambda: server.tokens)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[edge])
+    middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
+                             max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
+                             tokens=lambda: server.tokens)]
+    if server.settings.allowed_origins:     # their pages call the JSON API: answer the browser's CORS questions
+        middleware.insert(0, Middleware(CORSMiddleware, allow_origins=[origin_of(o) for o in
+                                                                       server.settings.allowed_origins],
+                                        allow_credentials=True, allow_methods=["GET", "POST"],
+                                        allow_headers=["content-type"]))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     return app
 

@@ -101,7 +101,7 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
             super().connection_made(transport)
             key = address_key(transport.get_extra_info("peername"))
             if not slots.take(key):
-                log.warning("refused a connection from %s: %d open already", key, slots.limit)
+                log.info("refused a connection from %s: %d open already", key, slots.limit)
                 transport.write(_plain(b"429 Too Many Requests",
                                        f"too many connections from your address (at most {slots.limit})"))
                 transport.close()
@@ -184,17 +184,21 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots) -> type[asynci
     return GuardedWebSocket
 
 
-def server_config(app: Any, limits: EdgeLimits | None = None, **options: Any) -> uvicorn.Config:
-    """A ``uvicorn.Config`` for ``app`` whose connections keep ``limits``; ``options`` go to uvicorn as they are.
+def server_config(app: Any, limits: EdgeLimits | None = None, http: str = "auto", **options: Any) -> uvicorn.Config:
+    """A ``uvicorn.Config`` for ``app`` whose connections keep ``limits``; ``http``: uvicorn's HTTP
+    implementation to build on ("auto", "httptools", "h11"); ``options`` go to uvicorn as they are.
 
     :raises RuntimeError: when uvicorn has no websocket library (install ``fiftysix[server]``).
+    :raises KeyError: for an unknown ``http``.
     """
-    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.config import HTTP_PROTOCOLS
+    from uvicorn.importer import import_from_string
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     if AutoWebSocketsProtocol is None or not isinstance(AutoWebSocketsProtocol, type):
         raise RuntimeError("uvicorn found no websocket library: pip install 'fiftysix[server]'")
+    base = import_from_string(HTTP_PROTOCOLS[http])
     limits = limits or EdgeLimits()
     slots = Slots(limits.per_address, limits.exempt)
-    return uvicorn.Config(app, http=guarded_http(AutoHTTPProtocol, limits, slots),
+    return uvicorn.Config(app, http=guarded_http(base, limits, slots),
                           ws=guarded_websocket(AutoWebSocketsProtocol, slots), **options)
