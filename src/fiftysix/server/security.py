@@ -30,6 +30,7 @@ from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .safejson import JSONResponse
 from .tokens import COOKIE, REFRESH_AFTER, Tokens
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -131,7 +132,10 @@ class Edge:
             await _answer(scope, receive, send, 415, "a request that changes something must be JSON "
                           "(Content-Type: application/json)")
             return
-        body = await self._read_body(headers, receive)
+        try:
+            body = await self._read_body(headers, receive)
+        except _ClientGone:
+            return
         if body is None:
             await _answer(scope, receive, send, 413, f"request too large (at most {self.max_body} bytes)",
                           close=True)
@@ -139,7 +143,10 @@ class Edge:
         await self.app(scope, _replay(body, receive), send)
 
     async def _read_body(self, headers: Headers, receive: Receive) -> bytes | None:
-        """The whole body, or ``None`` once it is known to pass the limit (declared or counted)."""
+        """The whole body, or ``None`` once it is known to pass the limit (declared or counted).
+
+        :raises _ClientGone: when the client disconnects before the body is complete.
+        """
         declared = headers.get("content-length")
         if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > self.max_body):
             return None
@@ -147,8 +154,8 @@ class Edge:
         size = 0
         while True:
             message = await receive()
-            if message["type"] != "http.request":      # the client went away: let the app see that
-                return b"".join(chunks)
+            if message["type"] != "http.request":
+                raise _ClientGone
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
@@ -200,6 +207,10 @@ class Edge:
         return tokens.issue(player.name, player.id)[1]
 
 
+class _ClientGone(Exception):
+    """The client disconnected while its request body was being read: nobody to answer."""
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that gives the already-read body once, then waits on the real one (for a disconnect)."""
     sent = False
@@ -216,8 +227,6 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def _answer(scope: Scope, receive: Receive, send: Send, status: int, message: str,
                   close: bool = False) -> None:
-    from .safejson import JSONResponse
-
     headers = {"connection": "close"} if close else None
     await JSONResponse({"error": message}, status_code=status, headers=headers)(scope, receive, send)
 
