@@ -268,6 +268,12 @@ def test_a_declared_body_over_the_limit_is_refused_unread(shared: TestClient, si
     assert r.status_code == 413 and "at most 16384 bytes" in r.json()["error"]
 
 
+def test_a_large_declared_body_is_refused_on_any_method(shared: TestClient) -> None:
+    for method in ("GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE"):
+        r = shared.request(method, "/api/catalogue", content=b"", headers={"content-length": "300000000"})
+        assert r.status_code == 413, method
+
+
 @FAST
 @given(chunk=st.integers(1, 8192), chunks=st.integers(3, 400))
 def test_a_streamed_body_is_refused_as_soon_as_it_passes_the_limit(shared: TestClient, chunk: int,
@@ -504,6 +510,21 @@ def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Pa
         finally:
             for s in slow:
                 s.close()
+        assert request(port, GET).startswith(b"HTTP/1.1 200")
+
+
+@HTTP_IMPLEMENTATIONS
+def test_endless_headers_are_cut_off_and_do_not_grow_the_server(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=5.0, per_address=0), http) as port, \
+            socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        line = b"X-" + b"a" * 60 + b": " + b"b" * 1000 + b"\r\n"
+        sent = 0
+        with pytest.raises(OSError):        # the server closes the connection: sending fails
+            for _ in range(10_000):         # 10 MB at most
+                s.sendall(line)
+                sent += len(line)
+        assert sent < 1_000_000
         assert request(port, GET).startswith(b"HTTP/1.1 200")
 
 

@@ -121,6 +121,10 @@ class Edge:
             return
         headers = Headers(scope=scope)
         send = self._decorate(scope, headers, send)
+        if _declared_over(headers, self.max_body):      # on any method: no one sends a GET a large body
+            await _answer(scope, receive, send, 413, f"request too large (at most {self.max_body} bytes)",
+                          close=True)
+            return
         if scope["method"] in SAFE_METHODS:
             await self.app(scope, receive, send)
             return
@@ -143,13 +147,10 @@ class Edge:
         await self.app(scope, _replay(body, receive), send)
 
     async def _read_body(self, headers: Headers, receive: Receive) -> bytes | None:
-        """The whole body, or ``None`` once it is known to pass the limit (declared or counted).
+        """The whole body, or ``None`` once it passes the limit while it is read.
 
         :raises _ClientGone: when the client disconnects before the body is complete.
         """
-        declared = headers.get("content-length")
-        if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > self.max_body):
-            return None
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -205,6 +206,12 @@ class Edge:
         if player is None or self.clock() - player.issued < REFRESH_AFTER:
             return None
         return tokens.issue(player.name, player.id)[1]
+
+
+def _declared_over(headers: Headers, limit: int) -> bool:
+    """Whether the request declares a body over ``limit`` bytes (or an unreadable length)."""
+    declared = headers.get("content-length")
+    return declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > limit)
 
 
 class _ClientGone(Exception):
