@@ -410,14 +410,14 @@ def test_printable_names_are_kept_nfc_with_single_spaces(shared: TestClient, nam
 # -- 7. slow and too many connections, on a real server -----------------------------------------------
 
 @contextmanager
-def live(tmp_path: Path, limits: EdgeLimits, http: str = "auto") -> Iterator[int]:
+def live(tmp_path: Path, limits: EdgeLimits, http: str = "auto", **options: Any) -> Iterator[int]:
     """``fiftysix serve``'s uvicorn configuration on 127.0.0.1 in a thread; yields the port."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'live.db'}", timing=Timing(bot_delay=0.0)))
     server = uvicorn.Server(server_config(app, limits, http, host="127.0.0.1", port=port, log_level="warning",
-                                          ws_max_size=1 << 20))
+                                          ws_max_size=1 << 20, **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -487,6 +487,19 @@ def closed_within(s: socket.socket, seconds: float) -> bool:
 
 
 HTTP_IMPLEMENTATIONS = pytest.mark.parametrize("http", ["httptools", "h11"])
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_https_through_a_trusted_proxy_makes_the_cookie_secure(tmp_path: Path, trusted: bool) -> None:
+    body = b'{"name": "Asha"}'
+    raw = (b"POST /api/player HTTP/1.1\r\nHost: cards.example.org\r\nOrigin: https://cards.example.org\r\n"
+           b"X-Forwarded-Proto: https\r\nX-Forwarded-For: 203.0.113.9\r\nContent-Type: application/json\r\n"
+           b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    with live(tmp_path, EdgeLimits(), proxy_headers=trusted, forwarded_allow_ips="127.0.0.1") as port:
+        answer = request(port, raw)
+    assert answer.startswith(b"HTTP/1.1 200")
+    cookie = [line for line in answer.split(b"\r\n") if line.lower().startswith(b"set-cookie:")]
+    assert len(cookie) == 1 and (b"; secure" in cookie[0].lower()) == trusted
 
 
 @HTTP_IMPLEMENTATIONS
