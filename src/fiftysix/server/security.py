@@ -2,14 +2,16 @@
 headers every response carries.
 
 - **Cross-site**: a state-changing request (any method but GET, HEAD, OPTIONS) and a websocket handshake
-  from a browser must come from this site's own origin (``Origin``'s host equals ``Host``) or one of
+  from a browser must come from this site's own origin (``Origin``'s host equals ``Host``; https may
+  stand for http, behind a TLS proxy, not the other way round) or one of
   :attr:`Edge.allowed_origins`; without ``Origin``, a ``Sec-Fetch-Site`` other than ``same-origin``/``none``
   is refused too.  A request with neither header is not from a browser page (bots, curl, bench/load.py),
   so it cannot ride on a visitor's cookie, and passes.  Refused: 403, or a websocket closed with code 4403
   and the reason.
 - **JSON only**: a state-changing request must say ``Content-Type: application/json`` (else 415), so a
   plain HTML form or a ``text/plain`` fetch from elsewhere cannot reach the API at all.
-- **Bodies**: refused with 413 on a ``Content-Length`` over :attr:`Edge.max_body` before any byte is read,
+- **Bodies**: refused with 413 on a ``Content-Length`` over :attr:`Edge.max_body` (any method) before any
+  byte is read,
   and a streamed (chunked) body is counted as it comes and refused as soon as it passes the limit, so at
   most the limit and one chunk are ever held.
 - **Headers** on every response: a Content-Security-Policy without inline script or style, no framing,
@@ -137,7 +139,7 @@ class Edge:
                           "(Content-Type: application/json)")
             return
         try:
-            body = await self._read_body(headers, receive)
+            body = await self._read_body(receive)
         except _ClientGone:
             return
         if body is None:
@@ -146,7 +148,7 @@ class Edge:
             return
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read_body(self, headers: Headers, receive: Receive) -> bytes | None:
+    async def _read_body(self, receive: Receive) -> bytes | None:
         """The whole body, or ``None`` once it passes the limit while it is read.
 
         :raises _ClientGone: when the client disconnects before the body is complete.
