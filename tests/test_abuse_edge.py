@@ -105,6 +105,18 @@ def test_same_origin_the_allowed_list_and_non_browser_clients_pass(shared: TestC
         assert shared.post("/api/player", json={"name": "Asha"}, headers=headers).status_code == 200, headers
 
 
+def test_an_allowed_origin_gets_answers_to_its_cors_questions(shared: TestClient) -> None:
+    ask = {"access-control-request-method": "POST", "access-control-request-headers": "content-type"}
+    friend = shared.options("/api/player", headers={"origin": "https://friends.example.org", **ask})
+    assert friend.status_code == 200
+    assert friend.headers["access-control-allow-origin"] == "https://friends.example.org"
+    assert friend.headers["access-control-allow-credentials"] == "true"
+    stranger = shared.options("/api/player", headers={"origin": "https://evil.example", **ask})
+    assert "access-control-allow-origin" not in stranger.headers
+    made = shared.post("/api/player", json={"name": "Asha"}, headers={"origin": "https://friends.example.org"})
+    assert made.status_code == 200 and made.headers["access-control-allow-origin"] == "https://friends.example.org"
+
+
 @FAST
 @given(content_type=st.sampled_from(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
                                      "application/jsonp", "text/json", ""]))
@@ -259,6 +271,12 @@ def test_a_declared_body_over_the_limit_is_refused_unread(shared: TestClient, si
     assert r.status_code == 413 and "at most 16384 bytes" in r.json()["error"]
 
 
+def test_a_large_declared_body_is_refused_on_any_method(shared: TestClient) -> None:
+    for method in ("GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE"):
+        r = shared.request(method, "/api/catalogue", content=b"", headers={"content-length": "300000000"})
+        assert r.status_code == 413, method
+
+
 @FAST
 @given(chunk=st.integers(1, 8192), chunks=st.integers(3, 400))
 def test_a_streamed_body_is_refused_as_soon_as_it_passes_the_limit(shared: TestClient, chunk: int,
@@ -395,14 +413,14 @@ def test_printable_names_are_kept_nfc_with_single_spaces(shared: TestClient, nam
 # -- 7. slow and too many connections, on a real server -----------------------------------------------
 
 @contextmanager
-def live(tmp_path: Path, limits: EdgeLimits) -> Iterator[int]:
+def live(tmp_path: Path, limits: EdgeLimits, http: str = "auto", **options: Any) -> Iterator[int]:
     """``fiftysix serve``'s uvicorn configuration on 127.0.0.1 in a thread; yields the port."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'live.db'}", timing=Timing(bot_delay=0.0)))
-    server = uvicorn.Server(server_config(app, limits, host="127.0.0.1", port=port, log_level="warning",
-                                          ws_max_size=1 << 20))
+    server = uvicorn.Server(server_config(app, limits, http, host="127.0.0.1", port=port, log_level="warning",
+                                          ws_max_size=1 << 20, **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -471,8 +489,25 @@ def closed_within(s: socket.socket, seconds: float) -> bool:
     return False
 
 
-def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0)) as port:
+HTTP_IMPLEMENTATIONS = pytest.mark.parametrize("http", ["httptools", "h11"])
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_https_through_a_trusted_proxy_makes_the_cookie_secure(tmp_path: Path, trusted: bool) -> None:
+    body = b'{"name": "Asha"}'
+    raw = (b"POST /api/player HTTP/1.1\r\nHost: cards.example.org\r\nOrigin: https://cards.example.org\r\n"
+           b"X-Forwarded-Proto: https\r\nX-Forwarded-For: 203.0.113.9\r\nContent-Type: application/json\r\n"
+           b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    with live(tmp_path, EdgeLimits(), proxy_headers=trusted, forwarded_allow_ips="127.0.0.1") as port:
+        answer = request(port, raw)
+    assert answer.startswith(b"HTTP/1.1 200")
+    cookie = [line for line in answer.split(b"\r\n") if line.lower().startswith(b"set-cookie:")]
+    assert len(cookie) == 1 and (b"; secure" in cookie[0].lower()) == trusted
+
+
+@HTTP_IMPLEMENTATIONS
+def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0), http) as port:
         slow = []
         for _ in range(200):            # slowloris: many connections, each sending its headers byte by byte
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -494,8 +529,24 @@ def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Pa
         assert request(port, GET).startswith(b"HTTP/1.1 200")
 
 
-def test_a_slow_body_is_timed_out_and_a_declared_large_body_is_refused_at_once(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0)) as port:
+@HTTP_IMPLEMENTATIONS
+def test_endless_headers_are_cut_off_and_do_not_grow_the_server(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=5.0, per_address=0), http) as port, \
+            socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        line = b"X-" + b"a" * 60 + b": " + b"b" * 1000 + b"\r\n"
+        sent = 0
+        with pytest.raises(OSError):        # the server closes the connection: sending fails
+            for _ in range(10_000):         # 10 MB at most
+                s.sendall(line)
+                sent += len(line)
+        assert sent < 1_000_000
+        assert request(port, GET).startswith(b"HTTP/1.1 200")
+
+
+@HTTP_IMPLEMENTATIONS
+def test_a_slow_body_is_timed_out_and_a_declared_large_body_is_refused_at_once(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=0), http) as port:
         head = (b"POST /api/player HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 b"Content-Length: 100\r\n\r\n")
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -527,8 +578,9 @@ def test_a_slow_body_is_timed_out_and_a_declared_large_body_is_refused_at_once(t
             assert closed_within(s, 3.0)
 
 
-def test_connections_per_address_are_capped_and_released(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=5.0, per_address=8)) as port:
+@HTTP_IMPLEMENTATIONS
+def test_connections_per_address_are_capped_and_released(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=5.0, per_address=8), http) as port:
         held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(8)]
         try:
             assert request(port, GET).startswith(b"HTTP/1.1 429")     # the ninth
@@ -549,11 +601,157 @@ def test_connections_per_address_are_capped_and_released(tmp_path: Path) -> None
                 s.close()
 
 
-def test_a_kept_alive_client_taking_its_time_between_requests_is_served(tmp_path: Path) -> None:
-    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=4)) as port, \
+@HTTP_IMPLEMENTATIONS
+def test_a_kept_alive_client_taking_its_time_between_requests_is_served(tmp_path: Path, http: str) -> None:
+    with live(tmp_path, EdgeLimits(header_timeout=1.0, body_timeout=1.0, per_address=4), http) as port, \
             socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         for _ in range(3):              # idle gaps longer than the header timeout, on one connection
             s.sendall(GET)
             answer = read_answer(s)
             assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"}")
             time.sleep(1.3)
+
+
+# -- fiftysix serve wires it all ----------------------------------------------------------------------
+
+def test_serve_refuses_a_malformed_allowed_origin() -> None:
+    from cli_helpers import run
+
+    for bad in ("ftp://x.org", "https://x.org/path", "x.org", "https://user@x.org"):
+        result = run("serve", "--allow-origin", bad, "--port", "1")
+        assert result.code == 2 and "scheme://host" in result.err, bad
+
+
+def test_fiftysix_serve_times_out_slow_headers_and_caps_connections_per_address(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
+             "--log-level", "warning", "--header-timeout", "1", "--max-connections-per-address", "3"]
+    server = subprocess.Popen([sys.executable, "-c", "import sys; from fiftysix.cli.main import main; "
+                               f"sys.exit(main({serve!r}))"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline and server.poll() is None, "fiftysix serve did not start"
+            try:
+                if request(port, GET, timeout=2).startswith(b"HTTP/1.1 200"):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        slow = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+        try:
+            for s in slow:
+                s.sendall(b"GET / HTTP/1.1\r\n")
+            assert request(port, GET).startswith(b"HTTP/1.1 429")
+            assert all(closed_within(s, 3.0) for s in slow)
+        finally:
+            for s in slow:
+                s.close()
+        time.sleep(0.2)
+        assert request(port, GET).startswith(b"HTTP/1.1 200")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+
+
+# -- the parsers' own properties ----------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**31, 10**31) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values)
+def test_safe_loads_reads_every_ordinary_document_as_json_loads_does(value: Any) -> None:
+    from fiftysix.server import safejson
+
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False), json.dumps(value, indent=1)):
+        assert safejson.loads(text) == json.loads(text)
+
+
+def reference_depth(text: str) -> int:
+    """Nesting depth by a character-by-character scan (strings and their escapes skipped)."""
+    deepest = level = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif ch in "]}":
+            level -= 1
+    return deepest
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(st.sampled_from('[]{}"\\a,:'), max_size=200), limit=st.integers(0, 40))
+def test_the_nesting_count_agrees_with_a_plain_scan(text: str, limit: int) -> None:
+    from fiftysix.server.safejson import too_deep
+
+    assert too_deep(text, limit) == (reference_depth(text) > limit)
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=st.text(max_size=60), limit=st.sampled_from([24, 40]))
+def test_a_checked_name_is_printable_nfc_trimmed_short_and_stable(value: str, limit: int) -> None:
+    from fiftysix.server.names import REFUSED_CATEGORIES, check_name
+
+    try:
+        name = check_name(value, "name", limit)
+    except ValueError as e:
+        assert "name" in str(e)
+        return
+    assert 1 <= len(name) <= limit and name == name.strip() and "  " not in name
+    assert unicodedata.is_normalized("NFC", name)
+    assert all(unicodedata.category(ch) not in REFUSED_CATEGORIES or ch in "\u200c\u200d" for ch in name)
+    assert check_name(name, "name", limit) == name
+
+
+def test_a_table_stored_with_a_lone_surrogate_before_names_were_checked_still_answers(db: str) -> None:  # noqa: F811
+    """The issue's 500: such a name already in a database is answered (escaped), not an encoding error."""
+    import asyncio
+
+    from fiftysix.server.db import Database
+    from fiftysix.server.hub import creation_event
+    from fiftysix.server.state import TableState
+
+    async def store() -> None:
+        database = Database(db)
+        try:
+            await database.migrate()
+            event = creation_event("p1", "Asha", {"preset": "56-4"})
+            event["name"] = "Tea\ud800time"
+            state = TableState("LEGACY")
+            stored = state.apply(event)
+            await database.append("LEGACY", state.version, stored, state.status)
+        finally:
+            await database.close()
+
+    asyncio.run(store())
+    with client(db) as c:
+        info = c.get("/api/tables/LEGACY")
+        assert info.status_code == 200 and info.json()["name"] == "Tea\ud800time"
+        assert c.get("/t/LEGACY").status_code == 200

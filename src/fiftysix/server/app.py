@@ -30,6 +30,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -44,7 +45,7 @@ from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
 from .safejson import BadJSON, JSONResponse
 from .safejson import loads as json_loads
-from .security import MAX_BODY, Edge
+from .security import MAX_BODY, Edge, origin_of
 from .state import TableError
 from .table import Connection, LiveTable, Timing
 from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
@@ -251,7 +252,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_json({"type": "error", "message": "no such table"})
             await ws.close(code=4404)
             return
-        cookie_player = tokens().read(ws.cookies.get(COOKIE))
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
         timing = server.settings.timing
@@ -269,12 +269,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     await _ask(table, conn, msg)
                     continue
                 hello = msg if msg is not None and msg.get("type") == "hello" else {}
-                player = cookie_player
+                player = tokens().read(ws.cookies.get(COOKIE))     # read now: it may have been signed out
                 if "token" in hello:
                     player = tokens().read(hello["token"])
                     if player is None:
                         await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
-                                            "or from another server); you are watching"})
+                                            "expired, signed out or from another server); you are watching"})
                 if conn is None:
                     conn = Connection(player.id if player is not None else None)
                     sender = asyncio.create_task(_send_loop(ws, conn))
@@ -345,9 +345,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{code}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    edge = Middleware(Edge, allowed_origins=server.settings.allowed_origins, max_body=server.settings.max_body,
-                      secure_cookies=server.settings.secure_cookie, tokens=lambda: server.tokens)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[edge])
+    middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
+                             max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
+                             tokens=lambda: server.tokens)]
+    if server.settings.allowed_origins:     # their pages call the JSON API: answer the browser's CORS questions
+        middleware.insert(0, Middleware(CORSMiddleware, allow_origins=[origin_of(o) for o in
+                                                                       server.settings.allowed_origins],
+                                        allow_credentials=True, allow_methods=["GET", "POST"],
+                                        allow_headers=["content-type"]))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     return app
 

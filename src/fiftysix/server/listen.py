@@ -12,6 +12,8 @@ the HTTP connection that was upgraded:
   else ``408`` and the connection is closed;
 - **body**: from the end of the headers to the end of the body, at most :attr:`EdgeLimits.body_timeout`
   seconds (bodies are 16 KB at most), else the connection is closed;
+- **header size**: at most :attr:`EdgeLimits.header_bytes` bytes before the headers are complete, else
+  ``431`` and the connection is closed (h11 stops at 16 KB by itself; httptools would keep them all);
 - **per address**: at most :attr:`EdgeLimits.per_address` open connections (HTTP and websocket together)
   from one IPv4 address or one IPv6 /64 (one machine's usual share); one more is answered ``429`` and
   closed at once.  Trusted proxies (``exempt``) are not counted: behind one, let the proxy limit clients.
@@ -36,6 +38,7 @@ class EdgeLimits:
     header_timeout: float = 10.0     # seconds for a request's headers (0: no limit)
     body_timeout: float = 20.0       # seconds for a request's body after its headers (0: no limit)
     per_address: int = 64            # open connections from one address (0: no limit)
+    header_bytes: int = 65536        # bytes a request may send before its headers are complete
     exempt: tuple[str, ...] = ()     # addresses not counted (trusted proxies); "*" for all
 
 
@@ -96,12 +99,13 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
         _timer: asyncio.TimerHandle | None = None
         _waiting: str = ""              # "headers" or "body": what the running timer waits for
         _slot: str | None = None
+        _head: int = 0                  # bytes received while waiting for the headers
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             key = address_key(transport.get_extra_info("peername"))
             if not slots.take(key):
-                log.warning("refused a connection from %s: %d open already", key, slots.limit)
+                log.info("refused a connection from %s: %d open already", key, slots.limit)
                 transport.write(_plain(b"429 Too Many Requests",
                                        f"too many connections from your address (at most {slots.limit})"))
                 transport.close()
@@ -116,6 +120,15 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            if self._waiting == "headers":      # httptools keeps every header line: bound them
+                self._head += len(data)
+                if self._head > limits.header_bytes:
+                    log.info("closed a connection from %s: headers over %d bytes", self._slot, limits.header_bytes)
+                    self._disarm()
+                    self.transport.write(_plain(b"431 Request Header Fields Too Large",
+                                                f"the request's headers are over {limits.header_bytes} bytes"))
+                    self.transport.close()
+                    return
             before = self.cycle
             super().data_received(data)
             if self.transport.get_protocol() is not self:   # upgraded to a websocket
@@ -128,7 +141,7 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
                     self._disarm()
             elif self._waiting == "body" and cycle is not None and not cycle.more_body:
                 self._disarm()                       # its body is complete
-            elif self._timer is None and (cycle is None or not cycle.more_body):
+            elif not self._waiting and (cycle is None or not cycle.more_body):
                 self._arm("headers")                 # the first bytes of the next request
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
@@ -141,8 +154,9 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
         def _arm(self, what: str) -> None:
             self._disarm()
             seconds = limits.header_timeout if what == "headers" else limits.body_timeout
+            self._head = 0
+            self._waiting = what
             if seconds > 0:
-                self._waiting = what
                 self._timer = self.loop.call_later(seconds, self._expired, what)
 
         def _disarm(self) -> None:
@@ -184,17 +198,21 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots) -> type[asynci
     return GuardedWebSocket
 
 
-def server_config(app: Any, limits: EdgeLimits | None = None, **options: Any) -> uvicorn.Config:
-    """A ``uvicorn.Config`` for ``app`` whose connections keep ``limits``; ``options`` go to uvicorn as they are.
+def server_config(app: Any, limits: EdgeLimits | None = None, http: str = "auto", **options: Any) -> uvicorn.Config:
+    """A ``uvicorn.Config`` for ``app`` whose connections keep ``limits``; ``http``: uvicorn's HTTP
+    implementation to build on ("auto", "httptools", "h11"); ``options`` go to uvicorn as they are.
 
     :raises RuntimeError: when uvicorn has no websocket library (install ``fiftysix[server]``).
+    :raises KeyError: for an unknown ``http``.
     """
-    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.config import HTTP_PROTOCOLS
+    from uvicorn.importer import import_from_string
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     if AutoWebSocketsProtocol is None or not isinstance(AutoWebSocketsProtocol, type):
         raise RuntimeError("uvicorn found no websocket library: pip install 'fiftysix[server]'")
+    base = import_from_string(HTTP_PROTOCOLS[http])
     limits = limits or EdgeLimits()
     slots = Slots(limits.per_address, limits.exempt)
-    return uvicorn.Config(app, http=guarded_http(AutoHTTPProtocol, limits, slots),
+    return uvicorn.Config(app, http=guarded_http(base, limits, slots),
                           ws=guarded_websocket(AutoWebSocketsProtocol, slots), **options)

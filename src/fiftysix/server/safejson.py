@@ -45,6 +45,9 @@ def _parse_constant(name: str) -> Any:
     raise BadJSON(f"{name} is not JSON; numbers must be finite")
 
 
+_DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+
+
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     """Whether arrays and objects in ``text`` nest deeper than ``limit`` (brackets in strings do not count)."""
     if text.count("[") + text.count("{") <= limit:   # the common case: too few brackets to matter
@@ -75,7 +78,7 @@ def loads(data: str | bytes) -> Any:
     if too_deep(data):
         raise BadJSON(f"not accepted: JSON nested more than {MAX_DEPTH} deep")
     try:
-        value = json.loads(data, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        value = _DECODER.decode(data)
     except BadJSON:
         raise
     except (ValueError, RecursionError):    # JSONDecodeError is a ValueError

@@ -2,14 +2,16 @@
 headers every response carries.
 
 - **Cross-site**: a state-changing request (any method but GET, HEAD, OPTIONS) and a websocket handshake
-  from a browser must come from this site's own origin (``Origin``'s host equals ``Host``) or one of
+  from a browser must come from this site's own origin (``Origin``'s host equals ``Host``; https may
+  stand for http, behind a TLS proxy, not the other way round) or one of
   :attr:`Edge.allowed_origins`; without ``Origin``, a ``Sec-Fetch-Site`` other than ``same-origin``/``none``
   is refused too.  A request with neither header is not from a browser page (bots, curl, bench/load.py),
   so it cannot ride on a visitor's cookie, and passes.  Refused: 403, or a websocket closed with code 4403
   and the reason.
 - **JSON only**: a state-changing request must say ``Content-Type: application/json`` (else 415), so a
   plain HTML form or a ``text/plain`` fetch from elsewhere cannot reach the API at all.
-- **Bodies**: refused with 413 on a ``Content-Length`` over :attr:`Edge.max_body` before any byte is read,
+- **Bodies**: refused with 413 on a ``Content-Length`` over :attr:`Edge.max_body` (any method) before any
+  byte is read,
   and a streamed (chunked) body is counted as it comes and refused as soon as it passes the limit, so at
   most the limit and one chunk are ever held.
 - **Headers** on every response: a Content-Security-Policy without inline script or style, no framing,
@@ -30,6 +32,7 @@ from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .safejson import JSONResponse
 from .tokens import COOKIE, REFRESH_AFTER, Tokens
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -120,6 +123,10 @@ class Edge:
             return
         headers = Headers(scope=scope)
         send = self._decorate(scope, headers, send)
+        if _declared_over(headers, self.max_body):      # on any method: no one sends a GET a large body
+            await _answer(scope, receive, send, 413, f"request too large (at most {self.max_body} bytes)",
+                          close=True)
+            return
         if scope["method"] in SAFE_METHODS:
             await self.app(scope, receive, send)
             return
@@ -131,24 +138,27 @@ class Edge:
             await _answer(scope, receive, send, 415, "a request that changes something must be JSON "
                           "(Content-Type: application/json)")
             return
-        body = await self._read_body(headers, receive)
+        try:
+            body = await self._read_body(receive)
+        except _ClientGone:
+            return
         if body is None:
             await _answer(scope, receive, send, 413, f"request too large (at most {self.max_body} bytes)",
                           close=True)
             return
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read_body(self, headers: Headers, receive: Receive) -> bytes | None:
-        """The whole body, or ``None`` once it is known to pass the limit (declared or counted)."""
-        declared = headers.get("content-length")
-        if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > self.max_body):
-            return None
+    async def _read_body(self, receive: Receive) -> bytes | None:
+        """The whole body, or ``None`` once it passes the limit while it is read.
+
+        :raises _ClientGone: when the client disconnects before the body is complete.
+        """
         chunks: list[bytes] = []
         size = 0
         while True:
             message = await receive()
-            if message["type"] != "http.request":      # the client went away: let the app see that
-                return b"".join(chunks)
+            if message["type"] != "http.request":
+                raise _ClientGone
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
@@ -200,6 +210,16 @@ class Edge:
         return tokens.issue(player.name, player.id)[1]
 
 
+def _declared_over(headers: Headers, limit: int) -> bool:
+    """Whether the request declares a body over ``limit`` bytes (or an unreadable length)."""
+    declared = headers.get("content-length")
+    return declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > limit)
+
+
+class _ClientGone(Exception):
+    """The client disconnected while its request body was being read: nobody to answer."""
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that gives the already-read body once, then waits on the real one (for a disconnect)."""
     sent = False
@@ -216,8 +236,6 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def _answer(scope: Scope, receive: Receive, send: Send, status: int, message: str,
                   close: bool = False) -> None:
-    from .safejson import JSONResponse
-
     headers = {"connection": "close"} if close else None
     await JSONResponse({"error": message}, status_code=status, headers=headers)(scope, receive, send)
 
