@@ -7,7 +7,8 @@ Routes::
     GET  /api/catalogue         games, presets, options and bots for the create form
     POST /api/player            {"name"} -> a signed player token (also set as a cookie)
     POST /api/tables            the create form -> {"code", "url"}
-    GET  /api/tables/{code}     the table's public facts
+    GET  /api/tables/{code}     the table's public facts (with its recent finished deals)
+    GET  /api/tables/{code}/deals?before=N&limit=20   finished deals numbered below N, newest first
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
 """
@@ -34,8 +35,8 @@ from .db import Database
 from .hub import Hub, catalogue
 from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
-from .state import TableError
-from .table import Connection, Timing
+from .state import TableError, deal_summary
+from .table import Connection, LiveTable, Timing
 from .tokens import COOKIE, Tokens, clean_name
 
 STATIC = Path(__file__).with_name("static")
@@ -140,7 +141,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if table is None:
             return _error("no such table", 404)
         async with table.lock:
-            return JSONResponse(table_info(table.state, table.presence))
+            return JSONResponse({**table_info(table.state, table.presence), "deals": list(table.state.recent_deals)})
+
+    async def api_deals(request: Request) -> Response:
+        table = await server.hub.get(request.path_params["code"])
+        if table is None:
+            return _error("no such table", 404)
+        try:
+            before = int(request.query_params.get("before", table.state.deals_count + 1))
+            limit = int(request.query_params.get("limit", 20))
+        except ValueError:
+            return _error("before and limit must be whole numbers")
+        if not 1 <= limit <= 100:
+            return _error("limit must be from 1 to 100")
+        starts = list(table.state.match_starts)
+        rows = await server.db.deal_summaries(table.code, before, limit)
+        deals = []
+        for number, result in rows:
+            match_no = sum(1 for first in starts if first <= number)
+            deals.append(deal_summary(number, match_no, number - starts[match_no - 1] + 1, result))
+        return JSONResponse({"deals": deals, "more": bool(rows) and rows[-1][0] > 1})
 
     async def api_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
@@ -156,9 +176,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         number = request.path_params["number"]
         table = await server.hub.get(code)
         record = None
-        if table is not None:
-            async with table.lock:
-                record = table.state.match_record(number)
+        span = table.state.match_deals(number) if table is not None else None
+        if table is not None and span is not None:
+            records = await server.db.deal_records(table.code, *span)
+            record = table.state.match_record(number, records)
         if record is None:
             return _error(f"table {code[:16]} has no match {number} with a finished deal", 404)
         headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
@@ -166,14 +187,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
-        table = await server.hub.get(ws.path_params["code"])
-        if table is None:
+        found = await server.hub.get(ws.path_params["code"])
+        if found is None:
             await ws.send_json({"type": "error", "message": "no such table"})
             await ws.close(code=4404)
             return
+        table: LiveTable = found
         cookie_player = tokens().read(ws.cookies.get(COOKIE))
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
+        timing = server.settings.timing
+
+        def dropped() -> None:
+            """A client too far behind: no more messages for it, and the socket is closed with the reason."""
+            if conn is None:
+                return
+            table.disconnect(conn)
+            if sender is not None:
+                sender.cancel()
+            _closing.add(task := asyncio.create_task(_close(ws, conn.dropped or "")))
+            task.add_done_callback(_closing.discard)
+
         try:
             # the first message should be hello; anything else is answered as if hello had no version
             while conn is None:
@@ -186,15 +220,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     if player is None:
                         await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
                                             "or from another server); you are watching"})
-                conn = Connection(player.id if player is not None else None)
+                conn = Connection(player.id if player is not None else None, limit=timing.send_queue)
+                conn.on_drop = dropped
                 sender = asyncio.create_task(_send_loop(ws, conn))
                 since = hello.get("version")
-                await table.connect(conn, since if isinstance(since, int) and not isinstance(since, bool) else None)
+                since = since if isinstance(since, int) and not isinstance(since, bool) else None
+                while not await table.connect(conn, since):     # unloaded meanwhile: load it again
+                    found = await server.hub.get(ws.path_params["code"])
+                    if found is None:
+                        raise WebSocketDisconnect(4404)
+                    table = found
                 if error is not None:
                     conn.send({"type": "error", "message": error})
                 elif msg is not None and msg.get("type") != "hello":
                     await handle_message(table, conn, msg)
-            timing = server.settings.timing
             limit = RateLimit(timing.message_rate, timing.message_burst)
             while True:
                 text = await ws.receive_text()
@@ -213,8 +252,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 table.disconnect(conn)
                 conn.send(None)
             if sender is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(sender, 1)
+                await asyncio.wait({sender}, timeout=1)
 
     routes = [
         Route("/", index),
@@ -223,6 +261,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/player", api_player, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
+        Route("/api/tables/{code}/deals", api_deals),
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),
         Route("/api/tables/{code}/matches/{number:int}.json", api_match_record),
         WebSocketRoute("/ws/{code}", ws_table),
@@ -231,6 +270,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
     return app
+
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+async def _close(ws: WebSocket, reason: str) -> None:
+    """Close a socket with a reason (1008: policy); a client that does not read may never take it, and
+    the server then drops the connection after its close timeout."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=1008, reason=reason[:120])
 
 
 async def _send_loop(ws: WebSocket, conn: Connection) -> None:
