@@ -12,6 +12,7 @@ PostgreSQL (the ``db`` fixture of ``test_server.py``), the hundred deals on SQLi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import statistics
 import time
@@ -344,3 +345,77 @@ def test_history_replays_exactly_like_the_log() -> None:
         assert state.match_no > 1 or not seed % 2    # rematches happened (match_starts are exercised)
         rebuilt = history.rebuild()
         assert rebuilt.version == state.version and seat_view(rebuilt, "h") == seat_view(state, "h")
+
+
+def test_a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded(tmp_path: Path) -> None:
+    """A real uvicorn server on 127.0.0.1; a raw websocket client (a small receive buffer) says hello,
+    then sends pings and never reads while the bots play fast.  The server's queue for it never holds more
+    than the limit, it is dropped with the reason, the table plays on, and a new connection gets a state."""
+    import base64
+    import os
+    import socket
+
+    import uvicorn
+    from websockets.asyncio.client import connect
+
+    from test_server_helpers import make_app
+
+    limit = 32
+
+    def frame(payload: dict[str, Any]) -> bytes:   # a masked client text frame (payloads < 126 bytes)
+        data = json.dumps(payload).encode()
+        mask = os.urandom(4)
+        return bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+    async def run() -> None:
+        app = make_app(tmp_path / "t.db", send_queue=limit)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        serving = asyncio.create_task(server.serve())
+        for _ in range(300):
+            if server.started:
+                break
+            await asyncio.sleep(0.05)
+        assert server.started
+        hub = app.state.server.hub
+        table = await bots_table(hub)
+        loop = asyncio.get_running_loop()
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await loop.sock_connect(sock, ("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        await loop.sock_sendall(sock, (f"GET /ws/{table.code} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                       "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                       f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        await asyncio.sleep(0.2)
+        await loop.sock_sendall(sock, frame({"type": "hello"}))
+        slow = None
+        longest = 0
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+            if slow is None:
+                slow = next(iter(table.conns), None)
+                continue
+            longest = max(longest, slow.queue.qsize())
+            if slow.dropped is not None:
+                break
+            with contextlib.suppress(BlockingIOError):     # the client sends, and never reads
+                sock.send(frame({"type": "ping"}))
+        assert slow is not None and slow.dropped is not None, "the client was never dropped"
+        assert longest <= limit and slow.queue.qsize() <= 1
+        assert "too slow" in slow.dropped and slow not in table.conns
+        version = table.state.version
+        async with connect(f"ws://127.0.0.1:{port}/ws/{table.code}") as ws:
+            await ws.send(json.dumps({"type": "hello", "version": 1}))
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert first["type"] == "state" and first["version"] >= version
+        assert table.state.version > version       # the table played on
+        sock.close()
+        server.should_exit = True
+        await asyncio.wait_for(serving, 30)
+
+    asyncio.run(run())

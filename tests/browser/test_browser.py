@@ -142,6 +142,10 @@ def test_one_person_and_bots_play_a_whole_56_deal_on_a_phone(server: LiveServer,
     summary = page.locator("#summary-panel").inner_text()
     assert "is over" in summary
     assert page.locator("#score .team").count() == 2
+    # the history of finished deals: from the page's own list (the server sends the latest deal, not all)
+    page.wait_for_selector("#history tr >> nth=1")
+    assert page.locator("#history tr").count() == 2
+    assert page.locator("#match-records a").get_attribute("href").endswith("/matches/1.json")
     link = page.locator('#summary-panel a[href$=".json"]').get_attribute("href")
     record = page.request.get(server.url + link).json()
     assert check(record)["valid"] is True and len(record["play"]) == 48
