@@ -281,7 +281,10 @@ function renderLobby(S, c, actions) {
     list.append(row);
   }
   panel.append(list);
-  if (t.spectators.length) panel.append(h("div", { class: "muted" }, `Watching: ${t.spectators.join(", ")}`));
+  if (t.spectators.length) {
+    const more = (t.spectator_count || 0) - t.spectators.length;
+    panel.append(h("div", { class: "muted" }, `Watching: ${t.spectators.join(", ")}${more > 0 ? ` and ${more} more` : ""}`));
+  }
   if (you.host && t.status !== "playing") {
     const a = h("select", { "aria-label": "first seat to swap" });
     const b = h("select", { "aria-label": "second seat to swap" });
