@@ -419,3 +419,43 @@ def test_a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded(tmp_pa
         await asyncio.wait_for(serving, 30)
 
     asyncio.run(run())
+
+
+def test_deal_pages_and_match_records_across_rematches(db: str) -> None:  # noqa: F811
+    """Deals are numbered over the table's life; each page names its match and deal in the match, and a
+    whole match's record is its range of deals, read from the database."""
+    from fiftysix import check
+    from test_server_helpers import create, hello, is_snapshot, player, receive_until
+
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random", options={"tables": 1})
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            hello(ws, asha)
+            ws.send_json({"type": "stand"})
+            ws.send_json({"type": "start"})
+            for _ in range(2):      # two matches played out by the bots (the host watches)
+                receive_until(ws, lambda m: is_snapshot(m) and m["table"]["status"] == "match_over", 100_000)
+                ws.send_json({"type": "rematch"})
+                receive_until(ws, lambda m: is_snapshot(m) and m["table"]["status"] == "playing")
+            ws.send_json({"type": "state"})
+            state = receive_until(ws, lambda m: m["type"] == "state")
+        count = state["table"]["deals_count"]
+        assert state["table"]["matches"] >= 2 and count >= 2     # (the third match may have a deal too)
+        pages: list[dict[str, Any]] = []
+        before = count + 1
+        for _ in range(count):
+            page = c.get(f"/api/tables/{code}/deals", params={"limit": 3, "before": before}).json()
+            pages += page["deals"]
+            if not page["more"]:
+                break
+            before = page["deals"][-1]["number"]
+        assert [d["number"] for d in pages] == list(range(count, 0, -1))
+        assert [d["number"] for d in state["deals"]] == list(range(max(1, count - RECENT_DEALS + 1), count + 1))
+        assert pages[: len(state["deals"])][::-1] == state["deals"]
+        by_match = {m: sorted(d["deal"] for d in pages if d["match"] == m) for m in (1, 2)}
+        assert all(v == list(range(1, len(v) + 1)) and v for v in by_match.values())
+        for m in (1, 2):
+            whole = c.get(f"/api/tables/{code}/matches/{m}.json").json()
+            assert len(whole["deals"]) == len(by_match[m]) and check(whole)["valid"] is True
+        assert c.get(f"/api/tables/{code}/matches/3.json").status_code == 404
