@@ -45,6 +45,9 @@ class Stats:
     tables_moving: set[str] = field(default_factory=set)
     errors: int = 0
     deals: int = 0
+    event_bytes: int = 0             # bytes of the `event` messages the clients received ...
+    events: int = 0                  # ... and how many
+    by_deal: dict[int, list[int]] = field(default_factory=dict)   # table's deal number -> [bytes, events]
 
 
 def free_port() -> int:
@@ -53,16 +56,29 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: Path, bot_delay: float, one_core: bool) -> subprocess.Popen[bytes]:
-    exe = Path(sys.executable).with_name("fiftysix")
-    cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}",
-           "--bot-delay", str(bot_delay), "--log-level", "warning",
-           "--max-connections-per-address", "0",   # every client is on 127.0.0.1
-           # every table comes from this one address: raise the per-address quotas above the bench's tables
-           "--limit", f"tables_per_hour_address={MAX_TABLES}", "--limit", f"open_tables_address={MAX_TABLES}"]
+def start_server(port: int, db: Path, bot_delay: float, one_core: bool, core: int = 0,
+                 src: Path | None = None, log: Any = subprocess.PIPE) -> subprocess.Popen[bytes]:
+    """``fiftysix serve`` in a new process (``src``: import fiftysix from that source tree instead;
+    ``log``: where its stderr goes, a file for long runs so a full pipe never blocks it)."""
+    cmd = [sys.executable, "-c", "import sys; from fiftysix.cli.main import main; sys.exit(main())",
+           "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}",
+           "--bot-delay", str(bot_delay), "--log-level", "warning"]
+    if src is None:     # this tree's server has the edge and the quotas (an older tree may not know the flags)
+        cmd += ["--max-connections-per-address", "0",   # every client is on 127.0.0.1
+                # every table comes from this one address: raise the per-address quotas above the bench's tables
+                "--limit", f"tables_per_hour_address={MAX_TABLES}", "--limit", f"open_tables_address={MAX_TABLES}"]
     if one_core and shutil.which("taskset"):
-        cmd = ["taskset", "-c", "0", *cmd]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        cmd = ["taskset", "-c", str(core), *cmd]
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+
+
+def deal_number(table: dict[str, Any]) -> int:
+    """The table's finished deals + 1 (older servers send every finished deal, newer ones the count)."""
+    count = table.get("deals_count")
+    return (count if isinstance(count, int) else len(table.get("deals") or [])) + 1
 
 
 async def wait_ready(url: str, deadline: float) -> None:
@@ -101,6 +117,13 @@ async def play_table(url: str, code: str, token: str, think: float, warm: float,
                 break
             msg = json.loads(raw)
             kind = msg.get("type")
+            if kind == "event":
+                size = len(raw)
+                stats.event_bytes += size
+                stats.events += 1
+                bucket = stats.by_deal.setdefault(deal_number(msg["table"]), [0, 0])
+                bucket[0] += size
+                bucket[1] += 1
             if kind == "error":
                 stats.errors += 1
                 sent_at = None

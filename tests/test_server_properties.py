@@ -101,7 +101,8 @@ async def scenario(db_path: Path, preset: str, options: dict[str, Any], choices:
     for key, conn in conns.items():
         drain(conn, sent[key])
     # each message against what its viewer may know at its version
-    states = [replay(table.code, table.log[:n]) for n in range(len(table.log) + 1)]
+    log = await db.events_of(table.code)
+    states = [replay(table.code, log[:n]) for n in range(len(log) + 1)]
     players = {"asha": "p-asha", "ben": "p-ben", "watch": None, "dee": "p-dee"}
     checked = 0
     for key, messages in sent.items():

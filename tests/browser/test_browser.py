@@ -152,6 +152,10 @@ def test_one_person_and_bots_play_a_whole_56_deal_on_a_phone(server: LiveServer,
     summary = page.locator("#summary-panel").inner_text()
     assert "is over" in summary
     assert page.locator("#score .team").count() == 2
+    # the history of finished deals: from the page's own list (the server sends the latest deal, not all)
+    page.wait_for_selector("#history tr >> nth=1")
+    assert page.locator("#history tr").count() == 2
+    assert page.locator("#match-records a").get_attribute("href").endswith("/matches/1.json")
     link = page.locator('#summary-panel a[href$=".json"]').get_attribute("href")
     record = page.request.get(server.url + link).json()
     assert check(record)["valid"] is True and len(record["play"]) == 48
@@ -266,3 +270,53 @@ def test_a_card_played_while_the_server_is_down_is_sent_when_it_is_back(tmp_path
                                "document.querySelector('#waiting')", timeout=30000)
     assert not errors, errors
     context.close()
+
+
+def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_chromium: Any) -> None:
+    """A table with more finished deals than a `state` carries: the page shows the recent ones and fetches
+    the earlier ones on demand."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fiftysix.server.db import Database
+    from fiftysix.server.hub import Hub
+    from fiftysix.server.state import RECENT_DEALS
+    from fiftysix.server.table import Connection, Timing
+
+    db_path = tmp_path / "long.db"
+
+    async def play(deals: int) -> str:
+        db = Database(f"sqlite+aiosqlite:///{db_path}")
+        await db.migrate()
+        hub = Hub(db, Timing(bot_delay=0, next_delay=0))
+        table = await hub.create("p-host", "Host", {"preset": "56-4", "fill": "random", "grace": 3600,
+                                                    "options": {"tables": 999}})
+        await table.connect(Connection(None, limit=10**6), None)
+        await table.submit({"kind": "stand", "player": "p-host"})
+        await table.submit({"kind": "start", "player": "p-host", "seed": 3, "dealer": 0})
+        deadline = time.monotonic() + 120
+        while table.state.deals_count < deals and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        code = table.code
+        await hub.stop()
+        await db.close()
+        return code
+
+    with ThreadPoolExecutor(1) as pool:     # Playwright's loop runs in this thread
+        code = pool.submit(asyncio.run, play(RECENT_DEALS + 2)).result(timeout=180)
+    with LiveServer(db_path, bot_delay=60) as live:     # the bots wait: the history stays as it is
+        context = system_chromium.new_context(viewport=DESKTOP)
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(f"{live.url}/t/{code}")
+        page.wait_for_selector("#older-deals")
+        shown = page.locator("#history tr").count() - 1
+        assert shown == RECENT_DEALS
+        tap(page.locator("#older-deals"))
+        page.wait_for_function(f"document.querySelectorAll('#history tr').length > {RECENT_DEALS + 1}")
+        numbers = page.eval_on_selector_all("#history tr td:last-child a", "els => els.map(a => a.href)")
+        assert [int(n.rsplit("/", 1)[1].split(".")[0]) for n in numbers][:3] == [1, 2, 3]
+        assert page.locator("#older-deals").count() == 0
+        assert not errors, errors
+        context.close()

@@ -8,7 +8,8 @@ Routes::
     POST /api/player            {"name"} -> a signed player token (also set as a cookie)
     POST /api/player/signout-all  refuse every token of this player from now on ("sign out everywhere")
     POST /api/tables            the create form -> {"code", "url"}
-    GET  /api/tables/{code}     the table's public facts
+    GET  /api/tables/{code}     the table's public facts (with its recent finished deals)
+    GET  /api/tables/{code}/deals?before=N&limit=20   finished deals numbered below N, newest first
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
 
@@ -46,7 +47,7 @@ from .protocol import RateLimit, handle_message, read_message
 from .safejson import BadJSON, JSONResponse
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
-from .state import TableError
+from .state import TableError, deal_summary
 from .table import Connection, LiveTable, Timing
 from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
 
@@ -206,7 +207,30 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if refused is not None:
             return refused
         async with table.lock:
-            return JSONResponse(table_info(table.state, table.presence))
+            return JSONResponse({**table_info(table.state, table.presence), "deals": list(table.state.recent_deals)})
+
+    async def api_deals(request: Request) -> Response:
+        table = await server.find(request.path_params["code"], _address(request))
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
+        refused = server.admit(request, table)
+        if refused is not None:
+            return refused
+        try:
+            before = int(request.query_params.get("before", table.state.deals_count + 1))
+            limit = int(request.query_params.get("limit", 20))
+        except ValueError:
+            return _error("before and limit must be whole numbers")
+        if not 1 <= limit <= 100:
+            return _error("limit must be from 1 to 100")
+        before = max(1, min(before, table.state.deals_count + 1))    # no key beyond what a row can have
+        starts = list(table.state.match_starts)
+        rows = await server.db.deal_summaries(table.code, before, limit)
+        deals = []
+        for number, result in rows:
+            match_no = sum(1 for first in starts if first <= number)
+            deals.append(deal_summary(number, match_no, number - starts[match_no - 1] + 1, result))
+        return JSONResponse({"deals": deals, "more": bool(rows) and rows[-1][0] > 1})
 
     async def api_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
@@ -232,8 +256,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         refused = server.admit(request, table)
         if refused is not None:
             return refused
-        async with table.lock:
-            record = table.state.match_record(number)
+        record = None
+        span = table.state.match_deals(number)
+        if span is not None:
+            records = await server.db.deal_records(table.code, *span)
+            record = table.state.match_record(number, records)
         if record is None:
             return _error(f"table {code[:16]} has no match {number} with a finished deal", 404)
         headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
@@ -246,15 +273,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_json({"type": "error", "message": server.lookups.refusal()})
             await ws.close(code=4429)
             return
-        table = await server.hub.get(ws.path_params["code"])
-        if table is None:
+        found = await server.hub.get(ws.path_params["code"])
+        if found is None:
             server.lookups.failed(address)
             await ws.send_json({"type": "error", "message": "no such table"})
             await ws.close(code=4404)
             return
+        table: LiveTable = found
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
         timing = server.settings.timing
+
+        def dropped() -> None:
+            """A client too far behind: no more messages for it, and the socket is closed with the reason."""
+            if conn is None:
+                return
+            table.disconnect(conn)
+            if sender is not None:
+                sender.cancel()
+            _closing.add(task := asyncio.create_task(_close(ws, conn.dropped or "")))
+            task.add_done_callback(_closing.discard)
+
         limit = RateLimit(timing.message_rate, timing.message_burst)
         try:
             # the first message should be hello; anything else is answered as if hello had no version.  At a
@@ -276,7 +315,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
                                             "expired, signed out or from another server); you are watching"})
                 if conn is None:
-                    conn = Connection(player.id if player is not None else None)
+                    conn = Connection(player.id if player is not None else None, limit=timing.send_queue)
+                    conn.on_drop = dropped
                     sender = asyncio.create_task(_send_loop(ws, conn))
                 conn.player = player.id if player is not None else None
                 if player is not None:
@@ -293,9 +333,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     continue
                 table.forget_knock(conn)
                 since = hello.get("version")
+                since = since if isinstance(since, int) and not isinstance(since, bool) else None
                 try:
-                    await table.connect(conn, since if isinstance(since, int) and not isinstance(since, bool)
-                                        else None)
+                    while not await table.connect(conn, since):     # unloaded meanwhile: load it again
+                        found = await server.hub.get(ws.path_params["code"])
+                        if found is None:
+                            raise WebSocketDisconnect(4404)
+                        table = found
                 except TableError as e:
                     conn.send({"type": "error", "message": e.message})
                     break
@@ -327,8 +371,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     table.disconnect(conn)
                 conn.send(None)
             if sender is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(sender, 1)
+                await asyncio.wait({sender}, timeout=1)
             with contextlib.suppress(Exception):
                 await ws.close()
 
@@ -340,6 +383,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/player/signout-all", api_signout_all, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
+        Route("/api/tables/{code}/deals", api_deals),
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),
         Route("/api/tables/{code}/matches/{number:int}.json", api_match_record),
         WebSocketRoute("/ws/{code}", ws_table),
@@ -384,6 +428,16 @@ def _address(scope: Request | WebSocket) -> str:
     if ip.version == 6 and ip.ipv4_mapped is None:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
+
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+async def _close(ws: WebSocket, reason: str) -> None:
+    """Close a socket with a reason (1008: policy); a client that does not read may never take it, and
+    the server then drops the connection after its close timeout."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=1008, reason=reason[:120])
 
 
 async def _send_loop(ws: WebSocket, conn: Connection) -> None:

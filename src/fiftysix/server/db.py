@@ -14,13 +14,14 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, bindparam, event, select
+from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, bindparam, event, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -30,8 +31,11 @@ tables = Table(
     "tables", metadata,
     Column("code", String(16), primary_key=True),
     Column("created", BigInteger, nullable=False),      # unix seconds
-    Column("status", String(16), nullable=False),
+    Column("status", String(16), nullable=False),       # the table's status, or "expired" (closed for good)
+    Column("active", BigInteger, nullable=True),        # unix seconds of the last change or connection
 )
+
+EXPIRED = "expired"
 
 events = Table(
     "events", metadata,
@@ -179,8 +183,10 @@ class Database:
                 await conn.execute(tables.insert(), [{"code": a.code, "created": int(a.data.get("time", 0)),
                                                       "status": a.status} for a in created])
             status = {a.code: a.status for a in batch}
-            await conn.execute(tables.update().where(tables.c.code == bindparam("c")).values(status=bindparam("s")),
-                               [{"c": c, "s": st} for c, st in status.items()])
+            now = int(time.time())
+            await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
+                               .values(status=bindparam("s"), active=bindparam("a")),
+                               [{"c": c, "s": st, "a": now} for c, st in status.items()])
             await conn.execute(events.insert(), [{"table_code": a.code, "version": a.version, "data": a.data}
                                                  for a in batch])
             deals_done = [a for a in batch if a.finished is not None]
@@ -190,18 +196,60 @@ class Database:
                                                     for a in deals_done if a.finished is not None])
 
     async def exists(self, code: str) -> bool:
+        """Whether a table of this code is stored and not closed."""
         if not _storable(code):
             return False
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(tables.c.code).where(tables.c.code == code))).first()
-            return row is not None
+            row = (await conn.execute(select(tables.c.status).where(tables.c.code == code))).first()
+            return row is not None and row[0] != EXPIRED
 
-    async def codes(self, unfinished_only: bool = True) -> list[str]:
+    async def codes(self, status: str | None = None) -> list[str]:
+        """The codes of the stored tables (of one status), oldest first."""
         query = select(tables.c.code)
-        if unfinished_only:
-            query = query.where(tables.c.status != "match_over")
+        if status is not None:
+            query = query.where(tables.c.status == status)
         async with self.engine.connect() as conn:
             return [r[0] for r in await conn.execute(query.order_by(tables.c.created))]
+
+    async def touch(self, code: str, when: float) -> None:
+        """Note that a table was last in use at unix time ``when`` (when it leaves memory)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(tables.update().where(tables.c.code == code, tables.c.status != EXPIRED)
+                               .values(active=func.max(func.coalesce(tables.c.active, 0), int(when))
+                                       if self.url.startswith("sqlite") else
+                                       func.greatest(func.coalesce(tables.c.active, 0), int(when))))
+
+    async def expire_lobbies(self, before: float, keep: set[str]) -> int:
+        """Close the lobby tables last in use before unix time ``before`` (except the codes in ``keep``:
+        loaded, so in use or watched); returns how many."""
+        query = select(tables.c.code).where(tables.c.status == "lobby",
+                                            func.coalesce(tables.c.active, tables.c.created) < int(before))
+        async with self.engine.begin() as conn:
+            codes = [r[0] for r in await conn.execute(query) if r[0] not in keep]
+            if codes:
+                await conn.execute(tables.update().where(tables.c.code.in_(codes), tables.c.status == "lobby")
+                                   .values(status=EXPIRED))
+            return len(codes)
+
+    async def deal_summaries(self, code: str, before: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
+        """Up to ``limit`` finished deals numbered below ``before``, newest first: ``(number, result)``."""
+        if not _storable(code) or not -2**31 <= before < 2**31:
+            return []
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(deals.c.number, deals.c.result)
+                                      .where(deals.c.table_code == code, deals.c.number < before)
+                                      .order_by(deals.c.number.desc()).limit(limit))
+            return [(int(r[0]), _json(r[1])) for r in rows]
+
+    async def deal_records(self, code: str, first: int, last: int) -> list[dict[str, Any]]:
+        """The records of the finished deals numbered ``first`` to ``last``, in order."""
+        if not _storable(code):
+            return []
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(deals.c.record)
+                                      .where(deals.c.table_code == code, deals.c.number >= first,
+                                             deals.c.number <= last).order_by(deals.c.number))
+            return [_json(r[0]) for r in rows]
 
     async def events_of(self, code: str) -> list[dict[str, Any]]:
         if not _storable(code):

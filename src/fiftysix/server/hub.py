@@ -1,8 +1,18 @@
-"""All live tables of one server: creating them, finding them, and bringing them back after a restart."""
+"""All live tables of one server: creating them, finding them, and bringing them back after a restart.
+
+Memory holds the tables in use, not every table ever made: a table is loaded from the database on the
+first request for it; one with nothing to do and no connection for ``Timing.idle_unload`` seconds is
+unloaded (it comes back, identical, on the next request); a lobby table with no connection for
+``Timing.lobby_expiry`` seconds is closed for good.  A restart resumes at once only the tables with a deal
+in progress (their computer players, and the cover for dropped people, must go on); the rest wait to
+be asked for.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
 import time
 from typing import Any
@@ -10,10 +20,13 @@ from typing import Any
 from ..core.errors import RulesError
 from ..games import GAMES, game_of_preset
 from .db import Database
+from .history import History
 from .limits import Limits, Quotas, searching_bots
 from .names import TABLE_NAME, check_name
-from .state import TableError, TableState, replay
+from .state import PLAYING, TableError, TableState
 from .table import LiveTable, Timing, default_bot
+
+log = logging.getLogger("fiftysix.server")
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L
 CODE_LENGTH = 6
@@ -27,28 +40,70 @@ class Hub:
         self.quotas = Quotas(self.limits)
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
+        self._janitor: asyncio.Task[None] | None = None
 
     def status_of(self, code: str) -> str | None:
         table = self.tables.get(code)
         return table.state.status if table is not None else None
 
-    def _live(self, state: TableState, log: list[dict[str, Any]]) -> LiveTable:
-        table = LiveTable(self.db, state, log, self.timing, self.limits)
+    def _live(self, state: TableState, history: History) -> LiveTable:
+        table = LiveTable(self.db, state, history, self.timing, self.limits)
         code = state.code
         table.check_bot = lambda bot: (self.quotas.check_search(code, self.status_of)
                                        if searching_bots([bot]) else None)
         return table
 
     async def resume_all(self) -> int:
-        """Bring back every table whose match is not over, exactly where its log left it."""
-        for code in await self.db.codes(unfinished_only=True):
+        """Bring back, exactly where their logs left them, the tables with a deal in progress; start
+        looking for idle tables.  Other tables load on their first request."""
+        for code in await self.db.codes(status=PLAYING):
             await self.get(code)
+        self._janitor = asyncio.create_task(self._sweep_loop(), name="idle tables")
         return len(self.tables)
 
     async def stop(self) -> None:
+        if self._janitor is not None:
+            self._janitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._janitor
         for table in list(self.tables.values()):
             await table.stop()
+            await self.db.touch(table.code, table.last_active)
         self.tables.clear()
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.timing.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:   # a failed sweep (the database away) is tried again next time
+                log.exception("sweeping idle tables failed")
+
+    async def sweep(self, now: float | None = None) -> tuple[int, int]:
+        """Unload idle tables and close lobby tables unused for too long; returns how many of each."""
+        now = time.time() if now is None else now
+        unloaded = 0
+        for code, table in list(self.tables.items()):
+            if table.idle_for(now) >= self.timing.idle_unload and await self.unload(code):
+                unloaded += 1
+        async with self._loading:
+            expired = await self.db.expire_lobbies(now - self.timing.lobby_expiry, keep=set(self.tables))
+        return unloaded, expired
+
+    async def unload(self, code: str) -> bool:
+        """Take an idle table out of memory (its log is in the database); ``False`` if it is busy again."""
+        async with self._loading:
+            table = self.tables.get(code)
+            if table is None:
+                return False
+            async with table.lock:
+                if table.conns or table._pending() is not None:
+                    return False
+                table.closed = True
+                del self.tables[code]
+            await table.stop()
+            await self.db.touch(code, table.last_active)
+            return True
 
     async def get(self, code: str) -> LiveTable | None:
         """A table by its code, loaded from the database on first use."""
@@ -61,9 +116,8 @@ class Hub:
             if table is None:
                 if len(code) > 16 or not await self.db.exists(code):
                     return None
-                events = await self.db.events_of(code)
-                table = self._live(replay(code, events), events)
-                state = table.state
+                state, history = History.load(code, await self.db.events_of(code), self.timing.replay_limit)
+                table = self._live(state, history)
                 self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
                 self.tables[code] = table
                 table.start()
@@ -84,7 +138,7 @@ class Hub:
             state = TableState(code)
             stored = state.apply(event)
             await self.db.append(code, state.version, stored, state.status)
-            table = self._live(state, [stored])
+            table = self._live(state, History(TableState(code), [stored], self.timing.replay_limit))
             self.tables[code] = table
             self.quotas.created(code, host, address, searching)
         table.start()

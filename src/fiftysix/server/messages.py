@@ -4,6 +4,10 @@ The only game data in a message is :func:`fiftysix.views.view` for the viewer's 
 sit in, and during a deal only if they held it when the deal started (:meth:`TableState.may_see`);
 ``None`` for a spectator or a player whose team is out.  Everything else here is public: names, seats,
 scores, the results of finished deals.
+
+No message grows with the table's age: the table's facts carry the number of finished deals and the
+latest one; the history of finished deals comes once, on ``state`` (the last :data:`~.state.RECENT_DEALS`),
+and older pages from ``GET /api/tables/CODE/deals?before=N``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from ..core.cards import Card
 from ..core.moves import Call
 from ..views import view
 from .state import TableState
+
+SPECTATOR_NAMES = 20
+"""Spectators named in a message (the count is always sent)."""
 
 
 @dataclass
@@ -58,13 +65,24 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "teams": list(deal_rules.team_of),
         "match_teams": match_teams(match, deal_rules),
         "seat_teams": list(state.rules.team_of),
-        "spectators": sorted(name for pid, name in state.players.items()
-                             if pid in presence.online and state.seat_of(pid) is None),
+        **_spectators(state, presence),
         "match": _match_info(state),
-        "deals": [{"number": f.number, "match": f.match_no, "deal": f.deal_no, "contract": f.result.get("contract"),
-                   "made": f.result.get("made"), "score": f.result.get("score"), "points": f.result.get("points")}
-                  for f in state.finished],
+        "deals_count": state.deals_count,
+        "last_deal": state.recent_deals[-1] if state.recent_deals else None,
+        "matches": _matches_with_deals(state),
     }
+
+
+def _spectators(state: TableState, presence: Presence) -> dict[str, Any]:
+    seated = {seat.player for seat in state.seats if seat.player is not None}
+    names = sorted(name for pid, name in state.players.items() if pid in presence.online and pid not in seated)
+    return {"spectators": names[:SPECTATOR_NAMES], "spectator_count": len(names)}
+
+
+def _matches_with_deals(state: TableState) -> int:
+    """How many matches have a finished deal (their records can be downloaded)."""
+    starts = state.match_starts
+    return len(starts) if starts and starts[-1] <= state.deals_count else max(0, len(starts) - 1)
 
 
 def match_teams(match: Any, deal_rules: Any) -> list[int]:
@@ -120,18 +138,22 @@ def seat_view(state: TableState, player: str | None) -> dict[str, Any] | None:
 
 
 def snapshot(state: TableState, presence: Presence, player: str | None,
-             event: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A full message for one viewer: ``state`` (on connect) or ``event`` (after each change)."""
+             event: dict[str, Any] | None = None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A full message for one viewer: ``state`` (on connect, with the recent finished deals) or ``event``
+    (after each change).  ``info``: the table's facts when already made for this version (shared by all
+    viewers)."""
     msg: dict[str, Any] = {
         "type": "event" if event is not None else "state",
         "version": state.version,
-        "table": table_info(state, presence),
+        "table": info if info is not None else table_info(state, presence),
         "you": you(state, player),
         "view": seat_view(state, player),
         "movers": movers(state.deal) if state.deal is not None else None,
     }
     if event is not None:
         msg["event"] = public_event(state, event)
+    else:
+        msg["deals"] = list(state.recent_deals)
     return msg
 
 

@@ -17,6 +17,7 @@ that is not theirs.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,11 @@ class Seat:
         return self.player is None and self.bot is None
 
 
+RECENT_DEALS = 20
+"""Finished deals whose summaries a table keeps in memory (the page's first page of its history); the
+records of all finished deals are in the database."""
+
+
 @dataclass
 class FinishedDeal:
     number: int         # 1, 2, ... over the table's whole life
@@ -64,6 +70,30 @@ class FinishedDeal:
     deal_no: int
     record: dict[str, Any]
     result: dict[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        """What the page's history shows of a finished deal (public)."""
+        return deal_summary(self.number, self.match_no, self.deal_no, self.result)
+
+
+def deal_summary(number: int, match_no: int, deal_no: int, result: dict[str, Any]) -> dict[str, Any]:
+    return {"number": number, "match": match_no, "deal": deal_no, "contract": result.get("contract"),
+            "made": result.get("made"), "score": result.get("score"), "points": result.get("points")}
+
+
+class DealCount(list[Any]):
+    """Stands in for a match's list of finished deals: the match only counts them (``len``), so the
+    server keeps the count and lets the deals go (their records are in the database)."""
+
+    def __init__(self, count: int = 0) -> None:
+        super().__init__()
+        self.booked = count
+
+    def append(self, _deal: Any) -> None:
+        self.booked += 1
+
+    def __len__(self) -> int:
+        return self.booked
 
 
 @dataclass
@@ -82,7 +112,10 @@ class TableState:
     match: Any = None
     deal: Any = None
     match_no: int = 0
-    finished: list[FinishedDeal] = field(default_factory=list)
+    deals_count: int = 0                                       # finished deals over the table's life
+    last_finished: FinishedDeal | None = None                  # the latest, with its record (to store it)
+    recent_deals: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_DEALS))
+    match_starts: list[int] = field(default_factory=list)     # the first deal number of each match
     private: bool = False
     secret: str | None = None       # the link's secret of a private table
     seat_rule: bool = False         # the seat rule (above); False only for tables logged before it existed
@@ -356,11 +389,18 @@ class TableState:
         if self.seat_of(e.get("player")) is None and e.get("player") != self.host:
             raise TableError("only a seated player or the host can do that")
 
-    def match_record(self, match_no: int) -> dict[str, Any] | None:
-        """The record of match ``match_no`` (1, 2, ... over the table's life) with its finished deals, or
-        ``None`` if it has none."""
-        deals = [f.record for f in self.finished if f.match_no == match_no]
-        return match_record(self.game.name, self.rules, deals) if deals else None
+    def match_deals(self, match_no: int) -> tuple[int, int] | None:
+        """The first and last deal numbers (over the table's life) of match ``match_no`` (1, 2, ...), or
+        ``None`` when it has no finished deal."""
+        if not 1 <= match_no <= len(self.match_starts):
+            return None
+        first = self.match_starts[match_no - 1]
+        last = self.match_starts[match_no] - 1 if match_no < len(self.match_starts) else self.deals_count
+        return (first, last) if last >= first else None
+
+    def match_record(self, match_no: int, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The record of match ``match_no`` made of its finished deals' ``records`` (from the database)."""
+        return match_record(self.game.name, self.rules, records) if records else None
 
     def _fill_seats(self) -> None:
         empty = [i for i, s in enumerate(self.seats) if s.empty]
@@ -371,6 +411,9 @@ class TableState:
             self.seats[i] = Seat(bot=self.fill)
 
     def _new_deal(self, seed: int) -> None:
+        if not isinstance(self.match.deals, DealCount):     # a new match: it counts its deals only
+            self.match.deals = DealCount(len(self.match.deals))
+            self.match_starts.append(self.deals_count + 1)
         self.deal = self.match.new_deal(seed)
         self.status = PLAYING
         self.seers = [s.player for s in self.seats]
@@ -381,7 +424,10 @@ class TableState:
         record = deal_record(deal)
         deal_no = self.match.deal_number
         result = self.match.finish(deal)
-        self.finished.append(FinishedDeal(len(self.finished) + 1, self.match_no, deal_no, record, result))
+        self.match.results.clear()      # the match never reads them back; the database keeps them
+        self.deals_count += 1
+        self.last_finished = FinishedDeal(self.deals_count, self.match_no, deal_no, record, result)
+        self.recent_deals.append(self.last_finished.summary())
         self.status = MATCH_OVER if self.match.over else DEAL_OVER
 
 

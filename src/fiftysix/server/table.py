@@ -3,6 +3,10 @@
 Every change goes through :meth:`LiveTable.commit` under the table's lock: the rules check it (through
 :class:`~.state.TableState`), it is written to the database, the version goes up, and then each
 connection is sent its own message.  Nothing is sent for a change that is not stored.
+
+Memory stays flat over a table's life: the current state and a bounded :class:`~.history.History` of
+recent events; each connection's queue of unsent messages is bounded too (a client that falls that far
+behind is dropped, and gets a fresh ``state`` when it comes back).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +25,10 @@ from ..bots import make_bot
 from ..bots.base import Bot, RandomBot
 from ..views import view
 from .db import Database
+from .history import History
 from .limits import INLINE_BOTS, Buckets, Limits
 from .messages import Presence, snapshot, table_info
-from .state import DEAL_OVER, PLAYING, TableError, TableState, replay
+from .state import DEAL_OVER, PLAYING, TableError, TableState
 
 log = logging.getLogger("fiftysix.server")
 
@@ -36,21 +42,49 @@ MAX_KNOCKS = 20
 class Timing:
     bot_delay: float = 0.8        # seconds before a computer player moves, so people can follow
     next_delay: float = 3.0       # pause between deals when no seated person is there to ask for the next
-    replay_limit: int = 1000      # a reconnect missing more events than this gets a full state instead
+    replay_limit: int = 100       # a reconnect missing more events than this gets a full state instead
     message_rate: float = 20.0    # messages a connection may send a second on average ...
     message_burst: int = 40       # ... and at once; more are refused with an error
+    send_queue: int = 256         # messages waiting for a slow client; one more and it is dropped
+    idle_unload: float = 600.0    # seconds a table with nothing to do and no connection stays in memory
+    lobby_expiry: float = 86400.0  # seconds a lobby table with no connection lives on (then it is closed)
+    sweep_every: float = 30.0     # seconds between looks for idle and expired tables
 
 
 @dataclass(eq=False)
 class Connection:
-    """One websocket: who it is and the queue of messages waiting to be sent to it."""
+    """One websocket: who it is and the queue of messages waiting to be sent to it.
+
+    The queue holds at most ``limit`` messages: a client that reads slower than its table changes (or
+    never reads) is dropped instead of growing the server's memory: its queue is emptied, ``dropped``
+    says why, and ``on_drop`` (set by the websocket's handler) closes the socket.
+    """
 
     player: str | None
+    limit: int = 256
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    dropped: str | None = None
+    on_drop: Callable[[], None] | None = None
 
     def send(self, message: dict[str, Any] | None) -> None:
         """Queue a message (``None``: close the sender)."""
+        if self.dropped is not None:
+            return
+        if message is not None and self.queue.qsize() >= self.limit:
+            self.drop(f"too slow: {self.limit} messages were waiting to be sent; reconnect for a fresh state")
+            return
         self.queue.put_nowait(message)
+
+    def drop(self, reason: str) -> None:
+        """Stop sending: forget what waits, tell the sender to close, call ``on_drop``."""
+        if self.dropped is not None:
+            return
+        self.dropped = reason
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+        if self.on_drop is not None:
+            self.on_drop()
 
 
 def default_bot(game: str) -> str:
@@ -63,7 +97,7 @@ def default_bot(game: str) -> str:
 
 
 class LiveTable:
-    def __init__(self, db: Database, state: TableState, log_: list[dict[str, Any]], timing: Timing,
+    def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
                  limits: Limits | None = None) -> None:
         self.db = db
         self.limits = limits or Limits()
@@ -71,8 +105,10 @@ class LiveTable:
         self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
         self.check_bot: Callable[[str], None] | None = None   # the hub's quota on searching computer players
         self.state = state
-        self.log = log_
+        self.history = history
         self.timing = timing
+        self.last_active = time.time()      # the last change or connection (wall clock: it goes to the db)
+        self.closed = False                 # unloaded from memory: a new LiveTable serves the code
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.presence = Presence()
@@ -115,44 +151,49 @@ class LiveTable:
 
     async def commit(self, event: dict[str, Any]) -> None:
         """:meth:`submit` for a caller that holds the lock."""
-        before = len(self.state.finished)
+        before = self.state.deals_count
         stored = self.state.apply(event)
         finished = None
-        if len(self.state.finished) > before:
-            f = self.state.finished[-1]
+        f = self.state.last_finished
+        if self.state.deals_count > before and f is not None:
             finished = (f.number, f.record, f.result)
         try:
             await self.db.append(self.code, self.state.version, stored, self.state.status, finished)
         except Exception:
             log.exception("table %s: could not store event %s", self.code, self.state.version)
-            self.state = replay(self.code, self.log)   # back to what the database holds
+            self.state = self.history.rebuild()    # back to what the database holds (all of it was stored)
             raise TableError("the server could not save that; please try again") from None
-        self.log.append(stored)
+        self.history.append(stored)
+        self.last_active = time.time()
+        info = table_info(self.state, self.presence)     # the same for every viewer
         for conn in list(self.conns):
-            conn.send(snapshot(self.state, self.presence, conn.player, stored))
+            conn.send(snapshot(self.state, self.presence, conn.player, stored, info))
         self._flush_presence()
         self.wake.set()
 
     # -- connections ----------------------------------------------------------------------------------
-    async def connect(self, conn: Connection, since: int | None) -> None:
+    async def connect(self, conn: Connection, since: int | None) -> bool:
         """Register a connection and send it what it needs: a full state, or exactly the events after
-        version ``since``; with the ids of its person's recent moves that were applied.
+        version ``since`` when the history still holds them all; with the ids of its person's recent moves
+        that were applied.  ``False`` (nothing done) when the table has been unloaded meanwhile: ask the hub
+        for it again.
 
         :raises TableError: when the table has as many spectators as it may and ``conn`` would be one more
             (seated people and the host always get in).
         """
         async with self.lock:
+            if self.closed:
+                return False
             seated_or_host = self.state.seat_of(conn.player) is not None or conn.player == self.state.host
             if not seated_or_host and self.watchers() >= self.limits.spectators:
                 raise TableError(f"this table has {self.watchers()} spectators, the most allowed "
                                  f"({self.limits.spectators}); try again later")
             self.conns.add(conn)
+            self.last_active = time.time()
             current = self.state.version
             applied = list(self.state.move_ids.get(conn.player or "", {}))
-            if since is not None and 0 < since <= current and current - since <= self.timing.replay_limit:
-                past = replay(self.code, self.log[:since])
-                for e in self.log[since:]:
-                    past.apply(e)
+            if since is not None and since > 0 and self.history.covers(since):
+                for past, e in self.history.replay_since(since):
                     conn.send(snapshot(past, self.presence, conn.player, e))
                 conn.send({"type": "synced", "version": current, "applied": applied})
             else:
@@ -162,6 +203,8 @@ class LiveTable:
                 if conn.player == self.state.host and self.knocks:
                     conn.send(self.knock_list())
             self._flush_presence()
+            self.wake.set()     # a table that paused with no one there goes on
+            return True
 
     def watchers(self) -> int:
         """Open connections of people without a seat here."""
@@ -207,6 +250,8 @@ class LiveTable:
 
     def disconnect(self, conn: Connection) -> None:
         """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
+        if conn in self.conns:
+            self.last_active = time.time()
         self.conns.discard(conn)
         player = conn.player
         if player is None or any(c.player == player for c in self.conns):
@@ -274,11 +319,17 @@ class LiveTable:
             seat = state.to_move_table_seat()
             if seat is not None and self._bot_for(seat) is not None:
                 return ("move", seat)
-        elif state.status == DEAL_OVER:
+        elif state.status == DEAL_OVER and self.conns:    # with no one there at all the table pauses
             people = [s.player for s in state.seats if s.player is not None]
             if not any(p in self.presence.online for p in people):
                 return ("next", -1)
         return None
+
+    def idle_for(self, now: float) -> float:
+        """Seconds this table has had nothing to do and no connection (0 while it is busy)."""
+        if self.conns or self.lock.locked() or self.drop_timers or self._pending() is not None:
+            return 0.0
+        return max(0.0, now - self.last_active)
 
     async def _bot_loop(self) -> None:
         while True:

@@ -55,7 +55,7 @@ export function renderAll(S, actions) {
   renderSummary(S, c, actions);
   renderLobby(S, c, actions);
   renderAuction(S, c);
-  renderHistory(S);
+  renderHistory(S, actions);
 }
 
 function renderJoin(S, actions) {
@@ -228,7 +228,7 @@ function renderSummary(S, c, actions) {
   clear(panel);
   const r = v.result;
   const m = c.t.match;
-  const number = c.t.deals.length ? c.t.deals[c.t.deals.length - 1].number : null;
+  const number = c.t.last_deal ? c.t.last_deal.number : null;
   panel.append(h("h2", {}, `Deal ${m.deal_number} is over`));
   if (!r.contract) panel.append(h("p", { class: "big", id: "summary-line" }, "Nobody bid: the deal is thrown in."));
   else {
@@ -299,7 +299,10 @@ function renderLobby(S, c, actions) {
       h("button", { class: "primary", onclick: () => actions.send({ type: "admit", player: k.player }) }, "Let in"),
       h("button", { onclick: () => actions.send({ type: "refuse", player: k.player }) }, "Refuse")));
   }
-  if (t.spectators.length) panel.append(h("div", { class: "muted" }, `Watching: ${t.spectators.join(", ")}`));
+  if (t.spectators.length) {
+    const more = (t.spectator_count || 0) - t.spectators.length;
+    panel.append(h("div", { class: "muted" }, `Watching: ${t.spectators.join(", ")}${more > 0 ? ` and ${more} more` : ""}`));
+  }
   if (you.host && t.status !== "playing") {
     const a = h("select", { "aria-label": "first seat to swap" });
     const b = h("select", { "aria-label": "second seat to swap" });
@@ -339,9 +342,9 @@ function renderAuction(S, c) {
   list.scrollTop = list.scrollHeight;
 }
 
-function renderHistory(S) {
+function renderHistory(S, actions) {
   const panel = $("history-panel");
-  const deals = S.table.deals;
+  const deals = S.deals;
   show(panel, deals.length > 0);
   if (!deals.length) return;
   clear(panel);
@@ -354,13 +357,14 @@ function renderHistory(S) {
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? "made" : "failed") : "—"),
       h("td", {}, h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "" }, "JSON"))));
   }
-  panel.append(h("h2", {}, "Deals of this table"), table);
-  const matches = [...new Set(deals.map((d) => d.match))];
+  panel.append(h("h2", {}, "Deals of this table"));
+  if (S.olderDeals) panel.append(h("button", { id: "older-deals", onclick: () => actions.olderDeals() }, "Earlier deals"));
+  panel.append(table);
   const links = h("p", { id: "match-records" }, "Whole matches: ");
-  matches.forEach((n, i) => {
-    if (i) links.append(" · ");
+  for (let n = 1; n <= (S.table.matches || 0); n++) {
+    if (n > 1) links.append(" · ");
     links.append(h("a", { href: keyed(S, `/api/tables/${S.table.code}/matches/${n}.json`), download: "" }, `match ${n}`));
-  });
+  }
   panel.append(links);
 }
 

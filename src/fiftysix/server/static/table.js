@@ -1,5 +1,7 @@
 // The table page: one websocket, the latest message rendered whole. Every message from the server holds
-// the table's public facts and this viewer's own view, so the page never has to remember more.
+// the table's public facts and this viewer's own view, so the page never has to remember more, except
+// the finished deals: a `state` brings the recent ones, each message the latest, older pages come from
+// GET /api/tables/CODE/deals?before=N.
 import { h, clear } from "./dom.js";
 import { renderAll } from "./render.js";
 
@@ -13,7 +15,7 @@ if (fromLink) localStorage.setItem(KEY_STORE, fromLink);
 
 export const S = {
   code, key: fromLink || localStorage.getItem(KEY_STORE),
-  table: null, you: null, view: null, movers: null, version: null,
+  table: null, you: null, view: null, movers: null, version: null, deals: [], olderDeals: false,
   selected: null, selectedCards: [], tab: null, meanings: {}, showLast: false,
   pendingJoin: null, ws: null, online: false, sentAt: null,
   outbox: [],          // moves sent or to send, with their ids, until the table says they were applied or refused
@@ -39,6 +41,7 @@ function connect() {
   ws.addEventListener("close", (e) => {
     if (e.reason) showError(e.reason);   // refused by the server (cross-site, signed out): say why
     S.online = false;
+    if (e.code === 1008) S.version = null;   // dropped for falling behind: come back with a full state
     renderAll(S, actions);
     if (S.ws !== ws || e.code === 4404) return;     // no such table: asking again would not find it either
     retry = Math.min(retry + 1, 6);
@@ -60,6 +63,11 @@ function onMessage(msg) {
       const newDeal = !S.view || !msg.view || msg.view.dealer !== S.view.dealer ||
         (msg.view.hand || []).length > (S.view.hand || []).length;
       S.table = msg.table; S.you = msg.you; S.view = msg.view; S.movers = msg.movers; S.version = msg.version;
+      if (msg.type === "state") {
+        S.deals = msg.deals || [];
+        S.olderDeals = S.deals.length > 0 && S.deals[0].number > 1;
+      }
+      noteDeal(msg.table);
       const legal = (msg.view && msg.view.legal) || [];
       if (S.selected !== null && !legal.includes(S.selected)) S.selected = null;
       if (!legal.length || newDeal) { S.selectedCards = []; S.selected = null; }
@@ -94,6 +102,7 @@ function onMessage(msg) {
       break;
     case "presence":
       S.table = msg.table;
+      noteDeal(msg.table);
       break;
     case "explained":
       S.meanings[msg.move] = msg.meaning || "";
@@ -143,6 +152,29 @@ function renderPrivate() {
     if (name) actions.join(name, true);
   };
   panel.append(h("div", { class: "row" }, input, h("button", { class: "primary", id: "ask-btn", onclick: ask }, "Ask to join")));
+}
+
+/** Keep the page's list of finished deals up to date from a message's latest deal. */
+function noteDeal(table) {
+  const last = table.last_deal;
+  const known = S.deals.length ? S.deals[S.deals.length - 1].number : 0;
+  if (!last || last.number <= known) return;
+  if (last.number === known + 1) S.deals.push(last);
+  else loadDeals(null);   // missed some (a reconnect by events): the latest page again
+}
+
+/** Fetch a page of finished deals: the latest (before = null) or those before the oldest shown. */
+async function loadDeals(before) {
+  const query = (before === null ? "" : `&before=${before}`) +
+    (S.key && !(S.you && S.you.joined) ? `&k=${encodeURIComponent(S.key)}` : "");   // a private table's secret
+  const res = await fetch(`/api/tables/${encodeURIComponent(code)}/deals?limit=20${query}`);
+  if (!res.ok) return;
+  const page = await res.json();
+  const older = page.deals.slice().reverse();
+  if (before === null) S.deals = older;
+  else S.deals = older.concat(S.deals);
+  S.olderDeals = page.more;
+  renderAll(S, actions);
 }
 
 function afterJoin() {
@@ -218,6 +250,9 @@ export const actions = {
     }
   },
   showError,
+  olderDeals() {
+    if (S.deals.length) loadDeals(S.deals[0].number);
+  },
 };
 
 document.getElementById("share").addEventListener("click", actions.share);
