@@ -1,7 +1,7 @@
 """Player generations: "sign out everywhere" bumps a player's generation, refusing older tokens.
 
-Revision ID: 0002_generations
-Revises: 0001
+Revision ID: 0003_generations
+Revises: 0002_activity
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_generations"
-down_revision = "0001"
+revision = "0003_generations"
+down_revision = "0002_activity"
 branch_labels = None
 depends_on = None
 
