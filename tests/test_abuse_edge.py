@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from fiftysix.server import Settings, Timing, create_app
 from fiftysix.server.tokens import COOKIE, Tokens
 from test_server import db, pg_cluster  # noqa: F401  (fixtures: every flow on SQLite and PostgreSQL)
-from test_server_helpers import client, create, hello, is_snapshot, player, receive_until
+from test_server_helpers import client, create, hello, is_snapshot, keyed, player, receive_until
 
 uvicorn = pytest.importorskip("uvicorn")
 from starlette.testclient import TestClient  # noqa: E402
@@ -213,7 +213,7 @@ def test_sign_out_everywhere_refuses_every_older_token_on_http_and_websocket(db:
         for token in (first, second):
             assert c.post("/api/tables", json={"token": token, "preset": "56-4"}).status_code == 400
             assert c.post("/api/player/signout-all", json={"token": token}).status_code == 401
-            with c.websocket_connect(f"/ws/{code}") as ws:
+            with c.websocket_connect(keyed(f"/ws/{code}")) as ws:     # with the link: a spectator, no more
                 ws.send_json({"type": "hello", "token": token})
                 assert "not valid" in receive_until(ws, lambda m: m["type"] == "error")["message"]
                 assert receive_until(ws, is_snapshot)["you"]["seat"] is None
