@@ -15,6 +15,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -233,6 +234,23 @@ class Database:
             rows = await conn.execute(select(events.c.data).where(events.c.table_code == code)
                                       .order_by(events.c.version))
             return [_json(r[0]) for r in rows]
+
+    async def events_count(self, code: str) -> int:
+        if not _storable(code):
+            return 0
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(events)
+                                           .where(events.c.table_code == code))).scalar_one())
+
+    async def stream_events(self, code: str) -> AsyncIterator[dict[str, Any]]:
+        """A table's events in order, read a batch at a time (a long log is never all in memory)."""
+        if not _storable(code):
+            return
+        async with self.engine.connect() as conn:
+            rows = await conn.stream(select(events.c.data).where(events.c.table_code == code)
+                                     .order_by(events.c.version).execution_options(yield_per=1000))
+            async for row in rows:
+                yield _json(row[0])
 
     async def deal_record(self, code: str, number: int) -> dict[str, Any] | None:
         if not _storable(code) or not -2**31 <= number < 2**31:

@@ -101,7 +101,9 @@ class Hub:
             if table is None:
                 if len(code) > 16 or not await self.db.exists(code):
                     return None
-                state, history = History.load(code, await self.db.events_of(code), self.timing.replay_limit)
+                count = await self.db.events_count(code)
+                state, history = await History.load_stream(code, count, self.db.stream_events(code),
+                                                           self.timing.replay_limit)
                 table = LiveTable(self.db, state, history, self.timing)
                 self.tables[code] = table
                 table.start()
