@@ -190,6 +190,10 @@ def test_an_idle_table_leaves_memory_and_comes_back_identical(db: str) -> None: 
                 break
             await asyncio.sleep(0.001)
         before = table.state
+        # no one there: the deal in progress was played out, and then the table pauses (no night of bots)
+        paused_at = before.version
+        await asyncio.sleep(0.3)
+        assert table.state.version == paused_at and table.state.status != PLAYING
         views = [seat_view(before, p) for p in ("p-asha", None)]
         assert await hub.sweep(now=table.last_active + 10) == (0, 0)     # not idle long enough yet
         assert table.code in hub.tables
