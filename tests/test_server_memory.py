@@ -241,9 +241,10 @@ def test_a_restart_loads_only_tables_in_play_and_lobbies_expire(db: str) -> None
         assert first is not None and set(hub.tables) == {playing.code, lobbies[0]}
         # a lobby table nobody used for longer than the expiry is closed (one in memory is left alone)
         now = first.last_active + 3601
+        await database.touch({lobbies[1]: now - 10, lobbies[2]: 0})   # used lately; an older time changes nothing
         unloaded, expired = await hub.sweep(now=now)
-        assert expired == 4 and unloaded == 0
-        assert [await hub.get(code) for code in lobbies[1:]] == [None] * 4
+        assert expired == 3 and unloaded == 0
+        assert [await hub.get(code) is None for code in lobbies[1:]] == [False, True, True, True]
         assert await hub.get(lobbies[0]) is first
         await hub.stop()
         await database.close()

@@ -187,13 +187,15 @@ class Database:
         async with self.engine.connect() as conn:
             return [r[0] for r in await conn.execute(query.order_by(tables.c.created))]
 
-    async def touch(self, code: str, when: float) -> None:
-        """Note that a table was last in use at unix time ``when`` (when it leaves memory)."""
+    async def touch(self, last_used: dict[str, float]) -> None:
+        """Note when tables were last in use (unix times; when they leave memory), in one transaction."""
+        if not last_used:
+            return
+        newest = func.max if self.url.startswith("sqlite") else func.greatest
+        query = (tables.update().where(tables.c.code == bindparam("c"), tables.c.status != EXPIRED)
+                 .values(active=newest(func.coalesce(tables.c.active, 0), bindparam("a"))))
         async with self.engine.begin() as conn:
-            await conn.execute(tables.update().where(tables.c.code == code, tables.c.status != EXPIRED)
-                               .values(active=func.max(func.coalesce(tables.c.active, 0), int(when))
-                                       if self.url.startswith("sqlite") else
-                                       func.greatest(func.coalesce(tables.c.active, 0), int(when))))
+            await conn.execute(query, [{"c": c, "a": int(t)} for c, t in last_used.items()])
 
     async def expire_lobbies(self, before: float, keep: set[str]) -> int:
         """Close the lobby tables last in use before unix time ``before`` (except the codes in ``keep``:

@@ -53,7 +53,7 @@ class Hub:
                 await self._janitor
         for table in list(self.tables.values()):
             await table.stop()
-            await self.db.touch(table.code, table.last_active)
+        await self.db.touch({code: table.last_active for code, table in self.tables.items()})
         self.tables.clear()
 
     async def _sweep_loop(self) -> None:
@@ -87,7 +87,7 @@ class Hub:
                 table.closed = True
                 del self.tables[code]
             await table.stop()
-            await self.db.touch(code, table.last_active)
+            await self.db.touch({code: table.last_active})
             return True
 
     async def get(self, code: str) -> LiveTable | None:
