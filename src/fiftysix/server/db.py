@@ -15,6 +15,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -211,13 +212,15 @@ class Database:
         async with self.engine.connect() as conn:
             return [r[0] for r in await conn.execute(query.order_by(tables.c.created))]
 
-    async def touch(self, code: str, when: float) -> None:
-        """Note that a table was last in use at unix time ``when`` (when it leaves memory)."""
+    async def touch(self, last_used: dict[str, float]) -> None:
+        """Note when tables were last in use (unix times; when they leave memory), in one transaction."""
+        if not last_used:
+            return
+        newest = func.max if self.url.startswith("sqlite") else func.greatest
+        query = (tables.update().where(tables.c.code == bindparam("c"), tables.c.status != EXPIRED)
+                 .values(active=newest(func.coalesce(tables.c.active, 0), bindparam("a"))))
         async with self.engine.begin() as conn:
-            await conn.execute(tables.update().where(tables.c.code == code, tables.c.status != EXPIRED)
-                               .values(active=func.max(func.coalesce(tables.c.active, 0), int(when))
-                                       if self.url.startswith("sqlite") else
-                                       func.greatest(func.coalesce(tables.c.active, 0), int(when))))
+            await conn.execute(query, [{"c": c, "a": int(t)} for c, t in last_used.items()])
 
     async def expire_lobbies(self, before: float, keep: set[str]) -> int:
         """Close the lobby tables last in use before unix time ``before`` (except the codes in ``keep``:
@@ -258,6 +261,23 @@ class Database:
             rows = await conn.execute(select(events.c.data).where(events.c.table_code == code)
                                       .order_by(events.c.version))
             return [_json(r[0]) for r in rows]
+
+    async def events_count(self, code: str) -> int:
+        if not _storable(code):
+            return 0
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(events)
+                                           .where(events.c.table_code == code))).scalar_one())
+
+    async def stream_events(self, code: str) -> AsyncIterator[dict[str, Any]]:
+        """A table's events in order, read a batch at a time (a long log is never all in memory)."""
+        if not _storable(code):
+            return
+        async with self.engine.connect() as conn:
+            rows = await conn.stream(select(events.c.data).where(events.c.table_code == code)
+                                     .order_by(events.c.version).execution_options(yield_per=1000))
+            async for row in rows:
+                yield _json(row[0])
 
     async def deal_record(self, code: str, number: int) -> dict[str, Any] | None:
         if not _storable(code) or not -2**31 <= number < 2**31:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import copy
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from .state import TableState, replay
+from .state import TableState, replay_into
 
 
 def copy_state(state: TableState) -> TableState:
@@ -37,17 +37,25 @@ class History:
         self.limit = limit
 
     @classmethod
-    def load(cls, code: str, events: list[dict[str, Any]], limit: int) -> tuple[TableState, History]:
-        """The current state of a table and its history, from all its stored events (one replay).
+    async def load_stream(cls, code: str, count: int, events: AsyncIterator[dict[str, Any]],
+                          limit: int) -> tuple[TableState, History]:
+        """The current state of a table and its history, from its ``count`` stored events (one replay, with
+        no more than ``limit`` events in memory at once).
 
         :raises TableError: if the log does not replay (a corrupt database).
         """
-        split = max(0, len(events) - limit)
-        base = replay(code, events[:split])
+        split = max(0, count - limit)
+        base = TableState(code)
+        recent: list[dict[str, Any]] = []
+        async for e in events:
+            if base.version < split:
+                replay_into(base, e)
+            else:
+                recent.append(e)
         state = copy_state(base)
-        for e in events[split:]:
-            state.apply(e)
-        return state, cls(base, events[split:], limit)
+        for e in recent:
+            replay_into(state, e)
+        return state, cls(base, recent, limit)
 
     @property
     def version(self) -> int:

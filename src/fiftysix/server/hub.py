@@ -68,7 +68,7 @@ class Hub:
                 await self._janitor
         for table in list(self.tables.values()):
             await table.stop()
-            await self.db.touch(table.code, table.last_active)
+        await self.db.touch({code: table.last_active for code, table in self.tables.items()})
         self.tables.clear()
 
     async def _sweep_loop(self) -> None:
@@ -102,7 +102,7 @@ class Hub:
                 table.closed = True
                 del self.tables[code]
             await table.stop()
-            await self.db.touch(code, table.last_active)
+            await self.db.touch({code: table.last_active})
             return True
 
     async def get(self, code: str) -> LiveTable | None:
@@ -116,7 +116,9 @@ class Hub:
             if table is None:
                 if len(code) > 16 or not await self.db.exists(code):
                     return None
-                state, history = History.load(code, await self.db.events_of(code), self.timing.replay_limit)
+                count = await self.db.events_count(code)
+                state, history = await History.load_stream(code, count, self.db.stream_events(code),
+                                                           self.timing.replay_limit)
                 table = self._live(state, history)
                 self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
                 self.tables[code] = table

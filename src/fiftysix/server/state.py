@@ -438,8 +438,16 @@ def replay(code: str, events: list[dict[str, Any]]) -> TableState:
     """
     state = TableState(code)
     for e in events:
-        try:
-            state.apply(e)
-        except (FiftySixError, KeyError) as err:  # pragma: no cover - a corrupt log
-            raise TableError(f"table {code}: event {state.version + 1} does not replay: {err}") from None
+        replay_into(state, e)
     return state
+
+
+def replay_into(state: TableState, event: dict[str, Any]) -> None:
+    """Apply one stored event while rebuilding a table.
+
+    :raises TableError: if it does not replay (a corrupt database).
+    """
+    try:
+        state.apply(event)
+    except (FiftySixError, KeyError) as err:  # pragma: no cover - a corrupt log
+        raise TableError(f"table {state.code}: event {state.version + 1} does not replay: {err}") from None
