@@ -595,7 +595,7 @@ def test_connections_per_address_are_capped_and_released(tmp_path: Path, http: s
             assert request(port, GET).startswith(b"HTTP/1.1 200")     # one was released
             from websockets.sync.client import connect
 
-            code = json.loads(post(port, "/api/tables", {"player_name": "Asha"}))["code"]
+            code = json.loads(post(port, "/api/tables", {"player_name": "Asha", "public": True}))["code"]
             with connect(f"ws://127.0.0.1:{port}/ws/{code}") as ws:   # a websocket counts as well ...
                 ws.send(json.dumps({"type": "hello"}))
                 assert json.loads(ws.recv(timeout=5))["type"] == "state"
