@@ -313,7 +313,7 @@ def test_open_tables_and_searching_bots_per_person(tmp_path: Any) -> None:
         with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
             hello(ws, asha)
             ws.send_json({"type": "bot", "seat": 1, "bot": "ismcts"})
-            err = receive_until(ws, lambda m: m["type"] in ("error", "event"))
+            err = receive_until(ws, lambda m: m["type"] == "error")
             assert err["type"] == "error" and "searching computer players" in err["message"]
             ws.send_json({"type": "bot", "seat": 1, "bot": "rules"})
             assert receive_until(ws, lambda m: m["type"] in ("error", "event"))["type"] == "event"
@@ -391,15 +391,13 @@ def test_a_move_id_is_applied_once_and_listed_on_reconnect(db: str) -> None:
             now = synced["version"]
             assert now > before
             ws.send_json({"type": "move", "move": turn["view"]["legal"][0], "id": "c-17"})   # resent
-            again = receive_until(ws, lambda m: m["type"] in ("moved", "error", "event"))
+            again = receive_until(ws, lambda m: m["type"] in ("moved", "error"))    # bots may move meanwhile
             assert again == {"type": "moved", "id": "c-17", "version": before + 1, "again": True}
             ws.send_json({"type": "move", "move": "ZZZ", "id": "c-18"})
-            err = receive_until(ws, lambda m: m["type"] in ("error", "event"))
+            err = receive_until(ws, lambda m: m["type"] == "error")
             assert err["type"] == "error" and err["id"] == "c-18"
             ws.send_json({"type": "move", "move": "P", "id": "x" * 40})
             assert "move id" in receive_until(ws, lambda m: m["type"] == "error")["message"]
-            ws.send_json({"type": "ping"})
-            assert receive_until(ws, lambda m: m["type"] == "pong")["version"] == now
     # after a restart: still known, still not applied twice
     with client(db) as c, c.websocket_connect(keyed(f"/ws/{code}")) as ws:
         state = hello(ws, asha)

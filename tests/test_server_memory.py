@@ -61,6 +61,7 @@ def size(msg: dict[str, Any]) -> int:
 async def bots_table(hub: Hub, preset: str = "56-4") -> LiveTable:
     """A table whose host sits in seat 0 but is away (a bot covers at once) and bots in the others."""
     table = await hub.create("p-asha", "Asha", {"preset": preset, "fill": "random", "grace": 0,
+                                                "public": True,     # anonymous watchers are let in
                                                 "options": {"tables": 999} if preset.startswith("56") else {}})
     await table.submit({"kind": "start", "player": "p-asha", "seed": 7, "dealer": 0})
     return table
@@ -113,7 +114,7 @@ def test_a_hundred_deals_keep_messages_and_memory_flat_and_reconnects_exact(tmp_
         assert await table.connect(again, since)
         got = drain(again)
         synced = next(m for m in got if m["type"] == "synced")["version"]
-        replayed = got[:got.index({"type": "synced", "version": synced})]
+        replayed = got[:next(i for i, m in enumerate(got) if m["type"] == "synced")]
         assert [m["version"] for m in replayed] == list(range(since + 1, synced + 1))
         seen += drain(watcher)
         live = {m["version"]: m for m in seen if m["type"] == "event"}
