@@ -18,8 +18,8 @@ from ...core.errors import IllegalMoveError, NotationError
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.tricks import Trick
 from .auction import Auction55, Contract, parse_call
-from .ranking import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, winning_index
-from .rules import BONUS, KITTY_SIZE, RANKS, TRICK_POINTS, TRICKS, Rules55
+from .play import IS_TRUMP, KEY, SUIT, TRUMP_BASE, legal_cards, trick_points, trick_winner
+from .rules import BONUS, KITTY_SIZE, RANKS, TRICKS, Rules55
 from .scoring import deal_score, is_made
 
 # Display order: suits S H D C, then A K Q ... 2 (the record notation's order, whatever is trumps).
@@ -71,32 +71,6 @@ def parse_discard(value: object) -> list[Card]:
         except NotationError:
             raise NotationError(f"malformed card {item!r} in the discard") from None
     return out
-
-
-def legal_cards(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (empty: a lead) with ``trump`` as trumps.
-
-    Used by the deal and by the solver, so that both play by one rule.
-    """
-    if not trick:
-        return tuple(hand)
-    assert trump is not None, "55 always has trumps"
-    is_trump = IS_TRUMP[trump]
-    led = trick[0]
-    if is_trump[led]:
-        trumps = tuple(c for c in hand if is_trump[c])
-        key, privileged, led_key = KEY[trump], PRIVILEGED[trump], KEY[trump][led]
-        # The renege privilege: 5, J and A♥ need not fall to a lower trump lead, but one ordinary
-        # trump (or a privileged card below the lead) obliges the player to play a trump.
-        for c in trumps:
-            if c not in privileged or key[c] < led_key:
-                return trumps
-        return tuple(hand)
-    suit = SUIT[led]
-    if any(SUIT[c] == suit and not is_trump[c] for c in hand):
-        # Free trumping: follow suit or trump, as the player likes.
-        return tuple(c for c in hand if is_trump[c] or SUIT[c] == suit)
-    return tuple(hand)
 
 
 class Deal55(Deal):
@@ -336,7 +310,7 @@ class Deal55(Deal):
         trump = self.trump
         assert trump is not None
         key = KEY[trump]
-        best_i = winning_index(trump, cards)
+        best_i = trick_winner(cards, trump)
         best = key[cards[best_i]]
         winner = (leader + best_i) % self.n
         if best > TRUMP_BASE:
@@ -345,9 +319,10 @@ class Deal55(Deal):
             if high is None or best > key[high[1]]:
                 self.highest = (winner, cards[best_i], len(self.tricks))
         side = self.rules.side_of[winner]
-        self.points[side] += TRICK_POINTS
+        points = trick_points(cards)
+        self.points[side] += points
         self.tricks_won[side] += 1
-        return winner, TRICK_POINTS
+        return winner, points
 
     def _on_trick(self, trick: Trick) -> None:
         if len(self.tricks) == TRICKS and self.highest is not None:

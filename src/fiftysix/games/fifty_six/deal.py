@@ -12,14 +12,10 @@ from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError,
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
+from .play import STRENGTH, SUIT, legal_cards, trick_points, trick_winner
 from .rules import RANKS, Rules56
 from .scoring import deal_score, is_made
 
-# Per-card tables indexed by the card's int value (52 entries; ranks 56 does not use are 0).
-STRENGTH = tuple(8 - RANKS.index(RANK_CHARS[i % 13]) if RANK_CHARS[i % 13] in RANKS else 0
-                 for i in range(52))
-POINTS = tuple({"J": 3, "9": 2, "A": 1, "T": 1}.get(RANK_CHARS[i % 13], 0) for i in range(52))
-SUIT = tuple(i // 13 for i in range(52))
 _SORT_KEY = tuple(SUIT[i] * 16 + (16 - STRENGTH[i]) for i in range(52))
 
 
@@ -91,15 +87,16 @@ class Deal56(Deal):
             return TRUMP_CHOICES
         seat = self.to_move
         assert seat is not None
-        distinct = tuple(dict.fromkeys(self.hands[seat]))
+        hand = self.hands[seat]
         if not self.trick_cards:
+            distinct = legal_cards(hand, (), None)
             if self.rules.claim and self.outcome_decided():
                 return (*distinct, CLAIM)
             return distinct
-        led = SUIT[self.trick_cards[0]]
-        follow = tuple(c for c in distinct if SUIT[c] == led)
-        if follow:
-            return follow
+        cards = legal_cards(hand, self.trick_cards, self.active_trump)
+        if SUIT[cards[0]] == SUIT[self.trick_cards[0]]:
+            return cards        # follows suit
+        distinct = cards
         if self.must_trump and self.trump is not None:
             trumps = tuple(c for c in distinct if SUIT[c] == self.trump)
             return trumps or distinct
@@ -253,19 +250,8 @@ class Deal56(Deal):
             self.to_move = self.first_hand
 
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
-        trump = self.trump if self.revealed else None
-        led = SUIT[cards[0]]
-        best_i = 0
-        best = STRENGTH[cards[0]] + (32 if led == trump else 16)
-        points = POINTS[cards[0]]
-        for i in range(1, len(cards)):
-            c = cards[i]
-            points += POINTS[c]
-            s = SUIT[c]
-            key = STRENGTH[c] + (32 if s == trump else 16 if s == led else 0)
-            if key > best:          # strictly higher: of two identical cards the first wins
-                best, best_i = key, i
-        winner = (leader + best_i) % self.n
+        winner = (leader + trick_winner(cards, self.active_trump)) % self.n
+        points = trick_points(cards)
         self.points[self.rules.team_of[winner]] += points
         return winner, points
 
