@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ...core.cards import CARDS, Card, Suit, cards_text
+from ...core.cardbits import CardBits
+from ...core.cards import CARDS, SUITS, Card, Suit, cards_text
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.moves import Call, Discard, Move, TrumpChoice
-from ...core.tricks import Trick
 from .auction import Auction55, Contract, parse_call
-from .play import IS_TRUMP, KEY, SUIT, TRUMP_BASE, legal_cards, trick_points, trick_winner
+from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
 from .rules import BONUS, KITTY_SIZE, RANKS, TRICKS, Rules55
 from .scoring import deal_score, is_made
 
@@ -29,6 +29,22 @@ TRUMP_CHOICES = tuple(TrumpChoice(s) for s in Suit)
 TRUMP_HELP = "the bidder names S, H, D or C"
 RENEGE_HELP = ("only a 5, J or A of hearts higher than the trump led may be kept back, "
                "and only when the player has no other trump")
+
+
+# Hands as bitmasks: 13 bits a suit, in display order.  The play rule of play.py as masks, per trump suit:
+BITS = CardBits([CARDS[s * 13 + r] for s in SUITS for r in reversed(range(13))], 13)
+_S, _H, _D, _C = BITS.suit_cards
+_TRUMPS = tuple(sum(BITS.bit[c] for c in CARDS if IS_TRUMP[t][c]) for t in SUITS)
+"""The trumps (the A♥ always among them)."""
+_CAN_FOLLOW = tuple(tuple(BITS.suit_mask[s] & ~_TRUMPS[t] for s in SUITS) for t in SUITS)
+"""``[trump][suit]``: the cards that follow a plain lead of ``suit``."""
+_MAY_KEEP = tuple(tuple(sum(BITS.bit[p] for p in PRIVILEGED[t] if KEY[t][p] > KEY[t][c]) for c in CARDS)
+                  for t in SUITS)
+"""``[trump][card led]``: the privileged trumps above a trump lead, which need not be played to it."""
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    return _S[mask & 8191] + _H[mask >> 13 & 8191] + _D[mask >> 26 & 8191] + _C[mask >> 39]
 
 
 def sort_cards(cards: Sequence[Card]) -> list[Card]:
@@ -88,6 +104,7 @@ class Deal55(Deal):
 
     game = "55"
     rules: Rules55
+    BITS = BITS
 
     def __init__(self, rules: Rules55, dealer: int, hands: Sequence[Sequence[Card]],
                  kitty: Sequence[Card]) -> None:
@@ -151,7 +168,20 @@ class Deal55(Deal):
         return TRUMP_CHOICES
 
     def _legal_cards(self) -> tuple[Card, ...]:
-        return legal_cards(self.hands[self.to_move or 0], self.trick_cards, self.trump)
+        once = self._once[self.to_move or 0]
+        cards = self.trick_cards
+        if not cards:
+            return _cards(once)
+        trump = self.trump
+        assert trump is not None
+        led = cards[0]
+        if IS_TRUMP[trump][led]:
+            trumps = once & _TRUMPS[trump]
+            # a trump if the player holds one, unless all it holds are privileged trumps above the lead
+            return _cards(trumps if trumps & ~_MAY_KEEP[trump][led] else once)
+        if once & _CAN_FOLLOW[trump][SUIT[led]]:
+            return _cards(once & (BITS.suit_mask[SUIT[led]] | _TRUMPS[trump]))   # follow or trump, freely
+        return _cards(once)
 
     def is_legal(self, move: Move) -> bool:
         phase = self.phase
@@ -272,10 +302,9 @@ class Deal55(Deal):
     # -- applying ----------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:
         phase = self.phase
-        if phase == PLAY:
-            assert isinstance(move, Card)
-            self._play_card(move)
-        elif phase == AUCTION:
+        if phase == PLAY:   # cards are played by _play (see push_unchecked); 55's play has no other move
+            raise AssertionError(f"not a card: {move!r}")
+        if phase == AUCTION:
             assert isinstance(move, Call)
             auction = self.auction
             auction.push_unchecked(move)
@@ -288,15 +317,16 @@ class Deal55(Deal):
                 contract = auction.contract()
                 assert contract is not None
                 self.contract = contract
-                self.hands[contract.bidder] = self.sort_hand([*self.hands[contract.bidder], *self.kitty])
+                self._once[contract.bidder] |= BITS.masks(self.kitty, 1)[0]
+                self._hands = None
                 self.kitty_taken = True
                 self.phase = DISCARD
                 self.to_move = contract.bidder
         elif phase == DISCARD:
             assert isinstance(move, Discard) and self.contract is not None
-            gone = set(move.cards)
             bidder = self.contract.bidder
-            self.hands[bidder] = [c for c in self.hands[bidder] if c not in gone]
+            self._once[bidder] &= ~BITS.masks(move.cards, 1)[0]
+            self._hands = None
             self.discard = tuple(move.cards)
             self.phase = TRUMP
         else:
@@ -317,15 +347,15 @@ class Deal55(Deal):
             # The trick's winning card is its highest trump; it is the deal's highest if it beats the record.
             high = self.highest
             if high is None or best > key[high[1]]:
-                self.highest = (winner, cards[best_i], len(self.tricks))
+                self.highest = (winner, cards[best_i], len(self._trick_rows))
         side = self.rules.side_of[winner]
         points = trick_points(cards)
         self.points[side] += points
         self.tricks_won[side] += 1
         return winner, points
 
-    def _on_trick(self, trick: Trick) -> None:
-        if len(self.tricks) == TRICKS and self.highest is not None:
+    def _on_trick(self) -> None:
+        if len(self._trick_rows) == TRICKS and self.highest is not None:
             self.points[self.rules.side_of[self.highest[0]]] += BONUS
 
     # -- outcome -------------------------------------------------------------------------------------------

@@ -6,13 +6,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ...core.cardbits import CardBits
 from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit
 from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
-from .play import STRENGTH, SUIT, legal_cards, trick_points, trick_winner
+from .play import POINTS, STRENGTH, SUIT, trick_key
 from .rules import RANKS, Rules56
 from .scoring import deal_score, is_made
 
@@ -27,6 +28,16 @@ def deck(rules: Rules56) -> list[Card]:
 
 TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
 
+# Hands as bitmasks: 8 bits a suit, the ranks in display order (J 9 A T K Q 8 7).
+BITS = CardBits([CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in RANKS], 8)
+_S, _H, _D, _C = BITS.suit_cards
+_SUIT_CARDS = BITS.suit_cards
+_SUIT_MASK = BITS.suit_mask
+
+# ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
+_TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
+_POINTS_OF = POINTS.__getitem__
+
 
 class Deal56(Deal):
     """A deal of 56.
@@ -38,6 +49,8 @@ class Deal56(Deal):
 
     game = "56"
     rules: Rules56
+    BITS = BITS
+    COPIES = 2
 
     def __init__(self, rules: Rules56, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
         super().__init__(rules, dealer, hands)
@@ -81,28 +94,32 @@ class Deal56(Deal):
 
     # -- legal moves ---------------------------------------------------------------------------------
     def _compute_legal(self) -> tuple[Move, ...]:
-        if self.phase == AUCTION:
-            return self.auction.legal()
-        if self.phase == TRUMP:
-            return TRUMP_CHOICES
-        seat = self.to_move
-        assert seat is not None
-        hand = self.hands[seat]
-        if not self.trick_cards:
-            distinct = legal_cards(hand, (), None)
+        phase = self.phase
+        if phase == PLAY:
+            once = self._once[self.to_move]   # type: ignore[index]
+            cards = self.trick_cards
+            if cards:
+                led = SUIT[cards[0]]
+                follow = _SUIT_CARDS[led][once >> 8 * led & 255]
+                if follow:
+                    return follow
+                if self.must_trump and self.trump is not None:
+                    trumps = _SUIT_CARDS[self.trump][once >> 8 * self.trump & 255]
+                    if trumps:
+                        return trumps
+                legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+                return legal if self.revealed else (*legal, REVEAL)
+            legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
             if self.rules.claim and self.outcome_decided():
-                return (*distinct, CLAIM)
-            return distinct
-        cards = legal_cards(hand, self.trick_cards, self.active_trump)
-        if SUIT[cards[0]] == SUIT[self.trick_cards[0]]:
-            return cards        # follows suit
-        distinct = cards
-        if self.must_trump and self.trump is not None:
-            trumps = tuple(c for c in distinct if SUIT[c] == self.trump)
-            return trumps or distinct
-        if not self.revealed:
-            return (*distinct, REVEAL)
-        return distinct
+                return (*legal, CLAIM)
+            return legal
+        if phase == AUCTION:
+            return self.auction.legal()
+        return TRUMP_CHOICES
+
+    def _play(self, card: Card) -> None:
+        self.must_trump = False
+        super()._play(card)
 
     def outcome_decided(self) -> bool:
         """Whether the contract is sure to be made or sure to fail, whatever is still played."""
@@ -216,12 +233,9 @@ class Deal56(Deal):
     def _apply(self, move: Move) -> None:
         phase = self.phase
         if phase == PLAY:
-            if isinstance(move, Card):
-                self.must_trump = False
-                self._play_card(move)
-            elif isinstance(move, Reveal):
+            if isinstance(move, Reveal):
                 self.revealed = True
-                self.revealed_at = len(self.tricks)
+                self.revealed_at = len(self._trick_rows)
                 self.must_trump = True
             else:
                 self.claimed_by = self.to_move
@@ -250,8 +264,11 @@ class Deal56(Deal):
             self.to_move = self.first_hand
 
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
-        winner = (leader + trick_winner(cards, self.active_trump)) % self.n
-        points = trick_points(cards)
+        trump = self.trump if self.revealed else None
+        keys = _TRICK_KEYS[4 if trump is None else trump][SUIT[cards[0]]]
+        ranked = [keys[c] for c in cards]
+        winner = (leader + ranked.index(max(ranked))) % self.n   # index: of two equal cards the first wins
+        points = sum(map(_POINTS_OF, cards))
         self.points[self.rules.team_of[winner]] += points
         return winner, points
 
