@@ -48,6 +48,7 @@ class Deal(ABC):
     :ivar hands: each seat's cards still held.
     :ivar history: every move so far with the seat that made it, in order.
     :ivar tricks: the completed tricks.
+    :ivar is_over: whether the deal has ended (``phase == "over"``).
     """
 
     game: ClassVar[str]
@@ -66,21 +67,25 @@ class Deal(ABC):
         masks = [self.BITS.masks(h, self.COPIES) for h in self.dealt]
         self._once: list[int] = [m[0] for m in masks]
         self._twice: list[int] = [m[1] for m in masks]
+        self._bit = self.BITS.bit
         self._hands: list[list[Card]] | None = None
+        self._hands_at = 0
         self.history: list[tuple[int, Move]] = []
         self._tricks: list[Trick] = []
         self._trick_rows: list[tuple[int, tuple[Card, ...], int, int]] = []
         self.trick_leader = self.first_hand
         self.trick_cards: list[Card] = []
         self._legal: tuple[Move, ...] | None = None
+        self.is_over = False
 
     @property
     def hands(self) -> list[list[Card]]:
         """Each seat's cards still held, in display order (read them; moves change them)."""
         hands = self._hands
-        if hands is None:
+        if hands is None or self._hands_at != len(self.history):
             hand = self.BITS.hand
             hands = self._hands = [hand(o, t) for o, t in zip(self._once, self._twice, strict=True)]
+            self._hands_at = len(self.history)
         return hands
 
     def hand_mask(self, seat: int) -> int:
@@ -124,9 +129,12 @@ class Deal(ABC):
         """The deal's result as ``fiftysix check`` prints it (records.md)."""
 
     # -- the transition function -----------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def _finish(self) -> None:
+        """End the deal."""
+        self.phase = OVER
+        self.to_move = None
+        self.is_over = True
+        self._legal = ()
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the seat to move may make now, in a stable order (empty when the deal is over)."""
@@ -147,13 +155,28 @@ class Deal(ABC):
         :raises IllegalMoveError: (a precise subclass) if the move is not legal now.
             Nothing changes when an error is raised.
         """
-        # The card play first: a legal card goes straight in; anything else takes the general path.
-        if move.__class__ is Card and self.phase == PLAY and (seat is None or seat == self.to_move):
+        # The card play first: a legal card goes straight in (the body of _play, inlined for speed);
+        # anything else takes the general path below.
+        if move.__class__ is Card and self.phase == PLAY:
             legal = self._legal
             if legal is None:
-                legal = self._legal = self._compute_legal()
-            if move in legal:
-                self._play(move)
+                legal = self.legal_moves()
+            to = self.to_move
+            if move in legal and (seat is None or seat == to):
+                assert to is not None
+                self.history.append((to, move))
+                self._legal = None
+                b = self._bit[move]
+                if self._twice[to] & b:
+                    self._twice[to] ^= b
+                else:
+                    self._once[to] ^= b
+                cards = self.trick_cards
+                cards.append(move)
+                if len(cards) == self.n:
+                    self._end_trick()
+                else:
+                    self.to_move = to + 1 if to + 1 < self.n else 0
                 return move
         if self.phase == OVER:
             raise DealOverError("the deal is over; no more moves")
@@ -217,8 +240,7 @@ class Deal(ABC):
         assert seat is not None
         self.history.append((seat, card))
         self._legal = None
-        self._hands = None
-        b = self.BITS.bit[card]
+        b = self._bit[card]
         if self._twice[seat] & b:
             self._twice[seat] ^= b
         else:
@@ -239,8 +261,7 @@ class Deal(ABC):
         self.trick_leader = winner
         self.to_move = winner
         if not self._once[winner]:
-            self.phase = OVER
-            self.to_move = None
+            self._finish()
 
     @abstractmethod
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:

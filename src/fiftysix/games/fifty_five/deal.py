@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from ...core.cardbits import CardBits
-from ...core.cards import CARDS, SUITS, Card, Suit, cards_text
+from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.moves import Call, Discard, Move, TrumpChoice
@@ -57,7 +57,7 @@ def parse_trump(text: object) -> TrumpChoice:
     :raises NotationError: for no-trumps (55 has none) and anything that is not a suit.
     """
     if isinstance(text, str):
-        t = text.strip().upper()
+        t = plain(text)
         if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
             raise NotationError(f"55 has no no-trumps; {TRUMP_HELP}")
         try:
@@ -311,8 +311,7 @@ class Deal55(Deal):
             if not auction.done:
                 self.to_move = auction.to_move
             elif auction.thrown_in:
-                self.phase = OVER
-                self.to_move = None
+                self._finish()
             else:
                 contract = auction.contract()
                 assert contract is not None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.cardbits import CardBits
-from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit
+from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit, plain
 from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
@@ -36,7 +36,6 @@ _SUIT_MASK = BITS.suit_mask
 
 # ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
 _TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
-_POINTS_OF = POINTS.__getitem__
 
 
 class Deal56(Deal):
@@ -62,7 +61,6 @@ class Deal56(Deal):
         self.trump_chosen = False
         self.revealed = rules.trump != "hidden"
         self.revealed_at: int | None = None  # trick index where a hidden trump was turned up
-        self.must_trump = False             # the asker of a reveal must play a trump if able
         self.points = [0] * rules.n_teams
         self.claimed_by: int | None = None
 
@@ -93,33 +91,55 @@ class Deal56(Deal):
         return self.trump
 
     # -- legal moves ---------------------------------------------------------------------------------
-    def _compute_legal(self) -> tuple[Move, ...]:
-        phase = self.phase
-        if phase == PLAY:
+    @property
+    def must_trump(self) -> bool:
+        """The seat to move has just asked for the hidden trump: it must play a trump if it holds one."""
+        history = self.history
+        return bool(history) and isinstance(history[-1][1], Reveal)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the seat to move may make now, in a stable order (empty when the deal is over)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self.phase == PLAY:
+            # The rule of play.legal_cards, on masks: the distinct cards of the suit led if any, else all.
             once = self._once[self.to_move]   # type: ignore[index]
             cards = self.trick_cards
             if cards:
                 led = SUIT[cards[0]]
-                follow = _SUIT_CARDS[led][once >> 8 * led & 255]
-                if follow:
-                    return follow
-                if self.must_trump and self.trump is not None:
-                    trumps = _SUIT_CARDS[self.trump][once >> 8 * self.trump & 255]
-                    if trumps:
-                        return trumps
+                legal = _SUIT_CARDS[led][once >> 8 * led & 255]
+                if not legal:
+                    legal = self._discards(once)
+            else:
                 legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
-                return legal if self.revealed else (*legal, REVEAL)
-            legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
-            if self.rules.claim and self.outcome_decided():
-                return (*legal, CLAIM)
-            return legal
+                if self.rules.claim and self.outcome_decided():
+                    legal = (*legal, CLAIM)
+        else:
+            legal = self._compute_legal()
+        self._legal = legal
+        return legal
+
+    def _discards(self, once: int) -> tuple[Move, ...]:
+        """Legal moves of a player who cannot follow suit: a trump after asking for it, ``?`` while hidden."""
+        trump = self.trump
+        if trump is not None and self.must_trump:
+            trumps = _SUIT_CARDS[trump][once >> 8 * trump & 255]
+            if trumps:
+                return trumps
+        legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+        return legal if self.revealed else (*legal, REVEAL)
+
+    def _compute_legal(self) -> tuple[Move, ...]:
+        phase = self.phase
+        if phase == PLAY:
+            self._legal = None
+            return self.legal_moves()
         if phase == AUCTION:
             return self.auction.legal()
-        return TRUMP_CHOICES
-
-    def _play(self, card: Card) -> None:
-        self.must_trump = False
-        super()._play(card)
+        if phase == TRUMP:
+            return TRUMP_CHOICES
+        return ()
 
     def outcome_decided(self) -> bool:
         """Whether the contract is sure to be made or sure to fail, whatever is still played."""
@@ -172,7 +192,7 @@ class Deal56(Deal):
         """
         if not isinstance(text, str):
             raise NotationError(f"malformed move {text!r}")
-        t = text.strip().upper()
+        t = plain(text)
         if self.phase == TRUMP:
             if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
                 return TRUMP_CHOICES[4]
@@ -236,11 +256,9 @@ class Deal56(Deal):
             if isinstance(move, Reveal):
                 self.revealed = True
                 self.revealed_at = len(self._trick_rows)
-                self.must_trump = True
             else:
                 self.claimed_by = self.to_move
-                self.phase = OVER
-                self.to_move = None
+                self._finish()
         elif phase == AUCTION:
             assert isinstance(move, Call)
             self.auction.push_unchecked(move)
@@ -263,12 +281,26 @@ class Deal56(Deal):
             self.phase = PLAY
             self.to_move = self.first_hand
 
+    def _end_trick(self) -> None:
+        # Deal._end_trick with the scoring inlined: this runs once a trick.
+        leader, cards = self.trick_leader, tuple(self.trick_cards)
+        winner, points = self._score_trick(leader, cards)
+        self._trick_rows.append((leader, cards, winner, points))
+        self.trick_cards = []
+        self.trick_leader = self.to_move = winner
+        if not self._once[winner]:
+            self._finish()
+
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
-        trump = self.trump if self.revealed else None
-        keys = _TRICK_KEYS[4 if trump is None else trump][SUIT[cards[0]]]
-        ranked = [keys[c] for c in cards]
-        winner = (leader + ranked.index(max(ranked))) % self.n   # index: of two equal cards the first wins
-        points = sum(map(_POINTS_OF, cards))
+        keys = _TRICK_KEYS[4 if self.trump is None or not self.revealed else self.trump][SUIT[cards[0]]]
+        best = best_i = points = i = 0
+        for c in cards:
+            k = keys[c]
+            if k > best:        # strictly higher: of two identical cards the first wins
+                best, best_i = k, i
+            points += POINTS[c]
+            i += 1
+        winner = (leader + best_i) % self.n
         self.points[self.rules.team_of[winner]] += points
         return winner, points
 
