@@ -293,13 +293,12 @@ class Deal56(Deal):
 
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         keys = _TRICK_KEYS[4 if self.trump is None or not self.revealed else self.trump][SUIT[cards[0]]]
-        best = best_i = points = i = 0
-        for c in cards:
+        best = best_i = points = 0
+        for i, c in enumerate(cards):
             k = keys[c]
             if k > best:        # strictly higher: of two identical cards the first wins
                 best, best_i = k, i
             points += POINTS[c]
-            i += 1
         winner = (leader + best_i) % self.n
         self.points[self.rules.team_of[winner]] += points
         return winner, points
