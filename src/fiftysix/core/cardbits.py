@@ -70,14 +70,14 @@ class CardBits:
         bit = self.bit
         for c in cards:
             b = bit[c] if 0 <= c < 52 else 0
-            if not b:
-                raise ValueError(f"{c} is not a card of the game")
-            if not once & b:
-                once |= b
-            elif copies > 1 and not twice & b:
+            if once & b:
+                if twice & b or copies == 1:
+                    raise ValueError(f"a hand holds {c} more than {'once' if copies == 1 else 'twice'}")
                 twice |= b
+            elif b:
+                once |= b
             else:
-                raise ValueError(f"a hand holds {c} more than {'once' if copies == 1 else 'twice'}")
+                raise ValueError(f"{c} is not a card of the game")
         return once, twice
 
     def hand(self, once: int, twice: int) -> list[Card]:

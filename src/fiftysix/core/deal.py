@@ -63,10 +63,12 @@ class Deal(ABC):
         self.n: int = rules.players
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
-        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(self.sort_hand(h)) for h in hands)
-        masks = [self.BITS.masks(h, self.COPIES) for h in self.dealt]
+        bits = self.BITS
+        masks = [bits.masks(h, self.COPIES) for h in hands]
         self._once: list[int] = [m[0] for m in masks]
         self._twice: list[int] = [m[1] for m in masks]
+        # the masks hold the cards in display order: the hands as dealt, sorted
+        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(bits.hand(*m)) for m in masks)
         self._bit = self.BITS.bit
         self._hands: list[list[Card]] | None = None
         self._hands_at = 0
