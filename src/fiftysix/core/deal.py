@@ -63,6 +63,7 @@ class Deal(ABC):
         self.n: int = rules.players
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
+        self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
         bits = self.BITS
         masks = [bits.masks(h, self.COPIES) for h in hands]
         self._once: list[int] = [m[0] for m in masks]
@@ -159,13 +160,13 @@ class Deal(ABC):
         """
         # The card play first: a legal card goes straight in (the body of _play, inlined for speed);
         # anything else takes the general path below.
-        if move.__class__ is Card and self.phase == PLAY:
+        # (Only the play's legal moves hold cards, so the phase needs no test.)
+        if move.__class__ is Card:
             legal = self._legal
             if legal is None:
                 legal = self.legal_moves()
-            to = self.to_move
+            to: int = self.to_move  # type: ignore[assignment]
             if move in legal and (seat is None or seat == to):
-                assert to is not None
                 self.history.append((to, move))
                 self._legal = None
                 b = self._bit[move]
@@ -178,7 +179,7 @@ class Deal(ABC):
                 if len(cards) == self.n:
                     self._end_trick()
                 else:
-                    self.to_move = to + 1 if to + 1 < self.n else 0
+                    self.to_move = self._next_seat[to]
                 return move
         if self.phase == OVER:
             raise DealOverError("the deal is over; no more moves")
@@ -252,7 +253,7 @@ class Deal(ABC):
         if len(cards) == self.n:
             self._end_trick()
         else:
-            self.to_move = seat + 1 if seat + 1 < self.n else 0
+            self.to_move = self._next_seat[seat]
 
     def _end_trick(self) -> None:
         leader, cards = self.trick_leader, tuple(self.trick_cards)

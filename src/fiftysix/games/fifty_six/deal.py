@@ -289,16 +289,8 @@ class Deal56(Deal):
             self.to_move = self.first_hand
 
     def _end_trick(self) -> None:
-        # Deal._end_trick with the scoring inlined: this runs once a trick.
+        # Deal._end_trick with the trick scored inline: this runs once a trick.
         leader, cards = self.trick_leader, tuple(self.trick_cards)
-        winner, points = self._score_trick(leader, cards)
-        self._trick_rows.append((leader, cards, winner, points))
-        self.trick_cards = []
-        self.trick_leader = self.to_move = winner
-        if not self._once[winner]:
-            self._finish()
-
-    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         keys = _TRICK_KEYS[4 if self.trump is None or not self.revealed else self.trump][SUIT[cards[0]]]
         best = best_i = points = 0
         for i, c in enumerate(cards):
@@ -308,7 +300,14 @@ class Deal56(Deal):
             points += POINTS[c]
         winner = (leader + best_i) % self.n
         self.points[self.rules.team_of[winner]] += points
-        return winner, points
+        self._trick_rows.append((leader, cards, winner, points))
+        self.trick_cards = []
+        self.trick_leader = self.to_move = winner
+        if not self._once[winner]:
+            self._finish()
+
+    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
+        raise NotImplementedError("56 scores its tricks in _end_trick")
 
     # -- outcome ----------------------------------------------------------------------------------------
     def made(self) -> bool | None:
