@@ -7,13 +7,13 @@ import pytest
 
 from fiftysix import CardNotHeldError, IllegalMoveError, MustFollowError, NotationError, WrongPhaseError
 from fiftysix.core.cards import Card, Suit, cards_text, parse_cards
+from fiftysix.games.fifty_five.play import trick_winner
 from fiftysix.games.fifty_five.ranking import (
     ACE_OF_HEARTS,
     IS_TRUMP,
     PRIVILEGED,
     plain_order,
     trump_order,
-    winning_index,
 )
 from helpers55 import make, push_all, to_play
 
@@ -54,7 +54,7 @@ def test_the_ace_of_hearts_is_always_a_trump() -> None:
 
 def win(trump: Suit, trick: str) -> str:
     cards = parse_cards(trick)
-    return str(cards[winning_index(trump, cards)])
+    return str(cards[trick_winner(cards, trump)])
 
 
 @pytest.mark.parametrize(("trump", "trick", "winner"), [

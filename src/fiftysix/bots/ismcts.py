@@ -256,7 +256,8 @@ class _Policy56:
 
     def __init__(self) -> None:
         from ..games.fifty_six import calls
-        from ..games.fifty_six.deal import POINTS, STRENGTH, SUIT, TRUMP_CHOICES
+        from ..games.fifty_six.deal import TRUMP_CHOICES
+        from ..games.fifty_six.play import POINTS, STRENGTH, SUIT
 
         self.calls, self.points, self.strength, self.suit = calls, POINTS, STRENGTH, SUIT
         self.trump_choices: tuple[Move, ...] = TRUMP_CHOICES

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.cards import CARDS, Card, Suit
-from ..games.fifty_five.ranking import IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, winning_index
+from ..games.fifty_five.play import IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, trick_winner
 from .base import register
 
 # What one trump is worth in tricks, by its place in the trump order (5, J, A♥, A, K, Q, then the rest).
@@ -146,7 +146,7 @@ class Rules55Bot:
             return str(self._lead(view, trump, hand, legal))
         seat = view["seat"]
         leader = view["trick"]["leader"]
-        best_i = winning_index(trump, trick)
+        best_i = trick_winner(trick, trump)
         ours = _side(view["rules"], (leader + best_i) % n) == _side(view["rules"], seat)
         last = len(trick) == n - 1
         lowest = min(legal, key=lambda c: (is_trump[c], c in PRIVILEGED[trump], key[c]))
@@ -178,9 +178,9 @@ class Rules55Bot:
         return min(legal, key=key.__getitem__)
 
 
-def _beats(trump: int, card: Card, trick: Sequence[Card], best_i: int) -> bool:
+def _beats(trump: Suit, card: Card, trick: Sequence[Card], best_i: int) -> bool:
     """Whether ``card`` would take the trick from its best card so far."""
-    return winning_index(trump, [*trick, card]) == len(trick)
+    return trick_winner([*trick, card], trump) == len(trick)
 
 
 def _unseen_trumps(view: Mapping[str, Any], trump: int, hand: Sequence[Card]) -> list[Card]:

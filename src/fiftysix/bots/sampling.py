@@ -209,7 +209,7 @@ class DealSampler:
         off-suit card from whose trick on the trick winners agree with the view (trumps count from that
         trick on), asks followed by a trump first; ``len(plays)`` when the seat now to move may just have
         asked (first when the observer is offered trumps only)."""
-        from ..games.fifty_six.deal import POINTS, STRENGTH, SUIT
+        from ..games.fifty_six.play import POINTS, STRENGTH, SUIT
 
         tricks = self.view["tricks"]
         seq = self._tricks_cards()
@@ -256,7 +256,7 @@ class DealSampler:
         trick = v.get("trick") or {}
         if v["to_move"] != self.seat or not trick.get("cards") or trump is None:
             return False
-        from ..games.fifty_six.deal import SUIT
+        from ..games.fifty_six.play import SUIT
 
         led = SUIT[self.parse_card(trick["cards"][0])]
         if any(SUIT[c] == led for c in self.own):
@@ -265,7 +265,7 @@ class DealSampler:
         return len(set(legal)) < len(set(self.own)) and all(SUIT[c] == trump for c in legal)
 
     def _voids_56(self) -> list[Claim]:
-        from ..games.fifty_six.deal import SUIT
+        from ..games.fifty_six.play import SUIT
 
         trump = self._trump
         out = []

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.cards import CARDS, Card, Suit
-from ..games.fifty_five.deal import legal_cards
-from ..games.fifty_five.ranking import EFFECTIVE_SUIT, IS_TRUMP, KEY, PRIVILEGED, winning_index
+from ..games.fifty_five.play import EFFECTIVE_SUIT, IS_TRUMP, KEY, PRIVILEGED, legal_cards, trick_winner
 from ..games.fifty_five.rules import TRICK_POINTS
 
 
@@ -45,7 +44,7 @@ class Play55:
 
     def winner(self, trick: Sequence[Card], trump: Suit | None) -> int:
         assert trump is not None, "55 always has trumps"
-        return winning_index(trump, trick)
+        return trick_winner(trick, trump)
 
     def card_points(self, card: Card) -> int:
         return 0

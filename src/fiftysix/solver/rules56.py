@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.cards import Card, Suit
-from ..games.fifty_six.deal import POINTS, STRENGTH, SUIT
+from ..games.fifty_six.play import POINTS, STRENGTH, SUIT
 from ..games.fifty_six.rules import RANKS
 
 

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, WrongPhaseError
 from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text
 from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
 from .rules import RANKS, Rules56
+
+_SPECIALS = tuple(tuple(c for i, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> i & 1) for bits in range(8))
+
+
+@lru_cache(maxsize=8192)
+def _legal_calls(specials: int, bidding: str, current: int, first_bid: bool, suit_bids: int,
+                 suit_size: int) -> tuple[tuple[Call, ...], tuple[Call, ...], frozenset[str]]:
+    """The legal calls (``P X XX`` as ``specials`` says, then :func:`legal_bids`), the specials and the
+    bids' texts: worked out once per auction state."""
+    bids, texts = legal_bids(bidding, current, first_bid, suit_bids, suit_size)
+    return _SPECIALS[specials] + bids, _SPECIALS[specials], texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +48,8 @@ class Auction56:
         self.first_hand = first_hand
         self.to_move = first_hand
         self.calls: list[Call] = []
-        self.meanings: list[str] = []
+        self._meanings: list[str] = []
+        self._describing = False    # the meanings are worked out when first asked for (see meanings)
         self.value = MIN_BID - 1
         self.bidder: int | None = None
         self.strain: Strain = None
@@ -49,6 +62,17 @@ class Auction56:
         self._specials: tuple[Call, ...] = ()
         self._bid_texts: frozenset[str] = frozenset()
 
+    @property
+    def meanings(self) -> list[str]:
+        """What each call told the table, in words (worked out when asked for, by replaying the calls)."""
+        if len(self._meanings) < len(self.calls):
+            replay = Auction56(self.rules, self.first_hand)
+            replay._describing = True
+            for call in self.calls:
+                replay.push_unchecked(call)
+            self._meanings = replay._meanings
+        return self._meanings
+
     # -- what may be called ----------------------------------------------------------------------
     def legal(self) -> tuple[Call, ...]:
         """The calls the seat to move may make, in a stable order (``P X XX`` then bids by value)."""
@@ -60,25 +84,25 @@ class Auction56:
         if self.done:
             return ()
         rules, seat = self.rules, self.to_move
-        out: list[Call] = []
+        specials = 0        # bits: 1 pass, 2 double, 4 redouble
         first_call = not self.calls
         if not (first_call and seat == self.first_hand and rules.all_pass == "forced"
                 and rules.bidding == "standard"):
-            out.append(PASS)
+            specials = 1
         team = rules.team_of[seat]
         if self.bidder is not None:
             bid_team = rules.team_of[self.bidder]
             if self.doubled == 0 and bid_team != team:
-                out.append(DOUBLE)
+                specials |= 2
             if self.doubled == 1 and bid_team == team:
-                out.append(REDOUBLE)
-        self._specials = tuple(out)
+                specials |= 4
         if self.doubled and rules.double == "closes":
+            self._specials = _SPECIALS[specials]
             self._bid_texts = frozenset()
             return self._specials
-        bids, self._bid_texts = legal_bids(rules.bidding, self.value, self.bidder is None,
-                                           len(self.suit_bids), rules.deck_size // 4)
-        return self._specials + bids
+        legal, self._specials, self._bid_texts = _legal_calls(
+            specials, rules.bidding, self.value, self.bidder is None, len(self.suit_bids), rules.deck_size // 4)
+        return legal
 
     def is_legal(self, call: Call) -> bool:
         if self.done:
@@ -86,7 +110,7 @@ class Auction56:
         self.legal()
         if call.is_bid:
             return call.text in self._bid_texts
-        return any(c.text == call.text for c in self._specials)
+        return call in self._specials or any(c.text == call.text for c in self._specials)
 
     def check(self, call: Call, written_value: int | None = None) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
@@ -175,7 +199,8 @@ class Auction56:
         elif call is DOUBLE:
             self.doubled = 1
             self.passes = 0
-            meaning = f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
+            meaning = (f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
+                       if self._describing else "")
         elif call is REDOUBLE:
             self.doubled = 2
             self.passes = 0
@@ -184,11 +209,12 @@ class Auction56:
         else:
             meaning = self._apply_bid(call, seat)
         self.calls.append(call)
-        self.meanings.append(meaning)
+        if self._describing:
+            self._meanings.append(meaning)
         self.to_move = (seat + 1) % self.n
 
     def _apply_bid(self, call: Call, seat: int, counted_as_pass: bool = False) -> str:
-        meaning = describe(call, self, counted_as_pass)
+        meaning = describe(call, self, counted_as_pass) if self._describing else ""
         old = self.value
         self.value = resulting_value(call, self.value)
         self.bidder = seat

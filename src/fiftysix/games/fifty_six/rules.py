@@ -15,7 +15,8 @@ from ...core.options import resolve_rules, rules_json
 RANKS = "J9ATKQ87"
 """56's ranks, high to low."""
 
-POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
+RANK_POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
+"""Card points by rank letter (the others are worth nothing)."""
 
 DECK_CHOICES = {4: (48, 32), 6: (48,), 8: (64, 48)}
 """Allowed decks per number of players; the first is the default."""
@@ -121,4 +122,4 @@ class Rules56:
         return 2
 
     def points_of_rank(self, rank_char: str) -> int:
-        return POINTS.get(rank_char, 0)
+        return RANK_POINTS.get(rank_char, 0)
