@@ -9,7 +9,7 @@ import pytest
 
 from fiftysix import view
 from fiftysix.bots import make_bot
-from fiftysix.bots.rules55 import Rules55Bot, estimate
+from fiftysix.bots.heuristic.rules55 import Rules55Bot, estimate
 from fiftysix.core.cards import parse_cards
 from fiftysix.games.fifty_five import PRESETS, Deal55, Rules55
 from helpers55 import make, push_all, to_play

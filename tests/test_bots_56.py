@@ -9,7 +9,7 @@ import pytest
 
 from fiftysix import Deal56, Rules56, view
 from fiftysix.bots import BOTS, make_bot
-from fiftysix.bots.rules56 import AuctionState, Rules56Bot, Table
+from fiftysix.bots.heuristic.rules56 import AuctionState, Rules56Bot, Table
 from fiftysix.core.cards import parse_cards
 from fiftysix.games import GAMES
 

@@ -1,12 +1,12 @@
-"""What the 56 bots read from a view (``bots/knowledge.py``) and how ``rules:56`` uses it, on hand-made deals."""
+"""What the 56 bots read from a view (``bots/heuristic/knowledge.py``) and how ``rules:56`` uses it, on hand-made deals."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fiftysix import Deal56, Rules56, view
-from fiftysix.bots.knowledge import AuctionState, Table
-from fiftysix.bots.rules56 import Rules56Bot, auction_adjustments
+from fiftysix.bots.heuristic.knowledge import AuctionState, Table
+from fiftysix.bots.heuristic.rules56 import Rules56Bot, auction_adjustments
 from fiftysix.core.cards import parse_cards
 
 # 56-4 with the 32-card deck (J 9 A T); dealer 3, so seat 0 calls and leads first; teams (0, 2) and (1, 3).

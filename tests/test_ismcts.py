@@ -6,7 +6,7 @@ import pytest
 
 from fiftysix.arena import ArenaConfig, run_arena, summarize
 from fiftysix.bots import make_bot
-from fiftysix.bots.ismcts import IsmctsBot
+from fiftysix.bots.search.ismcts import IsmctsBot
 from fiftysix.games import game_of_preset
 from fiftysix.views import view
 
@@ -89,12 +89,12 @@ def test_calls_option_checked() -> None:
 def test_solved_leaves_agree_with_double_dummy_play(preset: str) -> None:
     """An iteration that stops with few cards left (at a trick's start or within one) is rewarded as if the rest were
     played double dummy: the same rewards as playing the solver's best card at every turn to the end."""
-    from fiftysix.bots.ismcts import _policy_for
+    from fiftysix.bots.kits import kit_for
     from fiftysix.solver import Position, card_values
 
     game = game_of_preset(preset)
     rules = game.rules_from_json(preset)
-    policy = _policy_for("56")
+    policy = kit_for("56").ismcts_policy()
     checked = 0
     for seed in range(6):
         deal = game.new_deal(rules, seed=seed)

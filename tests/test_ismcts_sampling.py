@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fiftysix.bots.sampling import DealSampler, SamplingError, sample_deals
+from fiftysix.bots.sampling import DealSampler, SamplingError, sample_deals, sampler_for
 from fiftysix.core.cards import Card
 from fiftysix.core.deal import AUCTION
 from fiftysix.core.moves import PASS, Call
@@ -67,7 +67,7 @@ def test_sampled_deals_agree_with_the_view(preset: str, seed: int, steps: int, w
     deal = random_position(preset, seed, steps)
     seat = None if who < 0 else who % deal.n
     v = view(deal, seat)
-    sampler = DealSampler(v)
+    sampler = sampler_for(v)
     rng = random.Random(seed)
     for _ in range(3):
         check_sample(v, sampler, sampler.sample(rng))
@@ -117,7 +117,7 @@ def test_plus_k_and_noes_claims() -> None:
     deal.push("+2H")      # seat 1: exactly JH JH, no other heart (whatever it really holds)
     deal.push("+1NOES")   # seat 2: void in hearts, the last suit named
     v = view(deal, 3)
-    sampler = DealSampler(v)
+    sampler = sampler_for(v)
     kept = {c.why for c in sampler.claims} - {c.why for c in sampler.dropped}
     for d in (sampler.sample(random.Random(i)) for i in range(15)):
         if "seat 1 bid +2H" in kept:
@@ -134,7 +134,7 @@ def test_impossible_claims_are_dropped() -> None:
     jacks = [c for c in deal.hands[2] if str(c) == "JH"]
     # seat 0 claims the J of hearts; if seat 2 (the observer) holds both, the claim is false
     deal.push("28H")
-    sampler = DealSampler(view(deal, 2))
+    sampler = sampler_for(view(deal, 2))
     if len(jacks) == 2:
         assert [c.why for c in sampler.dropped] == ["seat 0 bid 28H"]
     for d in (sampler.sample(random.Random(i)) for i in range(5)):
@@ -144,7 +144,7 @@ def test_impossible_claims_are_dropped() -> None:
 def test_voids_from_play() -> None:
     deal = random_position("56-4", 77, 45)
     v = view(deal, 0)
-    sampler = DealSampler(v)
+    sampler = sampler_for(v)
     voids = [c for c in sampler.claims if c.hard]
     assert voids, "this position shows voids"
     for d in sampler.sample(random.Random(5)), sampler.sample(random.Random(6)):
@@ -167,4 +167,4 @@ def test_inconsistent_view_is_refused() -> None:
     v = view(deal, 0)
     v = {**v, "hand_sizes": [v["hand_sizes"][0], 9] + v["hand_sizes"][2:]}
     with pytest.raises(SamplingError):
-        DealSampler(v)
+        sampler_for(v)

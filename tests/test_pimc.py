@@ -8,7 +8,8 @@ import pytest
 
 from fiftysix import Deal55, Deal56, Rules55, Rules56, view
 from fiftysix.bots import BOTS, make_bot
-from fiftysix.bots.pimc import PimcBot, dd_tricks
+from fiftysix.bots.kits import kit_for
+from fiftysix.bots.search.pimc import PimcBot
 from fiftysix.bots.protocol import bot_from_spec
 from fiftysix.core.cards import Card, parse_cards
 from fiftysix.solver import Position, card_values, kernel_available
@@ -91,8 +92,9 @@ def test_endgames_pick_the_double_dummy_best_card_most_of_the_time() -> None:
 
 
 def test_depths_and_last_decision_report() -> None:
-    assert dd_tricks("56", 6) == (5, 6) and dd_tricks("56", 6, fast=True) == (4, 5)
-    assert dd_tricks("55", 4) == (5, 5) and dd_tricks("55", 9)[0] < 5
+    k56, k55 = kit_for("56"), kit_for("55")
+    assert k56.dd_tricks(6) == (5, 6) and k56.dd_tricks(6, fast=True) == (4, 5)
+    assert k55.dd_tricks(4) == (5, 5) and k55.dd_tricks(9)[0] < 5
     rules = Rules56.preset_named("56-4", deck=32)
     deal = Deal56.from_seed(rules, seed=3)
     bot = quick()

@@ -16,7 +16,7 @@ from fiftysix.core.cards import SUITS, Card, parse_cards
 from fiftysix.core.deal import PLAY
 from fiftysix.games.fifty_six.deal import deck
 from fiftysix.solver import Position, PositionError, can_reach, card_values, kernel_available, reference, solve
-from fiftysix.solver.rules56 import PLAY56
+from fiftysix.games.fifty_six import play as play56
 
 pytestmark = pytest.mark.skipif(not kernel_available(), reason="numba (extra 'solver') is not installed")
 
@@ -37,7 +37,7 @@ def random_ending(rng: random.Random, players: int, tricks: int, pairs: bool = F
     trick: list[Card] = []
     for i in range(rng.randrange(players)):
         seat = (leader + i) % players
-        card = rng.choice(PLAY56.legal(tuple(hands[seat]), tuple(trick), trump))
+        card = rng.choice(play56.legal_cards(tuple(hands[seat]), tuple(trick), trump))
         hands[seat].remove(card)
         trick.append(card)
     points = tuple(rng.randrange(0, 10) for _ in range(rules.n_teams))
@@ -240,12 +240,12 @@ def test_trick_cards_below_its_winner_do_not_part_equal_cards() -> None:
             continue
         rules, trump = pos.rules, pos.trump
         slot = functools.partial(rules.slot, trump=trump)
-        best = slot(pos.trick[rules.winner(pos.trick, trump)])
+        best = slot(pos.trick[rules.trick_winner(pos.trick, trump)])
         others = {slot(c) for q, h in enumerate(pos.hands) if q != pos.to_move for c in h}
         legal = sorted(set(pos.legal()), key=slot)
         for a, b in itertools.pairwise(legal):
             between = set(range(slot(a), slot(b) + 1))
-            if (slot(a) >> 4 != slot(b) >> 4 or rules.card_points(a) != rules.card_points(b)
+            if (slot(a) >> 4 != slot(b) >> 4 or rules.POINTS[a] != rules.POINTS[b]
                     or between & others or best in between):
                 continue
             if not any(slot(c) in between for c in pos.trick):
@@ -261,13 +261,13 @@ def _side_sure_to_win(pos: Position) -> tuple[bool, bool]:
     """For a trick in progress: whether no opponent of the side winning it now can beat its card, and
     whether nobody at all (that side's own players included) can."""
     rules = pos.rules
-    w = rules.winner(pos.trick, pos.trump)
+    w = rules.trick_winner(pos.trick, pos.trump)
     side = pos.team_of[(pos.leader + w) % pos.n]
     no_opponent = nobody = True
     for i in range(len(pos.trick), pos.n):
         seat = (pos.leader + i) % pos.n
-        beats = any(rules.winner((*pos.trick, c), pos.trump) == len(pos.trick)
-                    for c in rules.legal(pos.hands[seat], pos.trick, pos.trump))
+        beats = any(rules.trick_winner((*pos.trick, c), pos.trump) == len(pos.trick)
+                    for c in rules.legal_cards(pos.hands[seat], pos.trick, pos.trump))
         if beats:
             nobody = False
             if pos.team_of[seat] != side:
@@ -360,7 +360,7 @@ def test_sure_points_never_exceed_what_a_side_can_force(players: int) -> None:
         sure = k._sure_points(e.one, e.two, pos.n, e.team, 0, e.ctx[k.C_TRUMP], pos.leader, e.pts, *pm)
         value = reference.alphabeta(pos, 0, -1, 100)
         forced = (value, pos.points_left() - value)
-        held = [sum(pos.rules.card_points(c) for q in range(pos.n) if pos.team_of[q] == side
+        held = [sum(pos.rules.POINTS[c] for q in range(pos.n) if pos.team_of[q] == side
                     for c in pos.hands[q]) for side in (0, 1)]
         for side in (0, 1):
             assert sure[side] <= forced[side], (pos, sure, forced)

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
+
+from ..games import DEFAULT_GAME
+
+View = Mapping[str, Any]
+"""A seat's view (:func:`fiftysix.views.view`): JSON data whose fields depend on the game."""
 
 
 class Bot(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         """A move from ``view["legal"]``, in notation."""
         ...
 
@@ -34,7 +39,7 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         legal: list[str] = view["legal"]
         return legal[self.rng.randrange(len(legal))]
 
@@ -46,7 +51,7 @@ def register(name: str, factory: Callable[..., Bot]) -> None:
     BOTS[name] = factory
 
 
-def make_bot(name: str, seed: int | None = None, game: str = "56") -> Bot:
+def make_bot(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Bot:
     """A bot by name (``random``, ``rules``).  ``rules`` picks the game's own heuristic bot.
 
     :raises ValueError: for an unknown name, listing the known ones.

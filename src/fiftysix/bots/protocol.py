@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from .base import BOTS, Bot, RandomBot
+from .base import BOTS, Bot, RandomBot, View
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 10.0
@@ -250,7 +250,7 @@ class ExternalBot:
         self.close()
 
     # -- the bot interface ------------------------------------------------------------------------------
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         """The program's move; the fallback's when the program fails (the fault is recorded)."""
         legal: list[str] = view["legal"]
         if not self._started:
@@ -291,7 +291,7 @@ class ExternalBot:
         return len(self.faults)
 
     # -- plumbing ---------------------------------------------------------------------------------------
-    def _fault(self, view: dict[str, Any], message: str) -> str:
+    def _fault(self, view: View, message: str) -> str:
         self.faults.append(message)
         return self.fallback.choose(view)
 

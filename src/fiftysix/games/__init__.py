@@ -12,6 +12,8 @@ GAMES: dict[str, GameSpec] = {"56": FIFTY_SIX, "55": FIFTY_FIVE}
 
 DEFAULT_PRESET = FIFTY_SIX.default_preset
 """The preset used when none is given (the command line, the create form, a view without rules)."""
+DEFAULT_GAME = FIFTY_SIX.name
+"""The game of :data:`DEFAULT_PRESET`."""
 
 
 def game_named(name: str) -> GameSpec:

@@ -190,7 +190,7 @@ class LegalMove:
     """A legal move for the browser: its notation, what kind of move it is, its suit and a label."""
 
     move: str
-    kind: str           # "card", "call", "trump", "discard", "reveal", "claim"
+    kind: str           # "card", "trump", "discard", "reveal", "claim", or the call's: "bid", "pass", "double"...
     suit: str | None    # "S", "H", "D", "C" for a card or a suit trump; else None
     label: str
 

@@ -43,7 +43,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "version": state.version,
         "name": state.name,
         "game": state.game.name,
-        "side_word": getattr(state.game, "side_word", "team"),
+        "side_word": state.game.side_word,
         "rules": state.game.rules_to_json(state.rules, full=True),
         "rules_short": state.game.rules_to_json(state.rules),
         "host_name": state.players.get(state.host, "?"),
@@ -120,10 +120,23 @@ def snapshot(state: TableState, presence: Presence, player: str | None,
         "you": you(state, player),
         "view": seat_view(state, player),
         "movers": movers(state.deal) if state.deal is not None else None,
+        "legal_moves": legal_moves(state, player),
     }
     if event is not None:
         msg["event"] = public_event(state, event)
     return msg
+
+
+def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]] | None:
+    """The viewer's legal moves as ``{move, kind, suit, label}`` objects built by the game (the view's
+    ``legal`` strings, structured so that the page need not parse notation); ``None`` when not its turn."""
+    deal = state.deal
+    if deal is None or deal.is_over:
+        return None
+    seat = state.deal_seat(state.seat_of(player))
+    if seat is None or seat != deal.to_move:
+        return None
+    return [m.to_json() for m in state.game.legal_moves(deal)]
 
 
 def movers(deal: Any) -> dict[str, list[int]]:

@@ -11,7 +11,6 @@ from ..core.cards import Card
 from . import kernel as k
 from .position import Position
 
-
 _MODES = {"follow": k.MODE_56, "trump-or-follow": k.MODE_55}
 """The kernel's mode for each card-play family (:attr:`fiftysix.games.spec.PlayRule.FAMILY`)."""
 

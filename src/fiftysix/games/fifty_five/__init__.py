@@ -11,12 +11,21 @@ from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.options import Rules
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
 from . import play
-from .auction import Auction55, Contract
-from .deal import Deal55, parse_discard, parse_trump
+from .auction import Auction55, Contract, parse_call
+from .deal import TRUMP_CHOICES, Deal55, parse_discard, parse_trump, sort_cards
 from .match import Match55
-from .observation import Observation55, observe
+from .observation import Observation55, observe, rules_of
 from .play import IS_TRUMP, KEY
-from .rules import CHOICES, DEFAULT_PRESET, KITTY_SIZE, OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RANKS, Rules55
+from .rules import (
+    CHOICES,
+    DEFAULT_PRESET,
+    KITTY_SIZE,
+    OPTION_DESCRIPTIONS,
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    RANKS,
+    Rules55,
+)
 from .sampler import Sampler55
 
 _THROWN_IN = "the deal was thrown in (nobody bid)"
@@ -155,7 +164,7 @@ def legal_move(m: Move) -> LegalMove:
     if isinstance(m, Card):
         return LegalMove(str(m), "card", m.suit.letter, m.pretty)
     if isinstance(m, Call):
-        return LegalMove(m.text, "call", None, m.text)
+        return LegalMove(m.text, m.kind, None, m.text)
     if isinstance(m, TrumpChoice) and m.strain is not None:
         return LegalMove(str(m), "trump", m.strain.letter, f"{m.strain.symbol} {m.strain.word}")
     if isinstance(m, Discard):
@@ -225,5 +234,5 @@ def _trump(value: object) -> TrumpChoice:
 GAME = FiftyFive()
 _SPEC: GameSpec = GAME  # mypy checks that 55 fits the protocol every generic module relies on
 
-__all__ = ["GAME", "PRESETS", "Auction55", "Contract", "Deal55", "IllegalMoveError", "Match55", "Observation55",
-           "Rules55", "Sampler55", "play"]
+__all__ = ["GAME", "PRESETS", "TRUMP_CHOICES", "Auction55", "Contract", "Deal55", "IllegalMoveError", "Match55",
+           "Observation55", "Rules55", "Sampler55", "parse_call", "play", "rules_of", "sort_cards"]

@@ -9,14 +9,15 @@ from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
 from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice, strain_text
 from ...core.options import Rules
-from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, Sampler
-from . import play
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
+from . import calls, forms, play
 from .auction import Auction56, Contract
 from .deal import TRUMP_CHOICES, Deal56, deck
 from .match import Match56
-from .observation import Observation56, observe
+from .observation import Observation56, observe, rules_of
 from .rules import CHOICES, DEFAULT_PRESET, OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RANKS, Rules56
 from .sampler import Sampler56, bid_claims, length_claims
+from .scoring import deal_score, is_made
 
 
 def _rules(rules: Rules) -> Rules56:
@@ -132,7 +133,7 @@ def legal_move(m: Move) -> LegalMove:
     if isinstance(m, Card):
         return LegalMove(str(m), "card", m.suit.letter, m.pretty)
     if isinstance(m, Call):
-        return LegalMove(m.text, "call", m.suit.letter if m.suit is not None else None, m.text)
+        return LegalMove(m.text, m.kind, m.suit.letter if m.suit is not None else None, m.text)
     if isinstance(m, TrumpChoice):
         if m.strain is None:
             return LegalMove(str(m), "trump", None, "no trumps")
@@ -165,5 +166,6 @@ def parse_trump(value: object) -> TrumpChoice:
 GAME = FiftySix()
 _SPEC: GameSpec = GAME  # mypy checks that 56 fits the protocol every generic module relies on
 
-__all__ = ["GAME", "PRESETS", "Auction56", "Contract", "Deal56", "IllegalMoveError", "Match56", "Observation56",
-           "Rules56", "Sampler56", "bid_claims", "length_claims", "play"]
+__all__ = ["GAME", "PRESETS", "RANKS", "TRUMP_CHOICES", "Auction56", "Contract", "Deal56", "IllegalMoveError",
+           "Match56", "Observation56", "Rules56", "Sampler56", "bid_claims", "calls", "deal_score", "forms", "is_made",
+           "length_claims", "play", "rules_of"]

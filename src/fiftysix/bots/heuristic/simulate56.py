@@ -18,12 +18,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.cards import Card
+from ...core.cards import Card
+from ...games.fifty_six import play
+from .pimc_weights56 import WEIGHTS
+from .rules56 import estimate
 
 SUIT_NAMES = "SHDC"
-# 56's card points and strength by the card's int value (rank index in "23456789TJQKA").
-_RANK_POINTS = {9: 3, 7: 2, 12: 1, 8: 1}
-POINTS = tuple(_RANK_POINTS.get(i % 13, 0) for i in range(52))
+POINTS = play.POINTS
+# the features' card classes by the card's int value (rank index in "23456789TJQKA")
 IS_J = tuple(i % 13 == 9 for i in range(52))
 IS_9 = tuple(i % 13 == 7 for i in range(52))
 IS_AT = tuple(i % 13 in (12, 8) for i in range(52))
@@ -109,7 +111,6 @@ def shape_key(rules: Any) -> tuple[int, int, int]:
 
 
 def _weights(rules: Any) -> dict[str, Any]:
-    from .pimc_weights56 import WEIGHTS
 
     key = shape_key(rules)
     found = WEIGHTS.get(key)
@@ -161,8 +162,6 @@ def bid_weights(rules: Any, deals: Sequence[Any], observer: int, calls: Sequence
     a pass when its best estimate was below the next value plus that margin (only the first pass of each
     seat counts, and only before its partner has bid).
     """
-    from .rules56 import estimate
-
     n, deck, teams = rules.players, rules.deck_size, rules.n_teams
     strains = ("S", "H", "D", "C", "NT")
     out = []

@@ -1,6 +1,7 @@
 """Card play by Perfect Information Monte Carlo: sample deals, solve each double dummy, average.
 
-Every sampled deal (:class:`~fiftysix.bots.sampling.DealSampler`, at the view's position) is solved with
+Every sampled deal (the game's sampler, :func:`fiftysix.bots.sampling.sampler_for`, at the view's position) is
+solved with
 :func:`fiftysix.solver.card_values`, which gives for each legal card the points the bot's side can force
 from the cards still to be played.  A card's score is the share of samples in which its side then
 reaches its goal, plus ``points_weight`` times its average points over 56 (or 30 in 55).  Deeper in the
@@ -15,14 +16,20 @@ each card) and ties go to the ``rules`` bot's card.  The goals:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
-from ..core.cards import Card
-from .base import clock
+from ...core.cards import Card
+from ...games import GAMES
+from ...solver import Position, can_reach, card_values
+from ..base import clock
+from ..kits import View, kit_for
+from ..sampling import sampler_for
+
+CanReach = Callable[[Position, int, int], bool]
 
 
-def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exact: bool = True,
+def choose_card(bot: Any, view: View, cards: list[str], n: int, exact: bool = True,
                 preferred: str | None = None) -> str:
     """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
 
@@ -30,11 +37,8 @@ def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exa
         otherwise only ask, card by card, whether the goal can still be reached (null-window searches,
         several times faster on deep positions), and break ties with ``preferred``.
     """
-    from ..solver import Position, can_reach, card_values
-    from .sampling import DealSampler
-
     start = clock()
-    sampler = DealSampler(dict(view))
+    sampler = sampler_for(view)
     goal = Goal(view)
     totals = dict.fromkeys(cards, 0.0)
     parsed = {c: Card.parse(c) for c in cards}
@@ -67,55 +71,42 @@ def choose_card(bot: Any, view: Mapping[str, Any], cards: list[str], n: int, exa
 
 
 class Goal:
-    """What the side to move plays for, read from the view."""
+    """What the side to move plays for, read from the view (the game's kit says how a side's goal is valued)."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self.game: str = view["game"]
-        contract = view.get("contract") or {}
-        self.team: int | None = contract.get("team")
-        self.value: int = int(contract.get("value") or 0)
-        seat = int(view["seat"])
-        if self.game == "56":
-            from .knowledge import rules_of
-            rules = rules_of(view)
-            self.my_team = rules.team_of[seat]
-            self.scale = 56.0
-        else:
-            from ..games import GAMES
-            rules = GAMES["55"].rules_from_json(view["rules"])
-            self.my_team = rules.side_of[seat]
-            self.scale = 30.0
-            if self.value > 30:   # 60: all five tricks, which also brings the highest trump
-                self.value = 30
-        self.n_teams = len(view.get("points") or []) or 2
+    def __init__(self, view: View) -> None:
+        game = GAMES[view["game"]]
+        self.rule = kit_for(game.name).goal
+        obs = game.observe(view)
+        self.team: int | None = obs.contract_team
+        self.value: int = obs.contract_value
+        if self.rule.cap is not None and self.value > self.rule.cap:
+            self.value = self.rule.cap   # 55's 60: all five tricks, which also brings the highest trump
+        assert obs.seat is not None
+        self.my_team = obs.rules.team_of[obs.seat]
+        self.scale = self.rule.scale
+        self.n_teams = len(obs.points) or 2
 
     def points_share(self, value: int) -> float:
         return value / self.scale
 
-    def reachable(self, pos: Any, card: Card, can_reach: Any) -> float:
+    def reachable(self, pos: Position, card: Card, can_reach: CanReach) -> float:
         """1 if after ``card`` the side still reaches its goal (null-window searches only)."""
         if self.team is None:
             return 0.0
         ok = can_reach(pos.play(card), self.team, self.value)
         if self.team == self.my_team:
             return 1.0 if ok else 0.0
-        if self.game == "55":
-            return 0.5 * (0.0 if ok else 1.0) / max(self.n_teams - 1, 1)
-        return 0.0 if ok else 1.0
+        return self.rule.defence(0.0 if ok else 1.0, self.n_teams)
 
-    def reached(self, pos: Any, card: Card, value: int, can_reach: Any) -> float:
+    def reached(self, pos: Position, card: Card, value: int, can_reach: CanReach) -> float:
         """1 if after ``card`` (worth ``value`` to the side to move) the side reaches its goal."""
         if self.team is None:
             return 0.0
         mine = pos.points[self.my_team] + value
         if self.team == self.my_team:
             return 1.0 if mine >= self.value else 0.0
-        if self.game == "56" and self.n_teams == 2:
+        if self.rule.zero_sum and self.n_teams == 2:
             theirs = pos.points[self.team] + pos.points_left() - value
             return 1.0 if theirs < self.value else 0.0
-        after = pos.play(card)
-        if self.game == "55":
-            # another side: its own points count most; the bidder's defeat a little
-            defeat = 0.0 if can_reach(after, self.team, self.value) else 1.0
-            return 0.5 * defeat / max(self.n_teams - 1, 1)
-        return 0.0 if can_reach(after, self.team, self.value) else 1.0
+        defeat = 0.0 if can_reach(pos.play(card), self.team, self.value) else 1.0
+        return self.rule.defence(defeat, self.n_teams)

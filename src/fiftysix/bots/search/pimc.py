@@ -5,25 +5,28 @@ The bot sees only its view.  For a decision it samples deals consistent with eve
 undealt cards), answers the question for every sampled deal as if all hands were known, and plays the move
 with the best average.
 
-* **Play** (:mod:`.ddplay`): each sampled deal is solved double dummy with
+* **Play** (:mod:`.ddplay`, game-agnostic): each sampled deal is solved double dummy with
   :func:`fiftysix.solver.card_values`, and each card scores the share of samples in which its side
   reaches its goal (the declaring team its contract, the defenders its defeat; in 55 the bidder its bid),
   plus a little for the average points.  Whole deals of six or eight players are too slow to solve
   several times a second, so a trick or two deeper the bot only asks whether each card keeps the goal in
   reach (null-window searches), and earlier still it plays the card the ``rules`` bot would (its card
-  counting and bid reading included); see :func:`dd_tricks`.
-* **Auction, 56** (:mod:`.pimc_auction56`): the contract of each strain is simulated over sampled deals;
-  every call (pass, double, each strain at the cheapest value in its informative form) gets an expected
-  score and the best is made.  The trump choice
-  (``chosen``, ``hidden``) likewise.
-* **55** (:mod:`.pimc55`): bids, discards and trumps by simulating the contract double dummy over sampled
-  deals (kitty included); play as above.
+  counting and bid reading included); see :meth:`~fiftysix.bots.kits.GameKit.dd_tricks`.
+* **Auction, 56** (:mod:`fiftysix.bots.heuristic.pimc_auction56`): the contract of each strain is
+  simulated over sampled deals; every call (pass, double, each strain at the cheapest value in its
+  informative form) gets an expected score and the best is made.  The trump choice (``chosen``,
+  ``hidden``) likewise.
+* **55** (:mod:`fiftysix.bots.heuristic.pimc55`): bids, discards and trumps by simulating the contract
+  double dummy over sampled deals (kitty included); play as above.
+
+The game-specific parts come from the game's :class:`~fiftysix.bots.kits.GameKit`; the bot names no game.
 
 Options (``--bot pimc,samples=20,...``): ``samples`` (deals per card decision, default by depth),
 ``bid_samples`` (default 250), ``time_limit`` (CPU seconds a decision may take, default 0.9; sampling
 stops early when it would be exceeded), ``dd_tricks`` (solve exactly when holding at most this many cards;
-default by table size, :func:`dd_tricks`), ``fast`` (half the samples and one trick less deep, for arena
-runs), ``points_weight`` (what the average points add to a card's chance of reaching its goal),
+default by table size, the game's :meth:`~fiftysix.bots.kits.GameKit.dd_tricks`), ``fast`` (half the
+samples and one trick less deep, for arena runs), ``points_weight`` (what the average points add to a card's
+chance of reaching its goal),
 ``bid_margin`` (expected tables, or points in 55, a bid must gain over passing), ``weights`` (weight the
 sampled deals by the values bid, 56; off by default: in arena runs it made the bids worse), ``compete``
 (look ahead to the opponents bidding on, 56).
@@ -33,32 +36,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
 from typing import Any
 
-from .base import register
+from ...games import DEFAULT_GAME
+from ..base import Bot, make_bot, register
+from ..kits import KITS, View, kit_for
+from .ddplay import choose_card
 
 DEFAULT_TIME = 0.9
 """Seconds per decision at the default setting."""
-
-
-def dd_tricks(game: str, players: int, fast: bool = False) -> tuple[int, int]:
-    """(exact, reach): holding at most ``exact`` cards the bot solves sampled deals for the value of every
-    card; holding at most ``reach`` cards it asks only whether each card keeps its goal in reach.
-
-    Chosen from ``bench/pimc_speed.py`` (CPU time of one core, 8 sampled deals solved for every card;
-    measured with an earlier solver, slower than today's, and the depths were kept, so these are upper bounds):
-    56 at six players, 5 cards held 34 ms median (p90 72 ms), 6 cards 126 ms (p90 400 ms), 7 cards 0.7 s
-    (p90 2.3 s, some 10 s); at four players (12 tricks) 7 cards 20 ms, 8 cards 76 ms (p90 230 ms); at eight
-    players 4 cards 14 ms, 5 cards 95 ms (p90 0.74 s).  A null-window question per card costs about a third
-    of the exact values.  55 deals (five tricks) at up to six players take a few ms; at more players some
-    take minutes.
-    """
-    if game == "55":
-        depth = 5 if players <= 6 else 3
-        return (depth - 1, depth - 1) if fast else (depth, depth)
-    exact, reach = {4: (7, 8), 6: (5, 6), 8: (4, 5)}.get(players, (4, 5))
-    return (exact - 1, reach - 1) if fast else (exact, reach)
 
 
 def samples_for(cards_held: int, exact: bool, fast: bool = False) -> int:
@@ -75,7 +61,7 @@ class PimcBot:
     def __init__(self, seed: int | None = None, samples: int | None = None, bid_samples: int | None = None,
                  time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
                  points_weight: float = 0.5, bid_margin: float | None = None, weights: bool = False,
-                 compete: bool = True, game: str = "56") -> None:
+                 compete: bool = True, game: str = DEFAULT_GAME) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         self.seed = seed
@@ -90,14 +76,14 @@ class PimcBot:
         self.weights = bool(weights)
         self.compete = bool(compete)
         self.game = game
-        self._fallback: Any = None
+        self._fallback: Bot | None = None
         self._fallback_game: str | None = None
         self.last: dict[str, Any] = {}
         """What the last decision did: ``how`` (``solver``, ``rules``, ``simulation``), ``samples``,
         ``seconds`` and the scores of the moves."""
 
     # -- dispatch ----------------------------------------------------------------------------------------
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         legal: list[str] = list(view.get("legal") or [])
         if not legal:
             raise ValueError("the view has no legal moves: it is not this seat's turn")
@@ -113,37 +99,21 @@ class PimcBot:
         self.last["seconds"] = time.perf_counter() - start
         return move if move in legal else self.fallback(view["game"]).choose(view)
 
-    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        phase = view.get("phase")
-        if view["game"] == "56":
-            if phase == "auction":
-                from .pimc_auction56 import choose_call
-                return choose_call(self, view, legal)
-            if phase == "trump":
-                from .pimc_auction56 import choose_trump
-                return choose_trump(self, view, legal)
-            return self.play(view, legal)
-        from . import pimc55
-        if phase == "auction":
-            return pimc55.choose_call(self, view, legal)
-        if phase == "discard":
-            return pimc55.choose_discard(self, view, legal)
-        if phase == "trump":
-            return pimc55.choose_trump(self, view, legal)
+    def _choose(self, view: View, legal: list[str]) -> str:
+        chooser = kit_for(view["game"]).pimc_choosers.get(str(view.get("phase")))
+        if chooser is not None:     # the calls, the trump choice, 55's discard: the game's own simulation
+            return chooser(self, view, legal)
         return self.play(view, legal)
 
-    def fallback(self, game: str) -> Any:
+    def fallback(self, game: str) -> Bot:
         """The game's ``rules`` bot, for what this bot does not search."""
         if self._fallback is None or self._fallback_game != game:
-            from .base import make_bot
             self._fallback = make_bot("rules", seed=self.seed, game=game)
             self._fallback_game = game
         return self._fallback
 
     # -- play ------------------------------------------------------------------------------------------
-    def play(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        from .ddplay import choose_card
-
+    def play(self, view: View, legal: list[str]) -> str:
         game = view["game"]
         rules_move = None
         if "?" in legal:   # 56, hidden trump: ask for it as the rules bot would (the solver does not search it)
@@ -156,7 +126,7 @@ class PimcBot:
             return cards[0]
         held = len(view.get("hand") or [])
         players = len(view.get("hand_sizes") or []) or 4
-        exact_depth, reach_depth = dd_tricks(game, players, self.fast)
+        exact_depth, reach_depth = kit_for(game).dd_tricks(players, self.fast)
         if self.dd_depth is not None:
             exact_depth = reach_depth = self.dd_depth
         if held > reach_depth:
@@ -175,5 +145,7 @@ def _factory(game: str) -> Any:
     return make
 
 
-register("pimc:56", _factory("56"))
-register("pimc:55", _factory("55"))
+def register_games() -> None:
+    """Register ``pimc`` for every game that has bots (``pimc:56``, ``pimc:55``)."""
+    for game in KITS:
+        register(f"pimc:{game}", _factory(game))

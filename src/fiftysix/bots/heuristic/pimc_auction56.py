@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from ..games.fifty_six.auction import Contract
-from ..games.fifty_six.scoring import deal_score
-from .base import clock
+from ...games.fifty_six import Contract, deal_score
+from ..base import clock
+from ..sampling import sampler_for
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
 
@@ -126,9 +126,7 @@ def calls_of(view: Mapping[str, Any], t: Table) -> list[tuple[int, int, int | No
 
 def simulate(bot: Any, view: Mapping[str, Any], t: Table) -> Simulation:
     """Sample deals for the bot's view and weight them by the auction."""
-    from .sampling import DealSampler
-
-    sampler = DealSampler(dict(view))
+    sampler = sampler_for(view)
     n = max(8, int(bot.bid_samples))
     start = clock()
     limit = None if bot.time_limit is None else 0.5 * bot.time_limit

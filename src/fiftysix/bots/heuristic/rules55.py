@@ -22,9 +22,12 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..core.cards import CARDS, Card, Suit
-from ..games.fifty_five.play import IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, trick_winner
-from .base import register
+from ...core.cards import CARDS, Card, Suit
+from ...games.fifty_five import Auction55, Rules55, parse_call, play, rules_of
+from ..base import register
+
+IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, trick_winner = (play.IS_TRUMP, play.KEY, play.PRIVILEGED, play.TRUMP_BASE,
+                                                       play.trick_winner)
 
 # What one trump is worth in tricks, by its place in the trump order (5, J, A♥, A, K, Q, then the rest).
 _TRUMP_TRICKS = (1.0, 0.9, 0.8, 0.65, 0.45, 0.35)
@@ -108,13 +111,14 @@ class Rules55Bot:
 
     # -- auction ----------------------------------------------------------------------------------------
     def _call(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        rules = view["rules"]
-        kitty, boldness = self.aggression or aggression(rules["players"])
-        worth = estimate(_cards(view["hand"]), rules["players"], kitty) + boldness
-        high = _high_bidder(view)
-        if high is not None and _side(rules, high) == _side(rules, view["seat"]):
+        rules = _rules(view)
+        kitty, boldness = self.aggression or aggression(rules.players)
+        worth = estimate(_cards(view["hand"]), rules.players, kitty) + boldness
+        auction = replay_auction(view)
+        high = auction.bidder
+        if high is not None and rules.side_of[high] == rules.side_of[view["seat"]]:
             worth -= 10      # a partner holds the bid: raise only with a clearly better hand
-        if "HOLD" in legal and high is not None and _current_value(view) <= worth:
+        if "HOLD" in legal and high is not None and auction.value <= worth:
             return "HOLD"
         bids = [int(t) for t in legal if t.isdigit() and int(t) <= worth]
         if bids:
@@ -147,7 +151,8 @@ class Rules55Bot:
         seat = view["seat"]
         leader = view["trick"]["leader"]
         best_i = trick_winner(trick, trump)
-        ours = _side(view["rules"], (leader + best_i) % n) == _side(view["rules"], seat)
+        side_of = _rules(view).side_of
+        ours = side_of[(leader + best_i) % n] == side_of[seat]
         last = len(trick) == n - 1
         lowest = min(legal, key=lambda c: (is_trump[c], c in PRIVILEGED[trump], key[c]))
         led_trump = is_trump[trick[0]]
@@ -191,32 +196,18 @@ def _unseen_trumps(view: Mapping[str, Any], trump: int, hand: Sequence[Card]) ->
     return [c for c in CARDS if IS_TRUMP[trump][c] and c not in seen]
 
 
-def _side(rules: Mapping[str, Any], seat: int) -> int:
-    sides: int = {"two": 2, "three": 3}.get(rules.get("teams", "none"), rules["players"])
-    return seat % sides
+def _rules(view: Mapping[str, Any]) -> Rules55:
+    rules = rules_of(view["rules"])
+    assert isinstance(rules, Rules55)
+    return rules
 
 
-def _walk_auction(view: Mapping[str, Any]) -> tuple[int | None, int]:
-    """Replay the public calls: the high bidder so far and the current bid."""
-    n, dealer = view["rules"]["players"], view["dealer"]
-    seat, bidder, value, duel = (dealer + 1) % n, None, 0, None
-    for call in view["auction"]:
-        if call == "HOLD":
-            duel, bidder = bidder, dealer
-            seat = duel if duel is not None else seat
-            continue
-        if call != "P":
-            bidder, value = seat, int(call)
-        seat = (seat + 1) % n if duel is None else duel if seat == dealer else dealer
-    return bidder, value
-
-
-def _high_bidder(view: Mapping[str, Any]) -> int | None:
-    return _walk_auction(view)[0]
-
-
-def _current_value(view: Mapping[str, Any]) -> int:
-    return _walk_auction(view)[1]
+def replay_auction(view: Mapping[str, Any]) -> Auction55:
+    """The public calls replayed through the game's own auction (the hold duel and all)."""
+    auction = Auction55(_rules(view), view["dealer"])
+    for text in view["auction"]:
+        auction.push_unchecked(parse_call(text))
+    return auction
 
 
 register("rules:55", Rules55Bot)

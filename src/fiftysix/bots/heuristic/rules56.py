@@ -22,7 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import register
+from ..base import register
 from .knowledge import (
     ALL_RANKS,
     DEFAULT_DECK,

@@ -17,9 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.cards import Card, Suit
-from ..core.moves import Discard, TrumpChoice
-from .base import clock
+from ...core.cards import Card, Suit
+from ...core.deal import AUCTION, PLAY
+from ...core.moves import Discard, TrumpChoice
+from ...games.fifty_five import Rules55, play, rules_of, sort_cards
+from ...solver import Position, can_reach
+from ..base import clock
+from ..sampling import sampler_for
+from .rules55 import replay_auction
 
 MAX_SIM_PLAYERS = 5
 """Largest table at which the auction, discard and trump are simulated (bigger ones use ``rules``)."""
@@ -31,8 +36,6 @@ STEPS = (5, 10, 15, 20, 25, 30)
 
 def side_points(pos: Any, side: int) -> int:
     """The points ``side`` can force from this position on (all of them multiples of 5), by null windows."""
-    from ..solver import can_reach
-
     have = pos.points[side]
     lo = 0
     for step in STEPS:   # the answer is usually small: walk up
@@ -44,16 +47,14 @@ def side_points(pos: Any, side: int) -> int:
 
 def keep_for(hand: Sequence[Card], trump: int) -> list[Card]:
     """The five cards of ``hand`` worth least with ``trump`` as trumps (the discard)."""
-    from ..games.fifty_five.ranking import IS_TRUMP, KEY
-
-    key, is_trump = KEY[trump], IS_TRUMP[trump]
+    key, is_trump = play.KEY[trump], play.IS_TRUMP[trump]
     return sorted(hand, key=lambda c: (is_trump[c], key[c]))[:len(hand) - 5]
 
 
-def _rules55(view: Mapping[str, Any]) -> Any:
-    from ..games import GAMES
-
-    return GAMES["55"].rules_from_json(view["rules"])
+def _rules55(view: Mapping[str, Any]) -> Rules55:
+    rules = rules_of(view["rules"])
+    assert isinstance(rules, Rules55)
+    return rules
 
 
 def simulate_bid(bot: Any, view: Mapping[str, Any], n: int) -> list[int]:
@@ -61,14 +62,11 @@ def simulate_bid(bot: Any, view: Mapping[str, Any], n: int) -> list[int]:
 
     Each sampled deal goes on as if the bot took the bid at the lowest value and everybody else passed.
     """
-    from ..core.deal import PLAY
-    from ..solver import Position
-    from .sampling import DealSampler
 
     rules = _rules55(view)
     seat = int(view["seat"])
     side = rules.side_of[seat]
-    sampler = DealSampler(dict(view))
+    sampler = sampler_for(view)
     out: list[int] = []
     start = clock()
     for _ in range(n):
@@ -92,7 +90,6 @@ def simulate_bid(bot: Any, view: Mapping[str, Any], n: int) -> list[int]:
 
 def _take_bid(d: Any, seat: int) -> bool:
     """Play the auction so that ``seat`` buys it at the lowest bid (everybody else passes)."""
-    from ..core.deal import AUCTION
 
     while d.phase == AUCTION:
         legal = [str(m) for m in d.legal_moves()]
@@ -152,16 +149,11 @@ def choose_call(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
 
 
 def _current_value(view: Mapping[str, Any]) -> int:
-    from .rules55 import _current_value as current
-
-    return int(current(view))
+    return replay_auction(view).value
 
 
 def _evaluate(bot: Any, view: Mapping[str, Any], plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
     """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
-    from ..core.deal import PLAY
-    from ..solver import Position
-    from .sampling import DealSampler
 
     rules = _rules55(view)
     seat = int(view["seat"])
@@ -169,7 +161,7 @@ def _evaluate(bot: Any, view: Mapping[str, Any], plans: list[tuple[Any, int]], n
     contract = view.get("contract") or {}
     value = int(contract.get("value") or _current_value(view) or 10)
     need = 30 if value == 60 else value
-    sampler = DealSampler(dict(view))
+    sampler = sampler_for(view)
     made = [0.0] * len(plans)
     pts = [0.0] * len(plans)
     done = 0
@@ -219,7 +211,6 @@ def choose_discard(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
 
 
 def _display(cards: Sequence[Card]) -> list[Card]:
-    from ..games.fifty_five.deal import sort_cards
 
     return sort_cards(cards)
 

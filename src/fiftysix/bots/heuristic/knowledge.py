@@ -7,23 +7,29 @@
   ``NOES`` bid or whose holding it showed exactly (``+kH``: the k top hearts and no other heart);
 * the cards each seat showed in the auction (``28H``: the J♥) and the ones it denied (``H28``: no J♥).
 
-The bid forms are read with :func:`fiftysix.bots.sampling.bid_claims_56`, the same reading the deal
-sampler uses, so the heuristic and the search bots agree on what a call means.  A claim that cannot be
-true (the card has been seen elsewhere) is ignored: other players may bid against the convention.
+The bid forms are read with :func:`fiftysix.games.fifty_six.bid_claims` (from the one table of bid forms,
+:data:`fiftysix.games.fifty_six.forms.FORMS`), the same reading the deal sampler uses, so the heuristic and
+the search bots agree on what a call means.  A claim that cannot be true (the card has been seen elsewhere)
+is ignored: other players may bid against the convention.
 
 :class:`AuctionState` is the auction so far: value, bidder, strain, double, last suit named.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any
 
-ALL_RANKS = "J9ATKQ87"
-POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
+from ...core.cards import CARDS, Card, Suit
+from ...games.fifty_six import RANKS, Rules56, bid_claims, play
+from ...games.fifty_six import rules_of as _rules_of
+
+ALL_RANKS = RANKS
+_CARD: dict[str, Card] = {str(c): c for c in CARDS}
+_SUIT: dict[str | None, Suit | None] = {None: None, **{s.letter: s for s in Suit}}
+POINTS = {r: play.POINTS[_CARD[r + "S"]] for r in RANKS}
+"""Card points by rank letter (from the game's play rule)."""
 SUITS = ("S", "H", "D", "C")
 STRAINS = ("S", "H", "D", "C", "NT")
 DEFAULT_DECK = {4: 48, 6: 48, 8: 64}
@@ -39,24 +45,19 @@ def suit_of(card: str) -> str:
 
 
 def strength(card: str) -> int:
-    """Higher is stronger: J = 8 … 7 = 1."""
-    return 8 - ALL_RANKS.index(card[0])
+    """Higher is stronger: J = 8 … 7 = 1 (the game's play rule)."""
+    return play.STRENGTH[_CARD[card]]
 
 
 def points(card: str) -> int:
-    return POINTS.get(card[0], 0)
+    return play.POINTS[_CARD[card]]
 
 
-@lru_cache(maxsize=64)
-def _rules56(rules_json: str) -> Any:
-    from ..games import GAMES
-
-    return GAMES["56"].rules_from_json(json.loads(rules_json))
-
-
-def rules_of(view: Mapping[str, Any]) -> Any:
-    """The :class:`~fiftysix.games.fifty_six.rules.Rules56` of a 56 view (cached)."""
-    return _rules56(json.dumps(view.get("rules") or "56-6", sort_keys=True))
+def rules_of(view: Mapping[str, Any]) -> Rules56:
+    """The :class:`~fiftysix.games.fifty_six.rules.Rules56` of a 56 view (parsed once per distinct rules)."""
+    rules = _rules_of(view.get("rules"))
+    assert isinstance(rules, Rules56)
+    return rules
 
 
 class Table:
@@ -126,10 +127,8 @@ class Table:
         calls = list(view.get("auction") or [])
         if not calls:
             return
-        from .sampling import bid_claims_56
-
         try:
-            claims = bid_claims_56(self.rules, (int(view["dealer"]) + 1) % self.n, calls)
+            claims = bid_claims(self.rules, (int(view["dealer"]) + 1) % self.n, calls)
         except Exception:   # noqa: BLE001 - a view whose auction cannot be read: know nothing from it
             return
         for claim in claims:
@@ -166,8 +165,8 @@ class Table:
         return self.team_of[seat] == self.team
 
     def key(self, card: str, led: str) -> int:
-        s = suit_of(card)
-        return strength(card) + (32 if s == self.active_trump else 16 if s == led else 0)
+        """How high ``card`` ranks in a trick led in ``led`` (the game's play rule)."""
+        return play.trick_key(_CARD[card], "SHDC".index(led), _SUIT[self.active_trump])
 
     def current_winner(self) -> tuple[int, str] | None:
         """Position in the trick and card of the card winning so far."""
