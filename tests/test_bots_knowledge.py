@@ -1,4 +1,5 @@
-"""What the 56 bots read from a view (``bots/heuristic/knowledge.py``) and how ``rules:56`` uses it, on hand-made deals."""
+"""What the 56 bots read from a view (``bots/heuristic/knowledge.py``) and how ``rules:56`` uses it, on hand-made
+deals."""
 
 from __future__ import annotations
 

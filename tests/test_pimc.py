@@ -9,8 +9,8 @@ import pytest
 from fiftysix import Deal55, Deal56, Rules55, Rules56, view
 from fiftysix.bots import BOTS, make_bot
 from fiftysix.bots.kits import kit_for
-from fiftysix.bots.search.pimc import PimcBot
 from fiftysix.bots.protocol import bot_from_spec
+from fiftysix.bots.search.pimc import PimcBot
 from fiftysix.core.cards import Card, parse_cards
 from fiftysix.solver import Position, card_values, kernel_available
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from fiftysix import Deal56, Rules56
 from fiftysix.core.cards import SUITS, Card, parse_cards
 from fiftysix.core.deal import PLAY
+from fiftysix.games.fifty_six import play as play56
 from fiftysix.games.fifty_six.deal import deck
 from fiftysix.solver import Position, PositionError, can_reach, card_values, kernel_available, reference, solve
-from fiftysix.games.fifty_six import play as play56
 
 pytestmark = pytest.mark.skipif(not kernel_available(), reason="numba (extra 'solver') is not installed")
 
