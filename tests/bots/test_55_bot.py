@@ -12,7 +12,7 @@ from fiftysix.bots import make_bot
 from fiftysix.bots.heuristic.rules55 import Rules55Bot, estimate
 from fiftysix.core.cards import parse_cards
 from fiftysix.games.fifty_five import PRESETS, Deal55, Rules55
-from helpers55 import make, push_all, to_play
+from helpers.h55 import make, push_all, to_play
 
 
 def test_registered_for_55() -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 from fiftysix import check
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 if not CHROMIUM.exists():
     pytest.skip("the system Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)

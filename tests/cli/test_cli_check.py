@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import match_record, run
-from conftest import example_pairs, load
 from fiftysix import check
+from helpers.cli import match_record, run
+from helpers.examples import example_pairs, load
 
 PAIRS = example_pairs("56")
 

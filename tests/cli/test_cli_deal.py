@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from cli_helpers import run
 from fiftysix import check
 from fiftysix.bots import BOTS
 from fiftysix.games import GAMES
+from helpers.cli import run
 
 PRESETS_56 = list(GAMES["56"].presets())
 

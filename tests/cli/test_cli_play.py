@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
-from cli_helpers import run
 from fiftysix.cli.common import parse_rules, stderr_warn
 from fiftysix.cli.play import run_play
 from fiftysix.core.cards import Card
 from fiftysix.games import GAMES
+from helpers.cli import run
 
 SYMBOL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 

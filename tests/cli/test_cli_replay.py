@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_helpers import match_record, run
-from conftest import EXAMPLES
+from helpers.cli import match_record, run
+from helpers.examples import EXAMPLES
 
 V0001 = EXAMPLES / "56" / "v0001-deal.json"     # all pass: 28 NT by first hand, failed
 V0012 = EXAMPLES / "56" / "v0012-deal.json"

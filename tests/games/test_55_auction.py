@@ -7,7 +7,7 @@ import pytest
 from fiftysix import CallNotAllowedError, NotationError, RulesError, WrongPhaseError
 from fiftysix.games.fifty_five import PRESETS, Rules55
 from fiftysix.games.fifty_five.auction import parse_call
-from helpers55 import make, push_all
+from helpers.h55 import make, push_all
 
 # ---- options and presets ---------------------------------------------------------------------------
 

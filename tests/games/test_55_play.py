@@ -15,7 +15,7 @@ from fiftysix.games.fifty_five.ranking import (
     plain_order,
     trump_order,
 )
-from helpers55 import make, push_all, to_play
+from helpers.h55 import make, push_all, to_play
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 

@@ -10,7 +10,7 @@ import pytest
 from fiftysix.core.cards import parse_cards
 from fiftysix.games.fifty_five import Contract, Match55, Rules55
 from fiftysix.games.fifty_five.scoring import deal_score, first_to_reach
-from helpers55 import make, to_play
+from helpers.h55 import make, to_play
 
 KITTY = "2S 3S 4S 6S 7S"
 

@@ -6,7 +6,7 @@ import pytest
 
 from fiftysix import CallNotAllowedError, NotationError, WrongPhaseError
 from fiftysix.core.cards import Suit
-from helpers56 import FOUR_32, make, push_all
+from helpers.h56 import FOUR_32, make, push_all
 
 
 def deal4(**options: object):

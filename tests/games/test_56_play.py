@@ -6,7 +6,7 @@ import pytest
 
 from fiftysix import CardNotHeldError, MustFollowError, NotationError, WrongPhaseError, view
 from fiftysix.core.cards import Card
-from helpers56 import FOUR_32, make, push_all
+from helpers.h56 import FOUR_32, make, push_all
 
 TWINS = [
     "JS 9S AS TS JH 9H AH TH",

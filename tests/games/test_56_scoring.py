@@ -9,7 +9,7 @@ import pytest
 from fiftysix import Match56, Rules56, check, deal_record
 from fiftysix.games.fifty_six.auction import Contract
 from fiftysix.games.fifty_six.scoring import deal_score, pay_tables, payment
-from helpers56 import FOUR_32, make, push_all
+from helpers.h56 import FOUR_32, make, push_all
 
 
 @pytest.mark.parametrize(("value", "expected"), [

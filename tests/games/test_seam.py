@@ -21,7 +21,7 @@ from fiftysix.games.fifty_six.forms import FORMS
 from fiftysix.solver import Position
 from fiftysix.views import view
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "fiftysix"
+SRC = Path(__file__).resolve().parents[2] / "src" / "fiftysix"
 TRUMP_PRESETS = ["56-6", "56-4", "56-8", "56-pairs-6", "56-announce", "55", "55-teams-4", "55-7"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from fiftysix import view
-from helpers55 import make, push_all, to_play
+from helpers.h55 import make, push_all, to_play
 
 HANDS = ["AS KS QS JS TS", "AH KH QH JH TH", "AD KD QD JD TD", "AC KC QC JC TC"]
 KITTY = "9S 9H 9D 9C 8S"

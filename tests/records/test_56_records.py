@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from conftest import EXAMPLES
 from fiftysix import check, check_text
+from helpers.examples import EXAMPLES
 
 BASE = json.loads((EXAMPLES / "56" / "v0008-deal.json").read_text())   # 56-6, redoubled 51H
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import example_pairs, load
 from fiftysix import check
+from helpers.examples import example_pairs, load
 
 PAIRS = [pair for game in ("56", "55") for pair in example_pairs(game)]
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-import pg
 from fiftysix import check
-from test_server_helpers import (
+from helpers import pg
+from helpers.server import (
     client,
     create,
     hello,

@@ -28,7 +28,7 @@ from fiftysix.server.hub import Hub  # noqa: E402
 from fiftysix.server.protocol import handle_message  # noqa: E402
 from fiftysix.server.state import PLAYING, TableState, replay  # noqa: E402
 from fiftysix.server.table import Connection, LiveTable, Timing  # noqa: E402
-from test_server_helpers import cards_in  # noqa: E402
+from helpers.server import cards_in  # noqa: E402
 
 PRESETS = [("56-4", {}), ("56-hidden", {}), ("56-pairs-6", {}), ("56-announce", {}),
            ("55", {"discards": "closed"}), ("55-3", {}), ("55-teams-4", {"discards": "closed"})]
