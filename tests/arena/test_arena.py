@@ -80,6 +80,7 @@ def test_workers_give_the_same_result() -> None:
     assert run_arena(one)[0].plays == run_arena(two)[0].plays
 
 
+@pytest.mark.slow
 def test_json_and_plot(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     json_path, png = tmp_path / "arena.json", tmp_path / "arena.png"

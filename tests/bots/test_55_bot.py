@@ -91,6 +91,7 @@ def test_draws_trumps_with_the_best_trump_out() -> None:
     assert Rules55Bot(seed=1).choose(view(d, 1)) == "5S"
 
 
+@pytest.mark.strength
 def test_beats_random_players() -> None:
     rules = Rules55.from_json("55")
     totals = {"rules": 0, "random": 0}

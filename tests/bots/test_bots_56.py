@@ -57,6 +57,7 @@ def test_registered_as_the_rules_bot_of_56() -> None:
     assert isinstance(bot, Rules56Bot) and bot.name == "rules"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_always_legal_over_many_deals(preset: str) -> None:
     rules = Rules56.from_json(preset)
@@ -66,6 +67,7 @@ def test_always_legal_over_many_deals(preset: str) -> None:
         assert deal.is_over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [{"deck": 32}, {"all_pass": "forced"}, {"double": "closes"},
                                      {"trump": "hidden", "teams": "pairs"}, {"bidding": "announcements"}])
 def test_always_legal_with_options(options: dict[str, Any]) -> None:
@@ -148,6 +150,7 @@ def test_does_not_overbid_a_partner_without_a_much_better_hand() -> None:
     assert bot_move(deal) == "P"
 
 
+@pytest.mark.slow
 def test_doubles_rarely() -> None:
     rules = Rules56.from_json("56-6")
     doubles = calls = 0
@@ -166,6 +169,7 @@ def test_doubles_with_both_top_trumps_against_a_high_bid() -> None:
     assert bot_move(deal) == "X"
 
 
+@pytest.mark.slow
 def test_announcements_bidding_makes_legal_raises() -> None:
     rules = Rules56.from_json("56-announce")
     bids = 0
@@ -249,18 +253,21 @@ def _team_points(preset: str, deals: int, strong: str, weak: str) -> tuple[float
     return mine / (2 * deals), theirs / (2 * deals)
 
 
+@pytest.mark.strength
 def test_beats_the_random_bot_by_a_clear_margin() -> None:
     mine, theirs = _team_points("56-6", 200, "rules", "random")
     assert mine + theirs == pytest.approx(56)
     assert mine - theirs >= 10, (mine, theirs)
 
 
+@pytest.mark.strength
 @pytest.mark.parametrize("preset", ["56-4", "56-8", "56-hidden"])
 def test_beats_the_random_bot_in_other_presets(preset: str) -> None:
     mine, theirs = _team_points(preset, 40, "rules", "random")
     assert mine - theirs >= 6, (mine, theirs)
 
 
+@pytest.mark.slow
 def test_bid_forms_are_the_standard_ones() -> None:
     rules = Rules56.from_json("56-6")
     forms = re.compile(r"^(P|X|XX|\d+[SHDC]|[SHDC]\d+|\d+NT|\d+NOES|\+\d+[SHDC]|\+\d+NOES)$")

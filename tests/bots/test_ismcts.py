@@ -11,6 +11,7 @@ from fiftysix.games import game_of_preset
 from fiftysix.views import view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("calls", ["search", "pimc"])
 @pytest.mark.parametrize("preset", ["56-4", "56-6", "56-hidden", "56-announce", "56-pairs-6", "55", "55-teams-4"])
 def test_always_legal(preset: str, calls: str) -> None:
@@ -53,6 +54,7 @@ def test_registered_and_seeded() -> None:
     assert 1 <= quick.last_iterations < 10**6
 
 
+@pytest.mark.strength
 def test_beats_random() -> None:
     config = ArenaConfig("56-4", ("ismcts,iterations=25", "random"), deals=6, seed=12)
     result, elapsed = run_arena(config)
@@ -130,6 +132,7 @@ def _play_views(preset: str, seed: int, cards_at_most: int = 99) -> list[dict]: 
     return out
 
 
+@pytest.mark.slow
 def test_plays_the_rules_card_before_its_search_depth() -> None:
     """Holding more cards than ``search_from`` the bot plays the ``rules`` card without searching; at or
     below it, it searches."""
@@ -151,6 +154,7 @@ def test_plays_the_rules_card_before_its_search_depth() -> None:
     assert IsmctsBot(search_from=0).search_depth(_play_views("56-4", 7)[0]) == 99
 
 
+@pytest.mark.slow
 def test_prior_pulls_the_search_to_the_rules_card() -> None:
     """A prior far above any reward makes the ``rules`` card the most visited; without one the search
     decides alone (and differs somewhere)."""

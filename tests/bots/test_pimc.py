@@ -48,6 +48,7 @@ def test_registered_for_both_games_with_options() -> None:
     ("56-4", {"deck": 32}), ("56-6", {}), ("56-hidden", {}), ("56-announce", {}), ("56-pairs-6", {}),
     ("56-4", {"trump": "chosen", "deck": 32}),
 ])
+@pytest.mark.slow
 def test_always_legal_in_56(preset: str, options: dict[str, Any]) -> None:
     rules = Rules56.preset_named(preset, **options)
     for seed in range(2):
@@ -56,6 +57,7 @@ def test_always_legal_in_56(preset: str, options: dict[str, Any]) -> None:
         assert play_out(Deal56.from_seed(rules, seed=seed), bots).is_over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["55", "55-teams-4", "55-6"])
 def test_always_legal_in_55(preset: str) -> None:
     rules = Rules55.preset_named(preset)
@@ -68,6 +70,7 @@ def test_always_legal_in_55(preset: str) -> None:
         assert play_out(Deal55.from_seed(rules, seed=seed), bots).is_over
 
 
+@pytest.mark.strength
 def test_endgames_pick_the_double_dummy_best_card_most_of_the_time() -> None:
     # 56-4 with 32 cards, played by the rules bot to three tricks before the end: the unseen cards are
     # few, so PIMC should mostly find the card that is best with every hand known.

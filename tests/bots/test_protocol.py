@@ -29,6 +29,7 @@ def play(deal: object, bots: list[object]) -> None:
                 b.observe(view(deal, s))
 
 
+@pytest.mark.slow
 def test_round_trip_through_fiftysix_bot() -> None:
     game = GAMES["56"]
     rules = game.rules_from_json("56-4")
@@ -144,6 +145,7 @@ def test_misbehaving_bot_is_replaced(tmp_path: Path, mode: str, message: str, ev
         assert 1 <= len(faults) < moves and all(message in f for f in faults)
 
 
+@pytest.mark.slow
 def test_hanging_bot_is_killed_at_close(tmp_path: Path) -> None:
     script = tmp_path / "hang.py"
     script.write_text(MISBEHAVING, encoding="utf-8")

@@ -19,6 +19,8 @@ import pytest
 from fiftysix import check
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
+pytestmark = pytest.mark.browser
+
 if not CHROMIUM.exists():
     pytest.skip("the system Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
 

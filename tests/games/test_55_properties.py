@@ -72,6 +72,7 @@ def test_every_card_is_in_exactly_one_place(preset: str, chosen: dict[str, objec
     one_place(deal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @PROPS
 @given(chosen=options(), seed=st.integers(0, 2**32 - 1))
@@ -161,6 +162,7 @@ def assert_no_leak(deal: Deal55, seat: int | None) -> None:
         assert v["discard"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chosen=options(), seed=st.integers(0, 2**32 - 1))
@@ -192,6 +194,7 @@ def attempts_for(deal: Deal55, rng: random.Random, texts: list[str]) -> list[str
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @PROPS
 @given(chosen=options(), seed=st.integers(0, 2**32 - 1),

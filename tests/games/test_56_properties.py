@@ -6,6 +6,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def random_play(deal: Deal56, rng: random.Random, on_move=None) -> None:
 PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @PROPS
 @given(rules56(), st.integers(0, 2**32 - 1))
 def test_every_card_played_once_and_points_sum_to_56(rules: Rules56, seed: int) -> None:
@@ -58,6 +60,7 @@ def test_every_card_played_once_and_points_sum_to_56(rules: Rules56, seed: int) 
         assert Counter(played) + Counter(c for h in deal.hands for c in h) == Counter(c for h in deal.dealt for c in h)
 
 
+@pytest.mark.slow
 @PROPS
 @given(rules56(), st.integers(0, 2**32 - 1))
 def test_records_round_trip_and_replay(rules: Rules56, seed: int) -> None:
@@ -114,6 +117,7 @@ def assert_no_leak(deal: Deal56, seat: int | None) -> None:
         assert v["trump"] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules56(), st.integers(0, 2**32 - 1))
 def test_views_never_show_hidden_cards(rules: Rules56, seed: int) -> None:
@@ -131,6 +135,7 @@ ALL_TEXTS = sorted(CARD_TEXTS) + ["P", "X", "XX", "28H", "H30", "+2S", "40NOES",
                                  "CLAIM", "PP", "+H", "NOS", "JSS", "", "57H"]
 
 
+@pytest.mark.slow
 @PROPS
 @given(rules56(), st.integers(0, 2**32 - 1), st.lists(st.sampled_from(ALL_TEXTS), min_size=1, max_size=4))
 def test_illegal_moves_are_refused_and_change_nothing(rules: Rules56, seed: int, attempts: list[str]) -> None:
@@ -157,6 +162,7 @@ def test_illegal_moves_are_refused_and_change_nothing(rules: Rules56, seed: int,
         deal.push(legal[rng.randrange(len(legal))])
 
 
+@pytest.mark.slow
 def test_thousands_of_random_deals_through_every_preset() -> None:
     rng = random.Random(56)
     for i in range(2100):

@@ -43,7 +43,7 @@ def pg_cluster() -> Iterator[pg.Cluster]:
         yield c
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.db)])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The database URL of one test: a new SQLite file, or a new database in the session's PostgreSQL."""
     if request.param == "sqlite":

@@ -123,6 +123,7 @@ def drain(conn: Connection, into: list[dict[str, Any]]) -> None:
             into.append(msg)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESETS), choices=st.lists(st.integers(0, 400), max_size=40),
        reconnect_at=st.integers(1, 30))

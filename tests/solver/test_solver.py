@@ -100,6 +100,7 @@ def test_two_trick_endings(seed: int, players: int, pairs: bool) -> None:
     check_all_engines(random_ending(rng, players, 2, pairs))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from([4, 6]))
 def test_three_trick_endings(seed: int, players: int) -> None:
@@ -107,6 +108,7 @@ def test_three_trick_endings(seed: int, players: int) -> None:
     check_all_engines(random_ending(rng, players, 3), brute=players == 4)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
 def test_three_trick_endings_eight_players(seed: int) -> None:
@@ -114,6 +116,7 @@ def test_three_trick_endings_eight_players(seed: int) -> None:
     check_all_engines(random_ending(rng, 8, 3, pairs=rng.random() < 0.5), brute=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["56-4", "56-6", "56-8", "56-pairs-6", "56-pairs-8"])
 def test_cut_from_random_deals_against_the_engine(preset: str) -> None:
     rng = random.Random(preset)
@@ -209,6 +212,7 @@ def test_hidden_trump_turned_up_must_trump_at_the_root() -> None:
         found += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bits", [4, 10, 21])
 def test_kernel_equals_reference_with_crowded_and_roomy_tables(bits: int) -> None:
     """Random 56-6 and 56-4 positions (3-4 tricks left, often mid-trick) share one table of each size:
@@ -227,6 +231,7 @@ def test_kernel_equals_reference_with_crowded_and_roomy_tables(bits: int) -> Non
             assert cv == card_values(pos, engine="reference"), pos
 
 
+@pytest.mark.slow
 def test_trick_cards_below_its_winner_do_not_part_equal_cards() -> None:
     """The kernel's merging of equivalent cards looks, of the current trick, at the card winning it only:
     two equal-point cards of the seat to move with no other seat's card between them (nor the winning
@@ -369,6 +374,7 @@ def test_sure_points_never_exceed_what_a_side_can_force(players: int) -> None:
     assert exact >= 5 and beyond_own >= 5, (exact, beyond_own)
 
 
+@pytest.mark.slow
 def test_search_kernel_stays_in_integers() -> None:
     """The search keeps some indices unsigned (numba then skips its negative-index wraparound); where an
     unsigned and a signed integer meet, numba computes in floating point.  The search, compiled afresh

@@ -41,6 +41,7 @@ def engine_minimax(deal: Deal55, side: int) -> int:
     return max(values) if deal.rules.side_of[seat] == side else min(values)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["55", "55-2", "55-5", "55-teams-4", "55-teams-6", "55-9"])
 def test_two_tricks_left_against_the_engine(preset: str) -> None:
     rng = random.Random(preset)
@@ -59,6 +60,7 @@ def test_two_tricks_left_against_the_engine(preset: str) -> None:
         assert can_reach(pos, side, have + value) and not can_reach(pos, side, have + value + 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["55", "55-6", "55-teams-6", "55-9"])
 def test_three_tricks_left_kernel_equals_reference(preset: str) -> None:
     rng = random.Random(preset + "3")
@@ -105,6 +107,7 @@ def _trumps(deal: Deal55) -> set[Card]:
     return {Card(i) for i in range(52) if IS_TRUMP[deal.trump][i]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["55", "55-teams-6"])
 def test_driver_from_any_guess_gives_the_value(preset: str) -> None:
     """The null-window driver without a guess and from guesses below, at and above the value agrees
