@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..core.deal import Deal
 from ..core.moves import Move
 from .base import View
 
-Chooser = Callable[[Any, View, list[str]], str]
+if TYPE_CHECKING:   # the search bots import this module
+    from .search.pimc import PimcBot
+
+Chooser = Callable[["PimcBot", View, list[str]], str]
 """``(pimc bot, view, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
 
 

@@ -15,7 +15,7 @@ five tricks, +-60); a side that does not bid adds what it takes, about a fair sh
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, PLAY
@@ -32,6 +32,9 @@ BID_MARGIN = 1.0
 """Points a bid must be expected to gain over passing."""
 SIM_SAMPLES = 24
 STEPS = (5, 10, 15, 20, 25, 30)
+
+if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
+    from ..search.pimc import PimcBot
 
 
 def side_points(pos: Any, side: int) -> int:
@@ -57,7 +60,7 @@ def _rules55(view: Mapping[str, Any]) -> Rules55:
     return rules
 
 
-def simulate_bid(bot: Any, view: Mapping[str, Any], n: int) -> list[int]:
+def simulate_bid(bot: PimcBot, view: Mapping[str, Any], n: int) -> list[int]:
     """The bot's side's points as bidder, one per sampled deal (best trump, discard by :func:`keep_for`).
 
     Each sampled deal goes on as if the bot took the bid at the lowest value and everybody else passed.
@@ -104,7 +107,7 @@ def _take_bid(d: Any, seat: int) -> bool:
     return d.contract is not None and d.contract.bidder == seat
 
 
-def _late(bot: Any, start: float, done: int) -> bool:
+def _late(bot: PimcBot, start: float, done: int) -> bool:
     limit = bot.time_limit
     if limit is None or done < 4:
         return False
@@ -126,7 +129,7 @@ def expected_bid(points: Sequence[int], value: int, sixty_fail: int) -> float:
     return sum(float(p) if p >= value else -float(value) for p in points) / len(points)
 
 
-def choose_call(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_call(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
@@ -152,7 +155,7 @@ def _current_value(view: Mapping[str, Any]) -> int:
     return replay_auction(view).value
 
 
-def _evaluate(bot: Any, view: Mapping[str, Any], plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
+def _evaluate(bot: PimcBot, view: Mapping[str, Any], plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
     """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
 
     rules = _rules55(view)
@@ -185,7 +188,7 @@ def _evaluate(bot: Any, view: Mapping[str, Any], plans: list[tuple[Any, int]], n
     return [(m / done, p / done) for m, p in zip(made, pts, strict=True)]
 
 
-def choose_discard(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_discard(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
@@ -215,7 +218,7 @@ def _display(cards: Sequence[Card]) -> list[Card]:
     return sort_cards(cards)
 
 
-def choose_trump(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_trump(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))

@@ -25,7 +25,7 @@ Measured in arena runs (rules play for both, 100 deals): the value weights made 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from ...games.fifty_six import Contract, deal_score
 from ..base import clock
 from ..sampling import sampler_for
 from .knowledge import STRAINS, AuctionState, Table, read_bid
+from .rules56 import Rules56Bot
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
 
 BID_MARGIN = 0.05
@@ -40,6 +41,9 @@ BID_MARGIN = 0.05
 DOUBLE_BELOW = 0.25
 """Double only when the declarers make their contract less often than this."""
 REDOUBLE_ABOVE = 0.75
+
+if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
+    from ..search.pimc import PimcBot
 
 
 class Simulation:
@@ -124,7 +128,7 @@ def calls_of(view: Mapping[str, Any], t: Table) -> list[tuple[int, int, int | No
     return out
 
 
-def simulate(bot: Any, view: Mapping[str, Any], t: Table) -> Simulation:
+def simulate(bot: PimcBot, view: Mapping[str, Any], t: Table) -> Simulation:
     """Sample deals for the bot's view and weight them by the auction."""
     sampler = sampler_for(view)
     n = max(8, int(bot.bid_samples))
@@ -140,7 +144,7 @@ def simulate(bot: Any, view: Mapping[str, Any], t: Table) -> Simulation:
     return Simulation(t.rules, deals, weights, (int(view["dealer"]) + 1) % t.n)
 
 
-def choose_call(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_call(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
     """The call with the best expected score (see the module documentation)."""
     t = Table(view)
     a = AuctionState(view, t)
@@ -207,7 +211,7 @@ def settle(sim: Simulation, rules: Any, us: int, them: int) -> tuple[np.ndarray,
     return f_us, f_them
 
 
-def _bids(bot: Any, t: Table, a: AuctionState, sim: Simulation,
+def _bids(bot: PimcBot, t: Table, a: AuctionState, sim: Simulation,
           legal: list[str]) -> list[tuple[float, int, str, int]]:
     """A bid per strain at the cheapest value, in its informative form, with its expected score less the
     margin and its value (and the ``+kH`` form too when it shows the hand exactly)."""
@@ -215,6 +219,7 @@ def _bids(bot: Any, t: Table, a: AuctionState, sim: Simulation,
     if value > 56:
         return []
     rb = bot.fallback("56")
+    assert isinstance(rb, Rules56Bot)   # the 56 rules bot writes each strain's bid in its informative form
     announcements = t.bidding == "announcements"
     seen: set[str] = set()
     out: list[tuple[float, int, str, int]] = []
@@ -232,7 +237,7 @@ def _bids(bot: Any, t: Table, a: AuctionState, sim: Simulation,
     return out
 
 
-def choose_trump(bot: Any, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_trump(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
     """The strain the team is likeliest to make its contract in (then the most points)."""
     t = Table(view)
     contract = view.get("contract") or {}
