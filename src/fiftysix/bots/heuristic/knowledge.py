@@ -173,11 +173,7 @@ class Table:
         cards = self.trick_cards
         if not cards:
             return None
-        led = suit_of(cards[0])
-        best = 0
-        for i in range(1, len(cards)):
-            if self.key(cards[i], led) > self.key(cards[best], led):
-                best = i
+        best = play.trick_winner([_CARD[c] for c in cards], _SUIT[self.active_trump])   # the game's own rule
         return best, cards[best]
 
     def players_after(self) -> list[int]:

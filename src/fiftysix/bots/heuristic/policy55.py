@@ -12,14 +12,14 @@ from ...core.deal import AUCTION, DISCARD, PLAY
 from ...core.moves import PASS, Discard, Move
 from ...games.fifty_five import TRUMP_CHOICES, play
 
-EFFECTIVE_SUIT, KEY, TRUMP_BASE = play.EFFECTIVE_SUIT, play.KEY, play.TRUMP_BASE
+KEY, TRUMP_BASE = play.KEY, play.TRUMP_BASE
 
 
 class Policy55:
     """What ISMCTS needs to know about 55."""
 
     def __init__(self) -> None:
-        self.key, self.eff, self.trump_base, self.trump_choices = KEY, EFFECTIVE_SUIT, TRUMP_BASE, TRUMP_CHOICES
+        self.key, self.trump_base, self.trump_choices = KEY, TRUMP_BASE, TRUMP_CHOICES
 
     def trump_strength(self, hand: Sequence[Card]) -> list[int]:
         base = self.trump_base
@@ -71,18 +71,14 @@ class Policy55:
         if rng.random() < epsilon or not deal.trick_cards:
             return legal[rng.randrange(len(legal))]
         trick = deal.trick_cards
-        key, eff, base = self.key[deal.trump], self.eff[deal.trump], self.trump_base
-        led = eff[trick[0]]
-        best_i, best = 0, key[trick[0]]
-        for i in range(1, len(trick)):
-            k = key[trick[i]]
-            if k > best and (k > base or eff[trick[i]] == led):
-                best, best_i = k, i
+        trump = deal.trump
+        key = self.key[trump]
+        best_i = play.trick_winner(trick, trump)     # the game's own rule
         me = deal.to_move
         side_of = deal.rules.team_of
         if side_of[(me - len(trick) + best_i) % deal.n] == side_of[me]:
             return min(legal, key=lambda c: key[c])
-        winners = [c for c in legal if key[c] > best and (key[c] > base or eff[c] == led)]
+        winners = [c for c in legal if play.trick_winner([*trick, c], trump) == len(trick)]
         if winners:
             return min(winners, key=lambda c: key[c])
         return min(legal, key=lambda c: key[c])

@@ -144,7 +144,7 @@ class Policy56:
         def key(c: Card) -> int:
             return trick_key(c, led, trump)
 
-        best_i = max(range(len(trick)), key=lambda i: (key(trick[i]), -i))
+        best_i = play.trick_winner(trick, trump)     # the game's own rule
         best = key(trick[best_i])
         n = deal.n
         me = deal.to_move
