@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from ..games import DEFAULT_GAME
+from ..views import SeatView
 
-View = Mapping[str, Any]
-"""A seat's view (:func:`fiftysix.views.view`): JSON data whose fields depend on the game."""
+View = SeatView
+"""A seat's view (:func:`fiftysix.views.view`), the typed JSON a bot receives; typed seat knowledge comes from
+the game's :meth:`~fiftysix.games.spec.GameSpec.observe`."""
 
 
 class Bot(Protocol):

@@ -25,7 +25,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from .base import BOTS, Bot, RandomBot, View
 
@@ -88,7 +88,7 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
                 current = factory(str(message.get("game", "56")))
             write({"type": "ready", "name": getattr(get(str(message.get("game", "56"))), "name", "bot")})
         elif kind == "move":
-            view = message.get("view") or {}
+            view = cast(View, message.get("view") or {})
             try:
                 write({"type": "move", "move": get(str(view.get("game", "56"))).choose(view)})
             except Exception as e:  # the host must hear of it, and the bot must live on
@@ -254,7 +254,7 @@ class ExternalBot:
         """The program's move; the fallback's when the program fails (the fault is recorded)."""
         legal: list[str] = view["legal"]
         if not self._started:
-            self.start(view["game"], view["rules"], view["seat"])
+            self.start(view["game"], view["rules"], view["seat"] or 0)   # a view that asks a move has a seat
         if self._dead is not None:
             return self._fault(view, f"the program does not play: {self._dead}")
         if not self._send({"type": "move", "view": view}):

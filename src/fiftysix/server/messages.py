@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.cards import Card
 from ..core.moves import Call
-from ..views import view
+from ..views import SeatView, view
 from .state import TableState
 
 
@@ -102,7 +102,7 @@ def you(state: TableState, player: str | None) -> dict[str, Any]:
     }
 
 
-def seat_view(state: TableState, player: str | None) -> dict[str, Any] | None:
+def seat_view(state: TableState, player: str | None) -> SeatView | None:
     """The viewer's view of the current (or just finished) deal."""
     if state.deal is None:
         return None

@@ -14,7 +14,7 @@ five tricks, +-60); a side that does not bid adds what it takes, about a fair sh
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Card, Suit
@@ -22,7 +22,7 @@ from ...core.deal import AUCTION, PLAY
 from ...core.moves import Discard, TrumpChoice
 from ...games.fifty_five import Rules55, play, rules_of, sort_cards
 from ...solver import Position, can_reach
-from ..base import clock
+from ..base import View, clock
 from ..sampling import sampler_for
 from .rules55 import replay_auction
 
@@ -54,20 +54,20 @@ def keep_for(hand: Sequence[Card], trump: int) -> list[Card]:
     return sorted(hand, key=lambda c: (is_trump[c], key[c]))[:len(hand) - 5]
 
 
-def _rules55(view: Mapping[str, Any]) -> Rules55:
+def _rules55(view: View) -> Rules55:
     rules = rules_of(view["rules"])
     assert isinstance(rules, Rules55)
     return rules
 
 
-def simulate_bid(bot: PimcBot, view: Mapping[str, Any], n: int) -> list[int]:
+def simulate_bid(bot: PimcBot, view: View, n: int) -> list[int]:
     """The bot's side's points as bidder, one per sampled deal (best trump, discard by :func:`keep_for`).
 
     Each sampled deal goes on as if the bot took the bid at the lowest value and everybody else passed.
     """
 
     rules = _rules55(view)
-    seat = int(view["seat"])
+    seat = _seat(view)
     side = rules.side_of[seat]
     sampler = sampler_for(view)
     out: list[int] = []
@@ -129,7 +129,7 @@ def expected_bid(points: Sequence[int], value: int, sixty_fail: int) -> float:
     return sum(float(p) if p >= value else -float(value) for p in points) / len(points)
 
 
-def choose_call(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
@@ -151,15 +151,26 @@ def choose_call(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
     return max(options)[1]
 
 
-def _current_value(view: Mapping[str, Any]) -> int:
+def _seat(view: View) -> int:
+    """The seat of a view that asks for a move.
+
+    :raises ValueError: for a spectator's view.
+    """
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view asks for no move")
+    return seat
+
+
+def _current_value(view: View) -> int:
     return replay_auction(view).value
 
 
-def _evaluate(bot: PimcBot, view: Mapping[str, Any], plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
+def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
     """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
 
     rules = _rules55(view)
-    seat = int(view["seat"])
+    seat = _seat(view)
     side = rules.side_of[seat]
     contract = view.get("contract") or {}
     value = int(contract.get("value") or _current_value(view) or 10)
@@ -188,11 +199,11 @@ def _evaluate(bot: PimcBot, view: Mapping[str, Any], plans: list[tuple[Any, int]
     return [(m / done, p / done) for m, p in zip(made, pts, strict=True)]
 
 
-def choose_discard(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_discard(bot: PimcBot, view: View, legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
-    hand = [Card.parse(c) for c in view["hand"]]
+    hand = [Card.parse(c) for c in view["hand"] or ()]
     plans: list[tuple[Any, int]] = []
     texts: list[str] = []
     for trump in range(4):
@@ -218,7 +229,7 @@ def _display(cards: Sequence[Card]) -> list[Card]:
     return sort_cards(cards)
 
 
-def choose_trump(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_trump(bot: PimcBot, view: View, legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))

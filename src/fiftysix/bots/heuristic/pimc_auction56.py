@@ -24,13 +24,13 @@ Measured in arena runs (rules play for both, 100 deals): the value weights made 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...games.fifty_six import Contract, deal_score
-from ..base import clock
+from ..base import View, clock
 from ..sampling import sampler_for
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .rules56 import Rules56Bot
@@ -110,7 +110,7 @@ def expected_score(rules: Any, team: int, declarer: int, value: int, multiplier:
     return p_make * made + (1.0 - p_make) * failed
 
 
-def calls_of(view: Mapping[str, Any], t: Table) -> list[tuple[int, int, int | None, str | None]]:
+def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | None]]:
     """The auction as (seat, value before, value bid or ``None``, strain or ``None``) per call."""
     out: list[tuple[int, int, int | None, str | None]] = []
     first = (int(view["dealer"]) + 1) % t.n
@@ -128,7 +128,7 @@ def calls_of(view: Mapping[str, Any], t: Table) -> list[tuple[int, int, int | No
     return out
 
 
-def simulate(bot: PimcBot, view: Mapping[str, Any], t: Table) -> Simulation:
+def simulate(bot: PimcBot, view: View, t: Table) -> Simulation:
     """Sample deals for the bot's view and weight them by the auction."""
     sampler = sampler_for(view)
     n = max(8, int(bot.bid_samples))
@@ -144,7 +144,7 @@ def simulate(bot: PimcBot, view: Mapping[str, Any], t: Table) -> Simulation:
     return Simulation(t.rules, deals, weights, (int(view["dealer"]) + 1) % t.n)
 
 
-def choose_call(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:
     """The call with the best expected score (see the module documentation)."""
     t = Table(view)
     a = AuctionState(view, t)
@@ -237,7 +237,7 @@ def _bids(bot: PimcBot, t: Table, a: AuctionState, sim: Simulation,
     return out
 
 
-def choose_trump(bot: PimcBot, view: Mapping[str, Any], legal: list[str]) -> str:
+def choose_trump(bot: PimcBot, view: View, legal: list[str]) -> str:
     """The strain the team is likeliest to make its contract in (then the most points)."""
     t = Table(view)
     contract = view.get("contract") or {}

@@ -24,7 +24,7 @@ from typing import Any
 
 from ...core.cards import CARDS, Card, Suit
 from ...games.fifty_five import Auction55, Rules55, parse_call, play, rules_of
-from ..base import register
+from ..base import View, register
 
 IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, trick_winner = (play.IS_TRUMP, play.KEY, play.PRIVILEGED, play.TRUMP_BASE,
                                                        play.trick_winner)
@@ -94,7 +94,7 @@ class Rules55Bot:
         self.aggression = aggression
         """``(kitty tricks, points beyond the estimate)``; ``None``: :func:`aggression` for the table."""
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         legal: list[str] = list(view["legal"])
         if len(legal) == 1:
             return legal[0]
@@ -104,7 +104,7 @@ class Rules55Bot:
         if phase == "discard":
             return self._discard(view, legal)
         if phase == "trump":
-            suit, _ = best_suit(_cards(view["hand"]), view["rules"]["players"])
+            suit, _ = best_suit(_cards(view["hand"] or ()), view["rules"]["players"])
             letter = Suit(suit).letter
             return letter if letter in legal else legal[0]
         return self._play(view, legal)

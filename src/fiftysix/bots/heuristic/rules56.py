@@ -19,10 +19,9 @@ The bot always answers a member of ``view["legal"]``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ..base import register
+from ..base import View, register
 from .knowledge import (
     ALL_RANKS,
     DEFAULT_DECK,
@@ -190,7 +189,7 @@ class Rules56Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         legal: list[str] = list(view.get("legal") or [])
         if not legal:
             raise ValueError("the view has no legal moves: it is not this seat's turn")
@@ -232,7 +231,7 @@ class Rules56Bot:
         return best, est[best]
 
     # -- auction ------------------------------------------------------------------------------------------
-    def call(self, view: Mapping[str, Any], legal: list[str]) -> str:
+    def call(self, view: View, legal: list[str]) -> str:
         t = Table(view)
         a = AuctionState(view, t)
         est = self.estimates(t, a)
@@ -335,7 +334,7 @@ class Rules56Bot:
         return None
 
     # -- trump choice ---------------------------------------------------------------------------------
-    def trump(self, view: Mapping[str, Any], legal: list[str]) -> str:
+    def trump(self, view: View, legal: list[str]) -> str:
         t = Table(view)
         choices = [s for s in STRAINS if s in legal]
         if not choices:
@@ -344,7 +343,7 @@ class Rules56Bot:
         return best
 
     # -- play -------------------------------------------------------------------------------------------
-    def play(self, view: Mapping[str, Any], legal: list[str]) -> str:
+    def play(self, view: View, legal: list[str]) -> str:
         t = Table(view)
         cards = [m for m in legal if len(m) == 2 and m[1] in SUITS]
         if not cards:

@@ -17,7 +17,7 @@ each card) and ties go to the ``rules`` bot's card.  The goals:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...core.cards import Card
 from ...games import GAMES
@@ -26,10 +26,13 @@ from ..base import clock
 from ..kits import View, kit_for
 from ..sampling import sampler_for
 
+if TYPE_CHECKING:   # the pimc bot imports this module
+    from .pimc import PimcBot
+
 CanReach = Callable[[Position, int, int], bool]
 
 
-def choose_card(bot: Any, view: View, cards: list[str], n: int, exact: bool = True,
+def choose_card(bot: PimcBot, view: View, cards: list[str], n: int, exact: bool = True,
                 preferred: str | None = None) -> str:
     """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
 

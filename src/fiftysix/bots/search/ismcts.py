@@ -113,7 +113,7 @@ class IsmctsBot:
         hint: str | None = None
         if phase == "play" and (self.prior or self.search_from != 0):
             hint = str(self.rules_bot(view["game"]).choose(view))
-            if len(view["hand"]) > self.search_depth(view) and hint in legal:
+            if len(view["hand"] or ()) > self.search_depth(view) and hint in legal:
                 return hint
         try:
             sampler = sampler_for(view, infer=self.infer)
