@@ -19,9 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import games
 from ..bots.base import Bot
 from ..bots.protocol import CMD_PREFIX, DEFAULT_TIMEOUT, ExternalBot, bot_from_spec
-from ..games import game_of_preset
+from ..core.options import Rules
+from ..games.spec import GameSpec
 from ..views import view
 
 MAX_FAULT_MESSAGES = 20
@@ -96,14 +98,12 @@ class ChunkResult:
     tallies: list[Tally]
 
 
-def resolve_rules(rules: str | dict[str, Any]) -> tuple[Any, Any]:
-    """The game and rules object of a preset name or rules object.
+def resolve_rules(rules: str | dict[str, Any]) -> tuple[GameSpec, Rules]:
+    """The game and rules object of a preset name or rules object (:func:`fiftysix.games.resolve_rules`).
 
     :raises RulesError: for an unknown preset or option.
     """
-    preset = rules if isinstance(rules, str) else str(rules.get("preset", "56-6"))
-    game = game_of_preset(preset)
-    return game, game.rules_from_json(rules)
+    return games.resolve_rules(rules)
 
 
 def seatings(n_teams: int, n_bots: int) -> list[list[int]]:

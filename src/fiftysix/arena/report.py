@@ -41,7 +41,7 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
                 declared[b] += 1
                 made[b] += bool(play.made)
     names = labels(config.bots)
-    unit = "tables" if game.name == "56" and rules.scoring == "tables" else "points"
+    unit = "tables" if getattr(rules, "scoring", None) == "tables" else "points"
     bots = []
     for b in range(n_bots):
         others = [c for c in range(n_bots) if c != b]

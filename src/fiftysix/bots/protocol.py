@@ -25,9 +25,9 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
-from .base import BOTS, Bot, RandomBot
+from .base import BOTS, Bot, RandomBot, View
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 10.0
@@ -88,7 +88,7 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
                 current = factory(str(message.get("game", "56")))
             write({"type": "ready", "name": getattr(get(str(message.get("game", "56"))), "name", "bot")})
         elif kind == "move":
-            view = message.get("view") or {}
+            view = cast(View, message.get("view") or {})
             try:
                 write({"type": "move", "move": get(str(view.get("game", "56"))).choose(view)})
             except Exception as e:  # the host must hear of it, and the bot must live on
@@ -250,11 +250,11 @@ class ExternalBot:
         self.close()
 
     # -- the bot interface ------------------------------------------------------------------------------
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         """The program's move; the fallback's when the program fails (the fault is recorded)."""
         legal: list[str] = view["legal"]
         if not self._started:
-            self.start(view["game"], view["rules"], view["seat"])
+            self.start(view["game"], view["rules"], view["seat"] or 0)   # a view that asks a move has a seat
         if self._dead is not None:
             return self._fault(view, f"the program does not play: {self._dead}")
         if not self._send({"type": "move", "view": view}):
@@ -291,7 +291,7 @@ class ExternalBot:
         return len(self.faults)
 
     # -- plumbing ---------------------------------------------------------------------------------------
-    def _fault(self, view: dict[str, Any], message: str) -> str:
+    def _fault(self, view: View, message: str) -> str:
         self.faults.append(message)
         return self.fallback.choose(view)
 

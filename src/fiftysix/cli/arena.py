@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from ..arena import ArenaConfig, check_bots, format_text, run_arena, summarize, write_plot
 from ..bots.protocol import DEFAULT_TIMEOUT
 from ..core.errors import RulesError
+from ..games import DEFAULT_PRESET
 from .common import CliError
 
 
@@ -22,7 +23,7 @@ def add_parser(sub: Any) -> None:
                                    "swapped (rotated for more teams), so luck cancels. Prints per bot the mean "
                                    "score per deal, card points, contracts made, time per decision, faults and "
                                    "the 95%% confidence interval of the paired difference.")
-    p.add_argument("--rules", default="56-6", help="a preset or a JSON rules object (default %(default)s)")
+    p.add_argument("--rules", default=DEFAULT_PRESET, help="a preset or a JSON rules object (default %(default)s)")
     p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
                    help='a bot: random, rules, ismcts, pimc, with options as ismcts,iterations=100, or '
                         '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')

@@ -13,8 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.deal import Deal
 from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
+from ..core.options import Rules
 from ..games import GAMES
+from ..games.spec import GameSpec, MatchLike
 from ..records import deal_record, match_record
 
 LOBBY = "lobby"
@@ -60,8 +63,7 @@ class FinishedDeal:
 class TableState:
     code: str
     version: int = 0
-    game: Any = None
-    rules: Any = None
+    created: tuple[GameSpec, Rules] | None = None     # the game and its rules, once the create event is applied
     name: str = ""
     host: str = ""
     fill: str | None = None
@@ -69,12 +71,26 @@ class TableState:
     players: dict[str, str] = field(default_factory=dict)     # player id -> name at this table
     seats: list[Seat] = field(default_factory=list)
     status: str = LOBBY
-    match: Any = None
-    deal: Any = None
+    match: MatchLike | None = None
+    deal: Deal | None = None
     match_no: int = 0
     finished: list[FinishedDeal] = field(default_factory=list)
 
     # -- reading --------------------------------------------------------------------------------------
+    @property
+    def game(self) -> GameSpec:
+        """:raises TableError: before the table is created."""
+        if self.created is None:
+            raise TableError("the table has not been created")
+        return self.created[0]
+
+    @property
+    def rules(self) -> Rules:
+        """:raises TableError: before the table is created."""
+        if self.created is None:
+            raise TableError("the table has not been created")
+        return self.created[1]
+
     def seat_of(self, player: str | None) -> int | None:
         """The table seat a player holds, or ``None``."""
         if player is None:
@@ -112,14 +128,14 @@ class TableState:
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             raise TableError(f"unknown request {kind!r}")
-        if kind != "create" and self.game is None:
+        if kind != "create" and self.created is None:
             raise TableError("the table has not been created")
         stored: dict[str, Any] = handler(event)
         self.version += 1
         return stored
 
     def _on_create(self, e: dict[str, Any]) -> dict[str, Any]:
-        if self.game is not None:
+        if self.created is not None:
             raise TableError("the table exists already")
         game = GAMES.get(e["game"])
         if game is None:
@@ -128,7 +144,7 @@ class TableState:
             rules = game.rules_from_json(e["rules"])
         except RulesError as err:
             raise TableError(str(err)) from None
-        self.game, self.rules = game, rules
+        self.created = (game, rules)
         self.name, self.host = e["name"], e["host"]
         self.fill, self.grace = e.get("fill"), float(e.get("grace", 60))
         self.players[e["host"]] = e["host_name"]
@@ -248,11 +264,13 @@ class TableState:
         text = e["move"]
         if not isinstance(text, str) or not text.strip():
             raise TableError("a move must be a non-empty string")
+        deal = self.deal
+        assert deal is not None     # a deal is on while PLAYING
         try:
-            move = self.deal.push(text, seat=seat)
+            move = deal.push(text, seat=seat)
         except (IllegalMoveError, NotationError) as err:
             raise TableError(str(err), tuple(getattr(err, "legal", ()))) from None
-        if self.deal.is_over:
+        if deal.is_over:
             self._finish_deal()
         return {**e, "move": str(move)}
 
@@ -284,16 +302,18 @@ class TableState:
             self.seats[i] = Seat(bot=self.fill)
 
     def _new_deal(self, seed: int) -> None:
+        assert self.match is not None
         self.deal = self.match.new_deal(seed)
         self.status = PLAYING
 
     def _finish_deal(self) -> None:
-        deal = self.deal
+        deal, match = self.deal, self.match
+        assert deal is not None and match is not None
         record = deal_record(deal)
-        deal_no = self.match.deal_number
-        result = self.match.finish(deal)
+        deal_no = match.deal_number
+        result = match.finish(deal)
         self.finished.append(FinishedDeal(len(self.finished) + 1, self.match_no, deal_no, record, result))
-        self.status = MATCH_OVER if self.match.over else DEAL_OVER
+        self.status = MATCH_OVER if match.over else DEAL_OVER
 
 
 def replay(code: str, events: list[dict[str, Any]]) -> TableState:

@@ -12,15 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.cards import Card, Suit
+from ...core.cards import CARDS, Card, Suit
 from .ranking import EFFECTIVE_SUIT, IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE
 from .rules import TRICK_POINTS
 
 POINTS: tuple[int, ...] = (0,) * 52
 """Cards carry no points in 55: a trick is worth :data:`TRICK_POINTS` whatever is in it."""
 
-__all__ = ["EFFECTIVE_SUIT", "IS_TRUMP", "KEY", "POINTS", "PRIVILEGED", "SUIT", "TRICK_POINTS", "TRUMP_BASE",
-           "legal_cards", "trick_points", "trick_winner"]
+COPIES = 1
+"""One pack of 52 cards."""
+TRICK_BONUS = TRICK_POINTS
+"""Each trick is worth 5 (the highest trump's 5 comes at the end of the deal)."""
+FAMILY = "trump-or-follow"
+"""Free trumping on a plain lead; a trump lead must be trumped, with the renege privilege (the solver
+kernel's card-play family)."""
+
+__all__ = ["COPIES", "EFFECTIVE_SUIT", "FAMILY", "IS_TRUMP", "KEY", "POINTS", "PRIVILEGED", "SLOTS", "SUIT",
+           "TRICK_BONUS", "TRICK_POINTS", "TRUMP_BASE", "is_privileged", "legal_cards", "slot", "trick_points",
+           "trick_winner"]
 
 
 def legal_cards(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
@@ -62,4 +71,29 @@ def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
 
 def trick_points(cards: Sequence[Card]) -> int:
     """What a complete trick is worth: :data:`TRICK_POINTS` (the highest-trump bonus comes at the end)."""
-    return TRICK_POINTS
+    return TRICK_BONUS
+
+
+def _slots(trump: Suit) -> tuple[int, ...]:
+    key, eff = KEY[trump], EFFECTIVE_SUIT[trump]
+    out = [0] * 52
+    for suit in Suit:
+        cards = sorted((c for c in CARDS if eff[c] == suit), key=lambda c: -key[c])
+        for i, c in enumerate(cards):
+            out[c] = 16 * suit + i
+    return tuple(out)
+
+
+SLOTS: tuple[tuple[int, ...], ...] = tuple(_slots(s) for s in Suit)
+"""``SLOTS[trump][card]``: ``16 * effective suit + order``, order 0 for the suit's highest card."""
+
+
+def slot(card: Card, trump: Suit | None) -> int:
+    """The card's place for the solver kernel."""
+    assert trump is not None, "55 always has trumps"
+    return SLOTS[trump][card]
+
+
+def is_privileged(card: Card, trump: Suit | None) -> bool:
+    """The 5 and J of trumps and the A♥ need not be played to a lower trump lead."""
+    return trump is not None and card in PRIVILEGED[trump]

@@ -9,7 +9,8 @@ from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, WrongPhaseError
 from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text
 from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
-from .rules import RANKS, Rules56
+from .forms import describe
+from .rules import Rules56
 
 _SPECIALS = tuple(tuple(c for i, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> i & 1) for bits in range(8))
 
@@ -262,74 +263,6 @@ def _tops_announced(call: Call, raised_by: int) -> int:
     if call.form == "raise-to":
         return raised_by
     return 0
-
-
-_COPY = {1: "", 2: " (second copy)"}
-
-
-def _unannounced(auction: Auction56, suit: Suit, count: int) -> str:
-    """Names of the next ``count`` unannounced top cards of ``suit``, e.g. ``J♥, 9♥``."""
-    ranks = RANKS[: auction.rules.deck_size // 8]
-    order = [r for r in ranks for _ in range(2)]
-    start = auction.announced_top[suit]
-    names = []
-    for i in range(start, min(start + count, len(order))):
-        r = order[i]
-        names.append(("10" if r == "T" else r) + suit.symbol)
-    return ", ".join(names) if names else "no card"
-
-
-def describe(call: Call, auction: Auction56, counted_as_pass: bool = False) -> str:
-    """What a bid tells the table, in words, given the auction before it."""
-    v = resulting_value(call, auction.value)
-    if counted_as_pass:
-        return f"{v} no-trumps: first hand's first pass counts as Plus Pass (no suit shown)"
-    s = call.suit
-    if s is None:
-        return _describe_suitless(call, auction, v)
-    f, w, one = call.form, s.word, s.word[:-1]
-    plus = f"+{call.step} → " if call.value is None else ""
-    if f == "number-suit":
-        return f"{v} in {w}: holds the top {one} (J{s.symbol})"
-    if f == "raise-to":
-        raise_by = v - max(auction.value, MIN_BID - 1)
-        return f"{v} in {w}: the top {w} ({_unannounced(auction, s, raise_by)}) and many others"
-    if f == "suit-number":
-        return f"{v} in {w}: strong in {w} without the top card (J{s.symbol})"
-    if f == "plus-suit":
-        return f"{plus}{v} in {w}: holds the {call.k} top {w} and no other {w}"
-    top = _unannounced(auction, s, max(call.k, 1))
-    texts = {
-        "plus": f"holds {top} and at least two other {w}",
-        "one-plus": f"holds {top} and exactly one other {one}",
-        "plus-one": f"holds {top} and no other {w}",
-        "k-plus": f"holds {top} and exactly one other {one}",
-        "minus": f"three or four {w}, not the highest",
-        "minus-k": f"exactly {call.k} {w}, not the highest",
-    }
-    return f"{plus}{v} in {w}: {texts.get(f, call.text)}"
-
-
-def _describe_suitless(call: Call, auction: Auction56, v: int) -> str:
-    f = call.form
-    plus = f"+{call.step} → " if call.value is None else ""
-    if f == "number-nt":
-        return f"{v} no-trumps: a strong hand with no single suit"
-    if f in ("number-noes", "plus-noes", "nos", "k-nos"):
-        k = max(call.k, 1) if f == "k-nos" else 1
-        bids = auction.suit_bids
-        word = bids[-k].word if len(bids) >= k else "?"
-        which = "the last bid that named one" if k == 1 else f"the {_ordinal(k)} last bid that named one"
-        return f"{plus}{v} no-trumps: void in {word}, the suit of {which}"
-    if f == "plus-pass":
-        return f"{plus}{v}: Plus Pass, raises without showing a suit; everyone gets a new turn"
-    if f == "nt":
-        return f"{plus}{v} no-trumps"
-    return call.text
-
-
-def _ordinal(k: int) -> str:
-    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
 __all__ = ["Auction56", "Contract", "describe"]

@@ -22,6 +22,13 @@ POINTS: tuple[int, ...] = tuple(RANK_POINTS.get(RANK_CHARS[i % 13], 0) for i in 
 
 SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
 
+COPIES = 2
+"""Each card is in the pack twice."""
+TRICK_BONUS = 0
+"""A trick is worth its card points alone."""
+FAMILY = "follow"
+"""Follow suit if able, no duty to trump (the solver kernel's card-play family)."""
+
 TRUMP_BONUS = 32
 """Added to a trump's strength when a trick is ranked (above any card of the suit led)."""
 LED_BONUS = 16
@@ -66,3 +73,13 @@ def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
 def trick_points(cards: Sequence[Card]) -> int:
     """The card points in ``cards``."""
     return sum(POINTS[c] for c in cards)
+
+
+def slot(card: Card, trump: Suit | None) -> int:
+    """The card's place for the solver kernel: ``16 * suit + order``, order 0 for the jack."""
+    return 16 * SUIT[card] + RANKS.index(card.rank_char)
+
+
+def is_privileged(card: Card, trump: Suit | None) -> bool:
+    """No card of 56 has a legality rule of its own."""
+    return False

@@ -40,6 +40,7 @@ function onMessage(msg) {
       const newDeal = !S.view || !msg.view || msg.view.dealer !== S.view.dealer ||
         (msg.view.hand || []).length > (S.view.hand || []).length;
       S.table = msg.table; S.you = msg.you; S.view = msg.view; S.movers = msg.movers; S.version = msg.version;
+      S.legalMoves = msg.legal_moves || [];   // {move, kind, suit, label}, built by the game
       const legal = (msg.view && msg.view.legal) || [];
       if (S.selected !== null && !legal.includes(S.selected)) S.selected = null;
       if (!legal.length || newDeal) { S.selectedCards = []; S.selected = null; }
