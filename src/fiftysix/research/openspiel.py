@@ -71,7 +71,7 @@ def _preset_of(params: dict[str, Any] | None) -> str:
     return value.strip().strip("\"'")
 
 
-class FiftySixGame(pyspiel.Game):  # type: ignore[misc]
+class FiftySixGame(pyspiel.Game):
     """One preset of 56 or 55.
 
     :raises RulesError: for an unknown preset.
@@ -110,7 +110,7 @@ def _game_type_fields(t: Any) -> dict[str, Any]:
         "parameter_specification")}
 
 
-class FiftySixState(pyspiel.State):  # type: ignore[misc]
+class FiftySixState(pyspiel.State):
     """A deal in progress: dealing (chance), then the auction, trumps, 55's discard, and the play."""
 
     def __init__(self, game: FiftySixGame) -> None:

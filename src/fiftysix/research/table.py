@@ -41,8 +41,8 @@ KITTY_55 = 5
 def call_vocabulary(game: Any, rules: Any) -> list[Call]:
     """Every call the preset's auction can ever allow, in a fixed order (the start of the action space)."""
     if game.name == "55":
-        from ..games.fifty_five.auction import BID_CALLS
         from ..core.moves import HOLD, PASS
+        from ..games.fifty_five.auction import BID_CALLS
 
         return [PASS, HOLD, *BID_CALLS]
     from ..core.moves import DOUBLE, PASS, REDOUBLE
@@ -61,7 +61,7 @@ def call_vocabulary(game: Any, rules: Any) -> list[Call]:
 def auction_bound(game: Any, rules: Any) -> int:
     """The most calls an auction of the preset can hold (each bid raises; between two bids at most a
     double, a redouble and the passes of one round each)."""
-    n = rules.players
+    n = int(rules.players)
     if game.name == "55":
         return n + 2 * 5 + 2
     return (n - 1) + 29 * (2 * n + 1) + 1
