@@ -8,6 +8,8 @@ import ``fiftysix`` (install it there).
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +19,7 @@ CHUNK = 4
 """Deals per task: small, so progress moves and the work spreads over the cluster's CPUs."""
 
 WAIT_SECONDS = 0.5
+PROBE_SECONDS = 5.0
 
 
 def _ray() -> Any:
@@ -33,6 +36,16 @@ def connect(address: str) -> Any:
 
     :raises RuntimeError: when Ray is missing or the cluster cannot be reached.
     """
+    if address == "local":
+        # a cluster of this machine alone: keep every Ray service on the loopback address (Ray's own switch,
+        # read when Ray is imported)
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    host, colon, port = address.rpartition(":")
+    if colon and port.isdigit():    # Ray retries an absent cluster for minutes: ask the address first
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+        except OSError as e:
+            raise RuntimeError(f"cannot join the Ray cluster at {address!r}: nothing answers there ({e})") from None
     ray = _ray()
     if ray.is_initialized():
         return ray
