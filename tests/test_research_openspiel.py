@@ -191,3 +191,79 @@ def test_openspiel_ismcts_plays_a_whole_deal(preset: str) -> None:
         state.apply_action(action)
         decisions += 1
     assert decisions > 0 and len(state.returns()) == game.num_players()
+
+
+def test_the_dealer_is_a_parameter_and_first_hand_calls_first() -> None:
+    game = pyspiel.load_game("python_fiftysix", {"preset": "56-6", "dealer": 2})
+    assert str(game) == 'python_fiftysix(dealer=2,preset="56-6")'
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 3
+    with pytest.raises(Exception, match="dealer must be a seat, 0-5, not 6"):
+        pyspiel.load_game("python_fiftysix", {"preset": "56-6", "dealer": 6})
+
+
+@pytest.mark.parametrize("preset", ["56-4", "55", "56-hidden"])
+def test_an_openspiel_bot_plays_from_our_views(preset: str) -> None:
+    """SpielBot: any dealer, any phase (55's discard too): its answer is one of the view's legal moves."""
+    import random
+
+    from fiftysix import view
+    from fiftysix.openspiel import SpielBot
+
+    spec = game_of_preset(preset)
+    rules = spec.rules_from_json(preset)
+    bot = SpielBot(lambda game: _FirstLegal(), seed=1)
+    rng = random.Random(8)
+    for seed in range(4):
+        deal = spec.new_deal(rules, seed=seed)
+        while not deal.is_over:
+            v = view(deal, deal.to_move)
+            move = bot.choose(v) if deal.to_move == 0 else rng.choice(v["legal"])
+            assert move in v["legal"]
+            deal.push(move)
+
+
+class _FirstLegal:
+    def step(self, state):
+        return state.legal_actions()[0]
+
+
+def test_openspiel_reinforcement_learning_runs_a_few_episodes() -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    game = load("56-4")
+    env = rl_environment.Environment(game, seed=1)
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=env.action_spec()["num_actions"])
+              for p in range(env.num_players)]
+    for _ in range(2):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            step = env.step([agents[player].step(step).action])
+        for agent in agents:
+            agent.step(step)
+        assert sum(step.rewards) == 0 and step.rewards[0] == step.rewards[2] == -step.rewards[1]
+    assert any(agent._q_values for agent in agents)     # it learned something to look up
+
+
+@pytest.mark.slow
+def test_the_documented_ismcts_program_sits_in_the_arena(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    program = f"cmd:{sys.executable} {root / 'docs' / 'examples' / 'openspiel_ismcts_bot.py'} 4"
+    out = tmp_path / "a.json"
+    run = subprocess.run([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4", "--bot", program,
+                          "--bot", "random", "--deals", "2", "--quiet", "--json", str(out)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["bots"][0]["label"] == "openspiel-ismcts-4"
+    assert data["bots"][0]["faults"]["count"] == 0 and data["bots"][0]["time_ms"]["decisions"] > 0

@@ -17,6 +17,7 @@ OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``) can play it.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -24,7 +25,9 @@ import numpy as np
 import pyspiel
 
 from ..bots.sampling import DealSampler
+from ..core.cards import Card
 from ..core.deal import Deal
+from ..core.moves import Move
 from ..games import GAMES
 from .table import Encoding, Table, deal_from
 
@@ -59,7 +62,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": f'"{DEFAULT_PRESET}"'},
+    parameter_specification={"preset": f'"{DEFAULT_PRESET}"', "dealer": -1},
 )
 
 
@@ -72,13 +75,16 @@ def _preset_of(params: dict[str, Any] | None) -> str:
 
 
 class FiftySixGame(pyspiel.Game):
-    """One preset of 56 or 55.
+    """One preset of 56 or 55.  Parameters: ``preset`` (default 56-4) and ``dealer`` (default -1: the last
+    seat, so that player 0 calls and leads first).
 
     :raises RulesError: for an unknown preset.
+    :raises ValueError: for a dealer that is not a seat.
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.enc = Encoding(_preset_of(params))
+        dealer = int((params or {}).get("dealer", -1))
+        self.enc = Encoding(_preset_of(params), None if dealer < 0 else dealer)
         enc = self.enc
         zero = enc.zero_sum
         game_type = _GAME_TYPE
@@ -93,7 +99,10 @@ class FiftySixGame(pyspiel.Game):
             max_utility=enc.max_utility,
             utility_sum=0.0 if zero else None,
             max_game_length=enc.max_moves)
-        super().__init__(game_type, info, {"preset": f'"{enc.preset}"'})
+        own: dict[str, Any] = {"preset": f'"{enc.preset}"'}
+        if dealer >= 0:
+            own["dealer"] = dealer
+        super().__init__(game_type, info, own)
 
     def new_initial_state(self) -> FiftySixState:
         return FiftySixState(self)
@@ -193,14 +202,74 @@ class FiftySixState(pyspiel.State):
             for c in mine:
                 both.remove(c)
             hands[player_id], kitty = mine, both
-        for action in deal_from(self.enc, hands, kitty):
-            fresh.apply_action(action)
-        for _, move in sampled.history:
-            for action in fresh.table.move_actions(move):
-                fresh.apply_action(action)
+        _replay(fresh, hands, kitty, [m for _, m in sampled.history])
         for k in t.pending if t.to_move == player_id else ():
             fresh.apply_action(self.enc.first_card + k)
         return fresh  # type: ignore[no-any-return]
+
+
+def _replay(state: FiftySixState, hands: list[list[Card]], kitty: list[Card], moves: list[Move]) -> None:
+    """Deal ``hands`` (and the kitty) and make ``moves`` on a new state."""
+    for action in deal_from(state.enc, hands, kitty):
+        state.apply_action(action)
+    for move in moves:
+        for action in state.table.move_actions(move):
+            state.apply_action(action)
+
+
+def state_from_view(game: FiftySixGame, seat_view: dict[str, Any], rng: random.Random) -> FiftySixState:
+    """A state of ``game`` that the view's seat cannot tell from the real one: the hidden cards drawn by the
+    game's deal sampler, the moves those of the view.
+
+    :raises SamplingError: if no deal agrees with the view.
+    """
+    deal = sample_deal(seat_view, rng)
+    state = game.new_initial_state()
+    _replay(state, [list(h) for h in deal.dealt], list(getattr(deal, "kitty", ())), [m for _, m in deal.history])
+    return state
+
+
+class SpielBot:
+    """An OpenSpiel bot as one of our bots (a view in, a move out), so it can sit in ``fiftysix arena``, at the
+    server or behind ``fiftysix bot`` / ``cmd:``.  Each decision builds a state consistent with the view
+    (:func:`state_from_view`) and asks the OpenSpiel bot's ``step``; a 55 discard is asked card by card.  The
+    game is the preset, with the dealer, that the views name.
+
+    :param make_bot: given the OpenSpiel game, an object with ``step(state) -> action`` (a ``pyspiel.Bot``,
+        OpenSpiel's Python ``ISMCTSBot``, or your trained policy wrapped so).
+    """
+
+    def __init__(self, make_bot: Any, seed: int | None = None, name: str = "openspiel") -> None:
+        self.make_bot = make_bot
+        self.rng = random.Random(seed)
+        self.name = name
+        self.game: FiftySixGame | None = None
+        self.bot: Any = None
+
+    def _game_of(self, view: dict[str, Any]) -> FiftySixGame:
+        """:raises ValueError: for rules that are not one of the presets as they stand."""
+        rules = view["rules"]
+        preset = rules.get("preset") if isinstance(rules, dict) else rules
+        game = self.game
+        if game is None or game.enc.preset != preset or game.enc.dealer != view["dealer"]:
+            game = self.game = pyspiel.load_game(SHORT_NAME, {"preset": str(preset), "dealer": view["dealer"]})
+            if game.enc.rules != game.enc.game.rules_from_json(rules):
+                raise ValueError(f"the OpenSpiel game plays the presets as they stand, not {json.dumps(rules)}")
+            self.bot = self.make_bot(game)
+        return game
+
+    def choose(self, view: dict[str, Any]) -> str:
+        state = state_from_view(self._game_of(view), view, self.rng)
+        seat = view["seat"]
+        if state.table.discarding:
+            chosen = set()
+            while state.table.discarding and state.current_player() == seat:
+                action = int(self.bot.step(state))
+                chosen.add(str(state.enc.card_of_action(action)))
+                state.apply_action(action)
+            return str(next(t for t in view["legal"] if set(t.split()) == chosen))
+        action = int(self.bot.step(state))
+        return state.action_to_string(seat, action)  # type: ignore[no-any-return]
 
 
 def _plain_view(t: Table, seat: int) -> dict[str, Any]:
@@ -252,4 +321,5 @@ class Observer:
 
 pyspiel.register_game(_GAME_TYPE, FiftySixGame)
 
-__all__ = ["DEFAULT_PRESET", "SHORT_NAME", "FiftySixGame", "FiftySixState", "Observer", "presets", "sample_deal"]
+__all__ = ["DEFAULT_PRESET", "SHORT_NAME", "FiftySixGame", "FiftySixState", "Observer", "SpielBot", "presets",
+           "sample_deal", "state_from_view"]

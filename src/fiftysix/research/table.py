@@ -97,10 +97,12 @@ class Layout:
 class Encoding:
     """The fixed facts of one preset: the action space, the deal order, the tensor layouts.
 
+    :param dealer: the dealer's seat (default: the last seat, so that seat 0 calls and leads first).
     :raises RulesError: for an unknown preset.
+    :raises ValueError: for a dealer that is not a seat.
     """
 
-    def __init__(self, preset: str) -> None:
+    def __init__(self, preset: str, dealer: int | None = None) -> None:
         self.preset = preset
         self.game = game_of_preset(preset)
         self.rules = self.game.rules_from_json(preset)
@@ -116,7 +118,9 @@ class Encoding:
         self.hand_size: int = rules.hand_size
         self.kitty: int = KITTY_55 if self.game.name == "55" else 0
         self.deal_slots: int = self.n * self.hand_size + self.kitty
-        self.dealer = self.n - 1        # so that seat 0 is first hand: calls and leads first
+        if dealer is not None and not 0 <= dealer < self.n:
+            raise ValueError(f"dealer must be a seat, 0-{self.n - 1}, not {dealer}")
+        self.dealer = self.n - 1 if dealer is None else dealer   # by default seat 0 is first hand
 
         calls = call_vocabulary(self.game, rules)
         others: list[str] = []
