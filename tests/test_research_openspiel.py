@@ -267,3 +267,24 @@ def test_the_documented_ismcts_program_sits_in_the_arena(tmp_path) -> None:
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["bots"][0]["label"] == "openspiel-ismcts-4"
     assert data["bots"][0]["faults"]["count"] == 0 and data["bots"][0]["time_ms"]["decisions"] > 0
+
+
+@pytest.mark.parametrize("preset", ["56-4", "56-8", "56-announce", "55-9"])
+def test_a_drawn_out_auction_fits_the_information_state(preset: str) -> None:
+    """Every call that keeps the auction open, as long as there is one: the calls fit the tensor's slots."""
+    game = load(preset)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    calls = 0
+    while state.table.deal.phase == "auction":
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            if child.table.deal.phase == "auction":
+                break
+        state.apply_action(action)
+        calls += 1
+        state.information_state_tensor(0)
+    assert calls > {"56-4": 100, "56-8": 300, "56-announce": 200, "55-9": 5}[preset]
+    assert calls <= state.enc.max_calls
