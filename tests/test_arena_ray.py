@@ -33,6 +33,9 @@ def cluster():
     """``ray start --head`` on the loopback address with one CPU; ``ray stop`` afterwards."""
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
            "RAY_USAGE_STATS_ENABLED": "0",
+           # a cluster on 127.0.0.1 of this test alone: no token (else a token left in ~/.ray by an earlier
+           # ray.init decides whether the cluster and this client use one)
+           "RAY_AUTH_MODE": "disabled",
            "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}   # Ray's switch that keeps every service on 127.0.0.1
     port = free_port()
     start = subprocess.run([RAY, "start", "--head", "--port", str(port), "--node-ip-address", "127.0.0.1",
