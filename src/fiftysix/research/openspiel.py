@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -35,12 +36,24 @@ SHORT_NAME = "python_fiftysix"
 DEFAULT_PRESET = "56-4"
 
 
+_SAMPLERS: OrderedDict[str, DealSampler] = OrderedDict()
+_KEEP = 32     # samplers kept: a search resamples one view many times, and reading a view costs most
+
+
 def sample_deal(seat_view: dict[str, Any], rng: random.Random) -> Deal:
     """A deal consistent with one seat's view, at the view's position (the game's deal sampler).
 
     :raises SamplingError: if none is found.
     """
-    return DealSampler(seat_view).sample(rng)
+    key = json.dumps(seat_view, sort_keys=True)
+    sampler = _SAMPLERS.get(key)
+    if sampler is None:
+        sampler = _SAMPLERS[key] = DealSampler(seat_view)
+        if len(_SAMPLERS) > _KEEP:
+            _SAMPLERS.popitem(last=False)
+    else:
+        _SAMPLERS.move_to_end(key)
+    return sampler.sample(rng)
 
 
 def presets() -> list[str]:
