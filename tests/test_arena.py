@@ -125,11 +125,12 @@ def outside(tmp_path: Path, name: str, text: str) -> str:
     return f"cmd:{sys.executable} {script}"
 
 
-def test_faulty_outside_bot_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("preset", ["56-4", "56-hidden", "55"])
+def test_faulty_outside_bot_is_reported_and_the_run_goes_on(tmp_path: Path, preset: str) -> None:
     bot = outside(tmp_path, "liar.py", SOMETIMES_LIAR.replace("EVERY", "4"))
     out, err = io.StringIO(), io.StringIO()
     json_path = tmp_path / "a.json"
-    status = main(["arena", "--rules", "56-4", "--bot", bot, "--bot", "random",
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random",
                    "--deals", "3", "--json", str(json_path), "--quiet"], io.StringIO(), out, err)
     assert status == 0, err.getvalue()
     data = json.loads(json_path.read_text(encoding="utf-8"))
@@ -141,26 +142,31 @@ def test_faulty_outside_bot_is_reported_and_the_run_goes_on(tmp_path: Path) -> N
     assert "fault of sometimes-liar:" in out.getvalue()
 
 
-def test_an_outside_program_that_faults_on_most_moves_stops_the_run(tmp_path: Path) -> None:
+FIVE = ["56-4", "56-6", "56-8", "56-hidden", "55"]
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_an_outside_program_that_faults_on_most_moves_stops_the_run(tmp_path: Path, preset: str) -> None:
     bot = outside(tmp_path, "liar.py", SOMETIMES_LIAR.replace("EVERY", "1"))
     out, err = io.StringIO(), io.StringIO()
-    status = main(["arena", "--rules", "56-4", "--bot", bot, "--bot", "random", "--deals", "50", "--quiet"],
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random", "--deals", "50", "--quiet"],
                   io.StringIO(), out, err)
     assert status == 1
     assert f"error: the run is stopped: {bot} does not play: 20 of its 20 moves were faults" in err.getvalue()
     assert "illegal move 'ZZ'" in err.getvalue() and out.getvalue() == ""
 
 
-def test_a_program_that_cannot_start_stops_the_run_at_once() -> None:
+@pytest.mark.parametrize("preset", FIVE)
+def test_a_program_that_cannot_start_stops_the_run_at_once(preset: str) -> None:
     out, err = io.StringIO(), io.StringIO()
-    status = main(["arena", "--rules", "56-4", "--bot", "cmd:/nonexistent", "--bot", "random", "--deals", "50",
+    status = main(["arena", "--rules", preset, "--bot", "cmd:/nonexistent", "--bot", "random", "--deals", "50",
                    "--quiet"], io.StringIO(), out, err)
     assert status == 1
     assert "cmd:/nonexistent (seat 0) does not play: the program could not be started" in err.getvalue()
     assert "per deal" not in out.getvalue()
 
 
-@pytest.mark.parametrize("preset", ["56-4", "55"])
+@pytest.mark.parametrize("preset", FIVE)
 def test_a_program_that_never_says_ready_stops_the_run(tmp_path: Path, preset: str) -> None:
     bot = outside(tmp_path, "mute.py", "import sys\nfor line in sys.stdin:\n    pass\n")
     out, err = io.StringIO(), io.StringIO()

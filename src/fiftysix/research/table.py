@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import Card
-from ..core.deal import DISCARD, OVER, Deal
+from ..core.deal import DISCARD, Deal
 from ..core.moves import Call, Discard, Move
 from ..games import game_of_preset
 from ..views import view
@@ -405,7 +405,3 @@ class Table:
 def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
     """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""
     return [enc.kind_of[str(c)] for h in hands for c in sorted(h)] + [enc.kind_of[str(c)] for c in sorted(kitty)]
-
-
-def over(table: Table) -> bool:
-    return table.deal is not None and table.deal.phase == OVER
