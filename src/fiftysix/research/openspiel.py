@@ -192,11 +192,7 @@ class FiftySixState(pyspiel.State):
 
         :raises SamplingError: if no deal agrees with the player's view.
         """
-        try:
-            seed = int(probability_sampler() * (1 << 53))
-        except TypeError:
-            seed = random.getrandbits(53)
-        rng = random.Random(seed)
+        rng = random.Random(int(probability_sampler() * (1 << 53)))   # OpenSpiel's sampler: uniform in [0, 1)
         game = self.get_game()
         fresh = game.new_initial_state()
         t = self.table
