@@ -6,6 +6,8 @@ import json
 import pickle
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
@@ -64,10 +66,12 @@ def test_the_observers_agree_with_the_state_methods(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_a_player_sees_the_same_in_every_deal_that_agrees_with_its_view(preset: str) -> None:
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 31 - 1))
+def test_a_player_sees_the_same_in_every_deal_that_agrees_with_its_view(preset: str, seed: int) -> None:
     """resample_from_infostate changes what the player cannot see; nothing it observes may change."""
     game = load(preset)
-    rng = np.random.RandomState(2)
+    rng = np.random.RandomState(seed)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     changed = 0
     for i, state in enumerate(random_states(game, rng)):
@@ -84,6 +88,24 @@ def test_a_player_sees_the_same_in_every_deal_that_agrees_with_its_view(preset: 
                 assert other.legal_actions(p) == state.legal_actions(p)
             changed += str(other) != str(state)
     assert changed > 0      # the hidden cards did move: the check above is not empty
+
+
+@pytest.mark.parametrize("preset", ["56-4", "56-hidden", "55"])
+def test_a_public_observer_shows_every_player_the_same_and_no_hand(preset: str) -> None:
+    game = load(preset)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    rng = np.random.RandomState(9)
+    for state in random_states(game, rng):
+        if state.is_chance_node():
+            continue
+        seen = []
+        for p in range(game.num_players()):
+            public.set_from(state, p)
+            seen.append((public.tensor.copy(), public.string_from(state, p)))
+            assert not public.dict["hand"].any()
+            assert json.loads(seen[-1][1])["hand"] is None
+        assert all(np.array_equal(t, seen[0][0]) and s == seen[0][1] for t, s in seen)
 
 
 def strings_in(data):
