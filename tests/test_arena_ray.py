@@ -67,6 +67,7 @@ def test_an_arena_on_ray_matches_one_process(cluster, tmp_path: Path, preset: st
         assert a["paired_difference"] == b["paired_difference"]
         assert a["time_ms"]["decisions"] == b["time_ms"]["decisions"]
     assert "9/9" in run.stderr      # the progress bar went through every deal
+    assert on_ray["ray"] == address and f"on the Ray cluster {address}" in run.stdout
 
 
 def test_an_unreachable_cluster_is_a_clear_error() -> None:

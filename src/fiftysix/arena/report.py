@@ -93,8 +93,9 @@ def format_text(summary: dict[str, Any]) -> str:
     rules = summary["rules"]
     preset = rules if isinstance(rules, str) else json.dumps(rules)
     unit = summary["unit"]
+    where = f"on the Ray cluster {summary['ray']}" if summary.get("ray") else f"{summary['workers']} worker(s)"
     lines = [f"arena {preset}: {summary['deals']} deals x {summary['seatings']} seatings, seed {summary['seed']}, "
-             f"{summary['workers']} worker(s), {summary['elapsed_seconds']:.1f} s"]
+             f"{where}, {summary['elapsed_seconds']:.1f} s"]
     if summary.get("interrupted"):
         lines.append(f"interrupted: {summary['deals']} of {summary['deals_planned']} deals played to the end")
     width = max([len("bot")] + [len(b["label"]) for b in summary["bots"]])

@@ -80,6 +80,8 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if bar is not None:
             bar.close()
     summary = summarize(config, result, elapsed)
+    if args.ray:
+        summary["ray"] = args.ray
     if result.interrupted:
         stderr.write(f"fiftysix arena: interrupted; the summary of the {summary['deals']} deals played to the end"
                      + (f" is also in {args.json}" if args.json else "") + "\n")
