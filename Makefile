@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver]'
+	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster]'
 	touch $(STAMP)
 
 serve: $(STAMP)

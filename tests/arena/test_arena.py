@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -106,24 +107,128 @@ def test_json_and_plot(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_faulty_outside_bot_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
-    script = tmp_path / "liar.py"
-    script.write_text("import json, sys\n"
-                      "for line in sys.stdin:\n"
-                      "    m = json.loads(line)\n"
-                      "    if m['type'] == 'hello': print(json.dumps({'type': 'ready', 'name': 'liar'}), flush=True)\n"
-                      "    elif m['type'] == 'move': print(json.dumps({'type': 'move', 'move': 'ZZ'}), flush=True)\n"
-                      "    elif m['type'] == 'bye': break\n", encoding="utf-8")
+SOMETIMES_LIAR = (
+    "import json, sys\n"
+    "asked = 0\n"
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    "    if m['type'] == 'hello': print(json.dumps({'type': 'ready', 'name': 'sometimes-liar'}), flush=True)\n"
+    "    elif m['type'] == 'move':\n"
+    "        asked += 1\n"
+    "        move = 'ZZ' if asked % EVERY == 0 else m['view']['legal'][0]\n"
+    "        print(json.dumps({'type': 'move', 'move': move}), flush=True)\n"
+    "    elif m['type'] == 'bye': break\n")
+
+
+def outside(tmp_path: Path, name: str, text: str) -> str:
+    script = tmp_path / name
+    script.write_text(text, encoding="utf-8")
+    return f"cmd:{sys.executable} {script}"
+
+
+@pytest.mark.parametrize("preset", ["56-4", "56-hidden", "55"])
+def test_faulty_outside_bot_is_reported_and_the_run_goes_on(tmp_path: Path, preset: str) -> None:
+    bot = outside(tmp_path, "liar.py", SOMETIMES_LIAR.replace("EVERY", "4"))
     out, err = io.StringIO(), io.StringIO()
     json_path = tmp_path / "a.json"
-    status = main(["arena", "--rules", "56-4", "--bot", f"cmd:{sys.executable} {script}", "--bot", "random",
-                   "--deals", "2", "--json", str(json_path), "--quiet"], io.StringIO(), out, err)
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random",
+                   "--deals", "3", "--json", str(json_path), "--quiet"], io.StringIO(), out, err)
     assert status == 0, err.getvalue()
     data = json.loads(json_path.read_text(encoding="utf-8"))
-    faults = data["bots"][0]["faults"]
-    assert faults["count"] == data["bots"][0]["time_ms"]["decisions"] > 0
-    assert "illegal move 'ZZ'" in faults["messages"][0]
-    assert "fault of cmd:" in out.getvalue()
+    first = data["bots"][0]
+    decisions = first["time_ms"]["decisions"]
+    assert first["label"] == "sometimes-liar" and first["bot"] == bot       # named as it says in ready
+    assert 0 < first["faults"]["count"] <= decisions // 4 + 2
+    assert "illegal move 'ZZ'" in first["faults"]["messages"][0]
+    assert "fault of sometimes-liar:" in out.getvalue()
+
+
+FIVE = ["56-4", "56-6", "56-8", "56-hidden", "55"]
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_an_outside_program_that_faults_on_most_moves_stops_the_run(tmp_path: Path, preset: str) -> None:
+    bot = outside(tmp_path, "liar.py", SOMETIMES_LIAR.replace("EVERY", "1"))
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random", "--deals", "50", "--quiet"],
+                  io.StringIO(), out, err)
+    assert status == 1
+    assert f"error: the run is stopped: {bot} does not play: 20 of its 20 moves were faults" in err.getvalue()
+    assert "illegal move 'ZZ'" in err.getvalue() and out.getvalue() == ""
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_a_program_that_cannot_start_stops_the_run_at_once(preset: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", "--rules", preset, "--bot", "cmd:/nonexistent", "--bot", "random", "--deals", "50",
+                   "--quiet"], io.StringIO(), out, err)
+    assert status == 1
+    assert "cmd:/nonexistent (seat 0) does not play: the program could not be started" in err.getvalue()
+    assert "per deal" not in out.getvalue()
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_a_program_that_never_says_ready_stops_the_run(tmp_path: Path, preset: str) -> None:
+    bot = outside(tmp_path, "mute.py", "import sys\nfor line in sys.stdin:\n    pass\n")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random", "--deals", "5", "--timeout", "0.3",
+                   "--quiet"], io.StringIO(), out, err)
+    assert status == 1
+    assert "does not play: no ready: no answer within 0.3 s" in err.getvalue()
+
+
+def test_the_column_and_the_difference_have_their_own_labels(capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["arena", "--rules", "56-4", "--bot", "random", "--bot", "rules", "--deals", "3", "--quiet"],
+                io.StringIO(), out, err) == 0
+    lines = out.getvalue().splitlines()
+    header = next(line for line in lines if line.startswith("bot "))
+    headline = next(line for line in lines if "95% CI" in line)
+    assert "mean tables" in header and headline.startswith("paired difference random - rules: ")
+    assert "mean tables" not in headline and "tables a deal" in headline and "a deal" not in header
+    help_out = io.StringIO()
+    main(["arena", "--help"], io.StringIO(), help_out, io.StringIO())
+    helptext = help_out.getvalue() + capsys.readouterr().out
+    assert "95% confidence" in " ".join(helptext.split()) and "%%" not in helptext
+
+
+def test_ctrl_c_prints_and_writes_the_deals_played_so_far(tmp_path: Path) -> None:
+    import re
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    json_path = tmp_path / "partial.json"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    process = subprocess.Popen([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4",
+                                "--bot", "random", "--bot", "rules", "--deals", "100000", "--seed", "3",
+                                "--json", str(json_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(lambda: process.stderr.read(1), "")), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            counts = [int(n) for n in re.findall(r"(\d+)/100000", "".join(seen))]
+            if counts and max(counts) >= 3:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the arena did not progress")
+        process.send_signal(signal.SIGINT)
+        stdout, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    assert data["interrupted"] is True and data["deals_planned"] == 100000
+    assert 3 <= data["deals"] == len(data["per_deal"]) < 100000
+    assert f"interrupted: {data['deals']} of 100000 deals played to the end" in stdout
+    assert "paired difference random - rules" in stdout
+    assert [row["deal"] for row in data["per_deal"]] == list(range(data["deals"]))
 
 
 def test_bad_arguments() -> None:

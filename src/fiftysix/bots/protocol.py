@@ -184,6 +184,7 @@ class ExternalBot:
         self.events = events
         self.faults: list[str] = []
         self.ready_name: str | None = None
+        self.ready_problem: str | None = None   # why the program did not say ready (None once it has)
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
@@ -203,7 +204,7 @@ class ExternalBot:
                                              stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                              errors="replace", bufsize=1)
         except OSError as e:
-            self._dead = f"the program could not be started: {e.strerror or e}"
+            self._dead = self.ready_problem = f"the program could not be started: {e.strerror or e}"
             self.faults.append(self._dead)
             return
         for stream, sink in ((self._process.stdout, self._read_lines), (self._process.stderr, self._read_errors)):
@@ -211,15 +212,17 @@ class ExternalBot:
             thread.start()
             self._threads.append(thread)
         if not self._send({"type": "hello", "protocol": PROTOCOL, "game": game, "rules": rules, "seat": seat}):
-            self.faults.append(f"hello not delivered: {self._dead}")
-            return
-        answer, problem = self._receive(self.timeout)
-        if problem is not None:
-            self.faults.append(f"no ready: {problem}")
-        elif answer is not None and answer.get("type") == "ready":
-            self.ready_name = str(answer.get("name", ""))
+            self.ready_problem = f"hello not delivered: {self._dead}"
         else:
-            self.faults.append(f"expected ready, got {json.dumps(answer)[:120]}")
+            answer, problem = self._receive(self.timeout)
+            if problem is not None:
+                self.ready_problem = f"no ready: {problem}"
+            elif answer is not None and answer.get("type") == "ready":
+                self.ready_name = str(answer.get("name", ""))
+            else:
+                self.ready_problem = f"expected ready, got {json.dumps(answer)[:120]}"
+        if self.ready_problem is not None:
+            self.faults.append(self.ready_problem)
 
     def close(self) -> None:
         """Say ``bye`` and make sure the program has exited (terminated, then killed, if it lingers)."""
