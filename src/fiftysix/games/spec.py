@@ -13,7 +13,9 @@ A spec gives
 * a seat's knowledge read from its view (:meth:`GameSpec.observe`, an :class:`Observation`) and a sampler of
   whole deals consistent with it (:meth:`GameSpec.sampler`, OpenSpiel's ``ResampleFromInfostate``);
 * the state of the play for the double-dummy solver (:meth:`GameSpec.play_state`);
-* the legal moves as structured objects for the browser (:meth:`GameSpec.legal_moves`).
+* the legal moves as structured objects for the browser (:meth:`GameSpec.legal_moves`);
+* the fixed vocabulary of a fixed action space (the research adapters): every call, the longest auction,
+  the kitty, the choices after the calls, the range of a deal's score.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Protocol
 
 from ..core.cards import Card, Suit
 from ..core.deal import Deal
+from ..core.moves import Call
 from ..core.options import Rules
 
 JSONObject = Mapping[str, object]
@@ -186,6 +189,18 @@ class PlayState:
 
 
 @dataclass(frozen=True)
+class ScoreRange:
+    """What one team (side) can score in one deal.
+
+    :ivar zero_sum: whether the teams' scores of every deal sum to zero.
+    """
+
+    lowest: int
+    highest: int
+    zero_sum: bool
+
+
+@dataclass(frozen=True)
 class LegalMove:
     """A legal move for the browser: its notation, what kind of move it is, its suit and a label."""
 
@@ -286,4 +301,26 @@ class GameSpec(Protocol):
 
     def legal_moves(self, deal: Deal) -> list[LegalMove]:
         """The legal moves of the seat to move, structured for the browser, in ``legal_moves()`` order."""
+        ...
+
+    # -- a fixed action space (OpenSpiel, PettingZoo) ---------------------------------------------------
+    def call_vocabulary(self, rules: Rules) -> list[Call]:
+        """Every call an auction under ``rules`` can ever allow, in a fixed order."""
+        ...
+
+    def auction_bound(self, rules: Rules) -> int:
+        """The most calls an auction under ``rules`` can hold."""
+        ...
+
+    def kitty_size(self, rules: Rules) -> int:
+        """How many cards are dealt to the kitty (0: none)."""
+        ...
+
+    def choice_texts(self, rules: Rules) -> list[str]:
+        """The moves besides calls and cards, as texts in a fixed order (trump choices, ``?``, ``CLAIM`` where
+        the rules have them)."""
+        ...
+
+    def score_range(self, rules: Rules) -> ScoreRange:
+        """What a team can score in one deal under ``rules``."""
         ...

@@ -25,30 +25,33 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..bots.sampling import DealSampler
 from ..core.cards import Card
 from ..core.deal import Deal
 from ..core.moves import Move
 from ..games import GAMES
+from ..games.spec import Sampler
 from .table import Encoding, Table, deal_from
 
 SHORT_NAME = "python_fiftysix"
 DEFAULT_PRESET = "56-4"
 
 
-_SAMPLERS: OrderedDict[str, DealSampler] = OrderedDict()
+_SAMPLERS: OrderedDict[str, Sampler] = OrderedDict()
 _KEEP = 32     # samplers kept: a search resamples one view many times, and reading a view costs most
 
 
 def sample_deal(seat_view: dict[str, Any], rng: random.Random) -> Deal:
-    """A deal consistent with one seat's view, at the view's position (the game's deal sampler).
+    """A deal consistent with one seat's view, at the view's position (the game's deal sampler, reached
+    through its :class:`~fiftysix.games.spec.GameSpec`).
 
     :raises SamplingError: if none is found.
+    :raises ValueError: for a view that is not a view of its game.
     """
     key = json.dumps(seat_view, sort_keys=True)
     sampler = _SAMPLERS.get(key)
     if sampler is None:
-        sampler = _SAMPLERS[key] = DealSampler(seat_view)
+        game = GAMES[seat_view["game"]]
+        sampler = _SAMPLERS[key] = game.sampler(game.observe(seat_view))
         if len(_SAMPLERS) > _KEEP:
             _SAMPLERS.popitem(last=False)
     else:
@@ -285,7 +288,7 @@ def _plain_view(t: Table, seat: int) -> dict[str, Any]:
     from ..views import view
 
     assert t.deal is not None
-    return view(t.deal, seat)
+    return dict(view(t.deal, seat))
 
 
 def _redeal_so_far(t: Table, seat: int, rng: random.Random) -> list[int]:

@@ -28,43 +28,13 @@ import numpy.typing as npt
 
 from ..core.cards import Card
 from ..core.deal import DISCARD, Deal
-from ..core.moves import Call, Discard, Move
+from ..core.moves import Discard, Move
 from ..games import game_of_preset
 from ..views import view
 
 PHASES = ("deal", "auction", "trump", "discard", "play", "over")
 STRAINS = ("S", "H", "D", "C", "NT")
 MAX_NUMBER = 60          # the largest number a call or contract carries (55's slam)
-KITTY_55 = 5
-
-
-def call_vocabulary(game: Any, rules: Any) -> list[Call]:
-    """Every call the preset's auction can ever allow, in a fixed order (the start of the action space)."""
-    if game.name == "55":
-        from ..core.moves import HOLD, PASS
-        from ..games.fifty_five.auction import BID_CALLS
-
-        return [PASS, HOLD, *BID_CALLS]
-    from ..core.moves import DOUBLE, PASS, REDOUBLE
-    from ..games.fifty_six.calls import MAX_BID, MIN_BID, legal_bids
-
-    out: dict[str, Call] = {c.text: c for c in (PASS, DOUBLE, REDOUBLE)}
-    suit_size = rules.deck_size // 4
-    # the absolute forms are all allowed before any bid; the relative forms over the lowest bid reach
-    # every step to 56; a "k-th last suit" form is bounded by the number of bids an auction can hold
-    for current, first in ((MIN_BID - 1, True), (MIN_BID, False)):
-        for call in legal_bids(rules.bidding, current, first, MAX_BID - MIN_BID + 1, suit_size)[0]:
-            out.setdefault(call.text, call)
-    return list(out.values())
-
-
-def auction_bound(game: Any, rules: Any) -> int:
-    """The most calls an auction of the preset can hold (each bid raises; between two bids at most a
-    double, a redouble and the passes of one round each)."""
-    n = int(rules.players)
-    if game.name == "55":
-        return n + 2 * 5 + 2
-    return (n - 1) + 29 * (2 * n + 1) + 1
 
 
 @dataclass(frozen=True)
@@ -116,23 +86,14 @@ class Encoding:
         self.copies: list[int] = [counts[c] for c in self.kinds]
         self.kind_of: dict[str, int] = {str(c): i for i, c in enumerate(self.kinds)}
         self.hand_size: int = rules.hand_size
-        self.kitty: int = KITTY_55 if self.game.name == "55" else 0
+        self.kitty: int = self.game.kitty_size(rules)
         self.deal_slots: int = self.n * self.hand_size + self.kitty
         if dealer is not None and not 0 <= dealer < self.n:
             raise ValueError(f"dealer must be a seat, 0-{self.n - 1}, not {dealer}")
         self.dealer = self.n - 1 if dealer is None else dealer   # by default seat 0 is first hand
 
-        calls = call_vocabulary(self.game, rules)
-        others: list[str] = []
-        if self.game.name == "55":
-            others += ["S", "H", "D", "C"]
-        elif rules.trump != "bid":
-            others += list(STRAINS)
-        if self.game.name == "56" and rules.trump == "hidden":
-            others.append("?")
-        if getattr(rules, "claim", False):
-            others.append("CLAIM")
-        self.texts: list[str] = [c.text for c in calls] + others
+        calls = self.game.call_vocabulary(rules)
+        self.texts: list[str] = [c.text for c in calls] + self.game.choice_texts(rules)
         self.action_of_text: dict[str, int] = {t: i for i, t in enumerate(self.texts)}
         self.first_card: int = len(self.texts)
         self.num_actions: int = self.first_card + len(self.kinds)
@@ -146,8 +107,8 @@ class Encoding:
             self.call_features[c.text] = [forms.index(f"{c.kind}:{c.form}"),
                                           len(forms) + min(number, MAX_NUMBER),
                                           len(forms) + MAX_NUMBER + 1 + suit]
-        self.max_calls = auction_bound(self.game, rules)
-        self.tricks = self.hand_size if self.game.name == "56" else 5
+        self.max_calls = self.game.auction_bound(rules)
+        self.tricks = self.hand_size      # one trick per card in a hand (55's bidder discards back to five)
         self.max_moves = self.max_calls + 1 + self.kitty + 2 + self.n * self.hand_size
         self.min_utility, self.max_utility, self.zero_sum = self._utility_range()
 
@@ -167,13 +128,10 @@ class Encoding:
         return self     # immutable once built: states share it
 
     def _utility_range(self) -> tuple[float, float, bool]:
-        if self.game.name == "55":
-            return -60.0, 60.0, False
-        # the largest payment: a failed 56 redoubled (5 x 4) to each other team
-        bound = 20.0 * (self.n_teams - 1)
-        if self.rules.scoring == "tables":
-            return -bound, bound, self.n % self.n_teams == 0
-        return 0.0, bound, False
+        """Each player gets its team's score: the players' returns sum to zero when the teams' scores do and
+        the teams are of one size."""
+        scores = self.game.score_range(self.rules)
+        return float(scores.lowest), float(scores.highest), scores.zero_sum and self.n % self.n_teams == 0
 
     # -- actions ---------------------------------------------------------------------------------------
     def card_action(self, card: Card | str) -> int:
@@ -322,7 +280,7 @@ class Table:
             hand = [str(c) for c in self.hand_so_far(seat)] if seat is not None else None
             return {"seat": seat, "phase": "deal", "dealt_cards": len(self.dealt_kinds), "hand": hand,
                     "dealt": hand}
-        v = view(self.deal, seat)
+        v: dict[str, Any] = dict(view(self.deal, seat))
         for key in ("game", "rules", "auction_meanings", "match"):
             v.pop(key, None)
         v["dealt"] = [str(c) for c in self.deal.dealt[seat]] if seat is not None else None

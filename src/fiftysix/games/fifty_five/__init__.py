@@ -9,8 +9,8 @@ from ...core.deal import AUCTION, DISCARD, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.options import Rules
-from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
-from . import play
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
+from . import play, vocabulary
 from .auction import Auction55, Contract, parse_call
 from .deal import TRUMP_CHOICES, Deal55, parse_discard, parse_trump, sort_cards
 from .match import Match55
@@ -157,6 +157,21 @@ class FiftyFive:
 
     def legal_moves(self, deal: Deal) -> list[LegalMove]:
         return [legal_move(m) for m in deal.legal_moves()]
+
+    def call_vocabulary(self, rules: Rules) -> list[Call]:
+        return vocabulary.call_vocabulary(_rules(rules))
+
+    def auction_bound(self, rules: Rules) -> int:
+        return vocabulary.auction_bound(_rules(rules))
+
+    def kitty_size(self, rules: Rules) -> int:
+        return KITTY_SIZE
+
+    def choice_texts(self, rules: Rules) -> list[str]:
+        return vocabulary.choice_texts(_rules(rules))
+
+    def score_range(self, rules: Rules) -> ScoreRange:
+        return vocabulary.score_range(_rules(rules))
 
 
 def legal_move(m: Move) -> LegalMove:

@@ -9,8 +9,8 @@ from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
 from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice, strain_text
 from ...core.options import Rules
-from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
-from . import calls, forms, play
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
+from . import calls, forms, play, vocabulary
 from .auction import Auction56, Contract
 from .deal import TRUMP_CHOICES, Deal56, deck
 from .match import Match56
@@ -126,6 +126,21 @@ class FiftySix:
 
     def legal_moves(self, deal: Deal) -> list[LegalMove]:
         return [legal_move(m) for m in deal.legal_moves()]
+
+    def call_vocabulary(self, rules: Rules) -> list[Call]:
+        return vocabulary.call_vocabulary(_rules(rules))
+
+    def auction_bound(self, rules: Rules) -> int:
+        return vocabulary.auction_bound(_rules(rules))
+
+    def kitty_size(self, rules: Rules) -> int:
+        return 0
+
+    def choice_texts(self, rules: Rules) -> list[str]:
+        return vocabulary.choice_texts(_rules(rules))
+
+    def score_range(self, rules: Rules) -> ScoreRange:
+        return vocabulary.score_range(_rules(rules))
 
 
 def legal_move(m: Move) -> LegalMove:
