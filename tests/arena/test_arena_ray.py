@@ -15,10 +15,10 @@ import pytest
 pytest.importorskip("ray")
 
 from fiftysix.arena import ArenaConfig, run_arena, summarize  # noqa: E402
+from helpers.paths import SRC  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
 RAY = shutil.which("ray") or str(Path(sys.executable).with_name("ray"))
 
 
@@ -31,7 +31,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def cluster():
     """``ray start --head`` on the loopback address with one CPU; ``ray stop`` afterwards."""
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    env = {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
            "RAY_USAGE_STATS_ENABLED": "0",
            # a cluster on 127.0.0.1 of this test alone: no token (else a token left in ~/.ray by an earlier
            # ray.init decides whether the cluster and this client use one)
@@ -72,7 +72,7 @@ def test_an_arena_on_ray_matches_one_process(cluster, tmp_path: Path, preset: st
 
 def test_an_unreachable_cluster_is_a_clear_error() -> None:
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": SRC, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, "PYTHONPATH": str(SRC), "RAY_USAGE_STATS_ENABLED": "0"}
     run = subprocess.run([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4", "--bot", "random",
                           "--bot", "rules", "--deals", "2", "--ray", f"127.0.0.1:{port}", "--quiet"],
                          env=env, capture_output=True, text=True, timeout=300)

@@ -17,6 +17,7 @@ from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation 
 
 import fiftysix.openspiel  # noqa: E402,F401 - registers python_fiftysix
 from fiftysix import game_of_preset  # noqa: E402
+from helpers.paths import ROOT, SRC  # noqa: E402
 
 PRESETS = ["56-4", "55", pytest.param("56-6", marks=pytest.mark.slow), pytest.param("56-8", marks=pytest.mark.slow),
            pytest.param("56-hidden", marks=pytest.mark.slow)]
@@ -276,11 +277,9 @@ def test_the_documented_ismcts_program_sits_in_the_arena(tmp_path) -> None:
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(root / "src")}
-    program = f"cmd:{sys.executable} {root / 'docs' / 'examples' / 'openspiel_ismcts_bot.py'} 4"
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    program = f"cmd:{sys.executable} {ROOT / 'docs' / 'examples' / 'openspiel_ismcts_bot.py'} 4"
     out = tmp_path / "a.json"
     run = subprocess.run([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4", "--bot", program,
                           "--bot", "random", "--deals", "2", "--quiet", "--json", str(out)],
