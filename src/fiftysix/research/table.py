@@ -3,7 +3,8 @@ dealt card by card, the 55 discard made one card at a time, and the tensors and 
 
 **Actions** (the same numbers in both adapters): every call the preset's auction can ever allow, in a fixed
 order; then the trump choices (56 with ``trump: chosen``/``hidden``, and 55); then ``?`` (ask for a hidden
-trump) and ``CLAIM`` where the rules have them; then one action per card *kind* (two copies of a card are one
+trump) and ``CLAIM`` where the rules have them (the game's ``GameSpec`` lists both: ``call_vocabulary`` and
+``choice_texts``); then one action per card *kind* (two copies of a card are one
 action).  In 55's discard phase a card action means "discard this card": the bidder discards its five cards
 one at a time, in increasing action order, so each discard has exactly one action sequence.
 

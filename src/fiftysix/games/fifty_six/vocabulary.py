@@ -29,7 +29,7 @@ def call_vocabulary(rules: Rules56) -> list[Call]:
 
 def auction_bound(rules: Rules56) -> int:
     """The most calls an auction can hold: each bid raises (at most 29 bids, 28 to 56), and between two bids
-    at most a double, a redouble and one round of passes."""
+    at most a double, a redouble and the passes of one round each."""
     n = rules.players
     bids = MAX_BID - MIN_BID + 1
     return (n - 1) + bids * (2 * n + 1) + 1
