@@ -8,6 +8,7 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -172,3 +173,32 @@ def test_preset_to_game_and_rules_in_one_place() -> None:
     found, rules = resolve_rules({"preset": "56-4", "deck": 32})
     assert found.name == "56" and rules.deck_size == 32
     assert resolve_rules(None)[1].preset == GAMES["56"].default_preset
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["56-6", "56-hidden", "55", "55-teams-4"]), st.integers(0, 10**6))
+def test_an_observation_is_the_view_typed(preset: str, seed: int) -> None:
+    deal = random_deal_to_play(preset, seed)
+    game = GAMES[deal.game]
+    for seat in range(deal.n):
+        v = view(deal, seat)
+        obs = game.observe(v)
+        assert obs.seat == seat and obs.rules == deal.rules and obs.n == deal.n
+        assert [str(c) for c in obs.hand] == v["hand"]
+        assert list(obs.hand_sizes) == v["hand_sizes"] and list(obs.auction) == v["auction"]
+        assert obs.legal == (tuple(v["legal"]) if "legal" in v else None)
+        assert obs.contract_team == deal.contract.team
+        assert [(s, str(c)) for s, c in obs.plays()] == [
+            ((t["leader"] + i) % deal.n, c) for t in [*v["tricks"], v["trick"]] if t for i, c in enumerate(t["cards"])]
+
+
+def test_a_view_of_another_game_is_refused() -> None:
+    deal56 = random_deal_to_play("56-6", 1)
+    deal55 = random_deal_to_play("55", 1)
+    with pytest.raises(ValueError, match="not a view of the game 55"):
+        GAMES["55"].observe(view(deal56, 0))
+    with pytest.raises(TypeError, match="Observation56"):
+        GAMES["56"].sampler(GAMES["55"].observe(view(deal55, 0)))
+    broken = {**view(deal56, 0), "hand_sizes": "many"}
+    with pytest.raises(ValueError, match="list of numbers"):
+        GAMES["56"].observe(broken)

@@ -59,13 +59,24 @@ def _texts(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
+def _ints(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+        raise ValueError(f"a list of numbers expected, not {value!r}")
+    return tuple(value)
+
+
+def check_game(view: JSONObject, game: str) -> None:
+    """:raises ValueError: if ``view`` is not a view of ``game``."""
+    if view.get("game") != game:
+        raise ValueError(f"a view of {view.get('game')!r} is not a view of the game {game}")
+
+
 def read_common(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observation:
     """The fields every game's observation has.
 
     :raises ValueError: if the view is not a view of ``game`` or a field is malformed.
     """
-    if view.get("game") != game:
-        raise ValueError(f"a view of {view.get('game')!r} is not a view of the game {game}")
+    check_game(view, game)
     cards: dict[str, Card] = {}
 
     def card(text: object) -> Card:
@@ -96,11 +107,11 @@ def read_common(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observ
         phase=str(view.get("phase")),
         to_move=_opt_int(view, "to_move"),
         hand=tuple(card(t) for t in _texts(view.get("hand"))) if seat is not None else (),
-        hand_sizes=tuple(int(k) for k in _texts(view.get("hand_sizes"))),
+        hand_sizes=_ints(view.get("hand_sizes")),
         auction=_texts(view.get("auction")),
         tricks=tuple(trick(t, True) for t in tricks_data) if isinstance(tricks_data, list) else (),
         trick=trick(view["trick"], False) if view.get("trick") else None,
-        points=tuple(int(k) for k in _texts(view.get("points"))),
+        points=_ints(view.get("points")),
         legal=_texts(legal) if isinstance(legal, list) else None,
         trump_text=trump if isinstance(trump, str) else None,
         contract_team=_opt_int(contract, "team") if isinstance(contract, Mapping) else None,

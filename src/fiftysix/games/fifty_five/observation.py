@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.cards import Card, Suit
-from ..observe import RulesCache, common_fields, read_common
+from ..observe import RulesCache, check_game, common_fields, read_common
 from ..spec import JSONObject, Observation
 from .rules import RANKS, Rules55
 
@@ -33,6 +33,7 @@ class Observation55(Observation):
 
 def observe(view: JSONObject) -> Observation55:
     """:raises ValueError: if the view is not a 55 view or is malformed; :raises RulesError: for bad rules."""
+    check_game(view, "55")
     rules = rules_of(view.get("rules"))
     assert isinstance(rules, Rules55)
     base = read_common(view, "55", rules, RANKS)

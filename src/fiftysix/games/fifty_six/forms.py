@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
 from ...core.cards import Card, Suit, card
@@ -108,9 +109,22 @@ class AuctionSoFar(Protocol):
     announced_top: list[int]
 
 
-def _order(rules: Rules56) -> list[str]:
+@cache
+def _order_of(deck_size: int) -> tuple[str, ...]:
+    return tuple(r for r in RANKS[: deck_size // 8] for _ in range(2))
+
+
+def _order(rules: Rules56) -> tuple[str, ...]:
     """The rank letters of the deck high to low, each as often as it is in the pack (twice)."""
-    return [r for r in RANKS[: rules.deck_size // 8] for _ in range(2)]
+    return _order_of(rules.deck_size)
+
+
+@cache
+def _tops(deck_size: int, suit: Suit, start: int, count: int) -> tuple[tuple[Card, int], ...]:
+    """The ``count`` top cards of ``suit`` from the ``start``-th (copies counted), with how often each is among them."""
+    if not count:
+        return ()
+    return tuple(Counter(card(r, suit) for r in _order_of(deck_size)[start:start + count]).items())
 
 
 def _ordinal(k: int) -> str:
@@ -134,11 +148,12 @@ def describe(call: Call, auction: AuctionSoFar, counted_as_pass: bool = False) -
         return form.words.format(plus=plus, v=v, void=bids[-k].word if len(bids) >= k else "?", which=which)
     if s is None:
         return form.words.format(plus=plus, v=v)
-    raised = v - max(auction.value, MIN_BID - 1)
-    order = _order(auction.rules)
-    start = auction.announced_top[s]
-    shown = order[start:start + form.tops(call, raised)]
-    top = ", ".join(("10" if r == "T" else r) + s.symbol for r in shown) or "no card"
+    top = ""
+    if "{top}" in form.words:
+        raised = v - max(auction.value, MIN_BID - 1)
+        start = auction.announced_top[s]
+        shown = _order(auction.rules)[start:start + form.tops(call, raised)]
+        top = ", ".join(("10" if r == "T" else r) + s.symbol for r in shown) or "no card"
     return form.words.format(plus=plus, v=v, w=s.word, one=s.word[:-1], sym=s.symbol, top=top, k=call.k)
 
 
@@ -157,18 +172,20 @@ def claim(call: Call, seat: int, auction: AuctionSoFar, mine: Counter[Card]) -> 
     s = call.suit
     if s is None:
         return None
-    order = _order(auction.rules)
+    deck_size = auction.rules.deck_size
     raised = resulting_value(call, auction.value) - auction.value
     t = form.tops(call, raised)
     start = 0 if form.from_top else auction.announced_top[s]
-    tops = Counter(card(r, s) for r in order[start:start + t])
-    lo = tuple(tops.items()) if form.from_top else tuple((c, mine[c] + k) for c, k in tops.items())
-    hi: tuple[tuple[Card, int], ...] = tuple(tops.items()) if form.only else ()
+    tops = _tops(deck_size, s, start, t)
+    lo = tops if form.from_top else tuple((c, mine[c] + k) for c, k in tops)
+    hi: tuple[tuple[Card, int], ...] = tops if form.only else ()
     if form.lacks == "J":
         hi = ((card("J", s), 0),)
-    elif form.lacks == "next" and start < len(order):
-        top = card(order[start], s)
-        hi = ((top, mine[top]),)
+    elif form.lacks == "next":
+        order = _order_of(deck_size)
+        if start < len(order):
+            top = card(order[start], s)
+            hi = ((top, mine[top]),)
     suit_lo: tuple[tuple[int, int], ...] = ()
     suit_hi: tuple[tuple[int, int], ...] = ()
     if form.length is not None:

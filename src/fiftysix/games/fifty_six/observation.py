@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...core.cards import Suit
-from ..observe import RulesCache, common_fields, read_common
+from ..observe import RulesCache, check_game, common_fields, read_common
 from ..spec import JSONObject, Observation
 from .rules import RANKS, Rules56
 
@@ -34,6 +34,7 @@ class Observation56(Observation):
 
 def observe(view: JSONObject) -> Observation56:
     """:raises ValueError: if the view is not a 56 view or is malformed; :raises RulesError: for bad rules."""
+    check_game(view, "56")
     rules = rules_of(view.get("rules"))
     assert isinstance(rules, Rules56)
     base = read_common(view, "56", rules, RANKS)
