@@ -38,6 +38,9 @@ TRUMP = "trump"
 PLAY = "play"
 OVER = "over"
 
+_NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(1, 17)}
+"""The seat after each seat, per number of players."""
+
 
 class Deal(ABC):
     """One deal of a trick-taking game with an auction.
@@ -63,13 +66,17 @@ class Deal(ABC):
         self.n: int = rules.players
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
-        self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
-        bits = self.BITS
-        masks = [bits.masks(h, self.COPIES) for h in hands]
-        self._once: list[int] = [m[0] for m in masks]
-        self._twice: list[int] = [m[1] for m in masks]
-        # the masks hold the cards in display order: the hands as dealt, sorted
-        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(bits.hand(*m)) for m in masks)
+        self._next_seat = _NEXT_SEAT[self.n]
+        masks, hand, copies = self.BITS.masks, self.BITS.hand, self.COPIES
+        self._once: list[int] = []
+        self._twice: list[int] = []
+        dealt = []
+        for h in hands:
+            once, twice = masks(h, copies)
+            self._once.append(once)
+            self._twice.append(twice)
+            dealt.append(tuple(hand(once, twice)))     # the masks hold the cards in display order
+        self.dealt: tuple[tuple[Card, ...], ...] = tuple(dealt)
         self._bit = self.BITS.bit
         self._hands: list[list[Card]] | None = None
         self._hands_at = 0

@@ -159,7 +159,7 @@ class Deal56(Deal):
 
     def is_legal(self, move: Move) -> bool:
         if self.phase == AUCTION:
-            return isinstance(move, Call) and self.auction.is_legal(move)
+            return (move.__class__ is Call or isinstance(move, Call)) and self.auction.is_legal(move)
         return move in self.legal_moves()
 
     def _refuse(self, move: Move) -> IllegalMoveError:
