@@ -223,24 +223,24 @@ class Deal(ABC):
         return _copy.deepcopy(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        # setattr (not the new object's __dict__) keeps the copy's attributes in CPython's fast layout
         new = object.__new__(type(self))
-        d = new.__dict__
         shared, flat, objects = self._SHARED, self._FLAT, self._FLAT_OBJECTS
         memo[id(self.rules)] = self.rules
         for key, value in self.__dict__.items():
             if key in shared or value is None or isinstance(value, (int, str, tuple, frozenset)):
-                d[key] = value
+                setattr(new, key, value)
             elif key in flat:
-                d[key] = value[:]
+                setattr(new, key, value[:])
             elif key == "_hands":
-                d[key] = None
+                setattr(new, key, None)
             elif key in objects:
-                d[key] = part = _copy.copy(value)
-                for k, v in vars(part).items():
-                    if type(v) is list:
-                        setattr(part, k, v[:])
+                part = object.__new__(type(value))
+                for k, v in value.__dict__.items():
+                    setattr(part, k, v[:] if type(v) is list else v)
+                setattr(new, key, part)
             else:
-                d[key] = _copy.deepcopy(value, memo)
+                setattr(new, key, _copy.deepcopy(value, memo))
         return new
 
     # -- shared card play ------------------------------------------------------------------------------
