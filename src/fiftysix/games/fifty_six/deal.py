@@ -259,14 +259,7 @@ class Deal56(Deal):
     # -- applying ------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:
         phase = self.phase
-        if phase == PLAY:
-            if isinstance(move, Reveal):
-                self.revealed = True
-                self.revealed_at = len(self._trick_rows)
-            else:
-                self.claimed_by = self.to_move
-                self._finish()
-        elif phase == AUCTION:
+        if phase == AUCTION:
             assert isinstance(move, Call)
             self.auction.push_unchecked(move)
             if self.auction.done:
@@ -281,6 +274,13 @@ class Deal56(Deal):
                     self.to_move = self.contract.declarer
             else:
                 self.to_move = self.auction.to_move
+        elif phase == PLAY:     # cards are played by _play (see push_unchecked)
+            if isinstance(move, Reveal):
+                self.revealed = True
+                self.revealed_at = len(self._trick_rows)
+            else:
+                self.claimed_by = self.to_move
+                self._finish()
         else:
             assert isinstance(move, TrumpChoice)
             self.trump = move.strain
