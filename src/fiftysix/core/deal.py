@@ -62,6 +62,11 @@ class Deal(ABC):
     to_move: int | None
 
     def __init__(self, rules: Any, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+        """Deal ``hands`` (any order; kept sorted) with ``dealer`` dealing.
+
+        :raises ValueError: for a card that is not in the game, or a hand holding one card more often than
+            the game has copies of it (records are checked before, with a message naming the seat).
+        """
         self.rules = rules
         self.n: int = rules.players
         self.dealer = dealer
@@ -214,7 +219,7 @@ class Deal(ABC):
     _SHARED: ClassVar[frozenset[str]] = frozenset(("rules", "dealt", "contract"))
     # Flat lists of immutable values: copied with one slice.
     _FLAT: ClassVar[frozenset[str]] = frozenset(
-        ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points"))
+        ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points", "tricks_won"))
     # Objects whose attributes are immutable values or flat lists of them (the auction).
     _FLAT_OBJECTS: ClassVar[frozenset[str]] = frozenset(("auction",))
 
