@@ -130,7 +130,7 @@ class Deal56(Deal):
     def _discards(self, once: int) -> tuple[Move, ...]:
         """Legal moves of a player who cannot follow suit: a trump after asking for it, ``?`` while hidden."""
         trump = self.trump
-        if trump is not None and self.must_trump:
+        if trump is not None and self.revealed_at is not None and self.must_trump:   # only a hidden trump asks
             trumps = _SUIT_CARDS[trump][once >> 8 * trump & 255]
             if trumps:
                 return trumps
