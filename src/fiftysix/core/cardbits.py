@@ -68,27 +68,25 @@ class CardBits:
         """
         once = twice = 0
         bit = self.bit
-        for c in cards:
-            b = bit[c] if 0 <= c < 52 else 0
-            if once & b:
-                if twice & b or copies == 1:
-                    raise ValueError(f"a hand holds {c} more than {'once' if copies == 1 else 'twice'}")
-                twice |= b
-            elif b:
-                once |= b
-            else:
-                raise ValueError(f"{c} is not a card of the game")
+        try:
+            for c in cards:
+                b = bit[c]
+                if once & b:
+                    if twice & b or copies == 1:
+                        raise ValueError(f"a hand holds {c} more than {'once' if copies == 1 else 'twice'}")
+                    twice |= b
+                elif b and c >= 0:
+                    once |= b
+                else:
+                    raise ValueError(f"{c} is not a card of the game")
+        except (IndexError, TypeError):
+            raise ValueError(f"{c} is not a card of the game") from None
         return once, twice
 
     def hand(self, once: int, twice: int) -> list[Card]:
         """The cards held, in display order, a card held twice twice."""
-        cards = self.cards(once)
-        if not twice:
-            return list(cards)
-        bit = self.bit
-        out: list[Card] = []
-        for c in cards:
-            out.append(c)
-            if twice & bit[c]:
-                out.append(c)
+        out = list(self.cards(once))
+        if twice:
+            for c in self.cards(twice):     # each next to its first copy
+                out.insert(out.index(c), c)
         return out

@@ -38,6 +38,9 @@ TRUMP = "trump"
 PLAY = "play"
 OVER = "over"
 
+_NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(1, 17)}
+"""The seat after each seat, per number of players."""
+
 
 class Deal(ABC):
     """One deal of a trick-taking game with an auction.
@@ -59,17 +62,26 @@ class Deal(ABC):
     to_move: int | None
 
     def __init__(self, rules: Any, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+        """Deal ``hands`` (any order; kept sorted) with ``dealer`` dealing.
+
+        :raises ValueError: for a card that is not in the game, or a hand holding one card more often than
+            the game has copies of it (records are checked before, with a message naming the seat).
+        """
         self.rules = rules
         self.n: int = rules.players
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
-        self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
-        bits = self.BITS
-        masks = [bits.masks(h, self.COPIES) for h in hands]
-        self._once: list[int] = [m[0] for m in masks]
-        self._twice: list[int] = [m[1] for m in masks]
-        # the masks hold the cards in display order: the hands as dealt, sorted
-        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(bits.hand(*m)) for m in masks)
+        self._next_seat = _NEXT_SEAT[self.n]
+        masks, hand, copies = self.BITS.masks, self.BITS.hand, self.COPIES
+        self._once: list[int] = []
+        self._twice: list[int] = []
+        dealt = []
+        for h in hands:
+            once, twice = masks(h, copies)
+            self._once.append(once)
+            self._twice.append(twice)
+            dealt.append(tuple(hand(once, twice)))     # the masks hold the cards in display order
+        self.dealt: tuple[tuple[Card, ...], ...] = tuple(dealt)
         self._bit = self.BITS.bit
         self._hands: list[list[Card]] | None = None
         self._hands_at = 0
@@ -207,7 +219,7 @@ class Deal(ABC):
     _SHARED: ClassVar[frozenset[str]] = frozenset(("rules", "dealt", "contract"))
     # Flat lists of immutable values: copied with one slice.
     _FLAT: ClassVar[frozenset[str]] = frozenset(
-        ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points"))
+        ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points", "tricks_won"))
     # Objects whose attributes are immutable values or flat lists of them (the auction).
     _FLAT_OBJECTS: ClassVar[frozenset[str]] = frozenset(("auction",))
 
@@ -216,24 +228,24 @@ class Deal(ABC):
         return _copy.deepcopy(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        # setattr (not the new object's __dict__) keeps the copy's attributes in CPython's fast layout
         new = object.__new__(type(self))
-        d = new.__dict__
         shared, flat, objects = self._SHARED, self._FLAT, self._FLAT_OBJECTS
         memo[id(self.rules)] = self.rules
         for key, value in self.__dict__.items():
             if key in shared or value is None or isinstance(value, (int, str, tuple, frozenset)):
-                d[key] = value
+                setattr(new, key, value)
             elif key in flat:
-                d[key] = value[:]
+                setattr(new, key, value[:])
             elif key == "_hands":
-                d[key] = None
+                setattr(new, key, None)
             elif key in objects:
-                d[key] = part = _copy.copy(value)
-                for k, v in vars(part).items():
-                    if type(v) is list:
-                        setattr(part, k, v[:])
+                part = object.__new__(type(value))
+                for k, v in value.__dict__.items():
+                    setattr(part, k, v[:] if type(v) is list else v)
+                setattr(new, key, part)
             else:
-                d[key] = _copy.deepcopy(value, memo)
+                setattr(new, key, _copy.deepcopy(value, memo))
         return new
 
     # -- shared card play ------------------------------------------------------------------------------

@@ -108,8 +108,9 @@ class Auction56:
     def is_legal(self, call: Call) -> bool:
         if self.done:
             return False
-        self.legal()
-        if call.is_bid:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if call.kind == "bid":
             return call.text in self._bid_texts
         return call in self._specials or any(c.text == call.text for c in self._specials)
 

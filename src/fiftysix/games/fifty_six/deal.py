@@ -130,7 +130,7 @@ class Deal56(Deal):
     def _discards(self, once: int) -> tuple[Move, ...]:
         """Legal moves of a player who cannot follow suit: a trump after asking for it, ``?`` while hidden."""
         trump = self.trump
-        if trump is not None and self.must_trump:
+        if trump is not None and self.revealed_at is not None and self.must_trump:   # only a hidden trump asks
             trumps = _SUIT_CARDS[trump][once >> 8 * trump & 255]
             if trumps:
                 return trumps
@@ -159,7 +159,7 @@ class Deal56(Deal):
 
     def is_legal(self, move: Move) -> bool:
         if self.phase == AUCTION:
-            return isinstance(move, Call) and self.auction.is_legal(move)
+            return (move.__class__ is Call or isinstance(move, Call)) and self.auction.is_legal(move)
         return move in self.legal_moves()
 
     def _refuse(self, move: Move) -> IllegalMoveError:
@@ -259,14 +259,7 @@ class Deal56(Deal):
     # -- applying ------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:
         phase = self.phase
-        if phase == PLAY:
-            if isinstance(move, Reveal):
-                self.revealed = True
-                self.revealed_at = len(self._trick_rows)
-            else:
-                self.claimed_by = self.to_move
-                self._finish()
-        elif phase == AUCTION:
+        if phase == AUCTION:
             assert isinstance(move, Call)
             self.auction.push_unchecked(move)
             if self.auction.done:
@@ -281,6 +274,13 @@ class Deal56(Deal):
                     self.to_move = self.contract.declarer
             else:
                 self.to_move = self.auction.to_move
+        elif phase == PLAY:     # cards are played by _play (see push_unchecked)
+            if isinstance(move, Reveal):
+                self.revealed = True
+                self.revealed_at = len(self._trick_rows)
+            else:
+                self.claimed_by = self.to_move
+                self._finish()
         else:
             assert isinstance(move, TrumpChoice)
             self.trump = move.strain
