@@ -16,6 +16,7 @@ from fiftysix.arena.duplicate import run_chunk
 from fiftysix.arena.stats import mean_ci, running, t975
 from fiftysix.bots import RandomBot, register
 from fiftysix.cli.main import main
+from helpers.paths import SRC
 
 SEEN: list[tuple[str, int, tuple[str, ...], str]] = []
 
@@ -200,7 +201,7 @@ def test_ctrl_c_prints_and_writes_the_deals_played_so_far(tmp_path: Path) -> Non
     import time
 
     json_path = tmp_path / "partial.json"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     process = subprocess.Popen([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4",
                                 "--bot", "random", "--bot", "rules", "--deals", "100000", "--seed", "3",
                                 "--json", str(json_path)],
