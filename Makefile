@@ -4,12 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve play test lint typecheck bench check-examples clean
+.PHONY: serve play test test-fast lint typecheck bench check-examples clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver]'
+	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster]'
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -22,6 +22,10 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy --strict src/fiftysix
 	$(VENV)/bin/python -m pytest
+
+# The quick loop: everything but slow tests, PostgreSQL, the browser and strength duels (under a minute).
+test-fast: $(STAMP)
+	$(VENV)/bin/python -m pytest -m "not slow and not db and not browser and not strength"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -1,4 +1,4 @@
-"""Fit the bidding estimates of the ``rules`` bot for 56 (``fiftysix.bots.rules56.WEIGHTS``).
+"""Fit the bidding estimates of the ``rules`` bot for 56 (``fiftysix.bots.heuristic.rules56.WEIGHTS``).
 
 For each table shape (players, deck, teams) it deals many seeded deals, gives first hand a 28 contract in
 each strain in turn, lets the rules bot play every seat, and fits the declaring team's card points
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from fiftysix import Deal56, Rules56, view
-from fiftysix.bots.rules56 import STRAINS, Rules56Bot, hand_features
+from fiftysix.bots.heuristic.rules56 import STRAINS, Rules56Bot, hand_features
 
 SHAPES = [
     ("56-4", {}), ("56-4", {"deck": 32}), ("56-6", {}), ("56-pairs-6", {"double": "reopens"}),

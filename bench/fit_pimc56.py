@@ -1,9 +1,9 @@
-"""Fit the contract model of the search bots for 56 (``fiftysix.bots.pimc_weights56.WEIGHTS``).
+"""Fit the contract model of the search bots for 56 (``fiftysix.bots.heuristic.pimc_weights56.WEIGHTS``).
 
 For each table shape (players, deck, teams) it deals many seeded deals; for each deal and each strain a
 seat (cycling round the table) declares 28 in that strain with the truthful form and everybody passes;
 the ``rules`` bot plays every seat; then it fits the declaring team's card points against the features
-of the *team's combined hands* (:func:`fiftysix.bots.simulate56.features`) by least squares with a
+of the *team's combined hands* (:func:`fiftysix.bots.heuristic.simulate56.features`) by least squares with a
 little ridge, and prints the weights and the rms error to paste into ``pimc_weights56.py``.
 
     .venv/bin/python bench/fit_pimc56.py [--deals 1500] [--shape 56-6] ...
@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from fiftysix import Deal56, Rules56, view
-from fiftysix.bots.rules56 import Rules56Bot
-from fiftysix.bots.simulate56 import NT_FEATURES, SUIT_FEATURES, features
+from fiftysix.bots.heuristic.rules56 import Rules56Bot
+from fiftysix.bots.heuristic.simulate56 import NT_FEATURES, SUIT_FEATURES, features
 
 SHAPES = {
     "56-6": ("56-6", {}), "56-4": ("56-4", {}), "56-4-32": ("56-4", {"deck": 32}), "56-8": ("56-8", {}),

@@ -1,25 +1,10 @@
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
-
-
-def example_pairs(game: str) -> list[tuple[Path, Path]]:
-    folder = EXAMPLES / game
-    pairs = []
-    for record in sorted(folder.glob("*.json")):
-        if record.name.endswith(".result.json"):
-            continue
-        pairs.append((record, record.with_name(record.stem + ".result.json")))
-    return pairs
-
-
-def load(path: Path) -> object:
-    return json.loads(path.read_text(encoding="utf-8"))
+from helpers.examples import EXAMPLES
 
 
 @pytest.fixture

@@ -7,14 +7,50 @@ filtered for the seat.  A spectator (``seat=None``) sees public information only
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from .core.deal import OVER, PLAY
 from .core.moves import Call
 from .games import GAMES
 
 
-def view(deal: Any, seat: int | None, match: Any | None = None) -> dict[str, Any]:
+class TrickView(TypedDict):
+    leader: int
+    cards: list[str]
+    winner: NotRequired[int]
+    points: NotRequired[int]
+
+
+class SeatView(TypedDict):
+    """A view as JSON-ready data: the fields of ``views-and-bots.md`` (the game's own fields not required)."""
+
+    game: str
+    rules: Any
+    seat: int | None
+    dealer: int
+    to_move: int | None
+    phase: str
+    hand: list[str] | None
+    hand_sizes: list[int]
+    auction: list[str]
+    auction_meanings: list[str]
+    contract: dict[str, Any] | None
+    tricks: list[TrickView]
+    trick: TrickView | None
+    points: list[int]
+    match: dict[str, Any] | None
+    legal: NotRequired[list[str]]
+    result: NotRequired[dict[str, Any]]
+    trump: NotRequired[str | None]
+    trump_hidden: NotRequired[bool]
+    declarer: NotRequired[int | None]
+    kitty_size: NotRequired[int]
+    bidder: NotRequired[int | None]
+    discard: NotRequired[list[str] | None]
+    highest_trump: NotRequired[dict[str, Any] | None]
+
+
+def view(deal: Any, seat: int | None, match: Any | None = None) -> SeatView:
     """What ``seat`` may know now, as JSON-ready data (``seat=None``: a spectator).
 
     :param match: the match the deal belongs to, for the ``match`` field (scores, deal number).
@@ -23,7 +59,7 @@ def view(deal: Any, seat: int | None, match: Any | None = None) -> dict[str, Any
         raise ValueError(f"seat must be 0-{deal.n - 1} or None, not {seat}")
     game = GAMES[deal.game]
     calls = [(s, m) for s, m in deal.history if isinstance(m, Call)]
-    out: dict[str, Any] = {
+    out: SeatView = {
         "game": deal.game,
         "rules": game.rules_to_json(deal.rules, full=True),
         "seat": seat,
@@ -42,7 +78,7 @@ def view(deal: Any, seat: int | None, match: Any | None = None) -> dict[str, Any
         "match": ({"scores": match.current_scores(), "deal_number": match.deal_number}
                   if match is not None else None),
     }
-    out.update(game.view_extra(deal, seat))
+    out.update(game.view_extra(deal, seat))  # type: ignore[typeddict-item]  # the game's own fields
     if deal.phase == OVER:
         out["result"] = deal.result()
     if seat is not None and deal.to_move == seat:

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 from fiftysix import check
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+
+pytestmark = pytest.mark.browser
 
 if not CHROMIUM.exists():
     _why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"

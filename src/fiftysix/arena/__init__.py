@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .duplicate import ArenaConfig, ChunkResult, Play, Tally, check_bots, run_arena, seatings
+from .duplicate import ArenaConfig, BotFailure, ChunkResult, Play, Tally, check_bots, run_arena, seatings
 from .report import format_text, summarize, write_plot
 
-__all__ = ["ArenaConfig", "ChunkResult", "Play", "Tally", "check_bots", "format_text", "run_arena", "seatings",
-           "summarize", "write_plot"]
+__all__ = ["ArenaConfig", "BotFailure", "ChunkResult", "Play", "Tally", "check_bots", "format_text", "run_arena",
+           "seatings", "summarize", "write_plot"]

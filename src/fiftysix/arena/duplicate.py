@@ -8,7 +8,16 @@ with the seat, so luck cancels, and two identical deterministic bots score exact
 An in-process bot is made fresh for each deal with a seed from the deal and its seat; an outside
 program (``cmd:...``) is started once per seat and seating for a whole run of deals (a "match" of the
 protocol) and closed at the end.  Faults (an illegal answer, a crash, a time-out, an exception) are
-replaced for that move by the fallback bot and counted; the run goes on.
+replaced for that move by the fallback bot and counted; the run goes on, unless an outside program does not
+play at all: one that never says ``ready``, or whose moves are more than half faults once it has made
+:data:`FAULT_WINDOW` of them (counted per chunk of deals: the whole run in one process), stops the run with
+:class:`BotFailure`.
+
+The result of a deal does not depend on the worker, the chunk or the machine that plays it (so one process,
+``--workers`` and a Ray cluster agree for the same seed) as long as every bot is deterministic given its seed:
+in-process bots are made afresh for each deal, seeded by the deal and the seat.  Bots with a time limit (their
+search depends on the machine's speed) and outside programs (which live for a whole chunk and may keep state
+from deal to deal) can differ.
 """
 
 from __future__ import annotations
@@ -19,12 +28,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import games
 from ..bots.base import Bot
 from ..bots.protocol import CMD_PREFIX, DEFAULT_TIMEOUT, ExternalBot, bot_from_spec
-from ..games import game_of_preset
+from ..core.options import Rules
+from ..games.spec import GameSpec
 from ..views import view
 
 MAX_FAULT_MESSAGES = 20
+FAULT_WINDOW = 20
+"""An outside program whose moves are more than half faults, once it has made this many, stops the run."""
+
+
+class BotFailure(RuntimeError):
+    """An outside program that does not play: it never answered ``ready``, or most of its moves were faults."""
 
 
 @dataclass(frozen=True)
@@ -92,18 +109,25 @@ class Play:
 
 @dataclass
 class ChunkResult:
+    """Plays of complete deals (every seating), per bot tallies, the names outside programs gave in ``ready``
+    (by bot index), and whether the run was interrupted before its end."""
+
     plays: list[Play]
     tallies: list[Tally]
+    names: dict[int, str] = field(default_factory=dict)
+    interrupted: bool = False
+
+    @property
+    def deals(self) -> int:
+        return len({p.deal for p in self.plays})
 
 
-def resolve_rules(rules: str | dict[str, Any]) -> tuple[Any, Any]:
-    """The game and rules object of a preset name or rules object.
+def resolve_rules(rules: str | dict[str, Any]) -> tuple[GameSpec, Rules]:
+    """The game and rules object of a preset name or rules object (:func:`fiftysix.games.resolve_rules`).
 
     :raises RulesError: for an unknown preset or option.
     """
-    preset = rules if isinstance(rules, str) else str(rules.get("preset", "56-6"))
-    game = game_of_preset(preset)
-    return game, game.rules_from_json(rules)
+    return games.resolve_rules(rules)
 
 
 def seatings(n_teams: int, n_bots: int) -> list[list[int]]:
@@ -144,19 +168,25 @@ def check_bots(config: ArenaConfig) -> None:
 
 
 def run_chunk(config: ArenaConfig, indices: Sequence[int],
-              progress: Callable[[int], None] | None = None) -> ChunkResult:
-    """Play the deals ``indices`` in every seating; outside programs live for the whole chunk."""
+              progress: Callable[[int], None] | None = None, sink: ChunkResult | None = None) -> ChunkResult:
+    """Play the deals ``indices`` in every seating; outside programs live for the whole chunk.
+
+    :param sink: where the plays go as each deal is complete (so an interrupted run keeps what it played).
+    :raises BotFailure: when an outside program does not play (see the module's text).
+    """
     game, rules = resolve_rules(config.rules)
     team_of = rules.team_of
     table = seatings(rules.n_teams, len(config.bots))
-    tallies = [Tally() for _ in config.bots]
-    plays: list[Play] = []
+    out = sink if sink is not None else ChunkResult([], [Tally() for _ in config.bots])
+    tallies = out.tallies
     externals: dict[tuple[int, int], ExternalBot] = {}
     reported: dict[tuple[int, int], int] = {}
+    watch: dict[int, list[int]] = {}
     try:
         for index in indices:
             seed = deal_seed(config.seed, index)
             base = game.new_deal(rules, seed=seed)
+            plays: list[Play] = []
             for r, owner in enumerate(table):
                 seat_bot = [owner[team_of[s]] for s in range(rules.players)]
                 fallbacks = [bot_from_spec(config.fallback, bot_seed(seed, s, 1), game.name)
@@ -170,13 +200,16 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
                             ext = externals[(r, s)] = ExternalBot(spec[len(CMD_PREFIX):], timeout=config.timeout,
                                                                   fallback=fallbacks[s], events=config.events)
                             ext.start(game.name, game.rules_to_json(rules, full=True), s)
+                            if ext.ready_name is None:
+                                raise BotFailure(f"{spec} (seat {s}) does not play: {ext.ready_problem}")
+                            out.names.setdefault(seat_bot[s], ext.ready_name or spec)
                             reported[(r, s)] = 0
                         ext.fallback = fallbacks[s]
                         bots.append(ext)
                     else:
                         bots.append(bot_from_spec(spec, bot_seed(seed, s), game.name))
                 deal = base.copy()
-                _play(deal, bots, seat_bot, fallbacks, tallies, config.events, f"deal {index}")
+                _play(deal, bots, seat_bot, fallbacks, tallies, config.events, f"deal {index}", watch, config.bots)
                 result = deal.result()
                 for s, bot in enumerate(bots):
                     if isinstance(bot, ExternalBot):
@@ -190,17 +223,23 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
                 plays.append(Play(index, r, tuple(float(x) for x in score),
                                   tuple(float(x) for x in result["points"]),
                                   contract["team"] if contract else None, result.get("made")))
+            out.plays += plays      # only whole deals: every seating, so the pairing holds
             if progress is not None:
                 progress(1)
     finally:
         for ext in externals.values():
             ext.close()
-    return ChunkResult(plays, tallies)
+    return out
 
 
 def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot], tallies: list[Tally],
-          events: bool, where: str) -> None:
-    """Play a deal to the end, each seat's bot given only that seat's view."""
+          events: bool, where: str, watch: dict[int, list[int]] | None = None,
+          specs: Sequence[str] = ()) -> None:
+    """Play a deal to the end, each seat's bot given only that seat's view.
+
+    :param watch: per bot index, the moves and faults of its outside programs so far.
+    :raises BotFailure: when an outside program's moves are more than half faults.
+    """
     observers = [s for s, b in enumerate(bots) if events and hasattr(b, "observe")]
     clock = time.perf_counter
     while not deal.is_over:
@@ -208,9 +247,11 @@ def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot],
         v = view(deal, seat)
         legal = v["legal"]
         tally = tallies[seat_bot[seat]]
+        bot = bots[seat]
+        before = len(bot.faults) if isinstance(bot, ExternalBot) else 0
         start = clock()
         try:
-            move = bots[seat].choose(v)
+            move = bot.choose(v)
         except Exception as e:  # a bot must never stop the run
             tally.add_fault(f"{where}, seat {seat}: {type(e).__name__}: {e}")
             move = fallbacks[seat].choose(v)
@@ -218,6 +259,14 @@ def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot],
             tally.add_fault(f"{where}, seat {seat}: illegal move {move!r}")
             move = fallbacks[seat].choose(v)
         tally.add_time(clock() - start, len(legal) > 1)
+        if watch is not None and isinstance(bot, ExternalBot):
+            counts = watch.setdefault(seat_bot[seat], [0, 0])
+            counts[0] += 1
+            counts[1] += len(bot.faults) > before
+            if counts[0] >= FAULT_WINDOW and 2 * counts[1] > counts[0]:
+                name = specs[seat_bot[seat]] if specs else bot.name
+                raise BotFailure(f"{name} does not play: {counts[1]} of its {counts[0]} moves were faults; "
+                                 f"the last: {bot.faults[-1] if bot.faults else '?'}")
         deal.push(move)
         for s in observers:
             bots[s].observe(view(deal, s))  # type: ignore[attr-defined]
@@ -231,32 +280,74 @@ def chunks(n: int, workers: int) -> list[list[int]]:
     return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
 
 
-def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None) -> tuple[ChunkResult, float]:
-    """Play every deal in every seating, in ``config.workers`` processes; returns the plays (sorted by deal
-    and seating), the merged tallies, and the elapsed seconds."""
-    start = time.perf_counter()
-    parts = chunks(config.deals, config.workers)
-    results: list[ChunkResult] = []
-    if config.workers <= 1:
-        results.append(run_chunk(config, parts[0], progress))
-    else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+def _ignore_interrupt() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them and keeps what is done."""
+    import signal
 
-        with ProcessPoolExecutor(max_workers=config.workers) as pool:
-            futures = {pool.submit(run_chunk, config, part): len(part) for part in parts}
-            for future in as_completed(futures):
-                results.append(future.result())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None,
+              ray_address: str | None = None) -> tuple[ChunkResult, float]:
+    """Play every deal in every seating, in ``config.workers`` processes or as tasks on a Ray cluster;
+    returns the plays (sorted by deal and seating), the merged tallies, and the elapsed seconds.
+
+    Ctrl-C (``KeyboardInterrupt``) stops the run: the deals played to the end are returned, with
+    ``interrupted`` set.
+
+    :raises BotFailure: when an outside program does not play.
+    :raises RuntimeError: when Ray is asked for but cannot be used.
+    """
+    start = time.perf_counter()
+    results: list[ChunkResult] = []
+    interrupted = False
+    if ray_address is not None:
+        from .cluster import run_on_ray
+
+        interrupted = run_on_ray(config, ray_address, results, progress)
+    elif config.workers <= 1:
+        sink = ChunkResult([], [Tally() for _ in config.bots])
+        results.append(sink)
+        try:
+            run_chunk(config, range(config.deals), progress, sink)
+        except KeyboardInterrupt:
+            interrupted = True
+    else:
+        import multiprocessing
+        from functools import partial
+
+        parts = chunks(config.deals, config.workers)
+        pool = multiprocessing.Pool(config.workers, initializer=_ignore_interrupt)
+        try:
+            for res in pool.imap_unordered(partial(run_chunk, config), parts):
+                results.append(res)
                 if progress is not None:
-                    progress(futures[future])
+                    progress(res.deals)
+            pool.close()
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            pool.terminate()
+            pool.join()
+    merged = merge(config, results)
+    merged.interrupted = interrupted
+    return merged, time.perf_counter() - start
+
+
+def merge(config: ArenaConfig, results: Sequence[ChunkResult]) -> ChunkResult:
+    """One result of many chunks: plays sorted by deal and seating, tallies and names merged."""
     tallies = [Tally() for _ in config.bots]
     plays: list[Play] = []
+    names: dict[int, str] = {}
     for res in results:
         plays += res.plays
+        for b, name in res.names.items():
+            names.setdefault(b, name)
         for total, part in zip(tallies, res.tallies, strict=True):
             total.merge(part)
     plays.sort(key=lambda p: (p.deal, p.seating))
-    return ChunkResult(plays, tallies), time.perf_counter() - start
+    return ChunkResult(plays, tallies, names)
 
 
-__all__ = ["ArenaConfig", "ChunkResult", "Play", "Tally", "check_bots", "deal_seed", "resolve_rules",
-           "run_arena", "run_chunk", "seatings"]
+__all__ = ["FAULT_WINDOW", "ArenaConfig", "BotFailure", "ChunkResult", "Play", "Tally", "check_bots", "chunks",
+           "deal_seed", "merge", "resolve_rules", "run_arena", "run_chunk", "seatings"]

@@ -10,13 +10,15 @@ from .duplicate import ArenaConfig, ChunkResult, deal_seed, resolve_rules, seati
 from .stats import mean, mean_ci, percentile, running
 
 
-def labels(specs: tuple[str, ...]) -> list[str]:
-    """Names to show: the spec, with ``#2``, ``#3`` for a bot given more than once."""
+def labels(specs: tuple[str, ...], names: dict[int, str] | None = None) -> list[str]:
+    """Names to show: the spec (an outside program: the name it gave in ``ready``), with ``#2``, ``#3`` for a
+    name given more than once."""
     out: list[str] = []
     seen: dict[str, int] = {}
-    for spec in specs:
-        seen[spec] = seen.get(spec, 0) + 1
-        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    for b, spec in enumerate(specs):
+        name = (names or {}).get(b) or spec
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return out
 
 
@@ -40,8 +42,8 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
             if play.declarer_team in teams:
                 declared[b] += 1
                 made[b] += bool(play.made)
-    names = labels(config.bots)
-    unit = "tables" if game.name == "56" and rules.scoring == "tables" else "points"
+    names = labels(config.bots, result.names)
+    unit = "tables" if getattr(rules, "scoring", None) == "tables" else "points"
     bots = []
     for b in range(n_bots):
         others = [c for c in range(n_bots) if c != b]
@@ -73,6 +75,8 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
         "game": game.name,
         "rules": game.rules_to_json(rules),
         "deals": len(deals),
+        "deals_planned": config.deals,
+        "interrupted": result.interrupted,
         "seed": config.seed,
         "seatings": len(table),
         "workers": config.workers,
@@ -89,10 +93,14 @@ def format_text(summary: dict[str, Any]) -> str:
     rules = summary["rules"]
     preset = rules if isinstance(rules, str) else json.dumps(rules)
     unit = summary["unit"]
+    where = f"on the Ray cluster {summary['ray']}" if summary.get("ray") else f"{summary['workers']} worker(s)"
     lines = [f"arena {preset}: {summary['deals']} deals x {summary['seatings']} seatings, seed {summary['seed']}, "
-             f"{summary['workers']} worker(s), {summary['elapsed_seconds']:.1f} s"]
+             f"{where}, {summary['elapsed_seconds']:.1f} s"]
+    if summary.get("interrupted"):
+        lines.append(f"interrupted: {summary['deals']} of {summary['deals_planned']} deals played to the end")
     width = max([len("bot")] + [len(b["label"]) for b in summary["bots"]])
-    lines.append(f"{'bot':<{width}}  {unit + '/deal':>11}  {'card pts':>8}  {'contracts made':>16}  "
+    # the column is each bot's own mean; the line under the table is the paired difference between bots
+    lines.append(f"{'bot':<{width}}  {'mean ' + unit:>11}  {'card pts':>8}  {'contracts made':>16}  "
                  f"{'ms/decision':>11}  {'ms/choice (p90)':>17}  {'faults':>6}")
     for b in summary["bots"]:
         rate = f"{b['made']}/{b['declared']}" + (f" ({100 * b['bid_success']:.0f}%)" if b["declared"] else "")
@@ -107,7 +115,8 @@ def format_text(summary: dict[str, Any]) -> str:
         against = b["paired_difference"]["versus"]
         interval = (f"95% CI [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]" if d["ci95"] is not None
                     else "no interval from one deal")
-        lines.append(f"{b['label']} - {against}: {d['mean']:+.3f} {unit} per deal, {interval}, n = {d['n']} deals")
+        lines.append(f"paired difference {b['label']} - {against}: {d['mean']:+.3f} {unit} a deal, {interval}, "
+                     f"n = {d['n']} deals")
     for b in bots:
         for message in b["faults"]["messages"][:3]:
             lines.append(f"fault of {b['label']}: {message}")

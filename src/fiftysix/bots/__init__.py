@@ -1,16 +1,12 @@
-"""Computer players.  Each takes a seat view and answers a legal move (see :mod:`.base`)."""
+"""Computer players.  Each takes a seat view and answers a legal move (see :mod:`.base`).
+
+:mod:`.heuristic` holds each game's own players (``rules:56``, ``rules:55``) and what the search bots need of
+the game (:mod:`.kits`); :mod:`.search` the game-agnostic search bots (``pimc``, ``ismcts``).
+"""
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-
+from . import heuristic, search
 from .base import BOTS, Bot, RandomBot, make_bot, register
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "register"]
-
-# Game-specific heuristic bots register themselves as "rules:56" / "rules:55" on import; search bots
-# ("ismcts") by their plain name.
-for _module in ("rules56", "rules55", "ismcts", "pimc"):
-    with contextlib.suppress(ModuleNotFoundError):
-        importlib.import_module(f"{__name__}.{_module}")
+__all__ = ["BOTS", "Bot", "RandomBot", "heuristic", "make_bot", "register", "search"]

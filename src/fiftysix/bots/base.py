@@ -9,13 +9,20 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
+
+from ..games import DEFAULT_GAME
+from ..views import SeatView
+
+View = SeatView
+"""A seat's view (:func:`fiftysix.views.view`), the typed JSON a bot receives; typed seat knowledge comes from
+the game's :meth:`~fiftysix.games.spec.GameSpec.observe`."""
 
 
 class Bot(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         """A move from ``view["legal"]``, in notation."""
         ...
 
@@ -34,7 +41,7 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         legal: list[str] = view["legal"]
         return legal[self.rng.randrange(len(legal))]
 
@@ -46,7 +53,7 @@ def register(name: str, factory: Callable[..., Bot]) -> None:
     BOTS[name] = factory
 
 
-def make_bot(name: str, seed: int | None = None, game: str = "56") -> Bot:
+def make_bot(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Bot:
     """A bot by name (``random``, ``rules``).  ``rules`` picks the game's own heuristic bot.
 
     :raises ValueError: for an unknown name, listing the known ones.

@@ -25,9 +25,9 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
-from .base import BOTS, Bot, RandomBot
+from .base import BOTS, Bot, RandomBot, View
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 10.0
@@ -88,7 +88,7 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
                 current = factory(str(message.get("game", "56")))
             write({"type": "ready", "name": getattr(get(str(message.get("game", "56"))), "name", "bot")})
         elif kind == "move":
-            view = message.get("view") or {}
+            view = cast(View, message.get("view") or {})
             try:
                 write({"type": "move", "move": get(str(view.get("game", "56"))).choose(view)})
             except Exception as e:  # the host must hear of it, and the bot must live on
@@ -184,6 +184,7 @@ class ExternalBot:
         self.events = events
         self.faults: list[str] = []
         self.ready_name: str | None = None
+        self.ready_problem: str | None = None   # why the program did not say ready (None once it has)
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
@@ -203,7 +204,7 @@ class ExternalBot:
                                              stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                              errors="replace", bufsize=1)
         except OSError as e:
-            self._dead = f"the program could not be started: {e.strerror or e}"
+            self._dead = self.ready_problem = f"the program could not be started: {e.strerror or e}"
             self.faults.append(self._dead)
             return
         for stream, sink in ((self._process.stdout, self._read_lines), (self._process.stderr, self._read_errors)):
@@ -211,15 +212,17 @@ class ExternalBot:
             thread.start()
             self._threads.append(thread)
         if not self._send({"type": "hello", "protocol": PROTOCOL, "game": game, "rules": rules, "seat": seat}):
-            self.faults.append(f"hello not delivered: {self._dead}")
-            return
-        answer, problem = self._receive(self.timeout)
-        if problem is not None:
-            self.faults.append(f"no ready: {problem}")
-        elif answer is not None and answer.get("type") == "ready":
-            self.ready_name = str(answer.get("name", ""))
+            self.ready_problem = f"hello not delivered: {self._dead}"
         else:
-            self.faults.append(f"expected ready, got {json.dumps(answer)[:120]}")
+            answer, problem = self._receive(self.timeout)
+            if problem is not None:
+                self.ready_problem = f"no ready: {problem}"
+            elif answer is not None and answer.get("type") == "ready":
+                self.ready_name = str(answer.get("name", ""))
+            else:
+                self.ready_problem = f"expected ready, got {json.dumps(answer)[:120]}"
+        if self.ready_problem is not None:
+            self.faults.append(self.ready_problem)
 
     def close(self) -> None:
         """Say ``bye`` and make sure the program has exited (terminated, then killed, if it lingers)."""
@@ -250,11 +253,11 @@ class ExternalBot:
         self.close()
 
     # -- the bot interface ------------------------------------------------------------------------------
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: View) -> str:
         """The program's move; the fallback's when the program fails (the fault is recorded)."""
         legal: list[str] = view["legal"]
         if not self._started:
-            self.start(view["game"], view["rules"], view["seat"])
+            self.start(view["game"], view["rules"], view["seat"] or 0)   # a view that asks a move has a seat
         if self._dead is not None:
             return self._fault(view, f"the program does not play: {self._dead}")
         if not self._send({"type": "move", "view": view}):
@@ -291,7 +294,7 @@ class ExternalBot:
         return len(self.faults)
 
     # -- plumbing ---------------------------------------------------------------------------------------
-    def _fault(self, view: dict[str, Any], message: str) -> str:
+    def _fault(self, view: View, message: str) -> str:
         self.faults.append(message)
         return self.fallback.choose(view)
 

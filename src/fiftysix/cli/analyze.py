@@ -1,4 +1,5 @@
-"""``fiftysix analyze FILE``: what every card played in a record cost against the double-dummy best.
+"""``fiftysix analyze FILE``: what every card played in a record cost against the double-dummy best
+(the analysis itself is :func:`fiftysix.analysis.analyze_record`).
 
 For each card of the play, the position just before it is solved with every hand known
 (:func:`fiftysix.solver.card_values`): the card's value is the number of points its player's side can
@@ -15,25 +16,16 @@ are flagged as approximate.  Whole 6- or 8-player deals are slow to solve from t
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from ..core.cards import Card
-from ..core.deal import PLAY
-from ..core.errors import RecordError
-from ..records import read_deal
-from .common import RecordFileError, load_json, write_result
+from ..analysis import BLUNDER, MISTAKE, AnalyzeError, analyze_record, mark
+from ..games import GAMES
+from .common import Io, RecordFileError, load_json, write_result
 from .render import card_text
 
-MISTAKE = 3
-"""Points lost for a ``?``."""
-BLUNDER = 6
-"""Points lost for a ``??``."""
-
-
-class AnalyzeError(Exception):
-    """A record that cannot be analysed: unreadable, invalid, or without any card played."""
+__all__ = ["BLUNDER", "MISTAKE", "AnalyzeError", "add_parser", "analyze_file", "analyze_record", "format_analysis",
+           "mark", "run"]
 
 
 def add_parser(sub: Any) -> None:
@@ -52,17 +44,17 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
 
 
-def run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+def run(args: argparse.Namespace, io: Io) -> int:
     """Analyse the record; returns the exit status (0 ok, 1 bad record)."""
     if args.from_trick < 1:
-        err.write("fiftysix analyze: error: --from-trick must be 1 or more\n")
+        io.stderr.write("fiftysix analyze: error: --from-trick must be 1 or more\n")
         return 2
     try:
-        result = analyze_file(args.file, stdin, args.engine, args.from_trick)
+        result = analyze_file(args.file, io.stdin, args.engine, args.from_trick)
     except AnalyzeError as e:
-        err.write(f"fiftysix analyze: error: {e}\n")
+        io.stderr.write(f"fiftysix analyze: error: {e}\n")
         return 1
-    write_result(result, args.json, args.ascii, out, format_analysis)
+    write_result(result, args.json, args.ascii, io.stdout, format_analysis)
     return 0
 
 
@@ -79,155 +71,6 @@ def analyze_file(path: str, stdin: TextIO | None = None, engine: str | None = No
     return analyze_record(data, engine, from_trick)
 
 
-def analyze_record(data: object, engine: str | None = None, from_trick: int = 1) -> dict[str, Any]:
-    """The analysis of a deal record (``{"deals": [one]}`` shape for a match record).
-
-    :raises AnalyzeError: if the record is invalid or no card has been played.
-    """
-    if isinstance(data, Mapping) and "deals" in data:
-        return _analyze_match(data, engine, from_trick)
-    start, deal = _replay(data, None, None)
-    if not _has_cards(deal):
-        raise AnalyzeError("no card has been played in this record; nothing to analyse")
-    return {"deals": [analyze_deal(start, deal, engine, from_trick)]}
-
-
-def _analyze_match(data: Mapping[str, Any], engine: str | None, from_trick: int) -> dict[str, Any]:
-    from ..games import GAMES
-
-    name = data.get("game")
-    game = GAMES.get(name) if isinstance(name, str) else None
-    if game is None:
-        raise AnalyzeError(f'invalid record (game): game must be "55" or "56", not {json.dumps(data.get("game"))}')
-    deals = data.get("deals")
-    if not isinstance(deals, list):
-        raise AnalyzeError("invalid record (deals): deals must be a list of deal records")
-    try:
-        rules = game.rules_from_json(data.get("rules"))
-    except Exception as e:  # noqa: BLE001 - a rules error of any kind is reported as such
-        raise AnalyzeError(f"invalid record (rules): {e}") from None
-    first = deals[0].get("dealer") if deals and isinstance(deals[0], Mapping) else 0
-    first = first if isinstance(first, int) and not isinstance(first, bool) and 0 <= first < rules.players else 0
-    match = game.new_match(rules, first_dealer=first)
-    out = []
-    for i, record in enumerate(deals):
-        if match.over:
-            raise AnalyzeError(f"invalid record (deals[{i}]): the match is already over")
-        start, deal = _replay(record, match, i)
-        if _has_cards(deal):
-            out.append({"deal_number": i, **analyze_deal(start, deal, engine, from_trick)})
-        if deal.is_over:
-            match.finish(deal)
-        elif i < len(deals) - 1:
-            raise AnalyzeError(f"invalid record (deals[{i}]): this deal is unfinished but another deal follows")
-    if not out:
-        raise AnalyzeError("no card has been played in this record; nothing to analyse")
-    return {"deals": out}
-
-
-def _replay(data: object, match: Any | None, number: int | None) -> tuple[Any, Any]:
-    """The deal at the start of its play and the deal as the record leaves it."""
-    where = "" if number is None else f"deals[{number}]."
-    try:
-        deal = read_deal(data, match)
-        assert isinstance(data, Mapping)
-        start = read_deal({**data, "play": []}, match)
-    except RecordError as e:
-        at = e.field if e.index is None else f"{e.field}[{e.index}]"
-        raise AnalyzeError(f"invalid record ({where}{at}): {e.message}") from None
-    return start, deal
-
-
-def _has_cards(deal: Any) -> bool:
-    return any(isinstance(m, Card) for _, m in _play_tail(deal))
-
-
-def _play_tail(deal: Any) -> list[tuple[int, Any]]:
-    from ..core.moves import Call, Discard, TrumpChoice
-
-    tail: list[tuple[int, Any]] = []
-    for seat, m in reversed(deal.history):
-        if isinstance(m, (Call, Discard, TrumpChoice)):
-            break
-        tail.append((seat, m))
-    tail.reverse()
-    return tail
-
-
-def analyze_deal(start: Any, deal: Any, engine: str | None = None, from_trick: int = 1) -> dict[str, Any]:
-    """Solve the position before every card played in ``deal`` (replayed from ``start``)."""
-    from ..solver import Position, PositionError, can_reach, card_values
-
-    team_of = list(start.rules.team_of) if start.game == "56" else list(start.rules.side_of)
-    cards_out: list[dict[str, Any]] = []
-    par: dict[str, Any] | None = None
-    now = start
-    for seat, move in _play_tail(deal):
-        if not isinstance(move, Card) or now.phase != PLAY:
-            now.push(move)
-            continue
-        trick = len(now.tricks) + 1
-        if trick >= from_trick:
-            try:
-                pos = Position.from_deal(now)
-            except PositionError as e:
-                raise AnalyzeError(f"cannot analyse this deal: {e}") from None
-            values = card_values(pos, engine=engine)
-            best = max(values.values())
-            value = values[move]
-            cost = best - value
-            team = team_of[seat]
-            contract = getattr(now, "contract", None)
-            if par is None and contract is not None and getattr(contract, "team", None) is not None:
-                par = {"trick": trick, "team": contract.team, "value": contract.value,
-                       "can_reach": can_reach(pos, contract.team, contract.value, engine=engine)}
-            cards_out.append({
-                "trick": trick, "seat": seat, "team": team, "card": str(move), "value": value, "best": best,
-                "best_cards": [str(c) for c in now.sort_hand([c for c, v in values.items() if v == best])],
-                "cost": cost, "mark": mark(cost), "taken": pos.points[team],
-                "approximate": now.game == "56" and not now.revealed,
-            })
-        now.push(move)
-    return {
-        "game": deal.game,
-        "players": deal.n,
-        "team_of": team_of,
-        "contract": _contract_json(deal),
-        "from_trick": from_trick,
-        "par": par,
-        "cards": cards_out,
-        "seats": _seat_summary(cards_out, deal.n, team_of),
-        "result": {"points": list(deal.points), "made": deal.made() if hasattr(deal, "made") else None,
-                   "complete": deal.is_over},
-    }
-
-
-def mark(cost: int) -> str:
-    """``??`` for a blunder, ``?`` for a mistake, ``""`` otherwise."""
-    return "??" if cost >= BLUNDER else "?" if cost >= MISTAKE else ""
-
-
-def _contract_json(deal: Any) -> dict[str, Any] | None:
-    contract = getattr(deal, "contract", None)
-    if contract is None:
-        return None
-    out: dict[str, Any] = dict(contract.to_json())
-    return out
-
-
-def _seat_summary(cards: list[dict[str, Any]], n: int, team_of: list[int]) -> list[dict[str, Any]]:
-    out = []
-    for seat in range(n):
-        mine = [c for c in cards if c["seat"] == seat]
-        lost = sum(c["cost"] for c in mine)
-        out.append({"seat": seat, "team": team_of[seat], "cards": len(mine), "cost": lost,
-                    "mean_cost": round(lost / len(mine), 2) if mine else 0.0,
-                    "exact": sum(1 for c in mine if c["cost"] == 0),
-                    "mistakes": sum(1 for c in mine if c["mark"] == "?"),
-                    "blunders": sum(1 for c in mine if c["mark"] == "??")})
-    return out
-
-
 # -- text ------------------------------------------------------------------------------------------------
 
 def format_analysis(result: Mapping[str, Any], symbols: bool = True) -> str:
@@ -237,7 +80,7 @@ def format_analysis(result: Mapping[str, Any], symbols: bool = True) -> str:
 
 
 def _format_deal(d: Mapping[str, Any], symbols: bool) -> str:
-    side = "team" if d["game"] == "56" else "side"
+    side = GAMES[d["game"]].side_word
     lines: list[str] = []
     head = f"deal {d['deal_number']}: " if "deal_number" in d else ""
     c = d.get("contract")

@@ -1,6 +1,10 @@
 """``fiftysix arena``: bots play duplicate deals against each other; prints their strength and speed.
 
-``fiftysix arena --rules 56-6 --bot ismcts --bot rules --deals 200 --seed 1 [--json FILE] [--plot FILE]``
+``fiftysix arena --rules 56-6 --bot ismcts --bot rules --deals 200 --seed 1 [--json FILE] [--plot FILE]
+[--workers N | --ray ADDRESS]``
+
+Exit status: 0; 1 when an outside program does not play (never says ready, or most of its moves are faults);
+2 for bad arguments; 130 after Ctrl-C (the deals played to the end are summarized and written first).
 """
 
 from __future__ import annotations
@@ -10,10 +14,14 @@ import json
 import sys
 from typing import Any, TextIO
 
-from ..arena import ArenaConfig, check_bots, format_text, run_arena, summarize, write_plot
+from ..arena import ArenaConfig, BotFailure, check_bots, format_text, run_arena, summarize, write_plot
 from ..bots.protocol import DEFAULT_TIMEOUT
 from ..core.errors import RulesError
+from ..games import DEFAULT_PRESET
 from .common import CliError
+
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), once the partial summary is printed and written."""
 
 
 def add_parser(sub: Any) -> None:
@@ -21,14 +29,17 @@ def add_parser(sub: Any) -> None:
                        description="Play duplicate deals: every deal is played again with the teams' seats "
                                    "swapped (rotated for more teams), so luck cancels. Prints per bot the mean "
                                    "score per deal, card points, contracts made, time per decision, faults and "
-                                   "the 95%% confidence interval of the paired difference.")
-    p.add_argument("--rules", default="56-6", help="a preset or a JSON rules object (default %(default)s)")
+                                   "the 95% confidence interval of the paired difference.")
+    p.add_argument("--rules", default=DEFAULT_PRESET, help="a preset or a JSON rules object (default %(default)s)")
     p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
                    help='a bot: random, rules, ismcts, pimc, with options as ismcts,iterations=100, or '
                         '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
     p.add_argument("--deals", type=int, default=100, help="number of duplicate deals (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default %(default)s)")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="play on a Ray cluster: its address (host:port), auto, or local to start one in this "
+                        "process (pip install 'fiftysix[cluster]')")
     p.add_argument("--json", default=None, metavar="FILE", help="write the full summary as JSON")
     p.add_argument("--plot", default=None, metavar="FILE", help="write a PNG of the running difference")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
@@ -60,11 +71,21 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise CliError(str(e)) from None
     bar = None if args.quiet else _progress_bar(args.deals, stderr)
     try:
-        result, elapsed = run_arena(config, bar.update if bar is not None else None)
+        result, elapsed = run_arena(config, bar.update if bar is not None else None, ray_address=args.ray)
+    except BotFailure as e:
+        stderr.write(f"fiftysix arena: error: the run is stopped: {e}\n")
+        return 1
+    except RuntimeError as e:
+        raise CliError(str(e)) from None
     finally:
         if bar is not None:
             bar.close()
     summary = summarize(config, result, elapsed)
+    if args.ray:
+        summary["ray"] = args.ray
+    if result.interrupted:
+        stderr.write(f"fiftysix arena: interrupted; the summary of the {summary['deals']} deals played to the end"
+                     + (f" is also in {args.json}" if args.json else "") + "\n")
     stdout.write(format_text(summary))
     try:
         if args.json:
@@ -77,7 +98,7 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise CliError(f"cannot write {e.filename}: {e.strerror or e}") from None
     except RuntimeError as e:
         raise CliError(str(e)) from None
-    return 0
+    return INTERRUPTED if result.interrupted else 0
 
 
 class _Bar:

@@ -5,10 +5,11 @@ another project's table) can seat it, and so our own bots exercise the protocol.
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import Any
 
 from ..bots.protocol import CMD_PREFIX, bot_from_spec, run_bot
-from .common import CliError
+from ..games import DEFAULT_GAME
+from .common import CliError, Io, stderr_warn
 
 
 def add_parser(sub: Any) -> None:
@@ -21,7 +22,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
 
 
-def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, io: Io) -> int:
     """Serve the bot until ``bye`` or the end of input.
 
     :raises CliError: for an unknown bot or option (before reading anything).
@@ -30,14 +31,14 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO)
     if spec.startswith(CMD_PREFIX):
         raise CliError("NAME must be one of our bots, not an outside program")
     try:
-        bot_from_spec(spec, args.seed, "56")
+        bot_from_spec(spec, args.seed, DEFAULT_GAME)
     except ValueError as e:
         raise CliError(str(e)) from None
 
     def factory(game: str) -> Any:
         return bot_from_spec(spec, args.seed, game)
 
-    return run_bot(factory, stdin, stdout, stderr)
+    return run_bot(factory, io.stdin, io.stdout, io.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m fiftysix.cli.bot NAME`
@@ -46,4 +47,4 @@ if __name__ == "__main__":  # pragma: no cover - `python -m fiftysix.cli.bot NAM
     parser = argparse.ArgumentParser(prog="fiftysix bot")
     sub = parser.add_subparsers(dest="command")
     add_parser(sub)
-    sys.exit(run(parser.parse_args(["bot", *sys.argv[1:]]), sys.stdin, sys.stdout, sys.stderr))
+    sys.exit(run(parser.parse_args(["bot", *sys.argv[1:]]), Io(sys.stdin, sys.stdout, sys.stderr, stderr_warn)))

@@ -3,12 +3,24 @@ returns; exit status 1 if any record is invalid (or cannot be read)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..records import check_text
-from .common import read_text
+from .common import Io, read_text
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("check", help="check records; print one JSON result line per file",
+                       description="Check deal or match records. Prints one line of JSON per file; "
+                                   "exit status 1 if any record is invalid.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="record files (- for standard input)")
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    return run_check(args.files, io.stdout, io.stdin)
 
 
 def check_file(path: str, stdin: TextIO | None = None) -> dict[str, Any]:

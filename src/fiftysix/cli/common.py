@@ -7,11 +7,14 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..bots import Bot, make_bot
 from ..core.errors import FiftySixError, RulesError
-from ..games import GAMES, game_of_preset
+from ..core.options import Rules
+from ..games import DEFAULT_PRESET, GAMES, resolve_rules
+from ..games.spec import GameSpec
 from ..views import view
 from .render import can_show_symbols
 
@@ -26,7 +29,32 @@ def stderr_warn(message: str) -> None:
     print(f"fiftysix: warning: {message}", file=sys.stderr)
 
 
-def parse_rules(text: str | None, default: str = "56-6") -> tuple[Any, Any]:
+@dataclass
+class Io:
+    """A subcommand's streams; ``interactive`` when they are the process's own (not given by a caller)."""
+
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+    warn: Warn
+    interactive: bool = False
+
+
+DEFAULT_RULES = DEFAULT_PRESET
+"""The ``--rules`` of ``deal`` and ``play`` when none is given."""
+
+
+def presets_text() -> str:
+    return "; ".join(f"{name}: {', '.join(game.presets())}" for name, game in GAMES.items())
+
+
+def rules_help() -> str:
+    """The help of a ``--rules`` option (argparse fills in the default)."""
+    return (f"a preset ({presets_text()}) or a JSON object such as "
+            '\'{"preset": "56-4", "deck": 32}\' (default %(default)s)')
+
+
+def parse_rules(text: str | None, default: str = DEFAULT_PRESET) -> tuple[GameSpec, Rules]:
     """The game and rules object for ``--rules``: a preset name (``56-4``, ``55-teams-4``) or a JSON object
     ``{"preset": "56-4", "deck": 32}``.
 
@@ -47,11 +75,9 @@ def parse_rules(text: str | None, default: str = "56-6") -> tuple[Any, Any]:
     else:
         preset = text
     try:
-        game = game_of_preset(preset)
-        rules = game.rules_from_json(data)
+        return resolve_rules(data if isinstance(data, dict) else preset)
     except RulesError as e:
         raise CliError(f"--rules: {e}") from None
-    return game, rules
 
 
 def bot_names(text: str | None, players: int, default: str = "rules", human: int | None = None) -> list[str]:

@@ -6,12 +6,41 @@ and each bot (and the fallback for illegal answers) gets its own seed derived fr
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from typing import Any, TextIO
 
 from ..records import deal_record
-from .common import CliError, Warn, ask_bot, bot_names, derived_seed, make_bots
+from .common import (
+    DEFAULT_RULES,
+    CliError,
+    Io,
+    Warn,
+    ask_bot,
+    bot_names,
+    derived_seed,
+    make_bots,
+    parse_rules,
+    rules_help,
+)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("deal", help="play one deal with computer players and write its record",
+                       description="Play one complete deal with computer players and write the deal record "
+                                   "(JSON). The same seed gives the same record.")
+    p.add_argument("--rules", default=DEFAULT_RULES, help=rules_help())
+    p.add_argument("--seed", type=int, default=None, help="seed of the shuffle and of the bots")
+    p.add_argument("--dealer", type=int, default=None, help="the dealer's seat (default: drawn from the seed)")
+    p.add_argument("--bots", default="rules",
+                   help="one bot for every seat or a comma list per seat: random, rules (default %(default)s)")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the record here (default: standard output)")
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    game, rules = parse_rules(args.rules)
+    return run_deal(game, rules, args.seed, args.dealer, args.bots, args.out, io.stdout, io.warn)
 
 
 def play_deal(game: Any, rules: Any, seed: int | None, dealer: int | None, bots_text: str | None,

@@ -7,8 +7,10 @@ Input and output are injectable (``input_fn``, ``print_fn``) so the loop can be 
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,10 +18,22 @@ from ..core.cards import Card
 from ..core.errors import FiftySixError, IllegalMoveError
 from ..core.moves import Call, Move, Reveal, TrumpChoice
 from ..views import view
-from .common import CliError, Warn, ask_bot, bot_names, derived_seed, make_bots
+from .common import (
+    DEFAULT_RULES,
+    CliError,
+    Io,
+    Warn,
+    ask_bot,
+    bot_names,
+    derived_seed,
+    make_bots,
+    parse_rules,
+    rules_help,
+)
 from .render import (
     PHASE_PROMPTS,
     auction_lines,
+    can_show_symbols,
     card_text,
     legal_lines,
     legal_summary,
@@ -243,6 +257,54 @@ class TerminalGame:
                 continue
             self.say_lines(self.announce(deal, me, move, tricks_before))
             return move
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="play one seat in the terminal against computer players",
+                       description="Play a match in the terminal: you hold one seat, computer players the "
+                                   "others. Type ? at the prompt for help.")
+    p.add_argument("--rules", default=DEFAULT_RULES, help=rules_help())
+    p.add_argument("--seat", type=int, default=0, help="your seat (default %(default)s)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the match (shuffles, first dealer, bots)")
+    p.add_argument("--bots", default="rules",
+                   help="one bot for the other seats, or a comma list per seat (default %(default)s)")
+    p.add_argument("--deals", type=int, default=None, help="stop after this many deals (default: the whole match)")
+    p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    """Play in the terminal: the process's own terminal when ``io.interactive``, else the given streams
+    (with the typed lines echoed, so that a transcript reads like a terminal session)."""
+    game, rules = parse_rules(args.rules)
+    out, inp = io.stdout, io.stdin
+    symbols = not args.ascii and can_show_symbols(out)
+
+    def input_fn(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = inp.readline()
+        if not line:
+            raise EOFError
+        line = line.rstrip("\n")
+        out.write(line + "\n")   # echo: the transcript then reads like a terminal session
+        return line
+
+    def print_fn(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    if io.interactive:
+        echo = not sys.stdin.isatty()
+
+        def tty_input(prompt: str) -> str:
+            line = input(prompt)
+            if echo:
+                print(line)
+            return line
+        return run_play(game, rules, args.seat, args.seed, args.bots, args.deals, tty_input, print, io.warn,
+                        symbols)
+    return run_play(game, rules, args.seat, args.seed, args.bots, args.deals, input_fn, print_fn, io.warn,
+                    symbols)
 
 
 def run_play(game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,

@@ -6,6 +6,7 @@ The record is checked first; an invalid record prints the check error and exits 
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -13,9 +14,10 @@ from typing import Any, TextIO
 from ..core.cards import Card
 from ..core.moves import Call, Claim, Discard, Reveal, TrumpChoice
 from ..records import check, read_deal
-from .common import RecordFileError, game_of_record, load_json
+from .common import Io, RecordFileError, game_of_record, load_json
 from .render import (
     auction_lines,
+    can_show_symbols,
     cards_line,
     contract_text,
     hand_by_suit,
@@ -142,6 +144,19 @@ def replay_lines(data: Mapping[str, Any], result: Mapping[str, Any], symbols: bo
     else:
         out.append(f"The match is not over yet; standings {per_side(list(result.get('standings') or []), side)}.")
     return out
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("replay", help="show a record in the terminal, trick by trick",
+                       description="Show a deal or match record: hands, the auction with each call's meaning, "
+                                   "the contract, every trick, the result and the score.")
+    p.add_argument("file", metavar="FILE", help="a record file (- for standard input)")
+    p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    symbols = not args.ascii and can_show_symbols(io.stdout)
+    return run_replay(args.file, io.stdout, io.stderr, io.stdin, symbols)
 
 
 def run_replay(path: str, out: TextIO, err: TextIO, stdin: TextIO | None = None, symbols: bool = True) -> int:

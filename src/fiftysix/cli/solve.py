@@ -1,4 +1,5 @@
-"""``fiftysix solve FILE``: the double-dummy value of every legal card at a record's current position.
+"""``fiftysix solve FILE``: the double-dummy value of every legal card at a record's current position
+(the solving itself is :func:`fiftysix.analysis.solve_record`).
 
 The record is replayed with :func:`fiftysix.records.read_deal`; it must be a deal record whose play has
 started and not ended.  Values are card points (in 55: trick points and the bonus for the highest trump)
@@ -11,10 +12,12 @@ import argparse
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from ..analysis import SolveError, solve_record
 from ..core.cards import Card
-from ..core.errors import RecordError
-from ..records import read_deal
-from .common import RecordFileError, load_json, write_result
+from ..games import GAMES
+from .common import Io, RecordFileError, load_json, write_result
+
+__all__ = ["SolveError", "add_parser", "format_result", "run", "solve_record", "solve_record_file"]
 
 
 def add_parser(sub: Any) -> None:
@@ -30,19 +33,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
 
 
-def run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+def run(args: argparse.Namespace, io: Io) -> int:
     """Solve the record's position; returns the exit status (0 ok, 1 bad record or wrong phase)."""
     try:
-        result = solve_record_file(args.file, stdin, args.engine)
+        result = solve_record_file(args.file, io.stdin, args.engine)
     except SolveError as e:
-        err.write(f"fiftysix solve: error: {e}\n")
+        io.stderr.write(f"fiftysix solve: error: {e}\n")
         return 1
-    write_result(result, args.json, args.ascii, out, format_result)
+    write_result(result, args.json, args.ascii, io.stdout, format_result)
     return 0
-
-
-class SolveError(Exception):
-    """A record that cannot be solved: unreadable, invalid, or not in its play phase."""
 
 
 def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None = None) -> dict[str, Any]:
@@ -57,58 +56,12 @@ def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None
     return solve_record(data, engine)
 
 
-def solve_record(data: object, engine: str | None = None) -> dict[str, Any]:
-    """The values of every legal card at the position a deal record leaves.
-
-    :raises SolveError: if the record is invalid or its deal is not in the play phase.
-    """
-    from ..solver import PositionError, can_reach, card_values
-
-    if isinstance(data, Mapping) and "deals" in data:
-        raise SolveError("this is a match record; solve takes a deal record (one entry of its deals)")
-    try:
-        deal = read_deal(data)
-    except RecordError as e:
-        where = e.field if e.index is None else f"{e.field}[{e.index}]"
-        raise SolveError(f"invalid record ({where}): {e.message}") from None
-    try:
-        from ..solver import Position
-        pos = Position.from_deal(deal)
-    except PositionError as e:
-        raise SolveError(f"nothing to solve: {e}") from None
-    values = card_values(pos, engine=engine)
-    team = pos.team_to_move
-    taken = pos.points[team]
-    order = sorted(deal.sort_hand(list(values)), key=lambda c: -values[c])
-    result: dict[str, Any] = {
-        "game": deal.game,
-        "seat": pos.to_move,
-        "team": team,
-        "trump": None if pos.trump is None else pos.trump.letter,
-        "hidden_trump": deal.game == "56" and not deal.revealed,
-        "trick": [str(c) for c in pos.trick],
-        "leader": pos.leader,
-        "points": list(pos.points),
-        "points_left": pos.points_left(),
-        "best": max(values.values()),
-        "cards": [{"card": str(c), "value": values[c], "total": taken + values[c]} for c in order],
-    }
-    contract = getattr(deal, "contract", None)
-    if contract is not None:
-        value = getattr(contract, "value", None)
-        cteam = getattr(contract, "team", None)
-        if isinstance(value, int) and isinstance(cteam, int):
-            result["contract"] = {"team": cteam, "value": value,
-                                  "can_reach": can_reach(pos, cteam, value, engine=engine)}
-    return result
-
-
 def format_result(r: Mapping[str, Any], symbols: bool = True) -> str:
     """The solve result as a table for people."""
     def show(text: str) -> str:
         return Card.parse(text).pretty if symbols else text
 
-    side = "team" if r["game"] == "56" else "side"
+    side = GAMES[r["game"]].side_word
     trump = "no trumps" if r["trump"] is None else f"trumps {r['trump']}"
     if r["hidden_trump"]:
         trump = "hidden trump not turned up: solved as no trumps"

@@ -2,7 +2,8 @@
 
 A :class:`Card` is a small immutable value (an ``int`` underneath, so that hands and decks can also be
 bitmasks) with one canonical text form, rank then suit: ``JS``, ``TH``, ``5D``.  Parsing is lenient:
-``10♥``, ``jh`` and ``J♥`` all read as ``JH``.  Which ranks exist, how they rank and what they are worth
+``10♥``, ``jh``, ``J♥`` and ``J♥️`` (with the emoji presentation selector phone keyboards add) all read
+as ``JH``.  Which ranks exist, how they rank and what they are worth
 is decided by each game, not here.
 """
 
@@ -15,6 +16,15 @@ from .errors import NotationError
 
 RANK_CHARS = "23456789TJQKA"
 """Rank letters by index: ``2`` is 0, ``A`` is 12."""
+
+VARIATION_SELECTORS = str.maketrans({"\ufe0f": None, "\ufe0e": None})
+"""Emoji (U+FE0F) and text (U+FE0E) presentation selectors: phone keyboards type ``♠️`` for ``♠``.
+The lenient parsers drop them; canonical text never has them."""
+
+
+def plain(text: str) -> str:
+    """``text`` without presentation selectors, stripped and upper-cased: what the parsers read."""
+    return text.translate(VARIATION_SELECTORS).strip().upper()
 
 
 class Suit(IntEnum):
@@ -43,7 +53,7 @@ class Suit(IntEnum):
 
         :raises NotationError: if the text is not a suit.
         """
-        t = text.strip().upper()
+        t = plain(text)
         found = _SUIT_WORDS.get(t)
         if found is None:
             raise NotationError(f"malformed suit {text!r}; suits are S H D C")
@@ -102,7 +112,7 @@ class Card(int):
         """
         if not isinstance(text, str):
             raise NotationError(f"malformed card {text!r}; {_card_help(ranks)}")
-        t = text.strip().upper().replace(" ", "")
+        t = plain(text).replace(" ", "")
         if t.startswith("10"):
             t = "T" + t[2:]
         card = _PARSE.get(t)

@@ -5,6 +5,10 @@ Each game subclasses :class:`Deal` and fills in its auction, its card rules and 
 a plain mutable object, like a chess board: :meth:`push` validates and applies a move (a refused move
 changes nothing), :meth:`push_unchecked` applies a move already known to be legal (for search), and
 :meth:`copy` gives an independent deal.
+
+Hands are kept as bitmasks (:mod:`.cardbits`): ``_once[seat]`` the cards held, ``_twice[seat]`` those held
+twice (56 only).  :attr:`Deal.hands` gives them as lists of cards; completed tricks are kept as plain tuples
+and become :class:`Trick` objects when :attr:`Deal.tricks` is read.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from .cardbits import CardBits
 from .cards import Card
 from .errors import (
     CardNotHeldError,
@@ -33,6 +38,9 @@ TRUMP = "trump"
 PLAY = "play"
 OVER = "over"
 
+_NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(1, 17)}
+"""The seat after each seat, per number of players."""
+
 
 class Deal(ABC):
     """One deal of a trick-taking game with an auction.
@@ -43,24 +51,69 @@ class Deal(ABC):
     :ivar hands: each seat's cards still held.
     :ivar history: every move so far with the seat that made it, in order.
     :ivar tricks: the completed tricks.
+    :ivar is_over: whether the deal has ended (``phase == "over"``).
     """
 
     game: ClassVar[str]
+    BITS: ClassVar[CardBits]
+    """How the game lays its cards out as bits."""
+    COPIES: ClassVar[int] = 1
     phase: str
     to_move: int | None
 
     def __init__(self, rules: Any, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+        """Deal ``hands`` (any order; kept sorted) with ``dealer`` dealing.
+
+        :raises ValueError: for a card that is not in the game, or a hand holding one card more often than
+            the game has copies of it (records are checked before, with a message naming the seat).
+        """
         self.rules = rules
         self.n: int = rules.players
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
-        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(self.sort_hand(h)) for h in hands)
-        self.hands: list[list[Card]] = [list(h) for h in self.dealt]
+        self._next_seat = _NEXT_SEAT[self.n]
+        masks, hand, copies = self.BITS.masks, self.BITS.hand, self.COPIES
+        self._once: list[int] = []
+        self._twice: list[int] = []
+        dealt = []
+        for h in hands:
+            once, twice = masks(h, copies)
+            self._once.append(once)
+            self._twice.append(twice)
+            dealt.append(tuple(hand(once, twice)))     # the masks hold the cards in display order
+        self.dealt: tuple[tuple[Card, ...], ...] = tuple(dealt)
+        self._bit = self.BITS.bit
+        self._hands: list[list[Card]] | None = None
+        self._hands_at = 0
         self.history: list[tuple[int, Move]] = []
-        self.tricks: list[Trick] = []
+        self._tricks: list[Trick] = []
+        self._trick_rows: list[tuple[int, tuple[Card, ...], int, int]] = []
         self.trick_leader = self.first_hand
         self.trick_cards: list[Card] = []
         self._legal: tuple[Move, ...] | None = None
+        self.is_over = False
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards still held, in display order (read them; moves change them)."""
+        hands = self._hands
+        if hands is None or self._hands_at != len(self.history):
+            hand = self.BITS.hand
+            hands = self._hands = [hand(o, t) for o, t in zip(self._once, self._twice, strict=True)]
+            self._hands_at = len(self.history)
+        return hands
+
+    def hand_mask(self, seat: int) -> int:
+        """The distinct cards ``seat`` holds, as a mask of :attr:`BITS`."""
+        return self._once[seat]
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks, in order."""
+        tricks, rows = self._tricks, self._trick_rows
+        if len(tricks) < len(rows):
+            tricks.extend(Trick(*row) for row in rows[len(tricks):])
+        return tricks
 
     # -- the game's parts ----------------------------------------------------------------------------
     @abstractmethod
@@ -91,9 +144,12 @@ class Deal(ABC):
         """The deal's result as ``fiftysix check`` prints it (records.md)."""
 
     # -- the transition function -----------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def _finish(self) -> None:
+        """End the deal."""
+        self.phase = OVER
+        self.to_move = None
+        self.is_over = True
+        self._legal = ()
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the seat to move may make now, in a stable order (empty when the deal is over)."""
@@ -114,6 +170,29 @@ class Deal(ABC):
         :raises IllegalMoveError: (a precise subclass) if the move is not legal now.
             Nothing changes when an error is raised.
         """
+        # The card play first: a legal card goes straight in (the body of _play, inlined for speed);
+        # anything else takes the general path below.
+        # (Only the play's legal moves hold cards, so the phase needs no test.)
+        if move.__class__ is Card:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_moves()
+            to: int = self.to_move  # type: ignore[assignment]
+            if move in legal and (seat is None or seat == to):
+                self.history.append((to, move))
+                self._legal = None
+                b = self._bit[move]
+                if self._twice[to] & b:
+                    self._twice[to] ^= b
+                else:
+                    self._once[to] ^= b
+                cards = self.trick_cards
+                cards.append(move)
+                if len(cards) == self.n:
+                    self._end_trick()
+                else:
+                    self.to_move = self._next_seat[to]
+                return move
         if self.phase == OVER:
             raise DealOverError("the deal is over; no more moves")
         if isinstance(move, str):
@@ -128,50 +207,83 @@ class Deal(ABC):
 
     def push_unchecked(self, move: Move) -> None:
         """Apply a move that is known to be legal (search and replay of checked moves)."""
+        if move.__class__ is Card and self.phase == PLAY:
+            self._play(move)
+            return
         assert self.to_move is not None
         self.history.append((self.to_move, move))
         self._legal = None
         self._apply(move)
+
+    # Attributes that never change after the deal is built or hold immutable values only: shared by copies.
+    _SHARED: ClassVar[frozenset[str]] = frozenset(("rules", "dealt", "contract"))
+    # Flat lists of immutable values: copied with one slice.
+    _FLAT: ClassVar[frozenset[str]] = frozenset(
+        ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points", "tricks_won"))
+    # Objects whose attributes are immutable values or flat lists of them (the auction).
+    _FLAT_OBJECTS: ClassVar[frozenset[str]] = frozenset(("auction",))
 
     def copy(self) -> Deal:
         """An independent copy: moves pushed on one never show in the other."""
         return _copy.deepcopy(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        # setattr (not the new object's __dict__) keeps the copy's attributes in CPython's fast layout
         new = object.__new__(type(self))
+        shared, flat, objects = self._SHARED, self._FLAT, self._FLAT_OBJECTS
+        memo[id(self.rules)] = self.rules
         for key, value in self.__dict__.items():
-            if key in ("rules", "dealt"):
-                new.__dict__[key] = value
+            if key in shared or value is None or isinstance(value, (int, str, tuple, frozenset)):
+                setattr(new, key, value)
+            elif key in flat:
+                setattr(new, key, value[:])
+            elif key == "_hands":
+                setattr(new, key, None)
+            elif key in objects:
+                part = object.__new__(type(value))
+                for k, v in value.__dict__.items():
+                    setattr(part, k, v[:] if type(v) is list else v)
+                setattr(new, key, part)
             else:
-                new.__dict__[key] = _copy.deepcopy(value, memo)
+                setattr(new, key, _copy.deepcopy(value, memo))
         return new
 
     # -- shared card play ------------------------------------------------------------------------------
-    def _play_card(self, card: Card) -> None:
+    def _play(self, card: Card) -> None:
+        """Play ``card`` (known to be legal) for the seat to move; score the trick once it is full."""
         seat = self.to_move
         assert seat is not None
-        self.hands[seat].remove(card)
+        self.history.append((seat, card))
+        self._legal = None
+        b = self._bit[card]
+        if self._twice[seat] & b:
+            self._twice[seat] ^= b
+        else:
+            self._once[seat] ^= b
         cards = self.trick_cards
         cards.append(card)
         if len(cards) == self.n:
-            winner, points = self._score_trick(self.trick_leader, cards)
-            self.tricks.append(Trick(self.trick_leader, tuple(cards), winner, points))
-            self._on_trick(self.tricks[-1])
-            self.trick_cards = []
-            self.trick_leader = winner
-            self.to_move = winner
-            if not self.hands[winner]:
-                self.phase = OVER
-                self.to_move = None
+            self._end_trick()
         else:
-            self.to_move = (seat + 1) % self.n
+            self.to_move = self._next_seat[seat]
+
+    def _end_trick(self) -> None:
+        leader, cards = self.trick_leader, tuple(self.trick_cards)
+        winner, points = self._score_trick(leader, cards)
+        self._trick_rows.append((leader, cards, winner, points))
+        self._on_trick()
+        self.trick_cards = []
+        self.trick_leader = winner
+        self.to_move = winner
+        if not self._once[winner]:
+            self._finish()
 
     @abstractmethod
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         """Winner seat and points of a full trick."""
 
-    def _on_trick(self, trick: Trick) -> None:  # noqa: B027 - an optional hook, empty by default
-        """Hook after each completed trick."""
+    def _on_trick(self) -> None:  # noqa: B027 - an optional hook, empty by default
+        """Hook after each completed trick (the last row of ``_trick_rows``)."""
 
     def _card_refusal(self, card: Card, legal: Sequence[Move], follow_text: str) -> IllegalMoveError:
         seat = self.to_move

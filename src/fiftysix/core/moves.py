@@ -55,11 +55,24 @@ class Call:
     def is_bid(self) -> bool:
         return self.kind == "bid"
 
+    # The auctions tell P, X, XX and HOLD by identity: a copied or unpickled deal must keep the constants.
+    def __copy__(self) -> Call:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Call:
+        return self
+
+    def __reduce__(self) -> str | tuple[object, ...]:
+        if self.kind in _CONSTANT_NAMES:
+            return _CONSTANT_NAMES[self.kind]
+        return (Call, (self.text, self.kind, self.form, self.value, self.step, self.suit, self.strain, self.k))
+
 
 PASS = Call("P", "pass")
 DOUBLE = Call("X", "double")
 REDOUBLE = Call("XX", "redouble")
 HOLD = Call("HOLD", "hold")
+_CONSTANT_NAMES = {"pass": "PASS", "double": "DOUBLE", "redouble": "REDOUBLE", "hold": "HOLD"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +102,24 @@ class Reveal:
     def __str__(self) -> str:
         return "?"
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Reveal:
+        return self
+
+    def __reduce__(self) -> str:
+        return "REVEAL"
+
 
 @dataclass(frozen=True, slots=True)
 class Claim:
     """Claim the rest of the tricks once the outcome can no longer change (56, option ``claim``)."""
 
     def __str__(self) -> str:
+        return "CLAIM"
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Claim:
+        return self
+
+    def __reduce__(self) -> str:
         return "CLAIM"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .errors import RulesError
 
@@ -82,3 +82,33 @@ def _shown(allowed: tuple[Any, ...]) -> str:
         rest = [one(a) for a in allowed if a not in numbers or isinstance(a, bool)]
         return ", ".join([*rest, f"{min(numbers)}-{max(numbers)}"])
     return ", ".join(one(a) for a in allowed)
+
+
+class Rules(Protocol):
+    """What generic code (deal, match, views, bots, solver) may ask any game's options object."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def preset(self) -> str: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def hand_size(self) -> int: ...
+
+    @property
+    def deck_size(self) -> int: ...
+
+    @property
+    def ranks(self) -> str: ...
+
+    @property
+    def n_teams(self) -> int: ...
+
+    @property
+    def team_of(self) -> tuple[int, ...]: ...
+
+    def to_json(self, full: bool = False) -> object: ...

@@ -1,23 +1,22 @@
-"""The games: each registers one GameSpec here."""
+"""The games: each registers one :class:`~fiftysix.games.spec.GameSpec` here."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.errors import RulesError
+from ..core.options import Rules
+from .fifty_five import GAME as FIFTY_FIVE
 from .fifty_six import GAME as FIFTY_SIX
+from .spec import GameSpec
 
-GAMES: dict[str, Any] = {"56": FIFTY_SIX}
+GAMES: dict[str, GameSpec] = {"56": FIFTY_SIX, "55": FIFTY_FIVE}
 
-try:  # 55 registers itself when present
-    from . import fifty_five
-
-    GAMES["55"] = fifty_five.GAME  # type: ignore[attr-defined,unused-ignore]
-except (ImportError, AttributeError):  # pragma: no cover
-    pass
+DEFAULT_PRESET = FIFTY_SIX.default_preset
+"""The preset used when none is given (the command line, the create form, a view without rules)."""
+DEFAULT_GAME = FIFTY_SIX.name
+"""The game of :data:`DEFAULT_PRESET`."""
 
 
-def game_named(name: str) -> Any:
+def game_named(name: str) -> GameSpec:
     """:raises RulesError: for an unknown game."""
     try:
         return GAMES[name]
@@ -25,7 +24,7 @@ def game_named(name: str) -> Any:
         raise RulesError(f"unknown game {name!r}; games are {', '.join(GAMES)}") from None
 
 
-def game_of_preset(preset: str) -> Any:
+def game_of_preset(preset: str) -> GameSpec:
     """The game a preset name belongs to (``56-6`` → 56, ``55-teams-4`` → 55).
 
     :raises RulesError: for an unknown preset.
@@ -35,3 +34,21 @@ def game_of_preset(preset: str) -> Any:
             return game
     names = [p for g in GAMES.values() for p in g.presets()]
     raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(names)}")
+
+
+def resolve_rules(text: object = None) -> tuple[GameSpec, Rules]:
+    """The game and the rules of a preset name or a rules object (``{"preset": ..., option: value}``); the
+    one place where "preset → game and rules" is decided.  ``None`` means :data:`DEFAULT_PRESET`.
+
+    :raises RulesError: for an unknown preset, option or value.
+    """
+    if text is None:
+        text = DEFAULT_PRESET
+    if isinstance(text, str):
+        preset = text
+    elif isinstance(text, dict):
+        preset = str(text.get("preset", DEFAULT_PRESET))
+    else:
+        raise RulesError(f"rules must be a preset name or an object of options, not {text!r}")
+    game = game_of_preset(preset)
+    return game, game.rules_from_json(text)

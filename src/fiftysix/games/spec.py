@@ -1,26 +1,52 @@
-"""How the record reader, the views and the command line reach a game without knowing which one.
+"""The seam between the games and everything generic (records, views, bots, solver, arena, server, CLI).
 
-Each game module exposes one :class:`GameSpec`; :data:`fiftysix.games.GAMES` maps ``"56"`` and
-``"55"`` to them.
+Each game package exposes one :class:`GameSpec`; :data:`fiftysix.games.GAMES` maps ``"56"`` and ``"55"`` to
+them.  Generic code reaches a game only through it and never branches on the game's name: a third game
+would add a package with its own spec and touch nothing else.
+
+A spec gives
+
+* the rules (``rules_from_json``, presets and their one-sentence descriptions, the option ``choices``);
+* the play rule (:class:`PlayRule`: ``legal_cards``, ``trick_winner``, the card points) that the deal, the
+  solver, the samplers and the bots all use;
+* the record and view fields of the game, and the meaning of each call (``describe_call``);
+* a seat's knowledge read from its view (:meth:`GameSpec.observe`, an :class:`Observation`) and a sampler of
+  whole deals consistent with it (:meth:`GameSpec.sampler`, OpenSpiel's ``ResampleFromInfostate``);
+* the state of the play for the double-dummy solver (:meth:`GameSpec.play_state`);
+* the legal moves as structured objects for the browser (:meth:`GameSpec.legal_moves`);
+* the fixed vocabulary of a fixed action space (the research adapters): every call, the longest auction,
+  the kitty, the choices after the calls, the range of a deal's score.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from ..core.cards import Card
+from ..core.cards import Card, Suit
 from ..core.deal import Deal
+from ..core.moves import Call
+from ..core.options import Rules
+
+JSONObject = Mapping[str, object]
+"""A record or a view, as read from JSON."""
 
 
 class MatchLike(Protocol):
-    rules: Any
-    deal_rules: Any
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def deal_rules(self) -> Rules: ...
+
     dealer: int
     over: bool
     winner: int | None
     standings: list[int]
     results: list[dict[str, object]]
+    deals: list[Deal]       # the finished deals (a long-running server keeps only their count)
     end_reason: str
 
     @property
@@ -30,9 +56,162 @@ class MatchLike(Protocol):
 
     def new_deal(self, seed: int | None = None) -> Deal: ...
 
-    def finish(self, deal: Any) -> dict[str, object]: ...
+    def finish(self, deal: Deal) -> dict[str, object]: ...
 
     def current_scores(self) -> list[int]: ...
+
+
+class PlayRule(Protocol):
+    """One game's card play: the one definition the deal, the solver, the samplers and the bots share.
+
+    Each game's ``play`` module is its play rule (modules fit protocols).
+    """
+
+    COPIES: int
+    """How often each card is in the pack."""
+    TRICK_BONUS: int
+    """What a trick is worth besides the points of its cards (55: 5, 56: 0)."""
+    FAMILY: str
+    """Which of the solver kernel's card-play families the rule is: ``follow`` (follow suit, no duty to
+    trump) or ``trump-or-follow`` (free trumping on a plain lead; a trump lead must be trumped, with the
+    renege privilege)."""
+    POINTS: tuple[int, ...]
+    """Card points by the card's int value."""
+
+    def legal_cards(self, hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
+        """The distinct cards of ``hand`` that may be played to ``trick`` (empty: a lead)."""
+        ...
+
+    def trick_winner(self, cards: Sequence[Card], trump: Suit | None) -> int:
+        """The index in ``cards`` (led first) of the card winning the trick; of two identical cards the first."""
+        ...
+
+    def trick_points(self, cards: Sequence[Card]) -> int:
+        """What a complete trick of ``cards`` is worth: its card points and :attr:`TRICK_BONUS`."""
+        ...
+
+    def slot(self, card: Card, trump: Suit | None) -> int:
+        """The card's place for the solver kernel: ``16 * suit in play + order``, order 0 the highest."""
+        ...
+
+    def is_privileged(self, card: Card, trump: Suit | None) -> bool:
+        """Whether the card has a legality rule of its own (55's renege privilege)."""
+        ...
+
+
+@dataclass(frozen=True)
+class TrickSeen:
+    """A trick as a view shows it; ``winner`` and ``points`` are ``None`` for the trick in progress."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat knows, read once from its view (each game adds its own fields in a subclass).
+
+    :ivar trump: the suit acting as trumps as the seat knows it (``None``: no trumps, or not known to it).
+    :ivar trump_text: the view's ``trump`` field (``"H"``, ``"NT"``) or ``None``.
+    """
+
+    game: str
+    rules: Rules
+    seat: int | None
+    dealer: int
+    phase: str
+    to_move: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    auction: tuple[str, ...]
+    tricks: tuple[TrickSeen, ...]
+    trick: TrickSeen | None
+    points: tuple[int, ...]
+    legal: tuple[str, ...] | None
+    trump_text: str | None
+    contract_team: int | None
+    contract_value: int
+    view: JSONObject = field(repr=False, compare=False)
+
+    @property
+    def n(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def first_hand(self) -> int:
+        return (self.dealer + 1) % self.n
+
+    @property
+    def my_team(self) -> int | None:
+        return None if self.seat is None else self.rules.team_of[self.seat]
+
+    def all_tricks(self) -> tuple[TrickSeen, ...]:
+        """The completed tricks and the trick in progress if it has cards."""
+        if self.trick is not None and self.trick.cards:
+            return (*self.tricks, self.trick)
+        return self.tricks
+
+    def plays(self) -> list[tuple[int, Card]]:
+        """Every card played, with its seat, in order."""
+        return [((t.leader + i) % self.n, c) for t in self.all_tricks() for i, c in enumerate(t.cards)]
+
+
+class SamplingError(Exception):
+    """No deal agrees with the view (an impossible view, or the samples kept failing)."""
+
+
+class Sampler(Protocol):
+    """Draws whole deals consistent with one observation, each replayed to the observation's position."""
+
+    def sample(self, rng: random.Random) -> Deal:
+        """One deal consistent with the observation.
+
+        :raises SamplingError: if no consistent deal was found.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class PlayState:
+    """The play of a deal as the double-dummy solver sees it (every hand known)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    trick: tuple[Card, ...]
+    leader: int
+    trump: Suit | None
+    team_of: tuple[int, ...]
+    points: tuple[int, ...]
+    bonus_team: int | None = None
+    must_trump: bool = False
+    approximate: bool = False
+    """The solver's answer is approximate (56: a hidden trump not yet turned up acts as no trumps)."""
+
+
+@dataclass(frozen=True)
+class ScoreRange:
+    """What one team (side) can score in one deal.
+
+    :ivar zero_sum: whether the teams' scores of every deal sum to zero.
+    """
+
+    lowest: int
+    highest: int
+    zero_sum: bool
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    """A legal move for the browser: its notation, what kind of move it is, its suit and a label."""
+
+    move: str
+    kind: str           # "card", "trump", "discard", "reveal", "claim", or the call's: "bid", "pass", "double"...
+    suit: str | None    # "S", "H", "D", "C" for a card or a suit trump; else None
+    label: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"move": self.move, "kind": self.kind, "suit": self.suit, "label": self.label}
 
 
 class GameSpec(Protocol):
@@ -40,20 +219,35 @@ class GameSpec(Protocol):
     ranks: str          # rank letters the game uses, high to low (for notation and messages)
     copies: int         # how often each card exists
     side_word: str      # "team" or "side" in messages
+    default_preset: str
 
-    def rules_from_json(self, data: object) -> Any: ...
+    @property
+    def play(self) -> PlayRule:
+        """The game's card play."""
+        ...
 
-    def rules_to_json(self, rules: Any, full: bool = False) -> object: ...
+    choices: Mapping[str, tuple[object, ...]]
+    """Every option and its allowed values (what the create form offers)."""
+    preset_descriptions: Mapping[str, str]
+    """One sentence per preset."""
+    option_descriptions: Mapping[str, Mapping[str, str]]
+    """One sentence per option value worth explaining (option → value text → sentence)."""
 
-    def presets(self) -> Mapping[str, Any]: ...
+    def rules_from_json(self, data: object) -> Rules:
+        """:raises RulesError: for an unknown preset or option, or a value not allowed."""
+        ...
 
-    def deck(self, rules: Any) -> list[Card]: ...
+    def rules_to_json(self, rules: Rules, full: bool = False) -> object: ...
 
-    def new_deal(self, rules: Any, seed: int | None = None, dealer: int | None = None) -> Deal: ...
+    def presets(self) -> Mapping[str, Mapping[str, object]]: ...
 
-    def new_match(self, rules: Any, first_dealer: int | None = None, seed: int | None = None) -> MatchLike: ...
+    def deck(self, rules: Rules) -> list[Card]: ...
 
-    def read_setup(self, record: Mapping[str, Any], rules: Any, dealer: int,
+    def new_deal(self, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Deal: ...
+
+    def new_match(self, rules: Rules, first_dealer: int | None = None, seed: int | None = None) -> MatchLike: ...
+
+    def read_setup(self, record: JSONObject, rules: Rules, dealer: int,
                    hands: list[list[Card]], match: MatchLike | None) -> Deal:
         """Check the game's own setup fields (55: the kitty) and build the deal.
 
@@ -61,28 +255,73 @@ class GameSpec(Protocol):
         """
         ...
 
-    def check_trump_field(self, record: Mapping[str, Any], rules: Any) -> None:
+    def check_trump_field(self, record: JSONObject, rules: Rules) -> None:
         """Check the ``trump`` field's form before the auction is replayed.
 
         :raises RecordError:
         """
         ...
 
-    def replay_extra(self, record: Mapping[str, Any], deal: Deal) -> None:
+    def replay_extra(self, record: JSONObject, deal: Deal) -> None:
         """Apply what the record holds between the auction and the play (trump, 55 discard).
 
         :raises RecordError:
         """
         ...
 
-    def record_extra(self, deal: Deal) -> dict[str, Any]:
+    def record_extra(self, deal: Deal) -> dict[str, object]:
         """Fields the game adds to a deal record (``trump``, 55's ``kitty`` and ``discard``)."""
         ...
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, Any]:
+    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
         """Fields the game adds to a view, already filtered for ``seat``."""
         ...
 
     def describe_call(self, deal: Deal, index: int) -> str:
         """The public meaning of the ``index``-th call of the auction."""
+        ...
+
+    def observe(self, view: JSONObject) -> Observation:
+        """What the seat of ``view`` knows, typed.
+
+        :raises ValueError: if the view is not a view of this game.
+        """
+        ...
+
+    def sampler(self, observation: Observation, *, use_bids: bool = True, infer: bool = True,
+                tries: int = 300) -> Sampler:
+        """Whole deals consistent with ``observation``.
+
+        :raises SamplingError: if no deal agrees with it.
+        """
+        ...
+
+    def play_state(self, deal: Deal) -> PlayState:
+        """The play of ``deal`` (in its play phase) for the solver."""
+        ...
+
+    def legal_moves(self, deal: Deal) -> list[LegalMove]:
+        """The legal moves of the seat to move, structured for the browser, in ``legal_moves()`` order."""
+        ...
+
+    # -- a fixed action space (OpenSpiel, PettingZoo) ---------------------------------------------------
+    def call_vocabulary(self, rules: Rules) -> list[Call]:
+        """Every call an auction under ``rules`` can ever allow, in a fixed order."""
+        ...
+
+    def auction_bound(self, rules: Rules) -> int:
+        """The most calls an auction under ``rules`` can hold."""
+        ...
+
+    def kitty_size(self, rules: Rules) -> int:
+        """How many cards are dealt to the kitty (0: none)."""
+        ...
+
+    def choice_texts(self, rules: Rules) -> list[str]:
+        """The moves besides calls and cards, as texts in a fixed order (trump choices, ``?``, ``CLAIM`` where
+        the rules have them)."""
+        ...
+
+    def score_range(self, rules: Rules) -> ScoreRange:
+        """What a team can score in one deal under ``rules``."""
         ...

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from ..core.errors import RulesError
-from ..games import GAMES, game_of_preset
+from ..games import DEFAULT_PRESET, GAMES, game_of_preset
 from .db import Database
 from .history import History
 from .limits import Limits, Quotas, searching_bots
@@ -155,7 +155,7 @@ class Hub:
 
 def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str, Any]:
     """Check the create form: game, preset, option overrides, bots, grace period, table name."""
-    preset = form.get("preset", "56-6")
+    preset = form.get("preset", DEFAULT_PRESET)
     if not isinstance(preset, str):
         raise TableError("preset must be a preset name")
     try:
@@ -208,23 +208,25 @@ def bot_names(game: str) -> list[str]:
 
 
 def catalogue() -> dict[str, Any]:
-    """Games, presets, their options and allowed values, and the bots: what the create form offers."""
-    import importlib
-
+    """Games, presets (with a sentence each), their options, allowed values and what the values mean, and the
+    bots: what the create form offers."""
     out = {}
     for name, game in GAMES.items():
         presets = {}
         for preset in game.presets():
             rules = game.rules_from_json(preset)
             presets[preset] = game.rules_to_json(rules, full=True)
-        first = game.rules_from_json(next(iter(game.presets())))
-        choices = getattr(importlib.import_module(type(first).__module__), "CHOICES", {})
-        options = {}
-        for key, allowed in choices.items():
+        options: dict[str, dict[str, Any]] = {}
+        for key, allowed in game.choices.items():
             values = list(allowed)
             numeric = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
             options[key] = ({"min": min(numeric), "max": max(numeric), "null": None in values}
                             if len(numeric) > 12 else {"values": values})
+            meanings = game.option_descriptions.get(key)
+            if meanings:
+                options[key]["descriptions"] = dict(meanings)
         out[name] = {"presets": presets, "options": options, "bots": bot_names(name),
-                     "default_bot": default_bot(name), "side_word": getattr(game, "side_word", "team")}
+                     "default_bot": default_bot(name), "side_word": game.side_word,
+                     "descriptions": {p: game.preset_descriptions.get(p, "") for p in game.presets()},
+                     "default_preset": game.default_preset}
     return out

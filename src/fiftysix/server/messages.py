@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.cards import Card
 from ..core.moves import Call
-from ..views import view
+from ..views import SeatView, view
 from .state import TableState
 
 SPECTATOR_NAMES = 20
@@ -51,7 +51,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "version": state.version,
         "name": state.name,
         "game": state.game.name,
-        "side_word": getattr(state.game, "side_word", "team"),
+        "side_word": state.game.side_word,
         "rules": state.game.rules_to_json(state.rules, full=True),
         "rules_short": state.game.rules_to_json(state.rules),
         "host_name": state.players.get(state.host, "?"),
@@ -129,7 +129,7 @@ def you(state: TableState, player: str | None) -> dict[str, Any]:
     return out
 
 
-def seat_view(state: TableState, player: str | None) -> dict[str, Any] | None:
+def seat_view(state: TableState, player: str | None) -> SeatView | None:
     """The viewer's view of the current (or just finished) deal: their own seat's, or a spectator's."""
     if state.deal is None:
         return None
@@ -149,12 +149,25 @@ def snapshot(state: TableState, presence: Presence, player: str | None,
         "you": you(state, player),
         "view": seat_view(state, player),
         "movers": movers(state.deal) if state.deal is not None else None,
+        "legal_moves": legal_moves(state, player),
     }
     if event is not None:
         msg["event"] = public_event(state, event)
     else:
         msg["deals"] = list(state.recent_deals)
     return msg
+
+
+def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]] | None:
+    """The viewer's legal moves as ``{move, kind, suit, label}`` objects built by the game (the view's
+    ``legal`` strings, structured so that the page need not parse notation); ``None`` when not its turn."""
+    deal = state.deal
+    if deal is None or deal.is_over:
+        return None
+    seat = state.deal_seat(state.seat_of(player))
+    if seat is None or seat != deal.to_move:
+        return None
+    return [m.to_json() for m in state.game.legal_moves(deal)]
 
 
 def movers(deal: Any) -> dict[str, list[int]]:

@@ -21,8 +21,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.deal import Deal
 from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
+from ..core.options import Rules
 from ..games import GAMES
+from ..games.spec import GameSpec, MatchLike
 from ..records import deal_record, match_record
 
 MOVE_IDS = 64
@@ -100,8 +103,7 @@ class DealCount(list[Any]):
 class TableState:
     code: str
     version: int = 0
-    game: Any = None
-    rules: Any = None
+    created: tuple[GameSpec, Rules] | None = None     # the game and its rules, once the create event is applied
     name: str = ""
     host: str = ""
     fill: str | None = None
@@ -109,8 +111,8 @@ class TableState:
     players: dict[str, str] = field(default_factory=dict)     # player id -> name at this table
     seats: list[Seat] = field(default_factory=list)
     status: str = LOBBY
-    match: Any = None
-    deal: Any = None
+    match: MatchLike | None = None
+    deal: Deal | None = None
     match_no: int = 0
     deals_count: int = 0                                       # finished deals over the table's life
     last_finished: FinishedDeal | None = None                  # the latest, with its record (to store it)
@@ -124,6 +126,20 @@ class TableState:
     move_ids: dict[str, dict[str, int]] = field(default_factory=dict)   # person -> recent move id -> version
 
     # -- reading --------------------------------------------------------------------------------------
+    @property
+    def game(self) -> GameSpec:
+        """:raises TableError: before the table is created."""
+        if self.created is None:
+            raise TableError("the table has not been created")
+        return self.created[0]
+
+    @property
+    def rules(self) -> Rules:
+        """:raises TableError: before the table is created."""
+        if self.created is None:
+            raise TableError("the table has not been created")
+        return self.created[1]
+
     def seat_of(self, player: str | None) -> int | None:
         """The table seat a player holds, or ``None``."""
         if player is None:
@@ -179,14 +195,14 @@ class TableState:
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             raise TableError(f"unknown request {kind!r}")
-        if kind != "create" and self.game is None:
+        if kind != "create" and self.created is None:
             raise TableError("the table has not been created")
         stored: dict[str, Any] = handler(event)
         self.version += 1
         return stored
 
     def _on_create(self, e: dict[str, Any]) -> dict[str, Any]:
-        if self.game is not None:
+        if self.created is not None:
             raise TableError("the table exists already")
         game = GAMES.get(e["game"])
         if game is None:
@@ -195,7 +211,7 @@ class TableState:
             rules = game.rules_from_json(e["rules"])
         except RulesError as err:
             raise TableError(str(err)) from None
-        self.game, self.rules = game, rules
+        self.created = (game, rules)
         self.name, self.host = e["name"], e["host"]
         self.fill, self.grace = e.get("fill"), float(e.get("grace", 60))
         self.private, self.secret = bool(e.get("private", False)), e.get("secret")
@@ -363,8 +379,10 @@ class TableState:
         text = e["move"]
         if not isinstance(text, str) or not text.strip():
             raise TableError("a move must be a non-empty string")
+        deal = self.deal
+        assert deal is not None     # a deal is on while PLAYING
         try:
-            move = self.deal.push(text, seat=seat)
+            move = deal.push(text, seat=seat)
         except (IllegalMoveError, NotationError) as err:
             raise TableError(str(err), tuple(getattr(err, "legal", ()))) from None
         if person is not None and move_id is not None:
@@ -372,7 +390,7 @@ class TableState:
             ids[move_id] = self.version + 1
             if len(ids) > MOVE_IDS:
                 del ids[next(iter(ids))]
-        if self.deal.is_over:
+        if deal.is_over:
             self._finish_deal()
         return {**e, "move": str(move)}
 
@@ -411,6 +429,7 @@ class TableState:
             self.seats[i] = Seat(bot=self.fill)
 
     def _new_deal(self, seed: int) -> None:
+        assert self.match is not None
         if not isinstance(self.match.deals, DealCount):     # a new match: it counts its deals only
             self.match.deals = DealCount(len(self.match.deals))
             self.match_starts.append(self.deals_count + 1)
@@ -420,15 +439,16 @@ class TableState:
         self.offered = set()
 
     def _finish_deal(self) -> None:
-        deal = self.deal
+        deal, match = self.deal, self.match
+        assert deal is not None and match is not None
         record = deal_record(deal)
-        deal_no = self.match.deal_number
-        result = self.match.finish(deal)
-        self.match.results.clear()      # the match never reads them back; the database keeps them
+        deal_no = match.deal_number
+        result = match.finish(deal)
+        match.results.clear()      # the match never reads them back; the database keeps them
         self.deals_count += 1
         self.last_finished = FinishedDeal(self.deals_count, self.match_no, deal_no, record, result)
         self.recent_deals.append(self.last_finished.summary())
-        self.status = MATCH_OVER if self.match.over else DEAL_OVER
+        self.status = MATCH_OVER if match.over else DEAL_OVER
 
 
 def replay(code: str, events: list[dict[str, Any]]) -> TableState:

@@ -21,9 +21,10 @@ Simplification (56, option ``trump: hidden``)
 Engines
     ``engine="kernel"`` (the default when numba is installed, extra ``solver``) is the compiled search of
     :mod:`~fiftysix.solver.kernel`; ``engine="reference"`` the pure-Python minimax and alpha-beta of
-    :mod:`~fiftysix.solver.reference`.  The card play itself is :mod:`~fiftysix.solver.rules56` (the 56
-    engine's tables) and :mod:`~fiftysix.solver.rules55` (the 55 deal's own legal-card rule); the tests
-    check kernel = reference = brute force over the game engines on random endings and random deals.
+    :mod:`~fiftysix.solver.reference`.  The card play itself is each game's own play rule
+    (:attr:`fiftysix.games.spec.GameSpec.play`: ``games/fifty_six/play.py``, ``games/fifty_five/play.py``),
+    and what the solver sees of a deal is the game's :meth:`~fiftysix.games.spec.GameSpec.play_state`; the
+    tests check kernel = reference = brute force over the game engines on random endings and random deals.
 
 The kernel
     Integer card masks per seat (``once``/``twice`` for 56's two copies), 16 bits per (effective) suit in

@@ -11,6 +11,9 @@ from ..core.cards import Card
 from . import kernel as k
 from .position import Position
 
+_MODES = {"follow": k.MODE_56, "trump-or-follow": k.MODE_55}
+"""The kernel's mode for each card-play family (:attr:`fiftysix.games.spec.PlayRule.FAMILY`)."""
+
 
 def _zobrist(seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
@@ -77,23 +80,23 @@ def encode(pos: Position, team: int) -> Encoded:
     pts = np.zeros(k.SLOTS, dtype=np.int64)
     priv = 0
     for c, s in slot_of.items():
-        pts[s] = rules.card_points(c)
+        pts[s] = rules.POINTS[c]
         if rules.is_privileged(c, trump):
             priv |= 1 << s
     teams = np.array(pos.team_of, dtype=np.int64)
     trump_suit = -1 if trump is None else int(trump)  # every game places trumps in their suit's block
-    mode = k.MODE_56 if pos.game == "56" else k.MODE_55
+    mode = _MODES[rules.FAMILY]
     salt_a, salt_b = _salt(f"{pos.game}|{trump}|{team}|{pos.team_of}")
-    ctx = np.array([n, trump_suit, team, mode, rules.trick_bonus, salt_a, salt_b], dtype=np.int64)
+    ctx = np.array([n, trump_suit, team, mode, rules.TRICK_BONUS, salt_a, salt_b], dtype=np.int64)
     ntrick = len(pos.trick)
     led_slot = best_slot = best_seat = -1
     tpts = 0
     if ntrick:
         led_slot = slot_of[pos.trick[0]]
-        w = rules.winner(pos.trick, trump)
+        w = rules.trick_winner(pos.trick, trump)
         best_slot = slot_of[pos.trick[w]]
         best_seat = (pos.leader + w) % n
-        tpts = rules.trick_points(pos.trick)
+        tpts = sum(rules.POINTS[c] for c in pos.trick)
     fixed = pos.fixed_points(team)
     upper = pos.points_left() - (5 if pos.bonus_team is not None else 0)
     return Encoded(one, two, teams, ctx, pts, priv, pos.leader, ntrick, led_slot, best_slot, best_seat, tpts,

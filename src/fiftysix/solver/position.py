@@ -12,52 +12,28 @@ the search has no reveal moves (``?``).  Once it is turned up it is the position
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
 
 from ..core.cards import Card, Suit, cards_text
-from ..core.deal import PLAY
+from ..core.deal import PLAY, Deal
+from ..games import GAMES
+from ..games.spec import PlayRule
 
 
 class PositionError(ValueError):
     """A position that cannot arise in the game: wrong hand sizes, a card too often, a bad seat."""
 
 
-class PlayRules(Protocol):
-    """What the solver needs to know about one game's card play."""
+def play_rules(game: str) -> PlayRule:
+    """The card play of ``game`` (``"56"``, ``"55"``), from its :class:`~fiftysix.games.spec.GameSpec`.
 
-    name: str
-    copies: int
-    trick_bonus: int
-
-    def legal(self, hand: tuple[Card, ...], trick: tuple[Card, ...], trump: Suit | None) -> tuple[Card, ...]: ...
-
-    def winner(self, trick: tuple[Card, ...], trump: Suit | None) -> int: ...
-
-    def card_points(self, card: Card) -> int: ...
-
-    def trick_points(self, trick: tuple[Card, ...]) -> int: ...
-
-    def slot(self, card: Card, trump: Suit | None) -> int: ...
-
-    def is_privileged(self, card: Card, trump: Suit | None) -> bool: ...
-
-
-def play_rules(game: str) -> PlayRules:
-    """The card play of ``game`` ("56" or "55").
-
-    :raises PositionError: for another game, or 55 when its rules are not installed.
+    :raises PositionError: for a game that is not installed.
     """
-    if game == "56":
-        from .rules56 import PLAY56
-        return PLAY56
-    if game == "55":
-        try:
-            from .rules55 import PLAY55
-        except ImportError as e:  # pragma: no cover - 55 not present
-            raise PositionError(f"the solver cannot play 55 here: {e}") from None
-        return PLAY55
-    raise PositionError(f"the solver knows the games 56 and 55, not {game!r}")
+    spec = GAMES.get(game)
+    if spec is None:
+        raise PositionError(f"the solver knows the games {', '.join(GAMES)}, not {game!r}")
+    return spec.play
 
 
 @dataclass(frozen=True)
@@ -92,8 +68,9 @@ class Position:
 
     # -- construction -------------------------------------------------------------------------------
     @classmethod
-    def make(cls, game: str, hands: Any, trick: Any = (), leader: int = 0, trump: Suit | None = None,
-             team_of: Any = None, points: Any = None, bonus_team: int | None = None) -> Position:
+    def make(cls, game: str, hands: Sequence[Iterable[Card]], trick: Iterable[Card] = (), leader: int = 0,
+             trump: Suit | None = None, team_of: Iterable[int] | None = None, points: Iterable[int] | None = None,
+             bonus_team: int | None = None) -> Position:
         """Build a position from plain values (cards in any order; ``team_of`` defaults to seat mod 2).
 
         :raises PositionError: if the position is impossible.
@@ -106,29 +83,20 @@ class Position:
                    bonus_team)
 
     @classmethod
-    def from_deal(cls, deal: Any) -> Position:
-        """The position of a 56 or 55 deal in its play phase.
+    def from_deal(cls, deal: Deal) -> Position:
+        """The position of a deal in its play phase (the game says what the solver sees of it).
 
-        :raises PositionError: if the deal is not in its play phase (or is of another game).
+        :raises PositionError: if the deal is not in its play phase (or its game is not installed).
         """
         if getattr(deal, "phase", None) != PLAY or deal.to_move is None:
             what = deal.waiting_for() if hasattr(deal, "waiting_for") else "not a deal"
             raise PositionError(f"the deal is not in its play phase: {what}")
-        if deal.game == "56":
-            return cls(
-                "56",
-                tuple(tuple(sorted(h)) for h in deal.hands),
-                tuple(deal.trick_cards),
-                deal.trick_leader,
-                deal.active_trump,
-                tuple(deal.rules.team_of),
-                tuple(deal.points),
-                must_trump=bool(deal.must_trump and deal.active_trump is not None),
-            )
-        if deal.game == "55":
-            from .rules55 import position_from_deal55
-            return cast(Position, position_from_deal55(cls, deal))
-        raise PositionError(f"the solver knows the games 56 and 55, not {deal.game!r}")
+        spec = GAMES.get(deal.game)
+        if spec is None:
+            raise PositionError(f"the solver knows the games {', '.join(GAMES)}, not {deal.game!r}")
+        st = spec.play_state(deal)
+        return cls(deal.game, tuple(tuple(sorted(h)) for h in st.hands), st.trick, st.leader, st.trump,
+                   st.team_of, st.points, st.bonus_team, st.must_trump)
 
     def _check(self) -> None:
         n = len(self.hands)
@@ -152,8 +120,8 @@ class Position:
         for card, k in count.items():
             if not isinstance(card, Card):
                 raise PositionError(f"{card!r} is not a card")
-            if k > rules.copies:
-                raise PositionError(f"{card} appears {k} times; the deck holds it {rules.copies} time(s)")
+            if k > rules.COPIES:
+                raise PositionError(f"{card} appears {k} times; the deck holds it {rules.COPIES} time(s)")
         if self.bonus_team is not None and not 0 <= self.bonus_team < len(self.points):
             raise PositionError(f"bonus_team {self.bonus_team} is not a team")
         if self.must_trump and (self.trump is None or not self.trick):
@@ -161,7 +129,7 @@ class Position:
 
     # -- facts ---------------------------------------------------------------------------------------
     @property
-    def rules(self) -> PlayRules:
+    def rules(self) -> PlayRule:
         return play_rules(self.game)
 
     @property
@@ -193,10 +161,11 @@ class Position:
     def points_left(self) -> int:
         """Every point still to be scored: cards in hands and in the trick, trick bonuses, the 55 bonus."""
         rules = self.rules
-        cards = sum(rules.card_points(c) for h in self.hands for c in h)
-        cards += sum(rules.card_points(c) for c in self.trick)
+        points = rules.POINTS
+        cards = sum(points[c] for h in self.hands for c in h)
+        cards += sum(points[c] for c in self.trick)
         tricks = (self.cards_left + len(self.trick)) // self.n
-        return cards + rules.trick_bonus * tricks + (5 if self.bonus_team is not None else 0)
+        return cards + rules.TRICK_BONUS * tricks + (5 if self.bonus_team is not None else 0)
 
     def still_needed(self, team: int, target: int) -> int | None:
         """The points ``team`` must still take to reach ``target`` in the whole deal: 0 if it has them,
@@ -220,7 +189,7 @@ class Position:
         """The distinct cards the seat to move may play (empty when the play is over)."""
         if self.is_over:
             return ()
-        legal = self.rules.legal(self.hands[self.to_move], self.trick, self.trump)
+        legal = self.rules.legal_cards(self.hands[self.to_move], self.trick, self.trump)
         if self.must_trump:
             return tuple(c for c in legal if c.suit == self.trump) or legal
         return legal
@@ -241,8 +210,8 @@ class Position:
             return Position(self.game, hands, trick, self.leader, self.trump, self.team_of, self.points,
                             self.bonus_team)
         rules = self.rules
-        winner = (self.leader + rules.winner(trick, self.trump)) % self.n
-        gained = rules.trick_points(trick) + rules.trick_bonus
+        winner = (self.leader + rules.trick_winner(trick, self.trump)) % self.n
+        gained = rules.trick_points(trick)
         pts = list(self.points)
         pts[self.team_of[winner]] += gained
         bonus = self.bonus_team

@@ -3,19 +3,44 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ...core.cards import CARDS, Card, cards_text
 from ...core.deal import AUCTION, DISCARD, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
-from ...core.moves import Discard
-from ..spec import GameSpec, MatchLike
-from .auction import Auction55, Contract
-from .deal import Deal55, parse_discard, parse_trump
+from ...core.moves import Call, Discard, Move, TrumpChoice
+from ...core.options import Rules
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
+from . import play, vocabulary
+from .auction import Auction55, Contract, parse_call
+from .deal import TRUMP_CHOICES, Deal55, parse_discard, parse_trump, sort_cards
 from .match import Match55
-from .rules import KITTY_SIZE, PRESETS, RANKS, Rules55
+from .observation import Observation55, observe, rules_of
+from .play import IS_TRUMP, KEY
+from .rules import (
+    CHOICES,
+    DEFAULT_PRESET,
+    KITTY_SIZE,
+    OPTION_DESCRIPTIONS,
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    RANKS,
+    Rules55,
+)
+from .sampler import Sampler55
 
 _THROWN_IN = "the deal was thrown in (nobody bid)"
+
+
+def _rules(rules: Rules) -> Rules55:
+    if not isinstance(rules, Rules55):
+        raise TypeError(f"55 needs Rules55, not {type(rules).__name__}")
+    return rules
+
+
+def _deal(deal: Deal) -> Deal55:
+    if not isinstance(deal, Deal55):
+        raise TypeError(f"55 needs a Deal55, not {type(deal).__name__}")
+    return deal
 
 
 class FiftyFive:
@@ -23,46 +48,51 @@ class FiftyFive:
 
     name = "55"
     ranks = RANKS
-    copies = 1
+    copies = play.COPIES
     side_word = "side"
+    default_preset = DEFAULT_PRESET
+    play: PlayRule = play
+    choices: Mapping[str, tuple[object, ...]] = CHOICES
+    preset_descriptions: Mapping[str, str] = PRESET_DESCRIPTIONS
+    option_descriptions: Mapping[str, Mapping[str, str]] = OPTION_DESCRIPTIONS
 
     def rules_from_json(self, data: object) -> Rules55:
         return Rules55.from_json(data)
 
-    def rules_to_json(self, rules: Rules55, full: bool = False) -> object:
-        return rules.to_json(full)
+    def rules_to_json(self, rules: Rules, full: bool = False) -> object:
+        return _rules(rules).to_json(full)
 
-    def presets(self) -> Mapping[str, Any]:
+    def presets(self) -> Mapping[str, Mapping[str, object]]:
         return PRESETS
 
-    def deck(self, rules: Rules55) -> list[Card]:
+    def deck(self, rules: Rules) -> list[Card]:
         return list(CARDS)
 
-    def new_deal(self, rules: Rules55, seed: int | None = None, dealer: int | None = None) -> Deal55:
-        return Deal55.from_seed(rules, seed, dealer)
+    def new_deal(self, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Deal55:
+        return Deal55.from_seed(_rules(rules), seed, dealer)
 
-    def new_match(self, rules: Rules55, first_dealer: int | None = None, seed: int | None = None) -> Match55:
-        return Match55(rules, first_dealer, seed)
+    def new_match(self, rules: Rules, first_dealer: int | None = None, seed: int | None = None) -> Match55:
+        return Match55(_rules(rules), first_dealer, seed)
 
-    def read_setup(self, record: Mapping[str, Any], rules: Rules55, dealer: int,
+    def read_setup(self, record: JSONObject, rules: Rules, dealer: int,
                    hands: list[list[Card]], match: MatchLike | None) -> Deal55:
         """Check the ``kitty`` field (5 real cards, none in a hand) and build the deal.
 
         :raises RecordError: for a missing, malformed or clashing kitty.
         """
-        return Deal55(rules, dealer, hands, read_kitty(record.get("kitty"), hands))
+        return Deal55(_rules(rules), dealer, hands, read_kitty(record.get("kitty"), hands))
 
-    def check_trump_field(self, record: Mapping[str, Any], rules: Rules55) -> None:
+    def check_trump_field(self, record: JSONObject, rules: Rules) -> None:
         trump = record.get("trump")
         if trump is not None:
             _trump(trump)
 
-    def replay_extra(self, record: Mapping[str, Any], deal: Deal) -> None:
+    def replay_extra(self, record: JSONObject, deal: Deal) -> None:
         """Apply the record's ``discard`` and then its ``trump``.
 
         :raises RecordError: for a discard or trump the deal does not allow now.
         """
-        assert isinstance(deal, Deal55)
+        deal = _deal(deal)
         discard, trump = record.get("discard"), record.get("trump")
         if discard is not None:
             if deal.phase == AUCTION:
@@ -86,17 +116,17 @@ class FiftyFive:
                 raise RecordError("trump", None, "the bidder names trumps after discarding; there is no discard yet")
             deal.push_unchecked(_trump(trump))
 
-    def record_extra(self, deal: Deal) -> dict[str, Any]:
-        assert isinstance(deal, Deal55)
+    def record_extra(self, deal: Deal) -> dict[str, object]:
+        deal = _deal(deal)
         return {
             "kitty": cards_text(deal.kitty),
             "discard": cards_text(deal.discard) if deal.discard is not None else None,
             "trump": deal.trump.letter if deal.trump is not None else None,
         }
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, Any]:
+    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
         """The kitty's size, trumps, the bidder, and the discard for those who may see it."""
-        assert isinstance(deal, Deal55)
+        deal = _deal(deal)
         bidder = deal.bidder
         sees_discard = deal.discard is not None and (deal.rules.discards == "open" or seat == bidder)
         return {
@@ -108,8 +138,73 @@ class FiftyFive:
         }
 
     def describe_call(self, deal: Deal, index: int) -> str:
-        assert isinstance(deal, Deal55)
-        return deal.auction.meanings[index]
+        return _deal(deal).auction.meanings[index]
+
+    def observe(self, view: JSONObject) -> Observation55:
+        return observe(view)
+
+    def sampler(self, observation: Observation, *, use_bids: bool = True, infer: bool = True,
+                tries: int = 300) -> Sampler55:
+        if not isinstance(observation, Observation55):
+            raise TypeError(f"55 samples from an Observation55, not {type(observation).__name__}")
+        return Sampler55(observation, use_bids=use_bids, infer=infer, tries=tries)
+
+    def play_state(self, deal: Deal) -> PlayState:
+        deal = _deal(deal)
+        return PlayState(tuple(tuple(h) for h in deal.hands), tuple(deal.trick_cards), deal.trick_leader,
+                         deal.trump, tuple(deal.rules.side_of), tuple(deal.points),
+                         bonus_team=highest_trump_side(deal))
+
+    def legal_moves(self, deal: Deal) -> list[LegalMove]:
+        return [legal_move(m) for m in deal.legal_moves()]
+
+    def call_vocabulary(self, rules: Rules) -> list[Call]:
+        return vocabulary.call_vocabulary(_rules(rules))
+
+    def auction_bound(self, rules: Rules) -> int:
+        return vocabulary.auction_bound(_rules(rules))
+
+    def kitty_size(self, rules: Rules) -> int:
+        return KITTY_SIZE
+
+    def choice_texts(self, rules: Rules) -> list[str]:
+        return vocabulary.choice_texts(_rules(rules))
+
+    def score_range(self, rules: Rules) -> ScoreRange:
+        return vocabulary.score_range(_rules(rules))
+
+
+def legal_move(m: Move) -> LegalMove:
+    """One legal move of 55 for the browser."""
+    if isinstance(m, Card):
+        return LegalMove(str(m), "card", m.suit.letter, m.pretty)
+    if isinstance(m, Call):
+        return LegalMove(m.text, m.kind, None, m.text)
+    if isinstance(m, TrumpChoice) and m.strain is not None:
+        return LegalMove(str(m), "trump", m.strain.letter, f"{m.strain.symbol} {m.strain.word}")
+    if isinstance(m, Discard):
+        return LegalMove(str(m), "discard", None, " ".join(c.pretty for c in m.cards))
+    raise TypeError(f"not a move of 55: {m!r}")
+
+
+def highest_trump_side(deal: Deal55) -> int | None:
+    """The side that will score the bonus for the deal's highest trump: of the trumps played in completed
+    tricks, in the current trick and still in hands (all of which will be played), the highest one's
+    player or holder.  ``None`` if no trump is played in the whole deal."""
+    trump = deal.trump
+    assert trump is not None
+    key, is_trump = KEY[trump], IS_TRUMP[trump]
+    best: tuple[int, int] | None = None
+    if deal.highest is not None:
+        seat, card, _ = deal.highest
+        best = (key[card], seat)
+    n = deal.n
+    held = [((deal.trick_leader + i) % n, c) for i, c in enumerate(deal.trick_cards)]
+    held += [(seat, c) for seat, hand in enumerate(deal.hands) for c in hand]
+    for seat, c in held:
+        if is_trump[c] and (best is None or key[c] > best[0]):
+            best = (key[c], seat)
+    return None if best is None else deal.rules.side_of[best[1]]
 
 
 def read_kitty(value: object, hands: list[list[Card]]) -> list[Card]:
@@ -144,7 +239,7 @@ def read_kitty(value: object, hands: list[list[Card]]) -> list[Card]:
     return kitty
 
 
-def _trump(value: object) -> Any:
+def _trump(value: object) -> TrumpChoice:
     try:
         return parse_trump(value)
     except NotationError as e:
@@ -154,4 +249,5 @@ def _trump(value: object) -> Any:
 GAME = FiftyFive()
 _SPEC: GameSpec = GAME  # mypy checks that 55 fits the protocol every generic module relies on
 
-__all__ = ["GAME", "Auction55", "Contract", "Deal55", "IllegalMoveError", "Match55", "PRESETS", "Rules55"]
+__all__ = ["GAME", "PRESETS", "TRUMP_CHOICES", "Auction55", "Contract", "Deal55", "IllegalMoveError", "Match55",
+           "Observation55", "Rules55", "Sampler55", "parse_call", "play", "rules_of", "sort_cards"]

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ...core.cards import CARDS, Card, Suit, cards_text
+from ...core.cardbits import CardBits
+from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.moves import Call, Discard, Move, TrumpChoice
-from ...core.tricks import Trick
+from ...core.shuffle import shuffle
 from .auction import Auction55, Contract, parse_call
-from .ranking import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, winning_index
-from .rules import BONUS, KITTY_SIZE, RANKS, TRICK_POINTS, TRICKS, Rules55
+from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
+from .rules import BONUS, KITTY_SIZE, RANKS, TRICKS, Rules55
 from .scoring import deal_score, is_made
 
 # Display order: suits S H D C, then A K Q ... 2 (the record notation's order, whatever is trumps).
@@ -29,6 +30,22 @@ TRUMP_CHOICES = tuple(TrumpChoice(s) for s in Suit)
 TRUMP_HELP = "the bidder names S, H, D or C"
 RENEGE_HELP = ("only a 5, J or A of hearts higher than the trump led may be kept back, "
                "and only when the player has no other trump")
+
+
+# Hands as bitmasks: 13 bits a suit, in display order.  The play rule of play.py as masks, per trump suit:
+BITS = CardBits([CARDS[s * 13 + r] for s in SUITS for r in reversed(range(13))], 13)
+_S, _H, _D, _C = BITS.suit_cards
+_TRUMPS = tuple(sum(BITS.bit[c] for c in CARDS if IS_TRUMP[t][c]) for t in SUITS)
+"""The trumps (the A♥ always among them)."""
+_CAN_FOLLOW = tuple(tuple(BITS.suit_mask[s] & ~_TRUMPS[t] for s in SUITS) for t in SUITS)
+"""``[trump][suit]``: the cards that follow a plain lead of ``suit``."""
+_MAY_KEEP = tuple(tuple(sum(BITS.bit[p] for p in PRIVILEGED[t] if KEY[t][p] > KEY[t][c]) for c in CARDS)
+                  for t in SUITS)
+"""``[trump][card led]``: the privileged trumps above a trump lead, which need not be played to it."""
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    return _S[mask & 8191] + _H[mask >> 13 & 8191] + _D[mask >> 26 & 8191] + _C[mask >> 39]
 
 
 def sort_cards(cards: Sequence[Card]) -> list[Card]:
@@ -41,7 +58,7 @@ def parse_trump(text: object) -> TrumpChoice:
     :raises NotationError: for no-trumps (55 has none) and anything that is not a suit.
     """
     if isinstance(text, str):
-        t = text.strip().upper()
+        t = plain(text)
         if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
             raise NotationError(f"55 has no no-trumps; {TRUMP_HELP}")
         try:
@@ -73,32 +90,6 @@ def parse_discard(value: object) -> list[Card]:
     return out
 
 
-def legal_cards(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (empty: a lead) with ``trump`` as trumps.
-
-    Used by the deal and by the solver, so that both play by one rule.
-    """
-    if not trick:
-        return tuple(hand)
-    assert trump is not None, "55 always has trumps"
-    is_trump = IS_TRUMP[trump]
-    led = trick[0]
-    if is_trump[led]:
-        trumps = tuple(c for c in hand if is_trump[c])
-        key, privileged, led_key = KEY[trump], PRIVILEGED[trump], KEY[trump][led]
-        # The renege privilege: 5, J and A♥ need not fall to a lower trump lead, but one ordinary
-        # trump (or a privileged card below the lead) obliges the player to play a trump.
-        for c in trumps:
-            if c not in privileged or key[c] < led_key:
-                return trumps
-        return tuple(hand)
-    suit = SUIT[led]
-    if any(SUIT[c] == suit and not is_trump[c] for c in hand):
-        # Free trumping: follow suit or trump, as the player likes.
-        return tuple(c for c in hand if is_trump[c] or SUIT[c] == suit)
-    return tuple(hand)
-
-
 class Deal55(Deal):
     """A deal of 55.
 
@@ -114,6 +105,7 @@ class Deal55(Deal):
 
     game = "55"
     rules: Rules55
+    BITS = BITS
 
     def __init__(self, rules: Rules55, dealer: int, hands: Sequence[Sequence[Card]],
                  kitty: Sequence[Card]) -> None:
@@ -142,7 +134,7 @@ class Deal55(Deal):
         if dealer is None:
             dealer = rng.randrange(rules.players)
         cards = list(CARDS)
-        rng.shuffle(cards)
+        shuffle(cards, rng)       # as rng.shuffle(cards), faster
         k, n = rules.hand_size, rules.players
         return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(n)], cards[n * k:n * k + KITTY_SIZE])
 
@@ -177,7 +169,20 @@ class Deal55(Deal):
         return TRUMP_CHOICES
 
     def _legal_cards(self) -> tuple[Card, ...]:
-        return legal_cards(self.hands[self.to_move or 0], self.trick_cards, self.trump)
+        once = self._once[self.to_move or 0]
+        cards = self.trick_cards
+        if not cards:
+            return _cards(once)
+        trump = self.trump
+        assert trump is not None
+        led = cards[0]
+        if IS_TRUMP[trump][led]:
+            trumps = once & _TRUMPS[trump]
+            # a trump if the player holds one, unless all it holds are privileged trumps above the lead
+            return _cards(trumps if trumps & ~_MAY_KEEP[trump][led] else once)
+        if once & _CAN_FOLLOW[trump][SUIT[led]]:
+            return _cards(once & (BITS.suit_mask[SUIT[led]] | _TRUMPS[trump]))   # follow or trump, freely
+        return _cards(once)
 
     def is_legal(self, move: Move) -> bool:
         phase = self.phase
@@ -298,31 +303,30 @@ class Deal55(Deal):
     # -- applying ----------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:
         phase = self.phase
-        if phase == PLAY:
-            assert isinstance(move, Card)
-            self._play_card(move)
-        elif phase == AUCTION:
+        if phase == PLAY:   # cards are played by _play (see push_unchecked); 55's play has no other move
+            raise AssertionError(f"not a card: {move!r}")
+        if phase == AUCTION:
             assert isinstance(move, Call)
             auction = self.auction
             auction.push_unchecked(move)
             if not auction.done:
                 self.to_move = auction.to_move
             elif auction.thrown_in:
-                self.phase = OVER
-                self.to_move = None
+                self._finish()
             else:
                 contract = auction.contract()
                 assert contract is not None
                 self.contract = contract
-                self.hands[contract.bidder] = self.sort_hand([*self.hands[contract.bidder], *self.kitty])
+                self._once[contract.bidder] |= BITS.masks(self.kitty, 1)[0]
+                self._hands = None
                 self.kitty_taken = True
                 self.phase = DISCARD
                 self.to_move = contract.bidder
         elif phase == DISCARD:
             assert isinstance(move, Discard) and self.contract is not None
-            gone = set(move.cards)
             bidder = self.contract.bidder
-            self.hands[bidder] = [c for c in self.hands[bidder] if c not in gone]
+            self._once[bidder] &= ~BITS.masks(move.cards, 1)[0]
+            self._hands = None
             self.discard = tuple(move.cards)
             self.phase = TRUMP
         else:
@@ -336,21 +340,22 @@ class Deal55(Deal):
         trump = self.trump
         assert trump is not None
         key = KEY[trump]
-        best_i = winning_index(trump, cards)
+        best_i = trick_winner(cards, trump)
         best = key[cards[best_i]]
         winner = (leader + best_i) % self.n
         if best > TRUMP_BASE:
             # The trick's winning card is its highest trump; it is the deal's highest if it beats the record.
             high = self.highest
             if high is None or best > key[high[1]]:
-                self.highest = (winner, cards[best_i], len(self.tricks))
+                self.highest = (winner, cards[best_i], len(self._trick_rows))
         side = self.rules.side_of[winner]
-        self.points[side] += TRICK_POINTS
+        points = trick_points(cards)
+        self.points[side] += points
         self.tricks_won[side] += 1
-        return winner, TRICK_POINTS
+        return winner, points
 
-    def _on_trick(self, trick: Trick) -> None:
-        if len(self.tricks) == TRICKS and self.highest is not None:
+    def _on_trick(self) -> None:
+        if len(self._trick_rows) == TRICKS and self.highest is not None:
             self.points[self.rules.side_of[self.highest[0]]] += BONUS
 
     # -- outcome -------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...core.cards import CARDS, Card
+from ...core.deal import Deal
 from ...core.match import MatchBase
 from .deal import Deal55
 from .rules import KITTY_SIZE, Rules55
@@ -45,11 +46,13 @@ class Match55(MatchBase):
             kitty = self.rng.sample([c for c in CARDS if c not in used], KITTY_SIZE)
         return Deal55(self.rules, self.dealer, hands, kitty)
 
-    def finish(self, deal: Deal55) -> dict[str, object]:
+    def finish(self, deal: Deal) -> dict[str, object]:
         """Book a finished deal: add its score, decide whether a side has won, pass the deal on.
 
         :returns: the deal's result.
         """
+        if not isinstance(deal, Deal55):
+            raise TypeError(f"a match of {self.rules.game} books a Deal55, not {type(deal).__name__}")
         assert deal.is_over and not self.over
         result = deal.result()
         score = deal.score()

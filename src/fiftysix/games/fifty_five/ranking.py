@@ -22,8 +22,6 @@ plain suit  high → low
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ...core.cards import CARDS, RANK_CHARS, Card, Suit
 
 ACE_OF_HEARTS: Card = CARDS[Suit.HEARTS * 13 + 12]
@@ -91,16 +89,3 @@ def plain_order(suit: Suit, trump: Suit) -> list[Card]:
     """The plain cards of ``suit`` when ``trump`` is trumps, highest first."""
     eff, key = EFFECTIVE_SUIT[trump], KEY[trump]
     return sorted((c for c in CARDS if eff[c] == suit and not IS_TRUMP[trump][c]), key=lambda c: -key[c])
-
-
-def winning_index(trump: int, cards: Sequence[Card]) -> int:
-    """The position in ``cards`` (a trick, led first) of the card that wins it: the highest trump, or
-    without trumps the highest card of the suit led."""
-    key, eff = KEY[trump], EFFECTIVE_SUIT[trump]
-    led_suit = eff[cards[0]]
-    best_i, best = 0, key[cards[0]]
-    for i in range(1, len(cards)):
-        k = key[cards[i]]
-        if k > best and (k > TRUMP_BASE or eff[cards[i]] == led_suit):
-            best, best_i = k, i
-    return best_i

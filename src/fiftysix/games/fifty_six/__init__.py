@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
-from ...core.moves import TrumpChoice, strain_text
+from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice, strain_text
+from ...core.options import Rules
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
+from . import calls, forms, play, vocabulary
 from .auction import Auction56, Contract
 from .deal import TRUMP_CHOICES, Deal56, deck
 from .match import Match56
-from .rules import PRESETS, RANKS, Rules56
+from .observation import Observation56, observe, rules_of
+from .rules import CHOICES, DEFAULT_PRESET, OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RANKS, Rules56
+from .sampler import Sampler56, bid_claims, length_claims
+from .scoring import deal_score, is_made
+
+
+def _rules(rules: Rules) -> Rules56:
+    if not isinstance(rules, Rules56):
+        raise TypeError(f"56 needs Rules56, not {type(rules).__name__}")
+    return rules
+
+
+def _deal(deal: Deal) -> Deal56:
+    if not isinstance(deal, Deal56):
+        raise TypeError(f"56 needs a Deal56, not {type(deal).__name__}")
+    return deal
 
 
 class FiftySix:
@@ -20,33 +37,38 @@ class FiftySix:
 
     name = "56"
     ranks = RANKS
-    copies = 2
+    copies = play.COPIES
     side_word = "team"
+    default_preset = DEFAULT_PRESET
+    play: PlayRule = play
+    choices: Mapping[str, tuple[object, ...]] = CHOICES
+    preset_descriptions: Mapping[str, str] = PRESET_DESCRIPTIONS
+    option_descriptions: Mapping[str, Mapping[str, str]] = OPTION_DESCRIPTIONS
 
     def rules_from_json(self, data: object) -> Rules56:
         return Rules56.from_json(data)
 
-    def rules_to_json(self, rules: Rules56, full: bool = False) -> object:
-        return rules.to_json(full)
+    def rules_to_json(self, rules: Rules, full: bool = False) -> object:
+        return _rules(rules).to_json(full)
 
-    def presets(self) -> Mapping[str, Any]:
+    def presets(self) -> Mapping[str, Mapping[str, object]]:
         return PRESETS
 
-    def deck(self, rules: Rules56) -> list[Card]:
-        return deck(rules)
+    def deck(self, rules: Rules) -> list[Card]:
+        return deck(_rules(rules))
 
-    def new_deal(self, rules: Rules56, seed: int | None = None, dealer: int | None = None) -> Deal56:
-        return Deal56.from_seed(rules, seed, dealer)
+    def new_deal(self, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Deal56:
+        return Deal56.from_seed(_rules(rules), seed, dealer)
 
-    def new_match(self, rules: Rules56, first_dealer: int | None = None, seed: int | None = None) -> Match56:
-        return Match56(rules, first_dealer, seed)
+    def new_match(self, rules: Rules, first_dealer: int | None = None, seed: int | None = None) -> Match56:
+        return Match56(_rules(rules), first_dealer, seed)
 
-    def read_setup(self, record: Mapping[str, Any], rules: Rules56, dealer: int,
-                   hands: list[list[Card]], match: Any) -> Deal56:
-        return Deal56(rules, dealer, hands)
+    def read_setup(self, record: JSONObject, rules: Rules, dealer: int,
+                   hands: list[list[Card]], match: MatchLike | None) -> Deal56:
+        return Deal56(_rules(rules), dealer, hands)
 
-    def replay_extra(self, record: Mapping[str, Any], deal: Deal) -> None:
-        assert isinstance(deal, Deal56)
+    def replay_extra(self, record: JSONObject, deal: Deal) -> None:
+        deal = _deal(deal)
         trump = record.get("trump")
         if trump is None:
             return
@@ -55,21 +77,21 @@ class FiftySix:
         assert deal.phase == TRUMP
         deal.push_unchecked(parse_trump(trump))
 
-    def check_trump_field(self, record: Mapping[str, Any], rules: Rules56) -> None:
+    def check_trump_field(self, record: JSONObject, rules: Rules) -> None:
         trump = record.get("trump")
         if trump is None:
             return
-        if rules.trump == "bid":
+        if _rules(rules).trump == "bid":
             raise RecordError("trump", None,
                               f"trump must be null with trump: bid (the contract's strain is trumps), not {trump!r}")
         parse_trump(trump)
 
-    def record_extra(self, deal: Deal) -> dict[str, Any]:
-        assert isinstance(deal, Deal56)
+    def record_extra(self, deal: Deal) -> dict[str, object]:
+        deal = _deal(deal)
         return {"trump": deal.trump_text() if deal.rules.trump != "bid" else None}
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, Any]:
-        assert isinstance(deal, Deal56)
+    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
+        deal = _deal(deal)
         declarer = deal.contract.declarer if deal.contract else None
         if deal.rules.trump == "bid":
             trump = None if deal.contract is None else strain_text(deal.trump)
@@ -84,8 +106,60 @@ class FiftySix:
         }
 
     def describe_call(self, deal: Deal, index: int) -> str:
-        assert isinstance(deal, Deal56)
-        return deal.auction.meanings[index]
+        return _deal(deal).auction.meanings[index]
+
+    def observe(self, view: JSONObject) -> Observation56:
+        return observe(view)
+
+    def sampler(self, observation: Observation, *, use_bids: bool = True, infer: bool = True,
+                tries: int = 300) -> Sampler56:
+        if not isinstance(observation, Observation56):
+            raise TypeError(f"56 samples from an Observation56, not {type(observation).__name__}")
+        return Sampler56(observation, use_bids=use_bids, infer=infer, tries=tries)
+
+    def play_state(self, deal: Deal) -> PlayState:
+        deal = _deal(deal)
+        return PlayState(tuple(tuple(h) for h in deal.hands), tuple(deal.trick_cards), deal.trick_leader,
+                         deal.active_trump, tuple(deal.rules.team_of), tuple(deal.points),
+                         must_trump=bool(deal.must_trump and deal.active_trump is not None),
+                         approximate=not deal.revealed)
+
+    def legal_moves(self, deal: Deal) -> list[LegalMove]:
+        return [legal_move(m) for m in deal.legal_moves()]
+
+    def call_vocabulary(self, rules: Rules) -> list[Call]:
+        return vocabulary.call_vocabulary(_rules(rules))
+
+    def auction_bound(self, rules: Rules) -> int:
+        return vocabulary.auction_bound(_rules(rules))
+
+    def kitty_size(self, rules: Rules) -> int:
+        return 0
+
+    def choice_texts(self, rules: Rules) -> list[str]:
+        return vocabulary.choice_texts(_rules(rules))
+
+    def score_range(self, rules: Rules) -> ScoreRange:
+        return vocabulary.score_range(_rules(rules))
+
+
+def legal_move(m: Move) -> LegalMove:
+    """One legal move of 56 for the browser."""
+    if isinstance(m, Card):
+        return LegalMove(str(m), "card", m.suit.letter, m.pretty)
+    if isinstance(m, Call):
+        return LegalMove(m.text, m.kind, m.suit.letter if m.suit is not None else None, m.text)
+    if isinstance(m, TrumpChoice):
+        if m.strain is None:
+            return LegalMove(str(m), "trump", None, "no trumps")
+        return LegalMove(str(m), "trump", m.strain.letter, f"{m.strain.symbol} {m.strain.word}")
+    if isinstance(m, Reveal):
+        return LegalMove(str(m), "reveal", None, "ask for trumps")
+    if isinstance(m, Claim):
+        return LegalMove(str(m), "claim", None, "claim the rest")
+    if isinstance(m, Discard):   # pragma: no cover - 56 has no discard
+        return LegalMove(str(m), "discard", None, " ".join(c.pretty for c in m.cards))
+    raise TypeError(f"not a move of 56: {m!r}")
 
 
 def parse_trump(value: object) -> TrumpChoice:
@@ -105,5 +179,8 @@ def parse_trump(value: object) -> TrumpChoice:
 
 
 GAME = FiftySix()
+_SPEC: GameSpec = GAME  # mypy checks that 56 fits the protocol every generic module relies on
 
-__all__ = ["GAME", "Auction56", "Contract", "Deal56", "Match56", "Rules56", "PRESETS", "IllegalMoveError"]
+__all__ = ["GAME", "PRESETS", "RANKS", "TRUMP_CHOICES", "Auction56", "Contract", "Deal56", "IllegalMoveError",
+           "Match56", "Observation56", "Rules56", "Sampler56", "bid_claims", "calls", "deal_score", "forms", "is_made",
+           "length_claims", "play", "rules_of"]

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, WrongPhaseError
 from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text
 from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
-from .rules import RANKS, Rules56
+from .forms import describe
+from .rules import Rules56
+
+_SPECIALS = tuple(tuple(c for i, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> i & 1) for bits in range(8))
+
+
+@lru_cache(maxsize=8192)
+def _legal_calls(specials: int, bidding: str, current: int, first_bid: bool, suit_bids: int,
+                 suit_size: int) -> tuple[tuple[Call, ...], tuple[Call, ...], frozenset[str]]:
+    """The legal calls (``P X XX`` as ``specials`` says, then :func:`legal_bids`), the specials and the
+    bids' texts: worked out once per auction state."""
+    bids, texts = legal_bids(bidding, current, first_bid, suit_bids, suit_size)
+    return _SPECIALS[specials] + bids, _SPECIALS[specials], texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +49,8 @@ class Auction56:
         self.first_hand = first_hand
         self.to_move = first_hand
         self.calls: list[Call] = []
-        self.meanings: list[str] = []
+        self._meanings: list[str] = []
+        self._describing = False    # the meanings are worked out when first asked for (see meanings)
         self.value = MIN_BID - 1
         self.bidder: int | None = None
         self.strain: Strain = None
@@ -49,6 +63,17 @@ class Auction56:
         self._specials: tuple[Call, ...] = ()
         self._bid_texts: frozenset[str] = frozenset()
 
+    @property
+    def meanings(self) -> list[str]:
+        """What each call told the table, in words (worked out when asked for, by replaying the calls)."""
+        if len(self._meanings) < len(self.calls):
+            replay = Auction56(self.rules, self.first_hand)
+            replay._describing = True
+            for call in self.calls:
+                replay.push_unchecked(call)
+            self._meanings = replay._meanings
+        return self._meanings
+
     # -- what may be called ----------------------------------------------------------------------
     def legal(self) -> tuple[Call, ...]:
         """The calls the seat to move may make, in a stable order (``P X XX`` then bids by value)."""
@@ -60,33 +85,34 @@ class Auction56:
         if self.done:
             return ()
         rules, seat = self.rules, self.to_move
-        out: list[Call] = []
+        specials = 0        # bits: 1 pass, 2 double, 4 redouble
         first_call = not self.calls
         if not (first_call and seat == self.first_hand and rules.all_pass == "forced"
                 and rules.bidding == "standard"):
-            out.append(PASS)
+            specials = 1
         team = rules.team_of[seat]
         if self.bidder is not None:
             bid_team = rules.team_of[self.bidder]
             if self.doubled == 0 and bid_team != team:
-                out.append(DOUBLE)
+                specials |= 2
             if self.doubled == 1 and bid_team == team:
-                out.append(REDOUBLE)
-        self._specials = tuple(out)
+                specials |= 4
         if self.doubled and rules.double == "closes":
+            self._specials = _SPECIALS[specials]
             self._bid_texts = frozenset()
             return self._specials
-        bids, self._bid_texts = legal_bids(rules.bidding, self.value, self.bidder is None,
-                                           len(self.suit_bids), rules.deck_size // 4)
-        return self._specials + bids
+        legal, self._specials, self._bid_texts = _legal_calls(
+            specials, rules.bidding, self.value, self.bidder is None, len(self.suit_bids), rules.deck_size // 4)
+        return legal
 
     def is_legal(self, call: Call) -> bool:
         if self.done:
             return False
-        self.legal()
-        if call.is_bid:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if call.kind == "bid":
             return call.text in self._bid_texts
-        return any(c.text == call.text for c in self._specials)
+        return call in self._specials or any(c.text == call.text for c in self._specials)
 
     def check(self, call: Call, written_value: int | None = None) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
@@ -175,7 +201,8 @@ class Auction56:
         elif call is DOUBLE:
             self.doubled = 1
             self.passes = 0
-            meaning = f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
+            meaning = (f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
+                       if self._describing else "")
         elif call is REDOUBLE:
             self.doubled = 2
             self.passes = 0
@@ -184,11 +211,12 @@ class Auction56:
         else:
             meaning = self._apply_bid(call, seat)
         self.calls.append(call)
-        self.meanings.append(meaning)
+        if self._describing:
+            self._meanings.append(meaning)
         self.to_move = (seat + 1) % self.n
 
     def _apply_bid(self, call: Call, seat: int, counted_as_pass: bool = False) -> str:
-        meaning = describe(call, self, counted_as_pass)
+        meaning = describe(call, self, counted_as_pass) if self._describing else ""
         old = self.value
         self.value = resulting_value(call, self.value)
         self.bidder = seat
@@ -236,74 +264,6 @@ def _tops_announced(call: Call, raised_by: int) -> int:
     if call.form == "raise-to":
         return raised_by
     return 0
-
-
-_COPY = {1: "", 2: " (second copy)"}
-
-
-def _unannounced(auction: Auction56, suit: Suit, count: int) -> str:
-    """Names of the next ``count`` unannounced top cards of ``suit``, e.g. ``J♥, 9♥``."""
-    ranks = RANKS[: auction.rules.deck_size // 8]
-    order = [r for r in ranks for _ in range(2)]
-    start = auction.announced_top[suit]
-    names = []
-    for i in range(start, min(start + count, len(order))):
-        r = order[i]
-        names.append(("10" if r == "T" else r) + suit.symbol)
-    return ", ".join(names) if names else "no card"
-
-
-def describe(call: Call, auction: Auction56, counted_as_pass: bool = False) -> str:
-    """What a bid tells the table, in words, given the auction before it."""
-    v = resulting_value(call, auction.value)
-    if counted_as_pass:
-        return f"{v} no-trumps: first hand's first pass counts as Plus Pass (no suit shown)"
-    s = call.suit
-    if s is None:
-        return _describe_suitless(call, auction, v)
-    f, w, one = call.form, s.word, s.word[:-1]
-    plus = f"+{call.step} → " if call.value is None else ""
-    if f == "number-suit":
-        return f"{v} in {w}: holds the top {one} (J{s.symbol})"
-    if f == "raise-to":
-        raise_by = v - max(auction.value, MIN_BID - 1)
-        return f"{v} in {w}: the top {w} ({_unannounced(auction, s, raise_by)}) and many others"
-    if f == "suit-number":
-        return f"{v} in {w}: strong in {w} without the top card (J{s.symbol})"
-    if f == "plus-suit":
-        return f"{plus}{v} in {w}: holds the {call.k} top {w} and no other {w}"
-    top = _unannounced(auction, s, max(call.k, 1))
-    texts = {
-        "plus": f"holds {top} and at least two other {w}",
-        "one-plus": f"holds {top} and exactly one other {one}",
-        "plus-one": f"holds {top} and no other {w}",
-        "k-plus": f"holds {top} and exactly one other {one}",
-        "minus": f"three or four {w}, not the highest",
-        "minus-k": f"exactly {call.k} {w}, not the highest",
-    }
-    return f"{plus}{v} in {w}: {texts.get(f, call.text)}"
-
-
-def _describe_suitless(call: Call, auction: Auction56, v: int) -> str:
-    f = call.form
-    plus = f"+{call.step} → " if call.value is None else ""
-    if f == "number-nt":
-        return f"{v} no-trumps: a strong hand with no single suit"
-    if f in ("number-noes", "plus-noes", "nos", "k-nos"):
-        k = max(call.k, 1) if f == "k-nos" else 1
-        bids = auction.suit_bids
-        word = bids[-k].word if len(bids) >= k else "?"
-        which = "the last bid that named one" if k == 1 else f"the {_ordinal(k)} last bid that named one"
-        return f"{plus}{v} no-trumps: void in {word}, the suit of {which}"
-    if f == "plus-pass":
-        return f"{plus}{v}: Plus Pass, raises without showing a suit; everyone gets a new turn"
-    if f == "nt":
-        return f"{plus}{v} no-trumps"
-    return call.text
-
-
-def _ordinal(k: int) -> str:
-    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
 __all__ = ["Auction56", "Contract", "describe"]

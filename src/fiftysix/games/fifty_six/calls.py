@@ -17,7 +17,8 @@ from ...core.moves import DOUBLE, PASS, REDOUBLE, Call
 MIN_BID = 28
 MAX_BID = 56
 
-_SYMBOLS = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"})
+_SYMBOLS = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+                          "\ufe0f": None, "\ufe0e": None})   # presentation selectors: ♠️ is ♠
 _WORDS = {"PASS": PASS, "P": PASS, "X": DOUBLE, "DOUBLE": DOUBLE, "DBL": DOUBLE,
           "XX": REDOUBLE, "REDOUBLE": REDOUBLE, "RDBL": REDOUBLE}
 

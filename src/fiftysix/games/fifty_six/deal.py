@@ -4,32 +4,45 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
-from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit
+from ...core.cardbits import CardBits
+from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit, plain
 from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
+from ...core.shuffle import shuffle
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
+from .play import POINTS, STRENGTH, SUIT, trick_key
 from .rules import RANKS, Rules56
 from .scoring import deal_score, is_made
 
-# Per-card tables indexed by the card's int value (52 entries; ranks 56 does not use are 0).
-STRENGTH = tuple(8 - RANKS.index(RANK_CHARS[i % 13]) if RANK_CHARS[i % 13] in RANKS else 0
-                 for i in range(52))
-POINTS = tuple({"J": 3, "9": 2, "A": 1, "T": 1}.get(RANK_CHARS[i % 13], 0) for i in range(52))
-SUIT = tuple(i // 13 for i in range(52))
 _SORT_KEY = tuple(SUIT[i] * 16 + (16 - STRENGTH[i]) for i in range(52))
 
 
 def deck(rules: Rules56) -> list[Card]:
     """Every card of the deck, both copies, in canonical order."""
-    cards = [CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in rules.ranks]
-    return [c for c in cards for _ in range(2)]
+    return list(_deck(rules.ranks))
+
+
+@cache
+def _deck(ranks: str) -> tuple[Card, ...]:
+    cards = [CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in ranks]
+    return tuple(c for c in cards for _ in range(2))
 
 
 TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
+
+# Hands as bitmasks: 8 bits a suit, the ranks in display order (J 9 A T K Q 8 7).
+BITS = CardBits([CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in RANKS], 8)
+_S, _H, _D, _C = BITS.suit_cards
+_SUIT_CARDS = BITS.suit_cards
+_SUIT_MASK = BITS.suit_mask
+
+# ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
+_TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
 
 
 class Deal56(Deal):
@@ -42,6 +55,8 @@ class Deal56(Deal):
 
     game = "56"
     rules: Rules56
+    BITS = BITS
+    COPIES = 2
 
     def __init__(self, rules: Rules56, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
         super().__init__(rules, dealer, hands)
@@ -53,7 +68,6 @@ class Deal56(Deal):
         self.trump_chosen = False
         self.revealed = rules.trump != "hidden"
         self.revealed_at: int | None = None  # trick index where a hidden trump was turned up
-        self.must_trump = False             # the asker of a reveal must play a trump if able
         self.points = [0] * rules.n_teams
         self.claimed_by: int | None = None
 
@@ -68,7 +82,7 @@ class Deal56(Deal):
         if dealer is None:
             dealer = rng.randrange(rules.players)
         cards = deck(rules)
-        rng.shuffle(cards)
+        shuffle(cards, rng)       # as rng.shuffle(cards), faster
         k = rules.hand_size
         return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(rules.players)])
 
@@ -84,28 +98,55 @@ class Deal56(Deal):
         return self.trump
 
     # -- legal moves ---------------------------------------------------------------------------------
+    @property
+    def must_trump(self) -> bool:
+        """The seat to move has just asked for the hidden trump: it must play a trump if it holds one."""
+        history = self.history
+        return bool(history) and isinstance(history[-1][1], Reveal)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the seat to move may make now, in a stable order (empty when the deal is over)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self.phase == PLAY:
+            # The rule of play.legal_cards, on masks: the distinct cards of the suit led if any, else all.
+            once = self._once[self.to_move]   # type: ignore[index]
+            cards = self.trick_cards
+            if cards:
+                led = SUIT[cards[0]]
+                legal = _SUIT_CARDS[led][once >> 8 * led & 255]
+                if not legal:
+                    legal = self._discards(once)
+            else:
+                legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+                if self.rules.claim and self.outcome_decided():
+                    legal = (*legal, CLAIM)
+        else:
+            legal = self._compute_legal()
+        self._legal = legal
+        return legal
+
+    def _discards(self, once: int) -> tuple[Move, ...]:
+        """Legal moves of a player who cannot follow suit: a trump after asking for it, ``?`` while hidden."""
+        trump = self.trump
+        if trump is not None and self.revealed_at is not None and self.must_trump:   # only a hidden trump asks
+            trumps = _SUIT_CARDS[trump][once >> 8 * trump & 255]
+            if trumps:
+                return trumps
+        legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+        return legal if self.revealed else (*legal, REVEAL)
+
     def _compute_legal(self) -> tuple[Move, ...]:
-        if self.phase == AUCTION:
+        phase = self.phase
+        if phase == PLAY:
+            self._legal = None
+            return self.legal_moves()
+        if phase == AUCTION:
             return self.auction.legal()
-        if self.phase == TRUMP:
+        if phase == TRUMP:
             return TRUMP_CHOICES
-        seat = self.to_move
-        assert seat is not None
-        distinct = tuple(dict.fromkeys(self.hands[seat]))
-        if not self.trick_cards:
-            if self.rules.claim and self.outcome_decided():
-                return (*distinct, CLAIM)
-            return distinct
-        led = SUIT[self.trick_cards[0]]
-        follow = tuple(c for c in distinct if SUIT[c] == led)
-        if follow:
-            return follow
-        if self.must_trump and self.trump is not None:
-            trumps = tuple(c for c in distinct if SUIT[c] == self.trump)
-            return trumps or distinct
-        if not self.revealed:
-            return (*distinct, REVEAL)
-        return distinct
+        return ()
 
     def outcome_decided(self) -> bool:
         """Whether the contract is sure to be made or sure to fail, whatever is still played."""
@@ -118,7 +159,7 @@ class Deal56(Deal):
 
     def is_legal(self, move: Move) -> bool:
         if self.phase == AUCTION:
-            return isinstance(move, Call) and self.auction.is_legal(move)
+            return (move.__class__ is Call or isinstance(move, Call)) and self.auction.is_legal(move)
         return move in self.legal_moves()
 
     def _refuse(self, move: Move) -> IllegalMoveError:
@@ -158,7 +199,7 @@ class Deal56(Deal):
         """
         if not isinstance(text, str):
             raise NotationError(f"malformed move {text!r}")
-        t = text.strip().upper()
+        t = plain(text)
         if self.phase == TRUMP:
             if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
                 return TRUMP_CHOICES[4]
@@ -218,19 +259,7 @@ class Deal56(Deal):
     # -- applying ------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:
         phase = self.phase
-        if phase == PLAY:
-            if isinstance(move, Card):
-                self.must_trump = False
-                self._play_card(move)
-            elif isinstance(move, Reveal):
-                self.revealed = True
-                self.revealed_at = len(self.tricks)
-                self.must_trump = True
-            else:
-                self.claimed_by = self.to_move
-                self.phase = OVER
-                self.to_move = None
-        elif phase == AUCTION:
+        if phase == AUCTION:
             assert isinstance(move, Call)
             self.auction.push_unchecked(move)
             if self.auction.done:
@@ -245,6 +274,13 @@ class Deal56(Deal):
                     self.to_move = self.contract.declarer
             else:
                 self.to_move = self.auction.to_move
+        elif phase == PLAY:     # cards are played by _play (see push_unchecked)
+            if isinstance(move, Reveal):
+                self.revealed = True
+                self.revealed_at = len(self._trick_rows)
+            else:
+                self.claimed_by = self.to_move
+                self._finish()
         else:
             assert isinstance(move, TrumpChoice)
             self.trump = move.strain
@@ -252,22 +288,26 @@ class Deal56(Deal):
             self.phase = PLAY
             self.to_move = self.first_hand
 
-    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
-        trump = self.trump if self.revealed else None
-        led = SUIT[cards[0]]
-        best_i = 0
-        best = STRENGTH[cards[0]] + (32 if led == trump else 16)
-        points = POINTS[cards[0]]
-        for i in range(1, len(cards)):
-            c = cards[i]
+    def _end_trick(self) -> None:
+        # Deal._end_trick with the trick scored inline: this runs once a trick.
+        leader, cards = self.trick_leader, tuple(self.trick_cards)
+        keys = _TRICK_KEYS[4 if self.trump is None or not self.revealed else self.trump][SUIT[cards[0]]]
+        best = best_i = points = 0
+        for i, c in enumerate(cards):
+            k = keys[c]
+            if k > best:        # strictly higher: of two identical cards the first wins
+                best, best_i = k, i
             points += POINTS[c]
-            s = SUIT[c]
-            key = STRENGTH[c] + (32 if s == trump else 16 if s == led else 0)
-            if key > best:          # strictly higher: of two identical cards the first wins
-                best, best_i = key, i
         winner = (leader + best_i) % self.n
         self.points[self.rules.team_of[winner]] += points
-        return winner, points
+        self._trick_rows.append((leader, cards, winner, points))
+        self.trick_cards = []
+        self.trick_leader = self.to_move = winner
+        if not self._once[winner]:
+            self._finish()
+
+    def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
+        raise NotImplementedError("56 scores its tricks in _end_trick")
 
     # -- outcome ----------------------------------------------------------------------------------------
     def made(self) -> bool | None:

@@ -9,6 +9,7 @@ number.
 from __future__ import annotations
 
 from ...core.cards import Card
+from ...core.deal import Deal
 from ...core.match import MatchBase
 from .deal import Deal56
 from .rules import Rules56
@@ -41,11 +42,13 @@ class Match56(MatchBase):
     def deal_from(self, hands: list[list[Card]]) -> Deal56:
         return Deal56(self.deal_rules, self.dealer, hands)
 
-    def finish(self, deal: Deal56) -> dict[str, object]:
+    def finish(self, deal: Deal) -> dict[str, object]:
         """Book a finished deal: move tables or points, drop teams that are out, rotate the dealer.
 
         :returns: the deal's result with ``score`` the change really made (capped by what teams hold).
         """
+        if not isinstance(deal, Deal56):
+            raise TypeError(f"a match of {self.rules.game} books a Deal56, not {type(deal).__name__}")
         assert deal.is_over and not self.over
         result = deal.result()
         contract = deal.contract

@@ -4,14 +4,6 @@ import { h, clear } from "./dom.js";
 const $ = (id) => document.getElementById(id);
 let catalogue = {};
 
-const PRESET_HELP = {
-  "56-4": "56 for 4 players in two teams", "56-6": "56 for 6 players in two teams (the classic)",
-  "56-8": "56 for 8 players in two teams", "56-pairs-6": "56 for 6: three teams of partners",
-  "56-pairs-8": "56 for 8: four teams of partners", "56-announce": "56 with announcements and points",
-  "56-hidden": "56 with a hidden trump", "55": "55 for 4, each for themselves",
-  "55-teams-4": "55 for 4 in two teams", "55-teams-6": "55 for 6 in two teams",
-};
-
 function presetOf() { return $("preset").value; }
 function gameOf(preset) {
   for (const [game, info] of Object.entries(catalogue)) if (preset in info.presets) return game;
@@ -22,7 +14,7 @@ function renderOptions() {
   const preset = presetOf();
   const game = gameOf(preset);
   const info = catalogue[game];
-  $("preset-help").textContent = PRESET_HELP[preset] || `${game}: preset ${preset}`;
+  $("preset-help").textContent = (info.descriptions || {})[preset] || `${game}: preset ${preset}`;
   const box = clear($("options"));
   const values = info.presets[preset];
   for (const [key, spec] of Object.entries(info.options)) {
@@ -32,7 +24,9 @@ function renderOptions() {
       input = h("select", { "data-option": key });
       for (const v of spec.values) {
         const label = v === null ? "default" : String(v);
-        input.append(h("option", { value: JSON.stringify(v), selected: v === current }, label));
+        const meaning = (spec.descriptions || {})[String(v)];
+        input.append(h("option", { value: JSON.stringify(v), selected: v === current, title: meaning || "" },
+                       meaning ? `${label} — ${meaning}` : label));
       }
     } else {
       input = h("input", { type: "number", min: spec.min, max: spec.max, "data-option": key,
@@ -83,10 +77,12 @@ async function main() {
   $("player-name").value = localStorage.getItem("fiftysix-name") || "";
   catalogue = await (await fetch("/api/catalogue")).json();
   const select = $("preset");
+  const defaultPreset = Object.values(catalogue)[0]?.default_preset;   // the server's default game comes first
   for (const [game, info] of Object.entries(catalogue)) {
     const group = h("optgroup", { label: `Game ${game}` });
     for (const preset of Object.keys(info.presets)) {
-      group.append(h("option", { value: preset, selected: preset === "56-6" }, `${preset} — ${PRESET_HELP[preset] || game}`));
+      const help = (info.descriptions || {})[preset] || `Game ${game}`;
+      group.append(h("option", { value: preset, selected: preset === defaultPreset }, `${preset} — ${help}`));
     }
     select.append(group);
   }

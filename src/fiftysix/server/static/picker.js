@@ -1,5 +1,5 @@
 // Your hand and your move: legal moves highlighted, others disabled; tap to select, then confirm.
-import { card, clear, h, isCard, pretty, trumpText, SUITS } from "./dom.js";
+import { card, clear, h, pretty, trumpText, SUITS } from "./dom.js";
 
 const show = (el, on) => el.classList.toggle("hidden", !on);
 const SPECIAL_WORDS = { P: "Pass", X: "Double", XX: "Redouble", HOLD: "Hold", PP: "Plus pass" };
@@ -76,10 +76,14 @@ function confirmBox(label, meaning, onclick, id = "confirm-btn") {
     h("button", { class: "primary", id, onclick }, label));
 }
 
+// The structured legal moves of the message (the view's `legal`, with kind, suit and label from the game).
+function movesOf(S, legal) { return (S.legalMoves || []).filter((m) => legal.includes(m.move)); }
+
 function auctionPicker(S, c, actions, panel, legal) {
   panel.append(h("h2", {}, "Your call"));
-  const specials = legal.filter((m) => m in SPECIAL_WORDS);
-  const bids = legal.filter((m) => !(m in SPECIAL_WORDS));
+  const special = (m) => m.kind !== "bid" || m.move in SPECIAL_WORDS;   // PP is a bid shown with the specials
+  const specials = movesOf(S, legal).filter(special).map((m) => m.move);
+  const bids = movesOf(S, legal).filter((m) => !special(m)).map((m) => m.move);
   const row = h("div", { class: "row", id: "specials" });
   for (const m of specials) {
     row.append(h("button", { class: `choice${S.selected === m ? " selected" : ""}`, "data-move": m,
@@ -140,8 +144,8 @@ function discardPicker(S, actions, panel, legal) {
 }
 
 function playPicker(S, actions, panel, legal) {
-  const cards = legal.filter(isCard);
-  const others = legal.filter((m) => !isCard(m));
+  const cards = movesOf(S, legal).filter((m) => m.kind === "card").map((m) => m.move);
+  const others = movesOf(S, legal).filter((m) => m.kind !== "card");
   panel.append(h("h2", {}, "Your turn: play a card"));
   if (S.selected !== null && cards.includes(S.selected)) {
     panel.append(confirmBox(`Play ${pretty(S.selected)}`, null, () => actions.confirm(S.selected)));
@@ -150,6 +154,6 @@ function playPicker(S, actions, panel, legal) {
   }
   for (const m of others) {
     panel.append(h("div", { class: "row", style: "margin-top:6px" },
-      h("button", { "data-move": m, onclick: () => actions.confirm(m) }, OTHER_WORDS[m] || m)));
+      h("button", { "data-move": m.move, onclick: () => actions.confirm(m.move) }, OTHER_WORDS[m.move] || m.label)));
   }
 }

@@ -68,6 +68,7 @@ function onMessage(msg) {
         S.olderDeals = S.deals.length > 0 && S.deals[0].number > 1;
       }
       noteDeal(msg.table);
+      S.legalMoves = msg.legal_moves || [];   // {move, kind, suit, label}, built by the game
       const legal = (msg.view && msg.view.legal) || [];
       if (S.selected !== null && !legal.includes(S.selected)) S.selected = null;
       if (!legal.length || newDeal) { S.selectedCards = []; S.selected = null; }

@@ -1,0 +1,97 @@
+"""The arena on a Ray cluster (``fiftysix arena --ray ADDRESS``, extra ``[cluster]``): chunks of deal pairs run
+as Ray tasks; the results are the same as in one process for the same seed (see :mod:`.duplicate`).
+
+``ADDRESS`` is a cluster's address (``127.0.0.1:6379``, as ``ray start --head`` prints it), ``auto`` (the cluster
+this machine belongs to) or ``local`` (a cluster started in this process for the run).  Every node must be able to
+import ``fiftysix`` (install it there).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from typing import Any
+
+from .duplicate import ArenaConfig, ChunkResult, run_chunk
+
+CHUNK = 4
+"""Deals per task: small, so progress moves and the work spreads over the cluster's CPUs."""
+
+WAIT_SECONDS = 0.5
+PROBE_SECONDS = 5.0
+
+
+def _ray() -> Any:
+    """:raises RuntimeError: when Ray is not installed."""
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--ray needs Ray: pip install 'fiftysix[cluster]'") from None
+    return ray
+
+
+def connect(address: str) -> Any:
+    """Join the cluster at ``address`` (``local``: start one in this process).
+
+    :raises RuntimeError: when Ray is missing or the cluster cannot be reached.
+    """
+    if address == "local":
+        # a cluster of this machine alone: keep every Ray service on the loopback address (Ray's own switch,
+        # read when Ray is imported)
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    host, colon, port = address.rpartition(":")
+    if colon and port.isdigit():    # Ray retries an absent cluster for minutes: ask the address first
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+        except OSError as e:
+            raise RuntimeError(f"cannot join the Ray cluster at {address!r}: nothing answers there ({e})") from None
+    ray = _ray()
+    if ray.is_initialized():
+        return ray
+    try:
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise RuntimeError(f"cannot join the Ray cluster at {address!r}: {e}") from None
+    return ray
+
+
+def run_on_ray(config: ArenaConfig, address: str, results: list[ChunkResult],
+               progress: Callable[[int], None] | None = None) -> bool:
+    """Run every chunk of the arena as a Ray task, appending each chunk's result to ``results`` as it ends;
+    returns whether the run was interrupted (Ctrl-C: the tasks not yet done are cancelled).
+
+    :raises BotFailure: (re-raised from the task) when an outside program does not play.
+    :raises RuntimeError: when Ray is missing or the cluster cannot be reached.
+    """
+    ray = connect(address)
+    task = ray.remote(num_cpus=1, max_retries=0)(_chunk_task)
+    parts = [list(range(i, min(i + CHUNK, config.deals))) for i in range(0, config.deals, CHUNK)]
+    pending = [task.remote(config, part) for part in parts]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1, timeout=WAIT_SECONDS)
+            for ref in done:
+                try:
+                    res = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    raise e.as_instanceof_cause() from None
+                results.append(res)
+                if progress is not None:
+                    progress(res.deals)
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        return True
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    return False
+
+
+def _chunk_task(config: ArenaConfig, indices: list[int]) -> ChunkResult:
+    return run_chunk(config, indices)

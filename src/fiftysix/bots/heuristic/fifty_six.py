@@ -1,0 +1,53 @@
+"""The bots' kit for 56 (:class:`~fiftysix.bots.kits.GameKit`): the ``rules`` player, the ISMCTS policy,
+the ``pimc`` auction and trump choice by simulation, and how deep the play is solved."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..kits import Chooser, register_kit
+from . import pimc_auction56
+from .policy56 import Policy56
+
+
+class Goal56:
+    """The declaring team wants its contract, the others its defeat; with two teams the points are zero-sum."""
+
+    scale = 56.0
+    cap: int | None = None
+    zero_sum = True
+
+    def defence(self, defeat: float, n_teams: int) -> float:
+        return defeat
+
+
+class Kit56:
+    name = "56"
+    goal = Goal56()
+    pimc_choosers: Mapping[str, Chooser] = {"auction": pimc_auction56.choose_call,
+                                            "trump": pimc_auction56.choose_trump}
+
+    def __init__(self) -> None:
+        self._policy: Policy56 | None = None
+
+    def ismcts_policy(self) -> Policy56:
+        if self._policy is None:
+            self._policy = Policy56()
+        return self._policy
+
+    def dd_tricks(self, players: int, fast: bool = False) -> tuple[int, int]:
+        """Chosen from ``bench/pimc_speed.py`` (CPU time of one core, 8 sampled deals solved for every card;
+        measured with an earlier solver, slower than today's, and the depths were kept, so these are upper
+        bounds): at six players, 5 cards held 34 ms median (p90 72 ms), 6 cards 126 ms (p90 400 ms), 7 cards
+        0.7 s (p90 2.3 s, some 10 s); at four players (12 tricks) 7 cards 20 ms, 8 cards 76 ms (p90 230 ms); at
+        eight players 4 cards 14 ms, 5 cards 95 ms (p90 0.74 s).  A null-window question per card costs about a
+        third of the exact values."""
+        exact, reach = {4: (7, 8), 6: (5, 6), 8: (4, 5)}.get(players, (4, 5))
+        return (exact - 1, reach - 1) if fast else (exact, reach)
+
+    def search_depth(self, players: int) -> int:
+        return self.dd_tricks(players)[1]
+
+
+KIT = Kit56()
+register_kit(KIT)

@@ -1,0 +1,241 @@
+"""The 55 auction, discard and trump choice of ``pimc``: the contract simulated double dummy.
+
+A 55 deal has five tricks, so at small tables (up to :data:`MAX_SIM_PLAYERS` players) every sampled deal
+can be played out by the solver: the bot's side's points are found with a few null-window searches
+(:func:`side_points`).  For a bid the bot samples the other hands and the kitty, takes the kitty in each
+sample, keeps the five best cards for each trump suit and names the suit that does best; the chance of
+reaching each bid value and the expected score follow.  The discard compares the candidate discards (the
+five weakest cards for each trump suit) over sampled deals, and the trump choice the four suits.  At
+bigger tables, where a whole 55 deal is too slow to solve, the ``rules`` bot decides these.
+
+Scores: the bidder's side adds its points if they reach the bid and loses the bid otherwise (60: all
+five tricks, +-60); a side that does not bid adds what it takes, about a fair share (:func:`pass_value`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...core.cards import Card, Suit
+from ...core.deal import AUCTION, PLAY
+from ...core.moves import Discard, TrumpChoice
+from ...games.fifty_five import Rules55, play, rules_of, sort_cards
+from ...solver import Position, can_reach
+from ..base import View, clock
+from ..sampling import sampler_for
+from .rules55 import replay_auction
+
+MAX_SIM_PLAYERS = 5
+"""Largest table at which the auction, discard and trump are simulated (bigger ones use ``rules``)."""
+BID_MARGIN = 1.0
+"""Points a bid must be expected to gain over passing."""
+SIM_SAMPLES = 24
+STEPS = (5, 10, 15, 20, 25, 30)
+
+if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
+    from ..search.pimc import PimcBot
+
+
+def side_points(pos: Any, side: int) -> int:
+    """The points ``side`` can force from this position on (all of them multiples of 5), by null windows."""
+    have = pos.points[side]
+    lo = 0
+    for step in STEPS:   # the answer is usually small: walk up
+        if not can_reach(pos, side, have + step):
+            break
+        lo = step
+    return lo
+
+
+def keep_for(hand: Sequence[Card], trump: int) -> list[Card]:
+    """The five cards of ``hand`` worth least with ``trump`` as trumps (the discard)."""
+    key, is_trump = play.KEY[trump], play.IS_TRUMP[trump]
+    return sorted(hand, key=lambda c: (is_trump[c], key[c]))[:len(hand) - 5]
+
+
+def _rules55(view: View) -> Rules55:
+    rules = rules_of(view["rules"])
+    assert isinstance(rules, Rules55)
+    return rules
+
+
+def simulate_bid(bot: PimcBot, view: View, n: int) -> list[int]:
+    """The bot's side's points as bidder, one per sampled deal (best trump, discard by :func:`keep_for`).
+
+    Each sampled deal goes on as if the bot took the bid at the lowest value and everybody else passed.
+    """
+
+    rules = _rules55(view)
+    seat = _seat(view)
+    side = rules.side_of[seat]
+    sampler = sampler_for(view)
+    out: list[int] = []
+    start = clock()
+    for _ in range(n):
+        deal = sampler.sample(bot.rng)
+        if not _take_bid(deal, seat):
+            break
+        hand = list(deal.hands[seat])
+        best = 0
+        for trump in range(4):
+            d = deal.copy()
+            d.push(Discard(tuple(d.sort_hand(keep_for(hand, trump)))))
+            d.push(TrumpChoice(Suit(trump)))
+            if d.phase != PLAY:
+                continue
+            best = max(best, side_points(Position.from_deal(d), side))
+        out.append(best)
+        if _late(bot, start, len(out)):
+            break
+    return out
+
+
+def _take_bid(d: Any, seat: int) -> bool:
+    """Play the auction so that ``seat`` buys it at the lowest bid (everybody else passes)."""
+
+    while d.phase == AUCTION:
+        legal = [str(m) for m in d.legal_moves()]
+        if d.to_move == seat:
+            bids = [m for m in legal if m.isdigit()]
+            move = "HOLD" if "HOLD" in legal else (min(bids, key=int) if bids else "P")
+        else:
+            move = "P"
+        if move not in legal:
+            return False
+        d.push(move)
+    return d.contract is not None and d.contract.bidder == seat
+
+
+def _late(bot: PimcBot, start: float, done: int) -> bool:
+    limit = bot.time_limit
+    if limit is None or done < 4:
+        return False
+    spent = clock() - start
+    return bool(spent + spent / done > 0.8 * limit)
+
+
+def pass_value(players: int, sides: int) -> float:
+    """What a side that does not bid takes on average (a share of the 30 a deal is worth)."""
+    return 30.0 / sides * 0.8 if sides > 1 else 0.0
+
+
+def expected_bid(points: Sequence[int], value: int, sixty_fail: int) -> float:
+    """Expected score of bidding ``value`` when the side would take ``points`` (one per sample)."""
+    if not points:
+        return -float(value)
+    if value == 60:
+        return sum(60.0 if p >= 30 else -float(sixty_fail) for p in points) / len(points)
+    return sum(float(p) if p >= value else -float(value) for p in points) / len(points)
+
+
+def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:
+    rules = _rules55(view)
+    if rules.players > MAX_SIM_PLAYERS:
+        return str(bot.fallback("55").choose(view))
+    n = bot.samples or (SIM_SAMPLES // 2 if bot.fast else SIM_SAMPLES)
+    points = simulate_bid(bot, view, n)
+    base = pass_value(rules.players, rules.n_sides)
+    options: list[tuple[float, str]] = []
+    if "P" in legal:
+        options.append((base, "P"))
+    current = _current_value(view)
+    for m in legal:
+        if m.isdigit() or m == "HOLD":
+            value = int(m) if m.isdigit() else current
+            margin = BID_MARGIN if bot.bid_margin is None else bot.bid_margin
+            options.append((expected_bid(points, value, rules.sixty_fail) - margin - 0.01 * value, m))
+    if not options:
+        return legal[0]
+    bot.last = {"how": "simulation", "samples": len(points), "scores": {m: round(e, 2) for e, m in options}}
+    return max(options)[1]
+
+
+def _seat(view: View) -> int:
+    """The seat of a view that asks for a move.
+
+    :raises ValueError: for a spectator's view.
+    """
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view asks for no move")
+    return seat
+
+
+def _current_value(view: View) -> int:
+    return replay_auction(view).value
+
+
+def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
+    """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
+
+    rules = _rules55(view)
+    seat = _seat(view)
+    side = rules.side_of[seat]
+    contract = view.get("contract") or {}
+    value = int(contract.get("value") or _current_value(view) or 10)
+    need = 30 if value == 60 else value
+    sampler = sampler_for(view)
+    made = [0.0] * len(plans)
+    pts = [0.0] * len(plans)
+    done = 0
+    start = clock()
+    for _ in range(n):
+        deal = sampler.sample(bot.rng)
+        for i, (discard, trump) in enumerate(plans):
+            d: Any = deal.copy()
+            if discard is not None:
+                d.push(discard)
+            d.push(TrumpChoice(Suit(trump)))
+            if d.phase != PLAY:
+                continue
+            p = side_points(Position.from_deal(d), side) + d.points[side]
+            pts[i] += p
+            made[i] += p >= need
+        done += 1
+        if _late(bot, start, done):
+            break
+    done = max(done, 1)
+    return [(m / done, p / done) for m, p in zip(made, pts, strict=True)]
+
+
+def choose_discard(bot: PimcBot, view: View, legal: list[str]) -> str:
+    rules = _rules55(view)
+    if rules.players > MAX_SIM_PLAYERS:
+        return str(bot.fallback("55").choose(view))
+    hand = [Card.parse(c) for c in view["hand"] or ()]
+    plans: list[tuple[Any, int]] = []
+    texts: list[str] = []
+    for trump in range(4):
+        throw = sorted(keep_for(hand, trump))
+        text = " ".join(str(c) for c in _display(throw))
+        if text in texts:
+            continue
+        move = Discard(tuple(_display(throw)))
+        plans.append((move, trump))
+        texts.append(text)
+    n = bot.samples or (SIM_SAMPLES // 2 if bot.fast else SIM_SAMPLES)
+    scores = _evaluate(bot, view, plans, n)
+    best = max(range(len(plans)), key=lambda i: scores[i])
+    for m in legal:
+        if sorted(m.split()) == sorted(texts[best].split()):
+            bot.last = {"how": "simulation", "scores": dict(zip(texts, scores, strict=True))}
+            return m
+    return str(bot.fallback("55").choose(view))
+
+
+def _display(cards: Sequence[Card]) -> list[Card]:
+
+    return sort_cards(cards)
+
+
+def choose_trump(bot: PimcBot, view: View, legal: list[str]) -> str:
+    rules = _rules55(view)
+    if rules.players > MAX_SIM_PLAYERS:
+        return str(bot.fallback("55").choose(view))
+    suits = [s for s in range(4) if Suit(s).letter in legal]
+    n = bot.samples or (SIM_SAMPLES // 2 if bot.fast else SIM_SAMPLES)
+    scores = _evaluate(bot, view, [(None, s) for s in suits], n)
+    best = max(range(len(suits)), key=lambda i: scores[i])
+    bot.last = {"how": "simulation", "scores": {Suit(s).letter: sc for s, sc in zip(suits, scores, strict=True)}}
+    return Suit(suits[best]).letter

@@ -1,0 +1,105 @@
+"""What the game-agnostic search bots need from a game that is not a rule of the game: its heuristic player,
+its rollout policy, how it chooses calls by simulation, how deep the play is solved and what a side plays for
+(the heuristic player itself registers as ``rules:<game>``).
+
+Each game's heuristic package registers one :class:`GameKit` in :data:`KITS` (by game name, as
+:data:`fiftysix.games.GAMES`); search bots (:mod:`.search`) find it with :func:`kit_for` and never branch on
+the game's name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from ..core.deal import Deal
+from ..core.moves import Move
+from .base import View
+
+if TYPE_CHECKING:   # the search bots import this module
+    from .search.pimc import PimcBot
+
+Chooser = Callable[["PimcBot", View, list[str]], str]
+"""``(pimc bot, view, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
+
+
+class IsmctsPolicy(Protocol):
+    """What ISMCTS needs to know about a game: its candidate moves, rollouts and rewards."""
+
+    def candidates(self, deal: Deal) -> list[tuple[object, Move]]:
+        """(tree key, move) pairs of the seat to move."""
+        ...
+
+    def solvable(self, deal: Deal, solve_from: int | None) -> bool:
+        """Whether an iteration values this position double dummy instead of playing it out."""
+        ...
+
+    def finish(self, deal: Deal, rng: random.Random, epsilon: float, solve_from: int | None) -> list[float]:
+        """Play the deal out (or solve its end) and reward each team."""
+        ...
+
+
+class Goal(Protocol):
+    """What a side plays for in the play phase, for the double-dummy play of ``pimc``."""
+
+    @property
+    def scale(self) -> float:
+        """Points of a whole deal, to weigh a card's average points."""
+        ...
+
+    @property
+    def cap(self) -> int | None:
+        """The most points a contract needs (55: a bid of 60 needs all tricks, 30 points)."""
+        ...
+
+    @property
+    def zero_sum(self) -> bool:
+        """With two teams every point one side takes the other loses (56)."""
+        ...
+
+    def defence(self, defeat: float, n_teams: int) -> float:
+        """What a defending side's card is worth when it brings the bidder's ``defeat`` (0 or 1)."""
+        ...
+
+
+class GameKit(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def goal(self) -> Goal: ...
+
+    @property
+    def pimc_choosers(self) -> Mapping[str, Chooser]:
+        """By phase (``auction``, ``trump``, ``discard``): how ``pimc`` decides it; the play is generic."""
+        ...
+
+    def ismcts_policy(self) -> IsmctsPolicy: ...
+
+    def dd_tricks(self, players: int, fast: bool = False) -> tuple[int, int]:
+        """(exact, reach): holding at most ``exact`` cards ``pimc`` solves sampled deals for every card's value;
+        at most ``reach`` it asks only whether each card keeps its goal in reach."""
+        ...
+
+    def search_depth(self, players: int) -> int:
+        """Cards held at which ``ismcts`` searches the play by default (above, it plays the ``rules`` card)."""
+        ...
+
+
+KITS: dict[str, GameKit] = {}
+
+
+def register_kit(kit: GameKit) -> None:
+    KITS[kit.name] = kit
+
+
+def kit_for(game: str) -> GameKit:
+    """:raises ValueError: for a game without bots."""
+    try:
+        return KITS[game]
+    except KeyError:
+        raise ValueError(f"no bots for the game {game!r}; games with bots: {', '.join(KITS)}") from None
+
+
+__all__ = ["KITS", "Chooser", "GameKit", "Goal", "IsmctsPolicy", "View", "kit_for", "register_kit"]

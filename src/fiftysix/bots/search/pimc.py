@@ -1,0 +1,151 @@
+"""``pimc``: Perfect Information Monte Carlo for 56 and 55.
+
+The bot sees only its view.  For a decision it samples deals consistent with everything the view shows
+(:mod:`.sampling`: voids shown in play, cards played, what bid forms claim, a hidden trump, 55's kitty and
+undealt cards), answers the question for every sampled deal as if all hands were known, and plays the move
+with the best average.
+
+* **Play** (:mod:`.ddplay`, game-agnostic): each sampled deal is solved double dummy with
+  :func:`fiftysix.solver.card_values`, and each card scores the share of samples in which its side
+  reaches its goal (the declaring team its contract, the defenders its defeat; in 55 the bidder its bid),
+  plus a little for the average points.  Whole deals of six or eight players are too slow to solve
+  several times a second, so a trick or two deeper the bot only asks whether each card keeps the goal in
+  reach (null-window searches), and earlier still it plays the card the ``rules`` bot would (its card
+  counting and bid reading included); see :meth:`~fiftysix.bots.kits.GameKit.dd_tricks`.
+* **Auction, 56** (:mod:`fiftysix.bots.heuristic.pimc_auction56`): the contract of each strain is
+  simulated over sampled deals; every call (pass, double, each strain at the cheapest value in its
+  informative form) gets an expected score and the best is made.  The trump choice (``chosen``,
+  ``hidden``) likewise.
+* **55** (:mod:`fiftysix.bots.heuristic.pimc55`): bids, discards and trumps by simulating the contract
+  double dummy over sampled deals (kitty included); play as above.
+
+The game-specific parts come from the game's :class:`~fiftysix.bots.kits.GameKit`; the bot names no game.
+
+Options (``--bot pimc,samples=20,...``): ``samples`` (deals per card decision, default by depth),
+``bid_samples`` (default 250), ``time_limit`` (CPU seconds a decision may take, default 0.9; sampling
+stops early when it would be exceeded), ``dd_tricks`` (solve exactly when holding at most this many cards;
+default by table size, the game's :meth:`~fiftysix.bots.kits.GameKit.dd_tricks`), ``fast`` (half the
+samples and one trick less deep, for arena runs), ``points_weight`` (what the average points add to a card's
+chance of reaching its goal),
+``bid_margin`` (expected tables, or points in 55, a bid must gain over passing), ``weights`` (weight the
+sampled deals by the values bid, 56; off by default: in arena runs it made the bids worse), ``compete``
+(look ahead to the opponents bidding on, 56).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ...games import DEFAULT_GAME
+from ..base import Bot, make_bot, register
+from ..kits import KITS, View, kit_for
+from .ddplay import choose_card
+
+DEFAULT_TIME = 0.9
+"""Seconds per decision at the default setting."""
+
+
+def samples_for(cards_held: int, exact: bool, fast: bool = False) -> int:
+    """Deals sampled per card decision (fewer when each solve is dear)."""
+    n = {1: 1, 2: 24, 3: 40, 4: 48, 5: 32, 6: 24}.get(cards_held, 24) if exact else 32
+    return max(1, n // 2) if fast else n
+
+
+class PimcBot:
+    """Perfect Information Monte Carlo; see the module documentation."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, samples: int | None = None, bid_samples: int | None = None,
+                 time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
+                 points_weight: float = 0.5, bid_margin: float | None = None, weights: bool = False,
+                 compete: bool = True, game: str = DEFAULT_GAME) -> None:
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.fast = bool(fast)
+        self.bid_samples = bid_samples if bid_samples is not None else (100 if self.fast else 250)
+        self.time_limit = time_limit if time_limit is None or time_limit > 0 else None
+        self.dd_depth = dd_tricks
+        self.points_weight = float(points_weight)
+        self.bid_margin = bid_margin
+        self.weights = bool(weights)
+        self.compete = bool(compete)
+        self.game = game
+        self._fallback: Bot | None = None
+        self._fallback_game: str | None = None
+        self.last: dict[str, Any] = {}
+        """What the last decision did: ``how`` (``solver``, ``rules``, ``simulation``), ``samples``,
+        ``seconds`` and the scores of the moves."""
+
+    # -- dispatch ----------------------------------------------------------------------------------------
+    def choose(self, view: View) -> str:
+        legal: list[str] = list(view.get("legal") or [])
+        if not legal:
+            raise ValueError("the view has no legal moves: it is not this seat's turn")
+        start = time.perf_counter()
+        self.last = {"how": "only move", "samples": 0}
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            move = self._choose(view, legal)
+        except Exception as e:  # noqa: BLE001 - a search failure must never cost the move
+            self.last = {"how": "fallback", "error": f"{type(e).__name__}: {e}"}
+            move = self.fallback(view["game"]).choose(view)
+        self.last["seconds"] = time.perf_counter() - start
+        return move if move in legal else self.fallback(view["game"]).choose(view)
+
+    def _choose(self, view: View, legal: list[str]) -> str:
+        chooser = kit_for(view["game"]).pimc_choosers.get(str(view.get("phase")))
+        if chooser is not None:     # the calls, the trump choice, 55's discard: the game's own simulation
+            return chooser(self, view, legal)
+        return self.play(view, legal)
+
+    def fallback(self, game: str) -> Bot:
+        """The game's ``rules`` bot, for what this bot does not search."""
+        if self._fallback is None or self._fallback_game != game:
+            self._fallback = make_bot("rules", seed=self.seed, game=game)
+            self._fallback_game = game
+        return self._fallback
+
+    # -- play ------------------------------------------------------------------------------------------
+    def play(self, view: View, legal: list[str]) -> str:
+        game = view["game"]
+        rules_move = None
+        if "?" in legal:   # 56, hidden trump: ask for it as the rules bot would (the solver does not search it)
+            rules_move = self.fallback(game).choose(view)
+            if rules_move == "?":
+                self.last = {"how": "rules", "samples": 0}
+                return "?"
+        cards = [m for m in legal if m not in ("?", "CLAIM")]
+        if len(cards) == 1:
+            return cards[0]
+        held = len(view.get("hand") or [])
+        players = len(view.get("hand_sizes") or []) or 4
+        exact_depth, reach_depth = kit_for(game).dd_tricks(players, self.fast)
+        if self.dd_depth is not None:
+            exact_depth = reach_depth = self.dd_depth
+        if held > reach_depth:
+            move = rules_move or self.fallback(game).choose(view)
+            self.last = {"how": "rules", "samples": 0}
+            return move if move in cards else cards[0]
+        exact = held <= exact_depth
+        n = self.samples if self.samples is not None else samples_for(held, exact, self.fast)
+        preferred = None if exact else (rules_move or self.fallback(game).choose(view))
+        return choose_card(self, view, cards, n, exact, preferred)
+
+
+def _factory(game: str) -> Any:
+    def make(seed: int | None = None, **options: Any) -> PimcBot:
+        return PimcBot(seed=seed, game=game, **options)
+    return make
+
+
+def register_games() -> None:
+    """Register ``pimc`` for every game that has bots (``pimc:56``, ``pimc:55``)."""
+    for game in KITS:
+        register(f"pimc:{game}", _factory(game))

@@ -1,0 +1,366 @@
+"""What the OpenSpiel game and the PettingZoo environment share: one preset's fixed action space, the deal
+dealt card by card, the 55 discard made one card at a time, and the tensors and strings a seat observes.
+
+**Actions** (the same numbers in both adapters): every call the preset's auction can ever allow, in a fixed
+order; then the trump choices (56 with ``trump: chosen``/``hidden``, and 55); then ``?`` (ask for a hidden
+trump) and ``CLAIM`` where the rules have them (the game's ``GameSpec`` lists both: ``call_vocabulary`` and
+``choice_texts``); then one action per card *kind* (two copies of a card are one
+action).  In 55's discard phase a card action means "discard this card": the bidder discards its five cards
+one at a time, in increasing action order, so each discard has exactly one action sequence.
+
+**Chance** deals card by card: the first hand's cards, then the second's, ... then 55's kitty; each chance
+outcome is a card kind, with probability proportional to the copies of it still in the pack.
+
+**Observations** are built from :func:`fiftysix.views.view` of the seat and nothing else, plus what the seat
+itself did and therefore knows: its hand as dealt (the 55 bidder's hand before it took the kitty) and the
+cards it has chosen so far of a discard it is making.  Nothing else of the deal is read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.cards import Card
+from ..core.deal import DISCARD, Deal
+from ..core.moves import Discard, Move
+from ..games import game_of_preset
+from ..views import view
+
+PHASES = ("deal", "auction", "trump", "discard", "play", "over")
+STRAINS = ("S", "H", "D", "C", "NT")
+MAX_NUMBER = 60          # the largest number a call or contract carries (55's slam)
+
+
+@dataclass(frozen=True)
+class Piece:
+    name: str
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+class Layout:
+    """Named pieces of one flat float32 tensor (OpenSpiel's observer ``dict``)."""
+
+    def __init__(self, pieces: Sequence[Piece]) -> None:
+        self.pieces = list(pieces)
+        self.size = sum(p.size for p in pieces)
+        self.offsets: dict[str, int] = {}
+        at = 0
+        for p in pieces:
+            self.offsets[p.name] = at
+            at += p.size
+
+    def views(self, tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        return {p.name: tensor[self.offsets[p.name]:self.offsets[p.name] + p.size].reshape(p.shape)
+                for p in self.pieces}
+
+
+class Encoding:
+    """The fixed facts of one preset: the action space, the deal order, the tensor layouts.
+
+    :param dealer: the dealer's seat (default: the last seat, so that seat 0 calls and leads first).
+    :raises RulesError: for an unknown preset.
+    :raises ValueError: for a dealer that is not a seat.
+    """
+
+    def __init__(self, preset: str, dealer: int | None = None) -> None:
+        self.preset = preset
+        self.game = game_of_preset(preset)
+        self.rules = self.game.rules_from_json(preset)
+        rules = self.rules
+        self.n: int = rules.players
+        self.n_teams: int = rules.n_teams
+        self.team_of: tuple[int, ...] = tuple(rules.team_of)
+        deck = self.game.deck(rules)
+        self.kinds: list[Card] = list(dict.fromkeys(sorted(deck)))
+        counts = Counter(deck)
+        self.copies: list[int] = [counts[c] for c in self.kinds]
+        self.kind_of: dict[str, int] = {str(c): i for i, c in enumerate(self.kinds)}
+        self.hand_size: int = rules.hand_size
+        self.kitty: int = self.game.kitty_size(rules)
+        self.deal_slots: int = self.n * self.hand_size + self.kitty
+        if dealer is not None and not 0 <= dealer < self.n:
+            raise ValueError(f"dealer must be a seat, 0-{self.n - 1}, not {dealer}")
+        self.dealer = self.n - 1 if dealer is None else dealer   # by default seat 0 is first hand
+
+        calls = self.game.call_vocabulary(rules)
+        self.texts: list[str] = [c.text for c in calls] + self.game.choice_texts(rules)
+        self.action_of_text: dict[str, int] = {t: i for i, t in enumerate(self.texts)}
+        self.first_card: int = len(self.texts)
+        self.num_actions: int = self.first_card + len(self.kinds)
+
+        forms = list(dict.fromkeys(f"{c.kind}:{c.form}" for c in calls))
+        self.call_width = len(forms) + MAX_NUMBER + 1 + 5
+        self.call_features: dict[str, list[int]] = {}
+        for c in calls:
+            number = c.value if c.value is not None else c.k
+            suit = int(c.suit) if c.suit is not None else 4
+            self.call_features[c.text] = [forms.index(f"{c.kind}:{c.form}"),
+                                          len(forms) + min(number, MAX_NUMBER),
+                                          len(forms) + MAX_NUMBER + 1 + suit]
+        self.max_calls = self.game.auction_bound(rules)
+        self.tricks = self.hand_size      # one trick per card in a hand (55's bidder discards back to five)
+        self.max_moves = self.max_calls + 1 + self.kitty + 2 + self.n * self.hand_size
+        self.min_utility, self.max_utility, self.zero_sum = self._utility_range()
+
+        n, k = self.n, len(self.kinds)
+        common = [Piece("seat", (n,)), Piece("phase", (len(PHASES),)), Piece("to_move", (n,)),
+                  Piece("hand", (k,)), Piece("hand_sizes", (n,)), Piece("declarer", (n,)),
+                  Piece("contract_value", (MAX_NUMBER + 1,)), Piece("contract_strain", (5,)),
+                  Piece("multiplier", (3,)), Piece("trump", (5,)), Piece("trump_hidden", (1,)),
+                  Piece("points", (self.n_teams,)), Piece("trick_leader", (n,)), Piece("trick", (n, k)),
+                  Piece("discard", (k,)), Piece("pending_discard", (k,)), Piece("kitty_size", (1,)),
+                  Piece("highest_trump_seat", (n,)), Piece("highest_trump_card", (k,))]
+        self.info_layout = Layout([*common, Piece("dealt", (k,)), Piece("auction", (self.max_calls, self.call_width)),
+                                   Piece("tricks_leader", (self.tricks, n)), Piece("tricks", (self.tricks, n, k))])
+        self.obs_layout = Layout([*common, Piece("played", (n, k)), Piece("recent_calls", (n, self.call_width))])
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self     # immutable once built: states share it
+
+    def _utility_range(self) -> tuple[float, float, bool]:
+        """Each player gets its team's score: the players' returns sum to zero when the teams' scores do and
+        the teams are of one size."""
+        scores = self.game.score_range(self.rules)
+        return float(scores.lowest), float(scores.highest), scores.zero_sum and self.n % self.n_teams == 0
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def card_action(self, card: Card | str) -> int:
+        return self.first_card + self.kind_of[str(card)]
+
+    def card_of_action(self, action: int) -> Card:
+        return self.kinds[action - self.first_card]
+
+    def action_text(self, action: int, discarding: bool = False) -> str:
+        if action >= self.first_card:
+            card = str(self.card_of_action(action))
+            return f"discard {card}" if discarding else card
+        return self.texts[action]
+
+    def returns(self, deal: Deal) -> list[float]:
+        score = deal.result().get("score") if deal.is_over else None
+        if not score:
+            return [0.0] * self.n
+        return [float(score[self.team_of[s]]) for s in range(self.n)]
+
+
+class Table:
+    """One deal in progress as the adapters see it: the cards dealt so far, then the :class:`Deal`, and a
+    55 discard being chosen card by card.  Plain data, copied with :func:`copy.deepcopy`."""
+
+    def __init__(self, enc: Encoding) -> None:
+        self.enc = enc
+        self.dealt_kinds: list[int] = []      # chance outcomes so far, in deal order
+        self.deal: Deal | None = None
+        self.pending: list[int] = []          # kinds chosen so far of the discard being made
+        self.moves: list[Move] = []           # the player moves pushed on the deal
+
+    # -- the deal --------------------------------------------------------------------------------------
+    @property
+    def dealing(self) -> bool:
+        return self.deal is None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = list(self.enc.copies)
+        for k in self.dealt_kinds:
+            left[k] -= 1
+        total = sum(left)
+        return [(k, c / total) for k, c in enumerate(left) if c]
+
+    def slot_owner(self, slot: int) -> int | None:
+        """The seat that receives the ``slot``-th card dealt (``None``: the kitty)."""
+        return slot // self.enc.hand_size if slot < self.enc.n * self.enc.hand_size else None
+
+    def deal_card(self, kind: int) -> None:
+        """:raises ValueError: for a card kind with no copy left."""
+        if not 0 <= kind < len(self.enc.kinds) or self.dealt_kinds.count(kind) >= self.enc.copies[kind]:
+            raise ValueError(f"no copy of card kind {kind} left to deal")
+        self.dealt_kinds.append(kind)
+        if len(self.dealt_kinds) == self.enc.deal_slots:
+            self.deal = self._setup()
+
+    def _setup(self) -> Deal:
+        enc = self.enc
+        cards = [enc.kinds[k] for k in self.dealt_kinds]
+        h = enc.hand_size
+        hands = [cards[s * h:(s + 1) * h] for s in range(enc.n)]
+        record = {"kitty": [str(c) for c in cards[enc.n * h:]]} if enc.kitty else {}
+        deal: Deal = enc.game.read_setup(record, enc.rules, enc.dealer, hands, None)
+        return deal
+
+    def hand_so_far(self, seat: int) -> list[Card]:
+        return sorted(self.enc.kinds[k] for i, k in enumerate(self.dealt_kinds) if self.slot_owner(i) == seat)
+
+    # -- moves -----------------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return None if self.deal is None else self.deal.to_move
+
+    @property
+    def discarding(self) -> bool:
+        return self.deal is not None and self.deal.phase == DISCARD
+
+    def legal_actions(self) -> list[int]:
+        deal = self.deal
+        if deal is None or deal.is_over:
+            return []
+        enc = self.enc
+        if deal.phase == DISCARD:
+            at = len(self.pending)
+            nxt = set()
+            for d in self._discards():
+                if d[:at] == self.pending:
+                    nxt.add(d[at])
+            return sorted(enc.first_card + k for k in nxt)
+        out = []
+        for m in deal.legal_moves():
+            text = str(m)
+            out.append(enc.card_action(text) if isinstance(m, Card) else enc.action_of_text[text])
+        return sorted(out)
+
+    def _discards(self) -> list[list[int]]:
+        assert self.deal is not None
+        return [sorted(self.enc.kind_of[str(c)] for c in m.cards)
+                for m in self.deal.legal_moves() if isinstance(m, Discard)]
+
+    def apply(self, action: int) -> None:
+        """Apply a player action.
+
+        :raises ValueError: if it is not legal now.
+        """
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal now; legal: {self.legal_actions()}")
+        deal = self.deal
+        assert deal is not None
+        enc = self.enc
+        if deal.phase == DISCARD:
+            self.pending.append(action - enc.first_card)
+            for m in deal.legal_moves():
+                if isinstance(m, Discard) and sorted(enc.kind_of[str(c)] for c in m.cards) == self.pending:
+                    self.push(m)
+                    self.pending = []
+                    break
+            return
+        text = enc.action_text(action)
+        for m in deal.legal_moves():
+            if str(m) == text:
+                self.push(m)
+                return
+        raise AssertionError(f"legal action {action} ({text}) has no move")  # pragma: no cover
+
+    def push(self, move: Move) -> None:
+        assert self.deal is not None
+        self.deal.push(move)
+        self.moves.append(move)
+
+    def move_actions(self, move: Move) -> list[int]:
+        """The actions that make ``move`` (a 55 discard: one a card, in increasing order)."""
+        enc = self.enc
+        if isinstance(move, Discard):
+            return [enc.first_card + k for k in sorted(enc.kind_of[str(c)] for c in move.cards)]
+        if isinstance(move, Card):
+            return [enc.card_action(move)]
+        return [enc.action_of_text[str(move)]]
+
+    # -- what a seat sees ------------------------------------------------------------------------------
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view (:func:`fiftysix.views.view`), or while dealing the cards it has so far; plus what
+        the seat itself knows from its own actions: its hand as dealt and its discard in the making."""
+        enc = self.enc
+        if self.deal is None:
+            hand = [str(c) for c in self.hand_so_far(seat)] if seat is not None else None
+            return {"seat": seat, "phase": "deal", "dealt_cards": len(self.dealt_kinds), "hand": hand,
+                    "dealt": hand}
+        v: dict[str, Any] = dict(view(self.deal, seat))
+        for key in ("game", "rules", "auction_meanings", "match"):
+            v.pop(key, None)
+        v["dealt"] = [str(c) for c in self.deal.dealt[seat]] if seat is not None else None
+        mine = seat is not None and self.discarding and self.deal.to_move == seat
+        v["pending_discard"] = [str(enc.kinds[k]) for k in self.pending] if mine else []
+        if mine:
+            v["legal"] = [enc.action_text(a) for a in self.legal_actions()]
+        return v
+
+    def seat_string(self, seat: int | None, perfect_recall: bool = True) -> str:
+        v = self.seat_view(seat)
+        if not perfect_recall:
+            v.pop("dealt", None)
+        return json.dumps(v, separators=(",", ":"), sort_keys=True)
+
+    def fill(self, out: npt.NDArray[np.float32], seat: int, perfect_recall: bool, private: bool = True) -> None:
+        """Write the seat's tensor (info state or observation layout) into ``out``; with ``private=False``
+        what a spectator sees (the same for every seat)."""
+        enc = self.enc
+        layout = enc.info_layout if perfect_recall else enc.obs_layout
+        d = layout.views(out)
+        out.fill(0.0)
+        v = self.seat_view(seat if private else None)
+        kind = enc.kind_of
+        if private:
+            d["seat"][seat] = 1
+        d["phase"][PHASES.index(v["phase"])] = 1
+        for c in v["hand"] or ():
+            d["hand"][kind[c]] += 1
+        if perfect_recall:
+            for c in v["dealt"] or ():
+                d["dealt"][kind[c]] += 1
+        if v["phase"] == "deal":
+            return
+        if v["to_move"] is not None:
+            d["to_move"][v["to_move"]] = 1
+        d["hand_sizes"][:] = v["hand_sizes"]
+        contract = v["contract"]
+        if contract is not None:
+            declarer = contract.get("declarer", contract.get("bidder"))
+            d["declarer"][declarer] = 1
+            d["contract_value"][min(contract["value"], MAX_NUMBER)] = 1
+            strain = contract.get("strain")
+            if strain is not None:
+                d["contract_strain"][STRAINS.index(strain)] = 1
+            d["multiplier"][{1: 0, 2: 1, 4: 2}[contract.get("multiplier", 1)]] = 1
+        if v.get("trump") is not None:
+            d["trump"][STRAINS.index(v["trump"])] = 1
+        d["trump_hidden"][0] = 1.0 if v.get("trump_hidden") else 0.0
+        d["points"][:] = v["points"]
+        trick = v["trick"]
+        if trick is not None:
+            d["trick_leader"][trick["leader"]] = 1
+            for j, c in enumerate(trick["cards"]):
+                d["trick"][j, kind[c]] = 1
+        for c in v.get("discard") or ():
+            d["discard"][kind[c]] += 1
+        for c in v["pending_discard"]:
+            d["pending_discard"][kind[c]] += 1
+        d["kitty_size"][0] = v.get("kitty_size") or 0
+        high = v.get("highest_trump")
+        if high is not None:
+            d["highest_trump_seat"][high["seat"]] = 1
+            d["highest_trump_card"][kind[high["card"]]] = 1
+        if perfect_recall:
+            for i, text in enumerate(v["auction"]):
+                d["auction"][i, enc.call_features[text]] = 1
+            for t, tr in enumerate(v["tricks"]):
+                d["tricks_leader"][t, tr["leader"]] = 1
+                for j, c in enumerate(tr["cards"]):
+                    d["tricks"][t, j, kind[c]] = 1
+        else:
+            for i, text in enumerate(reversed(v["auction"][-enc.n:])):   # the most recent calls, newest first
+                d["recent_calls"][i, enc.call_features[text]] = 1
+            for tr in [*v["tricks"], *([trick] if trick else [])]:
+                for j, c in enumerate(tr["cards"]):
+                    d["played"][(tr["leader"] + j) % enc.n, kind[c]] += 1
+
+
+def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
+    """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""
+    return [enc.kind_of[str(c)] for h in hands for c in sorted(h)] + [enc.kind_of[str(c)] for c in sorted(kitty)]

@@ -1,0 +1,253 @@
+"""The arena: duplicate pairing, identical bots, JSON output, the plot, workers, faulty outside bots."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fiftysix.arena import ArenaConfig, run_arena, seatings, summarize
+from fiftysix.arena.duplicate import run_chunk
+from fiftysix.arena.stats import mean_ci, running, t975
+from fiftysix.bots import RandomBot, register
+from fiftysix.cli.main import main
+from helpers.paths import SRC
+
+SEEN: list[tuple[str, int, tuple[str, ...], str]] = []
+
+
+class Recorder(RandomBot):
+    """A random bot that notes the hand it is dealt (first decision of each deal)."""
+
+    def __init__(self, seed: int | None = None, tag: str = "?") -> None:
+        super().__init__(seed)
+        self.tag = tag
+        self.first = True
+
+    def choose(self, view: dict[str, Any]) -> str:
+        if self.first:
+            SEEN.append((self.tag, view["seat"], tuple(view["hand"]), json.dumps(view["auction"])))
+            self.first = False
+        return super().choose(view)
+
+
+register("test-recorder", Recorder)
+
+
+def test_seatings() -> None:
+    assert seatings(2, 2) == [[0, 1], [1, 0]]
+    assert seatings(4, 2) == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    assert seatings(3, 3) == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    with pytest.raises(ValueError, match="evenly"):
+        seatings(3, 2)
+    with pytest.raises(ValueError, match="two bots"):
+        seatings(2, 1)
+
+
+def test_same_deals_with_seats_swapped() -> None:
+    SEEN.clear()
+    config = ArenaConfig("56-4", ("test-recorder,tag=A", "test-recorder,tag=B"), deals=3, seed=9)
+    result = run_chunk(config, [0, 1, 2])
+    assert [(p.deal, p.seating) for p in result.plays] == [(d, r) for d in range(3) for r in range(2)]
+    # every seat's first decision is seen once per seating: 4 seats x 2 seatings x 3 deals
+    assert len(SEEN) == 24
+    for deal in range(3):
+        first, second = SEEN[deal * 8: deal * 8 + 4], SEEN[deal * 8 + 4: deal * 8 + 8]
+        a_hands = {(seat, hand) for tag, seat, hand, _ in first if tag == "A"}
+        b_hands = {(seat, hand) for tag, seat, hand, _ in second if tag == "B"}
+        assert a_hands == b_hands and len(a_hands) == 2           # B gets A's seats and cards
+        assert {seat for seat, _ in a_hands} in ({0, 2}, {1, 3})   # the seats of one team
+
+
+@pytest.mark.parametrize("bot", ["random", "rules"])
+def test_identical_bots_differ_by_exactly_zero(bot: str) -> None:
+    config = ArenaConfig("56-6", (bot, bot), deals=4, seed=3)
+    result, elapsed = run_arena(config)
+    summary = summarize(config, result, elapsed)
+    for b in summary["bots"]:
+        assert b["paired_difference"]["mean"] == 0.0
+        assert b["paired_difference"]["ci95"] == [0.0, 0.0]
+    assert all(row["scores"][0] == row["scores"][1] for row in summary["per_deal"])
+    assert summary["bots"][1]["label"] == f"{bot}#2"
+
+
+def test_workers_give_the_same_result() -> None:
+    one = ArenaConfig("56-4", ("random", "rules"), deals=6, seed=5)
+    two = ArenaConfig("56-4", ("random", "rules"), deals=6, seed=5, workers=2)
+    assert run_arena(one)[0].plays == run_arena(two)[0].plays
+
+
+@pytest.mark.slow
+def test_json_and_plot(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    json_path, png = tmp_path / "arena.json", tmp_path / "arena.png"
+    status = main(["arena", "--rules", "56-4", "--bot", "rules", "--bot", "random", "--deals", "5", "--seed", "2",
+                   "--json", str(json_path), "--plot", str(png), "--quiet"], io.StringIO(), out, err)
+    assert status == 0, err.getvalue()
+    text = out.getvalue()
+    assert "rules - random:" in text and "95% CI" in text and "ms/decision" in text
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    assert set(data) >= {"game", "rules", "deals", "seed", "seatings", "unit", "elapsed_seconds", "bots", "per_deal"}
+    assert (data["game"], data["deals"], data["seatings"], data["unit"]) == ("56", 5, 2, "tables")
+    for b in data["bots"]:
+        assert set(b) >= {"bot", "label", "mean_score", "mean_points", "declared", "made", "bid_success",
+                          "paired_difference", "time_ms", "faults"}
+        assert set(b["paired_difference"]) >= {"mean", "ci95", "sd", "n", "versus"}
+        assert set(b["time_ms"]) >= {"decisions", "mean", "choice_mean", "choice_p90", "max"}
+        assert b["faults"] == {"count": 0, "messages": []}
+        assert b["declared"] >= b["made"]
+    a, r = data["bots"]
+    assert a["paired_difference"]["mean"] == pytest.approx(a["mean_score"] - r["mean_score"])
+    assert a["mean_points"] + r["mean_points"] == pytest.approx(56)
+    assert len(data["per_deal"]) == 5
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+SOMETIMES_LIAR = (
+    "import json, sys\n"
+    "asked = 0\n"
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    "    if m['type'] == 'hello': print(json.dumps({'type': 'ready', 'name': 'sometimes-liar'}), flush=True)\n"
+    "    elif m['type'] == 'move':\n"
+    "        asked += 1\n"
+    "        move = 'ZZ' if asked % EVERY == 0 else m['view']['legal'][0]\n"
+    "        print(json.dumps({'type': 'move', 'move': move}), flush=True)\n"
+    "    elif m['type'] == 'bye': break\n")
+
+
+def outside(tmp_path: Path, name: str, text: str) -> str:
+    script = tmp_path / name
+    script.write_text(text, encoding="utf-8")
+    return f"cmd:{sys.executable} {script}"
+
+
+@pytest.mark.parametrize("preset", ["56-4", "56-hidden", "55"])
+def test_faulty_outside_bot_is_reported_and_the_run_goes_on(tmp_path: Path, preset: str) -> None:
+    bot = outside(tmp_path, "liar.py", SOMETIMES_LIAR.replace("EVERY", "4"))
+    out, err = io.StringIO(), io.StringIO()
+    json_path = tmp_path / "a.json"
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random",
+                   "--deals", "3", "--json", str(json_path), "--quiet"], io.StringIO(), out, err)
+    assert status == 0, err.getvalue()
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    first = data["bots"][0]
+    decisions = first["time_ms"]["decisions"]
+    assert first["label"] == "sometimes-liar" and first["bot"] == bot       # named as it says in ready
+    assert 0 < first["faults"]["count"] <= decisions // 4 + 2
+    assert "illegal move 'ZZ'" in first["faults"]["messages"][0]
+    assert "fault of sometimes-liar:" in out.getvalue()
+
+
+FIVE = ["56-4", "56-6", "56-8", "56-hidden", "55"]
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_an_outside_program_that_faults_on_most_moves_stops_the_run(tmp_path: Path, preset: str) -> None:
+    bot = outside(tmp_path, "liar.py", SOMETIMES_LIAR.replace("EVERY", "1"))
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random", "--deals", "50", "--quiet"],
+                  io.StringIO(), out, err)
+    assert status == 1
+    assert f"error: the run is stopped: {bot} does not play: 20 of its 20 moves were faults" in err.getvalue()
+    assert "illegal move 'ZZ'" in err.getvalue() and out.getvalue() == ""
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_a_program_that_cannot_start_stops_the_run_at_once(preset: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", "--rules", preset, "--bot", "cmd:/nonexistent", "--bot", "random", "--deals", "50",
+                   "--quiet"], io.StringIO(), out, err)
+    assert status == 1
+    assert "cmd:/nonexistent (seat 0) does not play: the program could not be started" in err.getvalue()
+    assert "per deal" not in out.getvalue()
+
+
+@pytest.mark.parametrize("preset", FIVE)
+def test_a_program_that_never_says_ready_stops_the_run(tmp_path: Path, preset: str) -> None:
+    bot = outside(tmp_path, "mute.py", "import sys\nfor line in sys.stdin:\n    pass\n")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["arena", "--rules", preset, "--bot", bot, "--bot", "random", "--deals", "5", "--timeout", "0.3",
+                   "--quiet"], io.StringIO(), out, err)
+    assert status == 1
+    assert "does not play: no ready: no answer within 0.3 s" in err.getvalue()
+
+
+def test_the_column_and_the_difference_have_their_own_labels(capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["arena", "--rules", "56-4", "--bot", "random", "--bot", "rules", "--deals", "3", "--quiet"],
+                io.StringIO(), out, err) == 0
+    lines = out.getvalue().splitlines()
+    header = next(line for line in lines if line.startswith("bot "))
+    headline = next(line for line in lines if "95% CI" in line)
+    assert "mean tables" in header and headline.startswith("paired difference random - rules: ")
+    assert "mean tables" not in headline and "tables a deal" in headline and "a deal" not in header
+    help_out = io.StringIO()
+    main(["arena", "--help"], io.StringIO(), help_out, io.StringIO())
+    helptext = help_out.getvalue() + capsys.readouterr().out
+    assert "95% confidence" in " ".join(helptext.split()) and "%%" not in helptext
+
+
+def test_ctrl_c_prints_and_writes_the_deals_played_so_far(tmp_path: Path) -> None:
+    import re
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    json_path = tmp_path / "partial.json"
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    process = subprocess.Popen([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4",
+                                "--bot", "random", "--bot", "rules", "--deals", "100000", "--seed", "3",
+                                "--json", str(json_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(lambda: process.stderr.read(1), "")), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            counts = [int(n) for n in re.findall(r"(\d+)/100000", "".join(seen))]
+            if counts and max(counts) >= 3:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the arena did not progress")
+        process.send_signal(signal.SIGINT)
+        stdout, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    assert data["interrupted"] is True and data["deals_planned"] == 100000
+    assert 3 <= data["deals"] == len(data["per_deal"]) < 100000
+    assert f"interrupted: {data['deals']} of 100000 deals played to the end" in stdout
+    assert "paired difference random - rules" in stdout
+    assert [row["deal"] for row in data["per_deal"]] == list(range(data["deals"]))
+
+
+def test_bad_arguments() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["arena", "--bot", "random"], io.StringIO(), out, err) == 2
+    assert main(["arena", "--bot", "random", "--bot", "bogus"], io.StringIO(), out, err) == 2
+    assert main(["arena", "--rules", "56-pairs-6", "--bot", "random", "--bot", "rules"], io.StringIO(), out, err) == 2
+    text = err.getvalue()
+    assert "at least two bots" in text and "unknown bot 'bogus'" in text and "evenly" in text
+
+
+def test_stats() -> None:
+    assert t975(1) == pytest.approx(12.706)
+    assert t975(30) == pytest.approx(2.042, abs=1e-3)
+    assert t975(120) == pytest.approx(1.980, abs=1e-3)
+    ci = mean_ci([1.0, 2.0, 3.0])
+    assert (ci.mean, ci.sd, ci.n) == (2.0, 1.0, 3)
+    assert ci.low == pytest.approx(2 - 4.303 / 3 ** 0.5)
+    run = running([1.0, 2.0, 3.0])
+    assert run[-1].mean == pytest.approx(2.0) and run[-1].low == pytest.approx(ci.low)
+    assert run[0].low is None

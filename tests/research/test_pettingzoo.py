@@ -1,0 +1,77 @@
+"""56 and 55 as PettingZoo AEC environments: PettingZoo's own API and seed tests, masks and rewards."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from fiftysix.pettingzoo import env, raw_env  # noqa: E402
+
+PRESETS = ["56-4", "56-6", "56-8", "56-hidden", "55"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_api_test(preset: str) -> None:
+    api_test(env(preset=preset), num_cycles=200)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_seed_test(preset: str) -> None:
+    seed_test(lambda: env(preset=preset), num_cycles=100)
+
+
+def play(e, rng):
+    """One deal with random legal actions; returns each agent's total reward and the masks seen."""
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, _ = e.last()
+        totals[agent] += reward
+        if termination or truncation:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.sum() >= 1
+        for other in e.possible_agents:
+            if other != agent and other in e.agents:
+                assert e.observe(other)["action_mask"].sum() == 0
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+    return totals, steps
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_deal_ends_with_each_agent_rewarded_its_teams_score(preset: str) -> None:
+    rng = np.random.RandomState(0)
+    for seed in range(3):
+        e = raw_env(preset=preset)
+        e.reset(seed=seed)
+        table = e.table
+        totals, steps = play(e, rng)
+        deal = table.deal
+        score = deal.result().get("score") or [0] * deal.rules.n_teams
+        assert steps > 0
+        assert totals == {f"player_{s}": float(score[deal.rules.team_of[s]]) for s in range(deal.rules.players)}
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    e = raw_env(preset="56-4")
+    e.reset(seed=3)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[-1])
+    before = e.table.seat_string(0)
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(bad)
+    assert e.table.seat_string(0) == before
+
+
+def test_the_same_seed_deals_the_same_cards_and_another_seed_others() -> None:
+    a, b, c = raw_env(preset="56-6"), raw_env(preset="56-6"), raw_env(preset="56-6")
+    a.reset(seed=5)
+    b.reset(seed=5)
+    c.reset(seed=6)
+    assert a.table.deal.dealt == b.table.deal.dealt != c.table.deal.dealt
