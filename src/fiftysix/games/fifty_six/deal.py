@@ -12,7 +12,6 @@ from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit, plain
 from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
-from ...core.shuffle import shuffle
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
 from .play import POINTS, STRENGTH, SUIT, trick_key
@@ -82,7 +81,7 @@ class Deal56(Deal):
         if dealer is None:
             dealer = rng.randrange(rules.players)
         cards = deck(rules)
-        shuffle(cards, rng)       # as rng.shuffle(cards), faster
+        rng.shuffle(cards)
         k = rules.hand_size
         return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(rules.players)])
 
