@@ -103,10 +103,6 @@ class Deal(ABC):
             self._hands_at = len(self.history)
         return hands
 
-    def hand_mask(self, seat: int) -> int:
-        """The distinct cards ``seat`` holds, as a mask of :attr:`BITS`."""
-        return self._once[seat]
-
     @property
     def tricks(self) -> list[Trick]:
         """The completed tricks, in order."""

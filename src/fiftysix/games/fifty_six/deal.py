@@ -38,7 +38,6 @@ TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
 BITS = CardBits([CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in RANKS], 8)
 _S, _H, _D, _C = BITS.suit_cards
 _SUIT_CARDS = BITS.suit_cards
-_SUIT_MASK = BITS.suit_mask
 
 # ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
 _TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
