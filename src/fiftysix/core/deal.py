@@ -72,7 +72,7 @@ class Deal(ABC):
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
         self._next_seat = _NEXT_SEAT[self.n]
-        masks, hand, copies = self.BITS.masks, self.BITS.hand, self.COPIES
+        masks, hand, cards, copies = self.BITS.masks, self.BITS.hand, self.BITS.cards, self.COPIES
         self._once: list[int] = []
         self._twice: list[int] = []
         dealt = []
@@ -80,7 +80,7 @@ class Deal(ABC):
             once, twice = masks(h, copies)
             self._once.append(once)
             self._twice.append(twice)
-            dealt.append(tuple(hand(once, twice)))     # the masks hold the cards in display order
+            dealt.append(tuple(hand(once, twice)) if twice else cards(once))   # masks are in display order
         self.dealt: tuple[tuple[Card, ...], ...] = tuple(dealt)
         self._bit = self.BITS.bit
         self._hands: list[list[Card]] | None = None
@@ -102,10 +102,6 @@ class Deal(ABC):
             hands = self._hands = [hand(o, t) for o, t in zip(self._once, self._twice, strict=True)]
             self._hands_at = len(self.history)
         return hands
-
-    def hand_mask(self, seat: int) -> int:
-        """The distinct cards ``seat`` holds, as a mask of :attr:`BITS`."""
-        return self._once[seat]
 
     @property
     def tricks(self) -> list[Trick]:

@@ -17,7 +17,6 @@ from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.moves import Call, Discard, Move, TrumpChoice
-from ...core.shuffle import shuffle
 from .auction import Auction55, Contract, parse_call
 from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
 from .rules import BONUS, KITTY_SIZE, RANKS, TRICKS, Rules55
@@ -134,7 +133,7 @@ class Deal55(Deal):
         if dealer is None:
             dealer = rng.randrange(rules.players)
         cards = list(CARDS)
-        shuffle(cards, rng)       # as rng.shuffle(cards), faster
+        rng.shuffle(cards)
         k, n = rules.hand_size, rules.players
         return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(n)], cards[n * k:n * k + KITTY_SIZE])
 

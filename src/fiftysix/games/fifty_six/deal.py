@@ -12,7 +12,6 @@ from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit, plain
 from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
-from ...core.shuffle import shuffle
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
 from .play import POINTS, STRENGTH, SUIT, trick_key
@@ -39,7 +38,6 @@ TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
 BITS = CardBits([CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in RANKS], 8)
 _S, _H, _D, _C = BITS.suit_cards
 _SUIT_CARDS = BITS.suit_cards
-_SUIT_MASK = BITS.suit_mask
 
 # ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
 _TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
@@ -82,7 +80,7 @@ class Deal56(Deal):
         if dealer is None:
             dealer = rng.randrange(rules.players)
         cards = deck(rules)
-        shuffle(cards, rng)       # as rng.shuffle(cards), faster
+        rng.shuffle(cards)
         k = rules.hand_size
         return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(rules.players)])
 
