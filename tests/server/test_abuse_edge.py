@@ -620,7 +620,7 @@ def test_a_kept_alive_client_taking_its_time_between_requests_is_served(tmp_path
 # -- fiftysix serve wires it all ----------------------------------------------------------------------
 
 def test_serve_refuses_a_malformed_allowed_origin() -> None:
-    from cli_helpers import run
+    from helpers.cli import run
 
     for bad in ("ftp://x.org", "https://x.org/path", "x.org", "https://user@x.org"):
         result = run("serve", "--allow-origin", bad, "--port", "1")

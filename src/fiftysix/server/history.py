@@ -22,7 +22,8 @@ from .state import TableState, replay_into
 
 def copy_state(state: TableState) -> TableState:
     """An independent copy of a table's state (the game and its rules are shared: they never change)."""
-    memo: dict[int, Any] = {id(state.game): state.game, id(state.rules): state.rules}
+    created = state.created      # (game, rules), or None before the create event
+    memo: dict[int, Any] = {} if created is None else {id(created): created}
     return copy.deepcopy(state, memo)
 
 

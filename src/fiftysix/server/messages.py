@@ -164,7 +164,7 @@ def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]
     deal = state.deal
     if deal is None or deal.is_over:
         return None
-    seat = state.deal_seat(state.seat_of(player))
+    seat = state.deal_seat(state.own_seat(player))     # a seat's moves go only to who may see its hand
     if seat is None or seat != deal.to_move:
         return None
     return [m.to_json() for m in state.game.legal_moves(deal)]
