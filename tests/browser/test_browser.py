@@ -233,7 +233,7 @@ def test_a_stranger_asks_to_join_a_private_table_and_the_host_lets_them_in(serve
     guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] button")
     assert guest.locator("#private-panel.hidden").count() == 1
     tap(guest.locator("#lobby-panel [data-lobby-seat='1'] button"))
-    host.wait_for_function("document.querySelector(\"[data-lobby-seat='1'] b\").textContent === 'Ben'")
+    host.wait_for_function("() => document.querySelector(\"[data-lobby-seat='1'] b\").textContent === 'Ben'")
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
@@ -265,10 +265,10 @@ def test_a_card_played_while_the_server_is_down_is_sent_when_it_is_back(tmp_path
     assert page.locator("#sending").count() == 1
     with LiveServer(db, bot_delay=0.02, port=port):
         page.wait_for_selector("#dot.on", timeout=30000)
-        page.wait_for_function(f"{calls} > {before} && !document.querySelector('#sending')", timeout=30000)
+        page.wait_for_function(f"() => {calls} > {before} && !document.querySelector('#sending')", timeout=30000)
         assert page.evaluate("window.sameDocument") == 1      # no reload
         # the page is playable again: its next turn shows the choices (or the deal goes on without waiting)
-        page.wait_for_function("document.querySelector('#action-panel.you-move') || "
+        page.wait_for_function("() => document.querySelector('#action-panel.you-move') || "
                                "document.querySelector('#waiting')", timeout=30000)
     assert not errors, errors
     context.close()
@@ -291,7 +291,7 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
         db = Database(f"sqlite+aiosqlite:///{db_path}")
         await db.migrate()
         hub = Hub(db, Timing(bot_delay=0, next_delay=0))
-        table = await hub.create("p-host", "Host", {"preset": "56-4", "fill": "random", "grace": 3600,
+        table = await hub.create("p-host", "Host", {"preset": "56-4", "fill": "random", "grace": 3600, "public": True,
                                                     "options": {"tables": 999}})
         await table.connect(Connection(None, limit=10**6), None)
         await table.submit({"kind": "stand", "player": "p-host"})
@@ -316,7 +316,7 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
         shown = page.locator("#history tr").count() - 1
         assert shown == RECENT_DEALS
         tap(page.locator("#older-deals"))
-        page.wait_for_function(f"document.querySelectorAll('#history tr').length > {RECENT_DEALS + 1}")
+        page.wait_for_function(f"() => document.querySelectorAll('#history tr').length > {RECENT_DEALS + 1}")
         numbers = page.eval_on_selector_all("#history tr td:last-child a", "els => els.map(a => a.href)")
         assert [int(n.rsplit("/", 1)[1].split(".")[0]) for n in numbers][:3] == [1, 2, 3]
         assert page.locator("#older-deals").count() == 0
