@@ -63,10 +63,11 @@ def start_server(port: int, db: Path, bot_delay: float, one_core: bool, core: in
     cmd = [sys.executable, "-c", "import sys; from fiftysix.cli.main import main; sys.exit(main())",
            "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}",
            "--bot-delay", str(bot_delay), "--log-level", "warning"]
-    if src is None:     # this tree's server has the edge and the quotas (an older tree may not know the flags)
-        cmd += ["--max-connections-per-address", "0",   # every client is on 127.0.0.1
-                # every table comes from this one address: raise the per-address quotas above the bench's tables
-                "--limit", f"tables_per_hour_address={MAX_TABLES}", "--limit", f"open_tables_address={MAX_TABLES}"]
+    server = (src or Path(__file__).resolve().parents[1] / "src") / "fiftysix" / "server"
+    if (server / "listen.py").exists():     # a tree with the edge's connection cap (older ones lack the flag)
+        cmd += ["--max-connections-per-address", "0"]   # every client is on 127.0.0.1
+    if (server / "limits.py").exists():     # every table comes from this one address: raise its quotas
+        cmd += ["--limit", f"tables_per_hour_address={MAX_TABLES}", "--limit", f"open_tables_address={MAX_TABLES}"]
     if one_core and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(core), *cmd]
     env = dict(os.environ)
