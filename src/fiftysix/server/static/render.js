@@ -1,6 +1,7 @@
 // Drawing the table from the latest message. Names are user data: they only ever go in as text.
 import { card, clear, h, isCard, pretty, trumpText } from "./dom.js";
 import { renderAction, renderHand } from "./picker.js";
+import { renderExtras } from "./extras.js";
 
 const $ = (id) => document.getElementById(id);
 const show = (el, on) => el.classList.toggle("hidden", !on);
@@ -56,6 +57,7 @@ export function renderAll(S, actions) {
   renderLobby(S, c, actions);
   renderAuction(S, c);
   renderHistory(S, actions);
+  renderExtras(S, c, actions);
 }
 
 function renderJoin(S, actions) {
