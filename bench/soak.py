@@ -31,7 +31,7 @@ from typing import Any
 import httpx2 as httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import Stats, free_port, make_table, percentile, play_table, start_server, wait_ready  # noqa: E402
+from load import Stats, cpu_seconds, free_port, make_table, percentile, play_table, start_server, wait_ready  # noqa: E402
 
 MAX_MINUTES = 240.0
 
@@ -58,14 +58,19 @@ def slope(points: list[tuple[float, float]]) -> float:
 async def sample(server_pid: int, stats: Stats, t0: float, stop: float, every: float,
                  rows: list[dict[str, Any]]) -> None:
     seen_lat = seen_moves = seen_bytes = seen_events = 0
+    seen_cpu = cpu_seconds(server_pid) or 0.0
     while time.monotonic() < stop:
         await asyncio.sleep(min(every, max(0.0, stop - time.monotonic())))
         lat = stats.latencies[seen_lat:]
         events = stats.events - seen_events
+        cpu = cpu_seconds(server_pid)
+        moves = stats.moves - seen_moves
         row = {
             "minute": round((time.monotonic() - t0) / 60, 3),
             "rss_mb": rss_mb(server_pid),
-            "moves": stats.moves - seen_moves,
+            "moves": moves,
+            # the server's CPU per client move: comparable between trees even on a busy machine
+            "cpu_ms_per_move": round(1000 * (cpu - seen_cpu) / moves, 3) if cpu is not None and moves else None,
             "p50_ms": round(percentile(lat, 0.5) * 1000, 2) if lat else None,
             "p99_ms": round(percentile(lat, 0.99) * 1000, 2) if lat else None,
             "bytes_per_event": round((stats.event_bytes - seen_bytes) / events) if events else None,
@@ -77,6 +82,7 @@ async def sample(server_pid: int, stats: Stats, t0: float, stop: float, every: f
         print(json.dumps(row), flush=True)
         seen_lat, seen_moves = len(stats.latencies), stats.moves
         seen_bytes, seen_events = stats.event_bytes, stats.events
+        seen_cpu = cpu if cpu is not None else seen_cpu
 
 
 def write_outputs(out: Path, rows: list[dict[str, Any]], warmup: float, title: str) -> None:
@@ -138,6 +144,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "latency_ms_p50": round(percentile(stats.latencies, 0.5) * 1000, 2),
         "latency_ms_p99": round(percentile(stats.latencies, 0.99) * 1000, 2),
         "moves_per_s": round(stats.moves / (minutes * 60), 1),
+        "cpu_ms_per_move_after_warmup": (round(statistics.median(c for r in warm if (c := r["cpu_ms_per_move"])), 3)
+                                         if any(r["cpu_ms_per_move"] for r in warm) else None),
         "deals_finished": stats.deals, "errors": stats.errors,
         "bytes_per_event_per_client_by_deal": {n: by_deal[n] for n in by_deal if n in (1, 2, 10, 50, 100)
                                                or n == max(by_deal)},

@@ -55,11 +55,25 @@ def resolve_rules(
     return cls(**values)
 
 
+_RULES_JSON: dict[tuple[Any, bool], object] = {}
+
+
 def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool = False) -> object:
     """The ``rules`` field for a record: the preset name alone, or the preset and what differs.
 
-    With ``full`` every option is listed (as views do).
+    With ``full`` every option is listed (as views do).  Made once per rules object: every view and message
+    carries it, so the same (shared, not to be changed) object is returned each time.
     """
+    key = (rules, full)
+    found = _RULES_JSON.get(key)
+    if found is None:
+        if len(_RULES_JSON) >= 256:
+            _RULES_JSON.clear()
+        found = _RULES_JSON[key] = _rules_json(rules, presets, full)
+    return found
+
+
+def _rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool) -> object:
     base = presets[rules.preset]
     fields = [f for f in dataclasses.fields(rules) if f.init and f.name != "preset"]
     defaults = {f.name: f.default for f in fields}

@@ -20,9 +20,13 @@ class RulesCache:
         self._parse = parse
         self._size = size
         self._cache: dict[object, Rules] = {}
+        self._last: tuple[object, Rules] | None = None   # views share one rules object (rules_json)
 
     def __call__(self, data: object) -> Rules:
         """:raises RulesError: as the game's ``rules_from_json``."""
+        last = self._last
+        if last is not None and last[0] is data:
+            return last[1]
         key = _frozen(data)
         rules = self._cache.get(key)
         if rules is None:
@@ -30,6 +34,7 @@ class RulesCache:
             if len(self._cache) >= self._size:
                 self._cache.clear()
             self._cache[key] = rules
+        self._last = (data, rules)
         return rules
 
 

@@ -159,11 +159,26 @@ class Sampler56(DealSampler):
         return self._replay(deal, slot_move)
 
 
+_CLAIMS: dict[tuple[Rules56, int, tuple[str, ...]], tuple[Claim, ...]] = {}
+
+
 def bid_claims(rules: Rules56, first_hand: int, calls: list[str] | tuple[str, ...]) -> list[Claim]:
     """The soft claims of a 56 auction's bid forms (:data:`~.forms.FORMS`), in auction order.
 
+    Read once per auction (a bot reads the same auction at each of its decisions in a deal).
+
     :raises NotationError: for a call that is not one of the bidding system.
     """
+    key = (rules, first_hand, tuple(calls))
+    found = _CLAIMS.get(key)
+    if found is None:
+        if len(_CLAIMS) >= 4096:
+            _CLAIMS.clear()
+        found = _CLAIMS[key] = tuple(_bid_claims(rules, first_hand, key[2]))
+    return list(found)
+
+
+def _bid_claims(rules: Rules56, first_hand: int, calls: tuple[str, ...]) -> list[Claim]:
     auction = Auction56(rules, first_hand)
     claimed: list[Counter[Card]] = [Counter() for _ in range(rules.players)]
     out: list[Claim] = []
