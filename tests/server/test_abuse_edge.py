@@ -8,6 +8,7 @@ Database-dependent flows run on SQLite and PostgreSQL (the ``db`` fixture of tes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -515,11 +516,12 @@ def test_slow_headers_are_timed_out_and_others_are_served_meanwhile(tmp_path: Pa
         started = time.monotonic()
         assert request(port, GET).startswith(b"HTTP/1.1 200")
         assert time.monotonic() - started < 1.0
-        for s in slow[:20]:             # keep trickling on some of them: a byte is not progress enough
-            s.sendall(b"b")
-        time.sleep(0.5)
-        for s in slow[:20]:
-            s.sendall(b"b")
+        for round_ in range(2):         # keep trickling on some of them: a byte is not progress enough
+            for s in slow[:20]:
+                with contextlib.suppress(OSError):   # already closed (a loaded machine took the second): as wanted
+                    s.sendall(b"b")
+            if round_ == 0:
+                time.sleep(0.5)
         try:
             assert all(closed_within(s, 3.0) for s in slow), "a slow connection was not closed"
         finally:

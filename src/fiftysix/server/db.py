@@ -76,6 +76,8 @@ def _migrate(connection: Connection) -> None:
 
 
 BATCH = 512
+ACTIVE_EVERY = 60
+"""Seconds between two writes of a busy table's ``active`` time (a status change is written at once)."""
 
 
 @dataclass
@@ -98,6 +100,7 @@ class Database:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._pending: asyncio.Queue[_Append] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._stored: dict[str, tuple[str, int]] = {}   # code -> (status, active) last written
 
     async def migrate(self) -> None:
         """Create or upgrade the schema (Alembic, programmatically)."""
@@ -183,11 +186,14 @@ class Database:
             if created:
                 await conn.execute(tables.insert(), [{"code": a.code, "created": int(a.data.get("time", 0)),
                                                       "status": a.status} for a in created])
-            status = {a.code: a.status for a in batch}
             now = int(time.time())
-            await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
-                               .values(status=bindparam("s"), active=bindparam("a")),
-                               [{"c": c, "s": st, "a": now} for c, st in status.items()])
+            # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
+            # use, not at every move of a busy table
+            rows = [{"c": c, "s": st, "a": now} for c, st in {a.code: a.status for a in batch}.items()
+                    if self._row_stale(c, st, now)]
+            if rows:
+                await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
+                                   .values(status=bindparam("s"), active=bindparam("a")), rows)
             await conn.execute(events.insert(), [{"table_code": a.code, "version": a.version, "data": a.data}
                                                  for a in batch])
             deals_done = [a for a in batch if a.finished is not None]
@@ -195,6 +201,14 @@ class Database:
                 await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
                                                      "record": a.finished[1], "result": a.finished[2]}
                                                     for a in deals_done if a.finished is not None])
+        if len(self._stored) >= 50_000:
+            self._stored.clear()
+        for row in rows:        # committed: remember what the rows now hold
+            self._stored[row["c"]] = (row["s"], row["a"])
+
+    def _row_stale(self, code: str, status: str, now: int) -> bool:
+        stored = self._stored.get(code)
+        return stored is None or stored[0] != status or status == "lobby" or now - stored[1] >= ACTIVE_EVERY
 
     async def exists(self, code: str) -> bool:
         """Whether a table of this code is stored and not closed."""
