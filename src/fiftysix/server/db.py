@@ -189,8 +189,8 @@ class Database:
             now = int(time.time())
             # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
             # use, not at every move of a busy table
-            rows = [{"c": c, "s": st, "a": now} for c, st in {a.code: a.status for a in batch}.items()
-                    if self._row_stale(c, st, now)]
+            changed = [(c, st) for c, st in {a.code: a.status for a in batch}.items() if self._row_stale(c, st, now)]
+            rows = [{"c": c, "s": st, "a": now} for c, st in changed]
             if rows:
                 await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
                                    .values(status=bindparam("s"), active=bindparam("a")), rows)
@@ -203,8 +203,8 @@ class Database:
                                                     for a in deals_done if a.finished is not None])
         if len(self._stored) >= 50_000:
             self._stored.clear()
-        for row in rows:        # committed: remember what the rows now hold
-            self._stored[row["c"]] = (row["s"], row["a"])
+        for c, st in changed:   # committed: remember what the rows now hold
+            self._stored[c] = (st, now)
 
     def _row_stale(self, code: str, status: str, now: int) -> bool:
         stored = self._stored.get(code)
