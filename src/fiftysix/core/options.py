@@ -55,7 +55,7 @@ def resolve_rules(
     return cls(**values)
 
 
-_RULES_JSON: dict[tuple[Any, bool], object] = {}
+_RULES_JSON: dict[tuple[int, bool], tuple[Any, object]] = {}   # (id, full) -> (rules, JSON)
 
 
 def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool = False) -> object:
@@ -64,13 +64,13 @@ def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool 
     With ``full`` every option is listed (as views do).  Made once per rules object: every view and message
     carries it, so the same (shared, not to be changed) object is returned each time.
     """
-    key = (rules, full)
+    key = (id(rules), full)           # by identity: hashing a rules object reads all its fields
     found = _RULES_JSON.get(key)
-    if found is None:
+    if found is None or found[0] is not rules:
         if len(_RULES_JSON) >= 256:
             _RULES_JSON.clear()
-        found = _RULES_JSON[key] = _rules_json(rules, presets, full)
-    return found
+        found = _RULES_JSON[key] = (rules, _rules_json(rules, presets, full))
+    return found[1]
 
 
 def _rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool) -> object:

@@ -44,7 +44,7 @@ from .hub import Hub, catalogue
 from .limits import Limits, QuotaError
 from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
-from .safejson import BadJSON, JSONResponse
+from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
 from .state import TableError, deal_summary
@@ -446,7 +446,7 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
         if message is None:
             return
         try:
-            await ws.send_text(json.dumps(message, separators=(",", ":")))
+            await ws.send_text(encode(message))
         except Exception:  # the socket is gone; the receive side notices and cleans up
             return
 

@@ -14,6 +14,7 @@ import math
 import re
 from typing import Any
 
+import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
 
 MAX_DEPTH = 32       # our messages nest 3 deep at most
@@ -90,6 +91,16 @@ def loads(data: str | bytes) -> Any:
             raise BadJSON("not accepted: a string holds a lone surrogate (\\ud800-\\udfff), "
                           "which is not a character") from None
     return value
+
+
+def encode(message: Any) -> str:
+    """A message to a client as compact JSON text.  orjson is some ten times faster than ``json.dumps`` on
+    our messages (which the server encodes for every connection at every move); text it refuses (a lone
+    surrogate stored before names were checked) goes through ``json.dumps``, which escapes it."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:       # orjson.JSONEncodeError is a TypeError
+        return json.dumps(message, separators=(",", ":"))
 
 
 class JSONResponse(_StarletteJSON):
