@@ -56,6 +56,7 @@ def resolve_rules(
 
 
 _RULES_JSON: dict[tuple[int, bool], tuple[Any, object]] = {}   # (id, full) -> (rules, JSON)
+_BY_VALUE: dict[tuple[Any, bool], object] = {}
 
 
 def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool = False) -> object:
@@ -64,12 +65,17 @@ def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool 
     With ``full`` every option is listed (as views do).  Made once per rules object: every view and message
     carries it, so the same (shared, not to be changed) object is returned each time.
     """
-    key = (id(rules), full)           # by identity: hashing a rules object reads all its fields
+    key = (id(rules), full)           # by identity first: hashing a rules object reads all its fields
     found = _RULES_JSON.get(key)
     if found is None or found[0] is not rules:
         if len(_RULES_JSON) >= 256:
             _RULES_JSON.clear()
-        found = _RULES_JSON[key] = (rules, _rules_json(rules, presets, full))
+        made = _BY_VALUE.get((rules, full))     # an equal rules object made afresh (rules for fewer players)
+        if made is None:
+            if len(_BY_VALUE) >= 256:
+                _BY_VALUE.clear()
+            made = _BY_VALUE[(rules, full)] = _rules_json(rules, presets, full)
+        found = _RULES_JSON[key] = (rules, made)
     return found[1]
 
 

@@ -23,8 +23,10 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, bindparam, event, func, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from . import sqlite_writer
 
 metadata = MetaData()
 
@@ -101,6 +103,7 @@ class Database:
         self._pending: asyncio.Queue[_Append] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._stored: dict[str, tuple[str, int]] = {}   # code -> (status, active) last written
+        self._fast = _sqlite_writer(url)
 
     async def migrate(self) -> None:
         """Create or upgrade the schema (Alembic, programmatically)."""
@@ -114,6 +117,8 @@ class Database:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
+        if self._fast is not None:
+            await self._fast.close()
         await self.engine.dispose()
 
     async def secret(self) -> str:
@@ -181,15 +186,32 @@ class Database:
                         item.done.set_result(None)
 
     async def _write(self, batch: list[_Append]) -> None:
+        now = int(time.time())
+        # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
+        # use, not at every move of a busy table
+        changed = [(c, st) for c, st in {a.code: a.status for a in batch}.items() if self._row_stale(c, st, now)]
+        if self._fast is not None:
+            text = sqlite_writer.to_text
+            await self._fast.write(sqlite_writer.Batch(
+                created=[(a.code, int(a.data.get("time", 0)), a.status) for a in batch
+                         if a.data.get("kind") == "create"],
+                status=[(st, now, c) for c, st in changed],
+                events=[(a.code, a.version, text(a.data)) for a in batch],
+                deals=[(a.code, a.finished[0], text(a.finished[1]), text(a.finished[2]))
+                       for a in batch if a.finished is not None]))
+        else:
+            await self._write_through_engine(batch, changed, now)
+        if len(self._stored) >= 50_000:
+            self._stored.clear()
+        for c, st in changed:   # committed: remember what the rows now hold
+            self._stored[c] = (st, now)
+
+    async def _write_through_engine(self, batch: list[_Append], changed: list[tuple[str, str]], now: int) -> None:
         async with self.engine.begin() as conn:
             created = [a for a in batch if a.data.get("kind") == "create"]
             if created:
                 await conn.execute(tables.insert(), [{"code": a.code, "created": int(a.data.get("time", 0)),
                                                       "status": a.status} for a in created])
-            now = int(time.time())
-            # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
-            # use, not at every move of a busy table
-            changed = [(c, st) for c, st in {a.code: a.status for a in batch}.items() if self._row_stale(c, st, now)]
             rows = [{"c": c, "s": st, "a": now} for c, st in changed]
             if rows:
                 await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
@@ -201,10 +223,6 @@ class Database:
                 await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
                                                      "record": a.finished[1], "result": a.finished[2]}
                                                     for a in deals_done if a.finished is not None])
-        if len(self._stored) >= 50_000:
-            self._stored.clear()
-        for c, st in changed:   # committed: remember what the rows now hold
-            self._stored[c] = (st, now)
 
     def _row_stale(self, code: str, status: str, now: int) -> bool:
         stored = self._stored.get(code)
@@ -309,6 +327,15 @@ def _storable(code: str) -> bool:
 
 def _json(value: Any) -> dict[str, Any]:
     return json.loads(value) if isinstance(value, str) else dict(value)
+
+
+def _sqlite_writer(url: str) -> sqlite_writer.SqliteWriter | None:
+    """The fast writer for a SQLite file (none for another database or an in-memory one)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:" \
+            or parsed.database.startswith("file:"):
+        return None
+    return sqlite_writer.SqliteWriter(parsed.database)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
