@@ -146,7 +146,7 @@ function discardPicker(S, actions, panel, legal) {
 function playPicker(S, actions, panel, legal) {
   const cards = movesOf(S, legal).filter((m) => m.kind === "card").map((m) => m.move);
   const others = movesOf(S, legal).filter((m) => m.kind !== "card");
-  panel.append(h("h2", {}, "Your turn: play a card"));
+  panel.append(h("h2", {}, S.online ? "Your turn: play a card" : "Reconnecting: your card is sent when the table is back"));
   if (S.selected !== null && cards.includes(S.selected)) {
     panel.append(confirmBox(`Play ${pretty(S.selected)}`, null, () => actions.confirm(S.selected)));
   } else {

@@ -2,6 +2,7 @@
 import { card, clear, h, isCard, pretty, trumpText } from "./dom.js";
 import { renderAction, renderHand } from "./picker.js";
 import { renderExtras } from "./extras.js";
+import { t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const show = (el, on) => el.classList.toggle("hidden", !on);
@@ -41,6 +42,9 @@ export function context(S) {
 
 export function renderAll(S, actions) {
   $("dot").classList.toggle("on", S.online);
+  const banner = $("conn-banner");
+  show(banner, !S.online && S.table !== null);
+  banner.textContent = S.online ? "" : t("Reconnecting… the table is out of reach; your moves are sent when it is back.");
   if (!S.table) return;
   if (S.sentAt !== null && S.sentAt !== S.version) S.sentAt = null;
   const c = context(S);
@@ -106,6 +110,7 @@ function statusText(S, c) {
   if (st === "deal_over") return "deal over";
   if (st === "match_over") return "match over";
   const v = c.v;
+  if (!S.online) return "reconnecting…";
   if (S.you && S.you.waiting) return "a computer player plays your seat until this deal ends";
   if (!v || v.to_move === null) return "";
   const who = v.to_move === c.me ? "you" : c.nameOf(v.to_move);
