@@ -77,3 +77,76 @@ def test_a_card_played_while_the_server_is_down_is_applied_and_the_page_plays_on
             page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {left - 1}")
     assert not errors, errors
     page.context.close()
+
+
+SAMPLE = """() => {
+  const cards = document.querySelectorAll('#trick .tcard');
+  return { cards: cards.length, won: document.querySelectorAll('#trick .tcard.win .winmark').length,
+           finished: !!document.querySelector('#trick.finished') };
+}"""
+
+
+@pytest.mark.parametrize(("preset", "players", "viewport"), [("56-4", 4, PHONE), ("56-6", 6, DESKTOP),
+                                                              ("56-8", 8, SMALL_PHONE)],
+                         ids=["56-4-phone", "56-6-desktop", "56-8-360"])
+def test_a_finished_trick_is_shown_whole_with_its_winner_for_a_while(
+        server: LiveServer, browser: Any, preset: str, players: int, viewport: dict[str, int]) -> None:
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    create_table(page, server.url, preset)
+    most = 0
+    full: list[float] = []
+
+    def sample(p: Any) -> None:
+        nonlocal most
+        seen = p.evaluate(SAMPLE)
+        most = max(most, seen["cards"])
+        if seen["cards"] == players and seen["won"] == 1 and seen["finished"] and not full:
+            full.append(time.monotonic())
+
+    # sampled every 25 ms or so while this page calls and plays, as in the issue
+    until(page, lambda p: bool(full), limit=120, play=True, each=sample)
+    assert most == players
+    # it stays (at least 1.5 s, less the sampling's own lag) before the next trick takes its place
+    # it stays at least 1.5 s (less the sampling's lag), or until this page leads the next trick
+    with pytest.raises(sync_api.TimeoutError):
+        page.wait_for_function("() => !document.querySelector('#trick.finished')", timeout=1300)
+    try:
+        page.wait_for_function("() => !document.querySelector('#trick.finished')", timeout=5000)
+    except sync_api.TimeoutError:
+        assert my_turn(page) and page.locator("#hand button.card.legal").count(), "held with nobody to lead"
+    held = time.monotonic() - full[0]
+    assert held >= 1.4, f"the finished trick was shown for {held:.2f} s"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_eight_seats_are_readable_round_the_table_on_a_360_px_phone(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, SMALL_PHONE, errors)
+    create_table(page, server.url, "56-8")
+    page.wait_for_selector("#seats .seat >> nth=7")
+    boxes = page.eval_on_selector_all("#seats .seat", """els => els.map(e => {
+        const r = e.getBoundingClientRect();
+        const name = e.querySelector('.name');
+        return { seat: e.dataset.seat, x: r.left, y: r.top, w: r.width, h: r.height,
+                 cut: name.scrollWidth > name.clientWidth + 1, badges: !!e.querySelector('.seat-badges'),
+                 me: e.classList.contains('me') };
+    })""")
+    assert sorted(int(b["seat"]) for b in boxes) == list(range(8))
+    assert all(b["badges"] for b in boxes) and not any(b["cut"] for b in boxes)
+    for b in boxes:
+        assert b["x"] >= 0 and b["x"] + b["w"] <= 360, f"seat {b['seat']} leaves the screen: {b}"
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"] or \
+                a["y"] + a["h"] <= b["y"] or b["y"] + b["h"] <= a["y"]
+            assert apart, f"seats {a['seat']} and {b['seat']} overlap"
+    me = next(b for b in boxes if b["me"])
+    assert me["y"] == max(b["y"] for b in boxes), "your seat is at the bottom"
+    # the teams alternate round the table: in playing order from you, seat k's team is that of k % 2
+    colours = page.eval_on_selector_all("#seats .seat", "els => els.map(e => getComputedStyle(e).getPropertyValue('border-top-color'))")
+    assert len(set(colours[0::2])) == 1 and len(set(colours[1::2])) == 1 and colours[0] != colours[1]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    assert not errors, errors
+    page.context.close()
