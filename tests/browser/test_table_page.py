@@ -150,3 +150,59 @@ def test_eight_seats_are_readable_round_the_table_on_a_360_px_phone(server: Live
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     assert not errors, errors
     page.context.close()
+
+
+def test_a_greyed_card_says_why_and_a_card_out_of_turn_says_whose_turn(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    create_table(page, server.url, "56-4")
+    # out of turn (or in the auction): a tap on a card names whose turn it is or what comes first
+    first = page.locator("#hand button.card").first
+    assert first.get_attribute("aria-label").split(" of ")[1] in ("spades", "hearts", "diamonds", "clubs")
+    tap(first)
+    page.wait_for_function("() => document.getElementById('card-why').textContent.length > 0")
+    why = page.locator("#card-why").inner_text()
+    assert "turn" in why or "First call" in why, why
+
+    def following(p: Any) -> bool:       # this page must follow a led suit and holds another suit too
+        return in_play(p) and p.locator("#hand button.card.illegal").count() > 0 and \
+            bool(p.evaluate("() => document.getElementById('trick').dataset.led"))
+    until(page, following, limit=120, play=True)
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    led = suits[page.evaluate("() => document.getElementById('trick').dataset.led").strip()[-1]]
+    grey = page.locator("#hand button.card.illegal").first
+    assert grey.get_attribute("aria-disabled") == "true"
+    tap(grey)
+    page.wait_for_function("() => document.getElementById('card-why').textContent.startsWith('You must')")
+    why = page.locator("#card-why").inner_text()
+    assert why == f"You must follow {led}.", (why, led)
+    assert page.locator("#confirm-btn").count() == 0        # nothing was selected
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_wrong_code_gets_a_page_with_a_link_home(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    response = page.goto(server.url + "/t/NOSUCH")
+    assert response.status == 404
+    page.wait_for_function("() => document.getElementById('nf-text').textContent.includes('NOSUCH')")
+    tap(page.locator("#nf-home"))
+    page.wait_for_selector("#create-btn")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_share_shows_the_link_and_its_qr_code(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    create_table(page, server.url, "56-4", start=False)
+    tap(page.locator("#share"))
+    page.wait_for_selector("#share-qr")
+    url = page.locator("#share-url").input_value()
+    assert url == page.url                          # the server listens on 127.0.0.1 here: the page's own link
+    assert "#k=" in url                             # a private table's link carries its secret
+    assert page.evaluate("() => document.getElementById('share-qr').naturalWidth") > 100
+    assert page.locator("#share-note").count() == 1   # and it says friends on other devices cannot reach it
+    assert not errors, errors
+    page.context.close()

@@ -167,10 +167,15 @@ function renderCentre(S, c, actions, places) {
     box.append(el);
   }
   const info = document.getElementById("trick-info");
+  const current = currentTrick(S, v);
+  box.dataset.led = current.length ? current[0][1] : "";
   if (held && winner !== null) {
     const tr = v.tricks[Math.min(hold.index ?? lastIndex, lastIndex)];
-    info.textContent = t("{name} wins the trick ({points} points)", {
+    let text = t("{name} wins the trick ({points} points)", {
       name: winner === c.me ? t("you") : c.nameOf(winner), points: tr.points });
+    // the next trick has begun under the held one: its lead is said at once, so nobody waits to see it
+    if (current.length) text += ` · ${t("{name} led {card}", { name: c.nameOf(current[0][0]), card: pretty(current[0][1]) })}`;
+    info.textContent = text;
   } else if (v.phase === "play" && !shown.length && v.to_move !== null) {
     info.textContent = v.to_move === c.me ? t("Your lead.") : t("{name} leads.", { name: c.nameOf(v.to_move) });
   } else {
