@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
-from helpers.page import (DESKTOP, PHONE, SMALL_PHONE, create_table, in_play, my_turn, new_page, play_card, tap,
-                          until)
+from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, in_play, my_turn, new_page, play_card, tap, until
 
 pytestmark = pytest.mark.browser
 
@@ -145,7 +144,8 @@ def test_eight_seats_are_readable_round_the_table_on_a_360_px_phone(server: Live
     me = next(b for b in boxes if b["me"])
     assert me["y"] == max(b["y"] for b in boxes), "your seat is at the bottom"
     # the teams alternate round the table: in playing order from you, seat k's team is that of k % 2
-    colours = page.eval_on_selector_all("#seats .seat", "els => els.map(e => getComputedStyle(e).getPropertyValue('border-top-color'))")
+    colours = page.eval_on_selector_all(
+        "#seats .seat", "els => els.map(e => getComputedStyle(e).getPropertyValue('border-top-color'))")
     assert len(set(colours[0::2])) == 1 and len(set(colours[1::2])) == 1 and colours[0] != colours[1]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     assert not errors, errors
@@ -204,5 +204,31 @@ def test_share_shows_the_link_and_its_qr_code(server: LiveServer, browser: Any) 
     assert "#k=" in url                             # a private table's link carries its secret
     assert page.evaluate("() => document.getElementById('share-qr').naturalWidth") > 100
     assert page.locator("#share-note").count() == 1   # and it says friends on other devices cannot reach it
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#preset option >> nth=3", state="attached")
+    presets = page.eval_on_selector_all("#preset option", "els => els.map(e => [e.value, e.textContent])")
+    assert {"55-2", "55-9", "56-6"} <= {value for value, _ in presets}
+    for value, text in presets:
+        sentence = text.split(" — ", 1)[1]
+        assert len(sentence.split()) >= 4 and sentence.endswith("."), text      # not just "— 55"
+    for preset in ("56-6", "55-4"):
+        page.select_option("#preset", preset)
+        page.wait_for_function(f"() => document.getElementById('preset-help').textContent.startsWith('{preset[:2]}')")
+        rows = page.eval_on_selector_all("[data-option-row]", """els => els.map(e => ({
+            key: e.dataset.optionRow, label: e.querySelector('label').textContent,
+            values: [...e.querySelectorAll('option')].map(o => [JSON.parse(o.value), o.textContent]) }))""")
+        assert rows
+        for row in rows:
+            assert "_" not in row["label"] and row["label"] != row["key"], row
+            for value, text in row["values"]:
+                if isinstance(value, str):      # raw values like x2x4 or 28nt: a sentence is shown instead
+                    assert text != value and len(text.split()) >= 3, row
     assert not errors, errors
     page.context.close()

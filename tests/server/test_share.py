@@ -35,7 +35,7 @@ def test_the_public_url_is_the_link_base_and_the_qr_code_holds_the_whole_link(tm
     assert body["local_only"] is False
     svg = unquote(str(body["qr"]).split(",", 1)[1])
     assert str(body["qr"]).startswith("data:image/svg+xml") and "<svg" in svg and "<path" in svg
-    import segno   # the same link encoded again gives the same picture: the code holds exactly the link
+    import segno  # the same link encoded again gives the same picture: the code holds exactly the link
 
     again = io.BytesIO()
     segno.make("https://cards.example.org/club/t/ABC234#k=s3cret", error="m").save(again, kind="svg", scale=4,
