@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,13 @@ def one_size(browser: Any, url: str, size: dict[str, int], name: str, out: Path)
         page.wait_for_function("() => document.getElementById('meaning') && "
                                "document.getElementById('meaning').textContent !== '…'")
     page.screenshot(path=str(out / f"56-6-auction-{name}.png"))
-    until(page, mid_trick, limit=120)
+    deadline = time.monotonic() + 120
+    while not mid_trick(page):         # play on until this page is to play with two cards or more down
+        if time.monotonic() > deadline:
+            raise SystemExit("no mid-trick turn in time")
+        if in_play(page) and not page.locator("#trick.finished").count():
+            play_card(page)
+        until(page, lambda p: in_play(p) and not p.locator("#trick.finished").count(), limit=60)
     page.screenshot(path=str(out / f"56-6-mid-trick-{name}.png"))
     play_card(page)
     page.wait_for_function(FINISHED, timeout=30000)

@@ -86,6 +86,7 @@ export function renderFelt(S, c, actions) {
   noteTricks(S, c, actions.rerender);
   felt.dataset.players = String(c.n);
   felt.classList.toggle("many", c.n > 6);
+  felt.classList.toggle("auction", v.phase !== "play");    // no trick yet: a lower felt leaves room for the calls
   const ring = clear(document.getElementById("seats"));
   const start = c.me === null ? 0 : c.me;
   const places = new Map();
@@ -149,8 +150,9 @@ function renderCentre(S, c, actions, places) {
   const trickNo = held ? lastIndex : v.tricks.length;
   for (const [ds, cd] of shown) {
     const place = places.get(ds) || { x: 50, y: 50 };
-    const x = 50 + 0.42 * (place.x - 50);
-    const y = 50 + 0.40 * (place.y - 50);
+    const pull = c.n > 6 ? 0.34 : 0.42;        // a card sits between the middle and its player's seat
+    const x = 50 + (pull + 0.04) * (place.x - 50);
+    const y = 50 + pull * (place.y - 50);
     const key = `${dealKey(S)}:${trickNo}:${ds}`;
     const fresh = !held && !seen.has(key) && !reducedMotion();
     seen.add(key);
@@ -182,4 +184,5 @@ function renderCentre(S, c, actions, places) {
     info.textContent = "";
   }
   box.onclick = () => skipHold(actions.rerender);
+  box.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); skipHold(actions.rerender); } };
 }
