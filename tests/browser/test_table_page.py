@@ -232,3 +232,34 @@ def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: Liv
                     assert text != value and len(text.split()) >= 3, row
     assert not errors, errors
     page.context.close()
+
+
+def test_a_bid_promising_a_jack_you_do_not_hold_gets_a_gentle_hint_once(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    create_table(page, server.url, "56-4")
+    until(page, lambda p: my_turn(p) and p.locator("#bids").count() > 0)
+    hand = set(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)"))
+    tabs = page.eval_on_selector_all("[data-tab]", "els => els.map(e => e.dataset.tab)")
+    lacking = [s for s in "SHDC" if f"J{s}" not in hand and (not tabs or s in tabs)]
+    if not lacking:
+        pytest.skip("this hand holds every jack")
+    suit = lacking[0]
+    if tabs:
+        tap(page.locator(f'[data-tab="{suit}"]'))
+    # "28H" (a number, then the suit) says the bidder holds the suit's jack
+    moves = page.eval_on_selector_all("#bids [data-move]", "els => els.map(e => e.dataset.move)")
+    promising = [m for m in moves if m[:-1].isdigit() and m.endswith(suit)]
+    assert promising, moves
+    tap(page.locator(f'#bids [data-move="{promising[0]}"]'))
+    page.wait_for_selector("#promise-hint")
+    assert "rules allow it" in page.locator("#promise-hint").inner_text()
+    tap(page.locator("#hint-close"))
+    page.wait_for_selector("#promise-hint", state="detached")
+    if len(promising) > 1:           # once dismissed, not again
+        tap(page.locator(f'#bids [data-move="{promising[1]}"]'))
+        page.wait_for_function("() => document.getElementById('meaning') && "
+                               "document.getElementById('meaning').textContent !== '…'")
+        assert page.locator("#promise-hint").count() == 0
+    assert not errors, errors
+    page.context.close()

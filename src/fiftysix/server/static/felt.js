@@ -86,7 +86,7 @@ export function renderFelt(S, c, actions) {
   noteTricks(S, c, actions.rerender);
   felt.dataset.players = String(c.n);
   felt.classList.toggle("many", c.n > 6);
-  felt.classList.toggle("auction", v.phase !== "play");    // no trick yet: a lower felt leaves room for the calls
+  felt.classList.toggle("bidding", v.phase !== "play");    // no trick yet: a lower felt leaves room for the calls
   const ring = clear(document.getElementById("seats"));
   const start = c.me === null ? 0 : c.me;
   const places = new Map();

@@ -87,6 +87,8 @@ function onMessage(msg) {
       break;
     case "moved":
       S.outbox = S.outbox.filter((m) => m.id !== msg.id);
+      // a resend the table had applied earlier ("again") brings no new event: nothing is on its way any more
+      if (!S.outbox.length) S.sentAt = null;
       break;
     case "private":
       S.closed = { message: msg.message, canAsk: msg.can_ask, asked: false, refused: null };
