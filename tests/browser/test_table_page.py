@@ -215,7 +215,7 @@ def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: Liv
     page.wait_for_selector("#preset option >> nth=3", state="attached")
     presets = page.eval_on_selector_all("#preset option", "els => els.map(e => [e.value, e.textContent])")
     assert {"55-2", "55-9", "56-6"} <= {value for value, _ in presets}
-    for value, text in presets:
+    for _value, text in presets:
         sentence = text.split(" — ", 1)[1]
         assert len(sentence.split()) >= 4 and sentence.endswith("."), text      # not just "— 55"
     for preset in ("56-6", "55-4"):
@@ -261,5 +261,36 @@ def test_a_bid_promising_a_jack_you_do_not_hold_gets_a_gentle_hint_once(server: 
         page.wait_for_function("() => document.getElementById('meaning') && "
                                "document.getElementById('meaning').textContent !== '…'")
         assert page.locator("#promise-hint").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_tap_on_a_held_trick_skips_to_the_next_and_cards_answer_the_keyboard(server: LiveServer,
+                                                                               browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    create_table(page, server.url, "56-4")
+
+    def held_under_a_lead(p: Any) -> bool:
+        return bool(p.evaluate("() => !!document.querySelector('#trick.finished') && "
+                               "!!document.getElementById('trick').dataset.led"))
+    until(page, held_under_a_lead, limit=120, play=True)
+    assert "led" in page.locator("#trick-info").inner_text()      # the new lead is said while the old trick shows
+    started = time.monotonic()
+    tap(page.locator("#trick"))
+    page.wait_for_function("() => !document.querySelector('#trick.finished')", timeout=1500)
+    assert time.monotonic() - started < 1.4                       # sooner than the hold would have ended
+    # keyboard: a raised card is a button, named in words; Enter selects it, Enter again plays it
+    until(page, in_play, limit=60)
+    card = page.locator("#hand button.card.legal").first
+    label = card.get_attribute("aria-label")
+    assert label and " of " in label and label.split(" of ")[0] in (
+        "ace", "king", "queen", "jack", "ten", "nine", "eight", "seven")
+    left = page.locator("#hand .card").count()
+    card.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#confirm-btn")
+    page.keyboard.press("Enter")          # the focus stayed on the card through the redraw
+    page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {left - 1}")
     assert not errors, errors
     page.context.close()

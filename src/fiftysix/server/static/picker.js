@@ -38,6 +38,9 @@ export function renderHand(S, c, actions, panel) {
   const on = !!(v && v.hand && v.hand.length && c.t.status !== "lobby");
   show(panel, on);
   if (!on) return;
+  // a keyboard user keeps their place: the card in focus is focused again after the redraw
+  const active = document.activeElement;
+  const focusAt = active && panel.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
   clear(panel);
   const legal = (S.sentAt === null && v.legal) || [];
   const myTurn = legal.length > 0;
@@ -66,9 +69,14 @@ export function renderHand(S, c, actions, panel) {
       el = card(cd, { button: true, ariaDisabled: true, cls: playing ? "illegal" : "idle", onclick: () => explain(cd) });
     }
     if (newSuit) el.classList.add("suit-start");
+    el.dataset.index = String(i);
     row.append(el);
   });
   panel.append(h("h2", { class: "sr-only" }, t("Your hand")), row, why);
+  if (focusAt !== null) {
+    const again = row.querySelector(`[data-index="${focusAt}"]`) || row.querySelector("button");
+    if (again) again.focus();
+  }
 }
 
 export function renderAction(S, c, actions, panel) {
