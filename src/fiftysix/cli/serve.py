@@ -13,7 +13,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("serve", help="play with friends in the browser: run the web server",
                        description="Run the web server. Open the printed address, create a table and send the "
                                    "link to friends; computer players fill the empty seats.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default %(default)s: this computer only; 0.0.0.0 or :: lets friends "
+                        "on the same network in, and the share link then uses this machine's network address)")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address friends use to reach this server (a proxy, tunnel or name), like "
+                        "https://cards.example.org: share links and QR codes use it")
     p.add_argument("--port", type=int, default=8056, help="port (default %(default)s)")
     p.add_argument("--db", default=DEFAULT_DB,
                    help="SQLAlchemy async database URL (default %(default)s; PostgreSQL: "
@@ -50,6 +55,7 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
         from ..server import Settings, Timing, create_app
         from ..server.listen import EdgeLimits, server_config
         from ..server.security import origin_of
+        from ..server.share import ALL_INTERFACES, check_public_url, lan_address
     except ImportError as e:
         err.write(f"fiftysix serve: the server needs its extra packages: pip install 'fiftysix[server]' ({e})\n")
         return 2
@@ -61,11 +67,13 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
     try:
         quotas = limits_from(args.limit, Limits())
         origins = tuple(origin_of(url) for url in args.allow_origin)
+        public_url = check_public_url(args.public_url) if args.public_url else None
     except ValueError as e:
         err.write(f"fiftysix serve: {e}\n")
         return 2
     settings = Settings(db_url=args.db, timing=Timing(bot_delay=args.bot_delay), allowed_origins=origins,
-                        secure_cookie=args.secure_cookies, limits=quotas)
+                        secure_cookie=args.secure_cookies, limits=quotas, public_url=public_url,
+                        listen_host=args.host)
     trusted = tuple(ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip())
     limits = EdgeLimits(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                         per_address=args.max_connections_per_address,
@@ -73,6 +81,9 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
     config = server_config(create_app(settings), limits, host=args.host, port=args.port, log_level=args.log_level,
                            ws_max_size=1 << 20, proxy_headers=args.proxy_headers,
                            forwarded_allow_ips=args.forwarded_allow_ips)
-    err.write(f"fiftysix: open http://{args.host}:{args.port}/ in a browser (database {args.db})\n")
+    local = "127.0.0.1" if args.host in ALL_INTERFACES else args.host
+    err.write(f"fiftysix: open http://{local}:{args.port}/ in a browser (database {args.db})\n")
+    if public_url or args.host in ALL_INTERFACES:
+        err.write(f"fiftysix: friends join at {public_url or f'http://{lan_address()}:{args.port}'}/\n")
     uvicorn.Server(config).run()
     return 0

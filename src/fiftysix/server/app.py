@@ -11,6 +11,7 @@ Routes::
     GET  /api/tables/{code}     the table's public facts (with its recent finished deals)
     GET  /api/tables/{code}/deals?before=N&limit=20   finished deals numbered below N, newest first
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
+    POST /api/share             {"path"} -> {"url", "qr", "local_only"}: the link friends can reach (share.py)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
@@ -47,6 +48,7 @@ from .protocol import RateLimit, handle_message, read_message
 from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
+from .share import check_path, loopback_only, qr_data_uri, share_base
 from .state import TableError, deal_summary
 from .table import Connection, LiveTable, Timing
 from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
@@ -65,6 +67,8 @@ class Settings:
     max_body: int = MAX_BODY
     token_max_age: int = MAX_AGE       # seconds a player token is good for after it was issued
     limits: Limits = field(default_factory=Limits)
+    public_url: str | None = None      # the address friends use (fiftysix serve --public-url)
+    listen_host: str | None = None     # the address listened on (for the share link when it is all interfaces)
 
 
 class Server:
@@ -135,8 +139,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
         found = await server.find(request.path_params["code"], _address(request))
         if isinstance(found, tuple):
             status, text = found
+            if status == 404:     # a real page, with a link home
+                return FileResponse(STATIC / "notfound.html", status_code=404)
             return Response(text[0].upper() + text[1:] + ".", status_code=status, media_type="text/plain")
         return FileResponse(STATIC / "table.html")
+
+    async def api_share(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            path = check_path(body.get("path"))
+        except ValueError as e:
+            return _error(str(e))
+        server_addr = request.scope.get("server")
+        port = server_addr[1] if server_addr else request.url.port
+        base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url), port)
+        url = base + path
+        return JSONResponse({"url": url, "qr": qr_data_uri(url), "local_only": loopback_only(base)})
 
     async def api_catalogue(_request: Request) -> Response:
         return JSONResponse(catalogue())
@@ -382,6 +402,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/player", api_player, methods=["POST"]),
         Route("/api/player/signout-all", api_signout_all, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/share", api_share, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/deals", api_deals),
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),

@@ -25,6 +25,7 @@ from .limits import Limits, Quotas, searching_bots
 from .names import TABLE_NAME, check_name
 from .state import PLAYING, TableError, TableState
 from .table import LiveTable, Timing, default_bot
+from .words import option_words
 
 log = logging.getLogger("fiftysix.server")
 
@@ -228,5 +229,5 @@ def catalogue() -> dict[str, Any]:
         out[name] = {"presets": presets, "options": options, "bots": bot_names(name),
                      "default_bot": default_bot(name), "side_word": game.side_word,
                      "descriptions": {p: game.preset_descriptions.get(p, "") for p in game.presets()},
-                     "default_preset": game.default_preset}
+                     "default_preset": game.default_preset, "option_words": option_words(options)}
     return out

@@ -1,4 +1,5 @@
 // Small DOM helpers. User data (names) only ever goes in as text: never innerHTML.
+import { t } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -23,7 +24,20 @@ export function clear(el) {
 }
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs", NT: "no trumps" };
+/** "hearts": a suit (or NT) in words, in the language in use. */
+export function suitWord(suit) {
+  return ({ S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs"), NT: t("no trumps") })[suit];
+}
+
+/** "jack of spades": a card named for a screen reader. */
+export function cardName(text) {
+  const p = cardParts(text);
+  if (!p) return text;
+  const ranks = { A: t("ace"), K: t("king"), Q: t("queen"), J: t("jack"), 10: t("ten"), 9: t("nine"), 8: t("eight"),
+    7: t("seven"), 6: t("six"), 5: t("five"), 4: t("four"), 3: t("three"), 2: t("two") };
+  const suits = { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") };
+  return t("{rank} of {suit}", { rank: ranks[p.rank] || p.rank, suit: suits[p.suit] });
+}
 
 const CARD_RE = /^(10|[2-9TJQKA])([SHDC])$/;
 
@@ -42,10 +56,11 @@ export function card(text, opts = {}) {
   const p = cardParts(text);
   const red = p && (p.suit === "H" || p.suit === "D");
   const cls = ["card", red ? "red" : "black", opts.small ? "small" : "", opts.cls || ""].join(" ");
-  const label = p ? `${p.rank} of ${SUIT_WORDS[p.suit]}` : text;
+  const label = opts.label || cardName(text);
   const inner = p ? [h("span", { class: "r" }, p.rank), h("span", { class: "s" }, SUITS[p.suit])] : [text];
   if (opts.onclick || opts.button) {
-    return h("button", { class: cls, "aria-label": label, "data-card": text, disabled: opts.disabled,
+    return h("button", { type: "button", class: cls, "aria-label": label, "data-card": text, disabled: opts.disabled,
+                         "aria-disabled": opts.ariaDisabled ? "true" : null, "aria-pressed": opts.pressed,
                          onclick: opts.onclick }, inner);
   }
   return h("span", { class: cls, "aria-label": label, title: label, "data-card": text }, inner);
@@ -64,6 +79,6 @@ export function pretty(text) {
 
 export function trumpText(trump) {
   if (!trump) return "";
-  if (trump === "NT") return "no trumps";
-  return `${SUITS[trump] || ""} ${SUIT_WORDS[trump] || trump}`;
+  if (trump === "NT") return t("no trumps");
+  return `${SUITS[trump] || ""} ${suitWord(trump) || trump}`;
 }

@@ -1,8 +1,26 @@
-// The start page: create a table (game, preset, options, bots, grace period) or join one by code.
+// The start page: create a table (game, preset, options, bots, grace period) or join one by code.  Every
+// sentence about a preset or an option comes from the server's catalogue (one place), never from here.
 import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = {};
+
+function staticWords() {
+  document.title = t("fiftysix: play 56 and 55 with friends");
+  const words = {
+    "home-title": t("fiftysix — 56 and 55 with friends"), "create-title": t("Create a table"),
+    "l-name": t("Your name"), "l-preset": t("Game"), "l-options": t("Options and house rules"),
+    "l-fill": t("Empty seats"), "l-grace": t("When a player drops, a computer plays for them after (seconds)"),
+    "l-table-name": t("Table name (optional)"),
+    "l-public": t("Public: anyone with the code may join (otherwise only with your link, or when you let them in)"),
+    "create-btn": t("Create table"), "join-title": t("Join a table"), "l-code": t("Code from your friend"),
+    "join-btn": t("Go"),
+    intro: t("No sign-up: pick a name, create a table, send the link. Computer players fill the empty seats."),
+  };
+  for (const [id, text] of Object.entries(words)) $(id).textContent = text;
+  $("player-name").placeholder = t("e.g. Asha");
+}
 
 function presetOf() { return $("preset").value; }
 function gameOf(preset) {
@@ -10,35 +28,43 @@ function gameOf(preset) {
   return null;
 }
 
+/** A value of an option in words: the game's meaning, else the server's, else the value itself. */
+function valueWords(spec, words, v) {
+  const key = String(v);
+  return (spec.descriptions || {})[key] || (words.values || {})[key] || (v === null ? t("default") : key);
+}
+
 function renderOptions() {
   const preset = presetOf();
   const game = gameOf(preset);
   const info = catalogue[game];
-  $("preset-help").textContent = (info.descriptions || {})[preset] || `${game}: preset ${preset}`;
+  $("preset-help").textContent = (info.descriptions || {})[preset] || t("Game {game}", { game });
   const box = clear($("options"));
   const values = info.presets[preset];
   for (const [key, spec] of Object.entries(info.options)) {
+    const words = (info.option_words || {})[key] || { label: key, help: "" };
     const current = values[key];
+    const id = `opt-${key}`;
     let input;
     if (spec.values) {
-      input = h("select", { "data-option": key });
+      input = h("select", { "data-option": key, id });
       for (const v of spec.values) {
-        const label = v === null ? "default" : String(v);
-        const meaning = (spec.descriptions || {})[String(v)];
-        input.append(h("option", { value: JSON.stringify(v), selected: v === current, title: meaning || "" },
-                       meaning ? `${label} — ${meaning}` : label));
+        input.append(h("option", { value: JSON.stringify(v), selected: v === current, title: String(v) },
+                       valueWords(spec, words, v)));
       }
     } else {
-      input = h("input", { type: "number", min: spec.min, max: spec.max, "data-option": key,
-                           value: current === null ? "" : current, placeholder: spec.null ? "none" : "" });
+      input = h("input", { type: "number", min: spec.min, max: spec.max, "data-option": key, id,
+                           value: current === null ? "" : current, placeholder: spec.null ? t("none") : "" });
     }
-    box.append(h("div", { class: "opt" }, h("span", {}, key.replace(/_/g, " ")), input));
+    box.append(h("div", { class: "opt", "data-option-row": key },
+      h("label", { for: id }, words.label), input,
+      words.help ? h("div", { class: "muted opt-help" }, words.help) : null));
   }
   const fill = clear($("fill"));
   for (const bot of info.bots) {
-    fill.append(h("option", { value: bot, selected: bot === info.default_bot }, `fill with computer players (${bot})`));
+    fill.append(h("option", { value: bot, selected: bot === info.default_bot }, t("fill with computer players ({bot})", { bot })));
   }
-  fill.append(h("option", { value: "" }, "leave empty (friends or bots added by hand)"));
+  fill.append(h("option", { value: "" }, t("leave empty (friends or bots added by hand)")));
 }
 
 function options() {
@@ -59,7 +85,7 @@ async function create() {
   const err = $("create-error");
   err.classList.add("hidden");
   const name = $("player-name").value.trim();
-  if (!name) { err.textContent = "Choose your name first."; err.classList.remove("hidden"); return; }
+  if (!name) { err.textContent = t("Choose your name first."); err.classList.remove("hidden"); return; }
   localStorage.setItem("fiftysix-name", name);
   const body = {
     player_name: name, preset: presetOf(), options: options(), fill: $("fill").value || null,
@@ -74,14 +100,15 @@ async function create() {
 }
 
 async function main() {
+  staticWords();
   $("player-name").value = localStorage.getItem("fiftysix-name") || "";
   catalogue = await (await fetch("/api/catalogue")).json();
   const select = $("preset");
   const defaultPreset = Object.values(catalogue)[0]?.default_preset;   // the server's default game comes first
   for (const [game, info] of Object.entries(catalogue)) {
-    const group = h("optgroup", { label: `Game ${game}` });
+    const group = h("optgroup", { label: t("Game {game}", { game }) });
     for (const preset of Object.keys(info.presets)) {
-      const help = (info.descriptions || {})[preset] || `Game ${game}`;
+      const help = (info.descriptions || {})[preset] || t("Game {game}", { game });
       group.append(h("option", { value: preset, selected: preset === defaultPreset }, `${preset} — ${help}`));
     }
     select.append(group);

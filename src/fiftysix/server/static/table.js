@@ -4,6 +4,9 @@
 // GET /api/tables/CODE/deals?before=N.
 import { h, clear } from "./dom.js";
 import { renderAll } from "./render.js";
+import { t } from "./i18n.js";
+import { beepOnTurn, initSound } from "./sound.js";
+import { openShare } from "./share.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -63,6 +66,7 @@ function onMessage(msg) {
       const newDeal = !S.view || !msg.view || msg.view.dealer !== S.view.dealer ||
         (msg.view.hand || []).length > (S.view.hand || []).length;
       S.table = msg.table; S.you = msg.you; S.view = msg.view; S.movers = msg.movers; S.version = msg.version;
+      S.why = "";
       if (msg.type === "state") {
         S.deals = msg.deals || [];
         S.olderDeals = S.deals.length > 0 && S.deals[0].number > 1;
@@ -83,6 +87,8 @@ function onMessage(msg) {
       break;
     case "moved":
       S.outbox = S.outbox.filter((m) => m.id !== msg.id);
+      // a resend the table had applied earlier ("again") brings no new event: nothing is on its way any more
+      if (!S.outbox.length) S.sentAt = null;
       break;
     case "private":
       S.closed = { message: msg.message, canAsk: msg.can_ask, asked: false, refused: null };
@@ -118,6 +124,7 @@ function onMessage(msg) {
   }
   renderPrivate();
   renderAll(S, actions);
+  beepOnTurn(S);
 }
 
 /** After a reconnect: moves the table applied leave the queue; the others are sent again if still legal,
@@ -140,19 +147,20 @@ function renderPrivate() {
   document.getElementById("code").textContent = S.code;
   clear(panel);
   const text = closed.message.charAt(0).toUpperCase() + closed.message.slice(1);
-  panel.append(h("h2", {}, `Table ${S.code}`), h("p", {}, `${text}.`));
+  panel.append(h("h2", {}, t("Table {code}", { code: S.code })), h("p", {}, `${text}.`));
   if (closed.asked) {
-    panel.append(h("p", { id: "ask-waiting" }, "Asked: waiting for the host to let you in…"));
+    panel.append(h("p", { id: "ask-waiting" }, t("Asked: waiting for the host to let you in…")));
     return;
   }
   if (closed.refused) panel.append(h("p", { class: "error" }, closed.refused));
-  const input = h("input", { id: "ask-name", maxlength: 24, placeholder: "your name", autocomplete: "nickname",
+  const input = h("input", { id: "ask-name", maxlength: 24, placeholder: t("your name"), autocomplete: "nickname",
+                             "aria-label": t("your name"),
                              value: localStorage.getItem("fiftysix-name") || "" });
   const ask = () => {
     const name = input.value.trim();
     if (name) actions.join(name, true);
   };
-  panel.append(h("div", { class: "row" }, input, h("button", { class: "primary", id: "ask-btn", onclick: ask }, "Ask to join")));
+  panel.append(h("div", { class: "row" }, input, h("button", { class: "primary", id: "ask-btn", onclick: ask }, t("Ask to join"))));
 }
 
 /** Keep the page's list of finished deals up to date from a message's latest deal. */
@@ -200,7 +208,7 @@ function showError(text) {
 
 function send(msg) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
-  else showError("Not connected; reconnecting…");
+  else showError(t("Not connected; reconnecting…"));
 }
 
 export const actions = {
@@ -243,12 +251,7 @@ export const actions = {
     connect();
   },
   share() {
-    const url = `${location.origin}/t/${code}${S.key ? `#k=${S.key}` : ""}`;
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(url).then(() => showError(`Link copied: ${url}`), () => showError(url));
-    } else {
-      showError(`Send this link: ${url}`);
-    }
+    openShare(`/t/${code}${S.key ? `#k=${S.key}` : ""}`);
   },
   showError,
   olderDeals() {
@@ -256,5 +259,22 @@ export const actions = {
   },
 };
 
+/** The page's fixed words, through t() like every other. */
+function staticWords() {
+  document.getElementById("share").textContent = t("Share");
+  document.getElementById("dot").title = t("connection");
+  const home = document.querySelector(".top .home");
+  home.title = t("start page");
+  home.setAttribute("aria-label", t("start page"));
+  document.getElementById("felt").setAttribute("aria-label", t("the table"));
+  document.getElementById("trick").setAttribute("aria-label", t("the trick (tap to go on)"));
+  document.getElementById("help-panel").textContent = t("Tap a card or a call to select it, then confirm. A greyed " +
+    "card says why when tapped. Every bid's meaning is shown in words: the way a bid is written is a public " +
+    "convention. \"Share\" gives the link (and a QR code) that lets friends in; with the code alone they ask the " +
+    "host first (unless the table is public).");
+}
+
+staticWords();
+initSound(document.getElementById("sound"));
 document.getElementById("share").addEventListener("click", actions.share);
 connect();

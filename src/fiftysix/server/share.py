@@ -1,0 +1,91 @@
+"""The link friends can reach, and its QR code: ``POST /api/share {"path": "/t/CODE#k=..."}``.
+
+The base of the link is, in this order: the ``--public-url`` the server was given (behind a proxy, a tunnel or a
+name); when it listens on every interface (``--host 0.0.0.0`` or ``::``), this machine's address on the local
+network, found without sending anything (a UDP socket's ``connect`` only picks the route); otherwise the address
+the browser used.  The secret stays in the fragment; the server keeps nothing of what it is asked.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+MAX_PATH = 200
+ALL_INTERFACES = ("0.0.0.0", "::", "")
+_ROUTE_PROBE = ("192.0.2.1", 9)      # TEST-NET-1 (RFC 5737): connect() on UDP sends no packet
+
+
+def lan_address() -> str:
+    """This machine's address on the network its default route leads to, without any traffic; the loopback
+    address when there is none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(_ROUTE_PROBE)
+            address = str(s.getsockname()[0])
+            if not ipaddress.ip_address(address).is_unspecified:
+                return address
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not ipaddress.ip_address(address).is_loopback:
+                return address
+    except OSError:
+        pass
+    return "127.0.0.1"
+
+
+def check_public_url(url: str) -> str:
+    """``url`` without a trailing slash.
+
+    :raises ValueError: when it is not an http(s) URL with a host (and no query or fragment).
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(f"--public-url must be an http:// or https:// address like https://cards.example.org, "
+                         f"not {url!r}")
+    return url.rstrip("/")
+
+
+def share_base(public_url: str | None, listen_host: str | None, request_base: str, port: int | None) -> str:
+    """Scheme, host and port (and a path prefix of a public URL) for links to tables."""
+    if public_url:
+        return public_url.rstrip("/")
+    if listen_host is not None and listen_host in ALL_INTERFACES:
+        scheme = urlsplit(request_base).scheme or "http"
+        host = lan_address()
+        default = {"http": 80, "https": 443}.get(scheme)
+        return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
+    return request_base.rstrip("/")
+
+
+def loopback_only(base: str) -> bool:
+    """Whether links with this base reach only this computer."""
+    host = urlsplit(base).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_path(path: object) -> str:
+    """A table page's path (with its fragment).
+
+    :raises ValueError: when it is not ``/t/CODE`` (and an optional ``#k=...``) of at most 200 characters.
+    """
+    if not isinstance(path, str) or not path.startswith("/t/") or len(path) > MAX_PATH or not path.isprintable() \
+            or " " in path:
+        raise ValueError(f"path must be a table's path like /t/ABC234 (at most {MAX_PATH} characters)")
+    return path
+
+
+def qr_data_uri(text: str) -> str:
+    """An SVG QR code of ``text`` as a data: URI (the page's CSP allows data: images)."""
+    import segno
+
+    return str(segno.make(text, error="m").svg_data_uri(scale=4, border=2))

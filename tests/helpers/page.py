@@ -1,0 +1,124 @@
+"""Driving the table page in Playwright: create a table, make moves as a person would (tap, then confirm)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1366, "height": 900}
+TABLE_URL = re.compile(r".*/t/[A-Z0-9]+(#k=[A-Za-z0-9_-]+)?$")
+
+
+def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
+    """A page in a fresh context (a phone viewport is a touch device), collecting script and CSP errors."""
+    touch = viewport["width"] < 700
+    context = browser.new_context(viewport=viewport, is_mobile=touch, has_touch=touch)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    return page
+
+
+def create_table(page: Any, url: str, preset: str, name: str = "Asha", start: bool = True) -> str:
+    """From the start page: a table of ``preset`` with computer players in the empty seats; its code."""
+    page.goto(url + "/")
+    page.fill("#player-name", name)
+    page.select_option("#preset", preset)
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    page.wait_for_selector("#start-btn")
+    if start:
+        page.click("#start-btn")
+        page.wait_for_selector("#hand .card")
+    return str(page.locator("#code").inner_text())
+
+
+def tap(locator: Any) -> None:
+    """A tap: the click event on the element (no waiting for a stable box while the page re-renders)."""
+    locator.dispatch_event("click")
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.locator("#action-panel.you-move").count())
+
+
+def call(page: Any, offline: bool = False) -> bool:
+    """Pass if allowed (else the lowest bid) when it is this page's turn in the auction."""
+    panel = page.locator("#action-panel")
+    button = panel.locator('[data-move="P"]')
+    if not button.count():
+        button = panel.locator("#bids button")
+    if not button.count():
+        return False
+    tap(button.first)
+    page.wait_for_selector("#confirm-btn")
+    if not offline:
+        page.wait_for_function("() => document.getElementById('meaning') && "
+                               "document.getElementById('meaning').textContent !== '…'")
+    tap(page.locator("#confirm-btn"))
+    return True
+
+
+def play_card(page: Any) -> str | None:
+    """Tap the first legal card and confirm it; the card played."""
+    legal = page.locator("#hand button.card.legal")
+    if not legal.count():
+        return None
+    played = str(legal.first.get_attribute("data-card"))
+    tap(legal.first)
+    page.wait_for_selector("#confirm-btn")
+    tap(page.locator("#confirm-btn"))
+    return played
+
+
+def act(page: Any) -> bool:
+    """One move if it is this page's turn: a call, a trump, a discard or a card."""
+    if not my_turn(page):
+        return False
+    panel = page.locator("#action-panel")
+    if page.locator("#bids").count() or page.locator("#specials").count():
+        done = call(page)
+    elif page.locator("#hand button.card.legal").count():
+        done = play_card(page) is not None
+    elif panel.locator("[data-move]").count():
+        tap(panel.locator("[data-move]").first)
+        page.wait_for_selector("#confirm-btn")
+        tap(page.locator("#confirm-btn"))
+        done = True
+    else:
+        return False
+    if done:
+        page.wait_for_function("() => !document.querySelector('#confirm-btn')")
+    return done
+
+
+def until(page: Any, condition: Any, limit: float = 90, play: bool = False, each: Any = None) -> None:
+    """Make this page's calls (its cards too when ``play``; "Next deal" after a deal) until ``condition(page)``;
+    ``each(page)`` is called on every round (a sampler)."""
+    deadline = time.monotonic() + limit
+    while not condition(page):
+        if time.monotonic() > deadline:
+            raise AssertionError("the page did not reach the wanted state in time")
+        if each is not None:
+            each(page)
+        if page.locator("#next-btn").count():
+            tap(page.locator("#next-btn"))
+            page.wait_for_timeout(50)
+        elif my_turn(page) and (play or not in_play(page)):
+            act(page)
+        else:
+            page.wait_for_timeout(25)
+
+
+def in_play(page: Any) -> bool:
+    """This page's turn to play a card."""
+    return bool(page.locator("#hand button.card.legal").count())
+
+
+def shot(page: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=False)
