@@ -195,6 +195,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
             seat = table.state.seat_of(player)
             if seat is None:
                 raise TableError("you have no seat at this table; you are watching")
+            table.state.check_not_paused()
             if not table.state.may_see(player, seat):
                 raise TableError(f"a computer player plays seat {seat} until this deal ends; "
                                  "you play it from the next deal")

@@ -349,7 +349,7 @@ class TableState:
         return e
 
     def _on_rematch(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_not_paused()
+        self.check_not_paused()
         if self.status != MATCH_OVER:
             raise TableError("a rematch can start only when the match is over")
         self._check_seated(e)
@@ -361,7 +361,7 @@ class TableState:
         return e
 
     def _on_next(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_not_paused()
+        self.check_not_paused()
         if self.status != DEAL_OVER:
             raise TableError("the next deal can start only when a deal is over")
         if e.get("player") is not None:
@@ -374,7 +374,7 @@ class TableState:
             raise TableError("the deal is over; no more moves")
         if self.status != PLAYING:
             raise TableError("the match has not started")
-        self._check_not_paused()
+        self.check_not_paused()
         table_seat = e["seat"]
         seat = self.deal_seat(table_seat)
         if seat is None:
@@ -455,7 +455,7 @@ class TableState:
         if e.get("player") != self.host:
             raise TableError("only the host can do that")
 
-    def _check_not_paused(self) -> None:
+    def check_not_paused(self) -> None:
         if self.paused:
             raise TableError("the table is paused by the host; wait until the host resumes it")
 

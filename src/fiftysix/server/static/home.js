@@ -1,5 +1,6 @@
 // The start page: create a table (game, preset, options, bots, grace period) or join one by code.
 import { h, clear } from "./dom.js";
+import { clockChoice } from "./clock-form.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = {};
@@ -64,7 +65,7 @@ async function create() {
   const body = {
     player_name: name, preset: presetOf(), options: options(), fill: $("fill").value || null,
     grace: Number($("grace").value || 60), name: $("table-name").value.trim() || null,
-    public: $("public").checked,
+    public: $("public").checked, clock: clockChoice(),
   };
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
                                           body: JSON.stringify(body) });

@@ -4,6 +4,7 @@
 // GET /api/tables/CODE/deals?before=N.
 import { h, clear } from "./dom.js";
 import { renderAll } from "./render.js";
+import { noteReaction } from "./reactions.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -104,6 +105,9 @@ function onMessage(msg) {
     case "presence":
       S.table = msg.table;
       noteDeal(msg.table);
+      break;
+    case "reaction":
+      noteReaction(msg);
       break;
     case "explained":
       S.meanings[msg.move] = msg.meaning || "";
