@@ -83,12 +83,12 @@ def test_two_people_see_each_others_reactions(server: LiveServer, chromium: Any)
     guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
     host.click("#start-btn")
     for page in (host, guest):
-        page.wait_for_selector("#reaction-bar [data-react='👍']")
+        page.wait_for_selector("#reaction-bar [data-react='😄']")
         page.wait_for_selector("[data-seat='1']")
-    host.locator("#reaction-bar [data-react='👍']").dispatch_event("click")
+    host.locator("#reaction-bar [data-react='😄']").dispatch_event("click")
     guest.wait_for_selector("[data-reaction-seat='0']")
-    assert guest.locator("[data-reaction-seat='0']").inner_text() == "👍"
-    assert "Asha: 👍" in guest.locator("#reaction-log").inner_text()
+    assert guest.locator("[data-reaction-seat='0']").inner_text() == "😄"
+    assert "Asha: 😄" in guest.locator("#reaction-log").inner_text()
     guest.locator("#reaction-bar [data-react='Well played']").dispatch_event("click")
     host.wait_for_selector("[data-reaction-seat='1']")
     assert host.locator("[data-reaction-seat='1']").inner_text() == "Well played"

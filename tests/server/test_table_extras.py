@@ -63,7 +63,7 @@ def test_reactions_reach_everyone_and_are_checked_and_limited(db: str) -> None:
         with c.websocket_connect(keyed(f"/ws/{code}")) as wa, c.websocket_connect(keyed(f"/ws/{code}")) as wb:
             hello(wa, asha)
             hello(wb, ben)
-            wb.send_json({"type": "react", "reaction": "👍"})
+            wb.send_json({"type": "react", "reaction": "😄"})
             assert "join" in error(wb)
             wb.send_json({"type": "join", "name": "Ben"})
             wb.send_json({"type": "sit", "seat": 2})
@@ -71,11 +71,11 @@ def test_reactions_reach_everyone_and_are_checked_and_limited(db: str) -> None:
             wa.send_json({"type": "react", "reaction": "Well played"})
             got = receive_until(wb, lambda m: m["type"] == "reaction")
             assert (got["seat"], got["name"], got["reaction"]) == (0, "Asha", "Well played")
-            wb.send_json({"type": "react", "reaction": "👏"})
+            wb.send_json({"type": "react", "reaction": "😎"})
             mine = receive_until(wa, lambda m: m["type"] == "reaction")
             assert mine["name"] == "Asha"     # the sender sees their own too
             got = receive_until(wa, lambda m: m["type"] == "reaction")
-            assert (got["seat"], got["name"], got["reaction"]) == (2, "Ben", "👏")
+            assert (got["seat"], got["name"], got["reaction"]) == (2, "Ben", "😎")
             wb.send_json({"type": "react", "reaction": "your hearts are weak"})
             assert "reaction must be one of" in error(wb)
             for _ in range(3):     # with the one before: the burst of 4

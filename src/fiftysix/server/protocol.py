@@ -18,7 +18,7 @@ Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``t
     {"type": "ask", "name": "Ben"}                     at a private table without its link: ask the host
     {"type": "admit", "player": "..."}  {"type": "refuse", "player": "..."}   host: answer someone who asked
     {"type": "explain", "move": "+2H"}                 the meaning of one of your legal calls, before making it
-    {"type": "react", "reaction": "👍"}                 a preset reaction to everyone (server/reactions.py)
+    {"type": "react", "reaction": "😄"}                 a preset reaction to everyone (server/reactions.py)
     {"type": "pause"}  {"type": "resume"}              host: stop the table (no moves, no bot moves, clocks stop)
     {"type": "replace", "seat": 2, "bot": "rules"}     host: a computer player instead of the person there
                                                        (``bot`` optional: the table's fill or its best bot)

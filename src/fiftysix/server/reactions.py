@@ -17,7 +17,7 @@ from .state import TableError
 if TYPE_CHECKING:
     from .table import LiveTable
 
-REACTIONS = ("👍", "👏", "😄", "😮", "😅", "🙏",
+REACTIONS = ("😄", "😮", "😅", "😎", "😢", "❤",
              "Well played", "Good luck", "Thanks", "Sorry", "Oops", "Nice trick")
 """The reactions, in the page's order; the phrases are English ids the page translates."""
 

@@ -62,7 +62,8 @@ def review_record(data: object, index: int = 0) -> dict[str, Any]:
     record = data["deals"][index] if isinstance(data, Mapping) and "deals" in data else data
     assert isinstance(record, Mapping)
     return {
-        "game": deal.game, "players": deal.n, "rules": game.rules_to_json(deal.rules),
+        "game": deal.game, "players": deal.n,
+        "rules": record["rules"] if isinstance(record.get("rules"), Mapping) else game.rules_to_json(deal.rules),
         "dealer": deal.dealer, "team_of": list(deal.rules.team_of),
         "hands": [[str(c) for c in hand] for hand in deal.dealt],
         "auction": list(record.get("auction") or []),

@@ -15,7 +15,7 @@ function clockText(left, bankLeft, paused) {
   const fmt = (s) => { const n = Math.ceil(s); return n >= 60 ? `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}` : `${n}`; };
   const text = move > 0 ? (bank > 0 ? t("{move} s + bank {bank}", { move: fmt(move), bank: fmt(bank) }) : t("{move} s", { move: fmt(move) }))
     : t("bank {bank}", { bank: fmt(bank) });
-  return `${paused ? "⏸" : "⏱"} ${text}`;
+  return paused ? t("paused: {text}", { text }) : `◷ ${text}`;
 }
 
 function secondsLeft() {

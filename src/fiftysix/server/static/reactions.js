@@ -10,7 +10,7 @@ const PHRASES = {
   "Well played": () => t("Well played"), "Good luck": () => t("Good luck"), Thanks: () => t("Thanks"),
   Sorry: () => t("Sorry"), Oops: () => t("Oops"), "Nice trick": () => t("Nice trick"),
 };
-const SIGNS = ["👍", "👏", "😄", "😮", "😅", "🙏"];
+const SIGNS = ["😄", "😮", "😅", "😎", "😢", "❤"];
 const label = (r) => (PHRASES[r] ? PHRASES[r]() : r);
 
 const recent = [];     // {seat, name, reaction, until}

@@ -134,7 +134,7 @@ function render() {
   for (let k = 0; k < step - 1; k++) for (const p of tricks[k].cards) gone[p.seat].push(p.card);
   const contract = rv.result && rv.result.contract;
   box.append(h("div", { class: "rv-head" },
-    h("h2", {}, `${t("Game {game}", { game: rv.game })} · ${rv.rules.preset || ""}`),
+    h("h2", {}, rv.rules.preset ? t("Game {game} · {preset}", { game: rv.game, preset: rv.rules.preset }) : t("Game {game}", { game: rv.game })),
     h("span", {}, contract ? t("contract {value} {strain} by {who}", { value: contract.value, strain: pretty(contract.strain || ""),
                                                                       who: seatName(contract.declarer ?? contract.bidder ?? 0) }) : ""),
     h("span", {}, rv.result ? (rv.result.made ? t("made") : t("failed")) : t("unfinished")),
@@ -143,11 +143,11 @@ function render() {
   // step controls
   const go = (n) => { R.step = n; render(); };
   box.append(h("div", { class: "rv-steps" },
-    h("button", { type: "button", id: "rv-first", onclick: () => go(0), disabled: step === 0 }, "⏮"),
+    h("button", { type: "button", id: "rv-first", onclick: () => go(0), disabled: step === 0, "aria-label": t("hands as dealt") }, "«"),
     h("button", { type: "button", id: "rv-prev", onclick: () => go(step - 1), disabled: step === 0, "aria-label": t("previous trick") }, "◀"),
     h("span", { class: "rv-where", id: "rv-where" }, step === 0 ? t("Hands as dealt") : t("Trick {k} of {n}", { k: step, n: tricks.length })),
     h("button", { type: "button", id: "rv-next", onclick: () => go(step + 1), disabled: step >= tricks.length, "aria-label": t("next trick") }, "▶"),
-    h("button", { type: "button", id: "rv-last", onclick: () => go(tricks.length), disabled: step >= tricks.length }, "⏭")));
+    h("button", { type: "button", id: "rv-last", onclick: () => go(tricks.length), disabled: step >= tricks.length, "aria-label": t("last trick") }, "»")));
   // the trick of this step
   if (step > 0) {
     const trick = tricks[step - 1];

@@ -1,7 +1,11 @@
-// Where the extras draw on a seat of the table: its `.seat-badges` box (else `.meta`), found by the seat's
-// data-seat attribute (a deal seat). Seats are drawn only during a deal: null otherwise.
+// Where the extras draw on a seat of the table: its `.seat-badges` box, found by the seat's data-seat attribute
+// (a deal seat); made at the end of the seat when the page has none. Seats are drawn only during a deal.
+import { h } from "./dom.js";
+
 export function seatBadges(dealSeat) {
   const seat = document.querySelector(`[data-seat="${dealSeat}"]`);
   if (!seat) return null;
-  return seat.querySelector(".seat-badges") || seat.querySelector(".meta") || seat;
+  let box = seat.querySelector(".seat-badges");
+  if (!box) { box = h("div", { class: "seat-badges" }); seat.append(box); }
+  return box;
 }
