@@ -174,3 +174,42 @@ def test_the_review_of_a_finished_deal_and_never_of_one_in_progress(db: str) -> 
         marks = review["analysis"]["cards"]
         assert [m["card"] for m in marks] == record["play"]
         assert all(m["cost"] == m["best"] - m["value"] >= 0 and m["mark"] in ("", "?", "??") for m in marks)
+
+
+def test_after_a_restart_the_turn_starts_again_with_the_bank_the_log_holds(db: str) -> None:
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random", clock={"move": 1, "bank": 3})
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            hello(ws, asha)
+            ws.send_json({"type": "start"})
+            turn = receive_until(ws, my_turn)
+            time.sleep(1.6)      # the move second and about 0.6 s of the bank
+            ws.send_json({"type": "move", "move": turn["view"]["legal"][0]})
+            moved = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("seat") == 0)
+            bank = moved["table"]["banks"][0]
+            assert 2.0 <= bank <= 2.5 and "timeout" not in moved["event"], bank
+            ws.send_json({"type": "pause"})
+            receive_until(ws, lambda m: is_snapshot(m) and m["table"]["paused"])
+    # a restart while paused: still paused, the bank as logged
+    with client(db) as c, c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+        back = hello(ws, asha)
+        assert back["table"]["paused"] and back["table"]["banks"][0] == bank
+        ws.send_json({"type": "resume"})
+        resumed = receive_until(ws, lambda m: is_snapshot(m) and not m["table"]["paused"])
+        if not my_turn(resumed):
+            resumed = receive_until(ws, my_turn)
+        tc = resumed["table"]["turn_clock"]
+        assert tc["seat"] == 0 and tc["bank_left"] == bank
+        assert bank + 0.5 <= tc["deadline"] - tc["now"] <= bank + 1.05    # full move seconds again
+
+
+def test_a_record_file_that_cannot_be_reviewed_is_refused_saying_why(tmp_path: Any) -> None:
+    with client(tmp_path / "t.db") as c:
+        bad = c.post("/api/review", json={"record": 5})
+        assert bad.status_code == 400 and "record" in bad.json()["error"]
+        r = c.post("/api/review", json={"record": {"game": "56", "rules": {"preset": "56-4"}, "hands": ["AS"]}})
+        assert r.status_code == 422 and "invalid record" in r.json()["error"], r.text
+        match = {"game": "56", "rules": {"preset": "56-4"}, "deals": []}
+        r = c.post("/api/review", json={"record": match, "deal": 0})
+        assert r.status_code == 422 and "deals" in r.json()["error"], r.text

@@ -92,6 +92,8 @@ def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
     deals = data.get("deals")
     if game is None or not isinstance(deals, list):
         raise ReviewError(f'invalid record: a match record needs a "game" ({" or ".join(GAMES)}) and "deals"')
+    if not deals:
+        raise ReviewError("this match record has no deals")
     if not isinstance(index, int) or not 0 <= index < len(deals):
         raise ReviewError(f"this match record has deals 0-{len(deals) - 1}, not {index}")
     try:
@@ -164,6 +166,7 @@ class Reviews:
         if future is None:
             if len(self.running) >= self.queue:
                 raise ReviewBusy(f"{self.queue} reviews are being computed; ask again in a few seconds")
+            _deals(record, index)      # a bad record is refused here at once (a replay: milliseconds)
             loop = asyncio.get_running_loop()
             future = asyncio.wrap_future(self._executor().submit(review_record, record, index), loop=loop)
             self.running[key] = future
