@@ -168,7 +168,7 @@ def test_the_review_shows_all_hands_and_marks_and_opens_a_dropped_record(server:
     phone_page.evaluate("([k, v]) => localStorage.setItem(k, v)", [store, key])
     for p, size in ((page, "1366x900"), (phone_page, "390x844")):
         p.goto(server.url + href)
-        p.wait_for_selector("#rv-hands .rv-hand", timeout=180000)
+        p.wait_for_selector("#rv-hands .rv-hand", timeout=600000)
         hands = p.locator("#rv-hands .rv-hand")
         assert hands.count() == 6
         assert [" ".join(hands.nth(i).locator(".card").evaluate_all("els => els.map(e => e.dataset.card)"))
@@ -191,7 +191,7 @@ def test_the_review_shows_all_hands_and_marks_and_opens_a_dropped_record(server:
     path.write_text(json.dumps(record))
     page.goto(server.url + "/review")
     page.set_input_files("#rv-file", str(path))
-    page.wait_for_selector("#rv-hands .rv-hand", timeout=180000)
+    page.wait_for_selector("#rv-hands .rv-hand", timeout=600000)
     assert page.locator("#rv-hands .rv-hand").count() == 6
     page.locator("#rv-last").dispatch_event("click")
     assert page.locator("#rv-where").inner_text() == "Trick 8 of 8"
