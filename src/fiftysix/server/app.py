@@ -12,6 +12,9 @@ Routes::
     GET  /api/tables/{code}/deals?before=N&limit=20   finished deals numbered below N, newest first
     GET  /api/tables/{code}/deals/{n}.json   the record of a finished deal (a download)
     POST /api/share             {"path"} -> {"url", "qr", "local_only"}: the link friends can reach (share.py)
+    GET  /api/tables/{code}/deals/{n}/review  its review: hands, tricks, double-dummy marks (202 while computed)
+    POST /api/review            {"record", "deal"} -> the review of a record file (202 while computed)
+    GET  /review                the review page (a table's deals, or a record file dropped on it)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
@@ -45,6 +48,7 @@ from .hub import Hub, catalogue
 from .limits import Limits, QuotaError
 from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
+from .review import ReviewBusy, ReviewError, Reviews, record_key
 from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
@@ -69,6 +73,9 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     public_url: str | None = None      # the address friends use (fiftysix serve --public-url)
     listen_host: str | None = None     # the address listened on (for the share link when it is all interfaces)
+    review_workers: int = 1            # processes computing deal reviews (server/review.py) ...
+    review_queue: int = 8              # ... and reviews waiting or running at once (more: 503, ask again)
+    review_wait: float = 5.0           # seconds a review request waits before answering 202 (ask again)
 
 
 class Server:
@@ -81,6 +88,7 @@ class Server:
         self.lookups = Lookups(settings.limits)
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
+        self.reviews = Reviews(settings.review_workers, settings.review_queue)
 
     async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
         """A table by code, or the status and message to answer: 404, or 429 once the address failed too many
@@ -113,6 +121,7 @@ class Server:
         log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
 
     async def shutdown(self) -> None:
+        self.reviews.close()
         await self.hub.stop()
         await self.db.close()
 
@@ -286,6 +295,53 @@ def create_app(settings: Settings | None = None) -> Starlette:
         headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
         return Response(json.dumps(record, indent=1) + "\n", media_type="application/json", headers=headers)
 
+    async def review_page(_request: Request) -> Response:
+        return FileResponse(STATIC / "review.html")
+
+    async def api_review(request: Request) -> Response:
+        code = request.path_params["code"].upper()
+        number = request.path_params["number"]
+        table = await server.find(code, _address(request))
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
+        refused = server.admit(request, table)
+        if refused is not None:
+            return refused
+        if not 1 <= number <= table.state.deals_count:
+            in_progress = number == table.state.deals_count + 1 and table.state.status == "playing"
+            return _error(f"deal {number} of table {code[:16]} is in progress: its review opens when it ends"
+                          if in_progress else f"table {code[:16]} has no finished deal {number}",
+                          409 if in_progress else 404)
+        record = await server.db.deal_record(table.code, number)
+        if record is None:
+            return _error(f"table {code[:16]} has no finished deal {number}", 404)
+        return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number})
+
+    async def api_review_file(request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        record, index = body.get("record"), body.get("deal", 0)
+        if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
+            return _error('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
+        return await _review(record_key(record, index), record, index, {})
+
+    async def _review(key: str, record: object, index: int, extra: dict[str, Any]) -> Response:
+        reviews = server.reviews
+        try:
+            found = reviews.get(key, record, index)
+            if found is None:
+                await reviews.wait(key, server.settings.review_wait)
+                found = reviews.get(key, record, index)
+        except ReviewBusy as e:
+            return JSONResponse({"error": str(e)}, status_code=503, headers={"Retry-After": "5"})
+        except ReviewError as e:
+            return _error(str(e), 422)
+        if found is None:
+            return JSONResponse({"pending": True, "message": "the review is being computed; ask again"},
+                                status_code=202, headers={"Retry-After": "2"})
+        return JSONResponse({**found, **extra})
+
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         address = _address(ws)
@@ -406,6 +462,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/deals", api_deals),
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),
+        Route("/api/tables/{code}/deals/{number:int}/review", api_review),
+        Route("/api/review", api_review_file, methods=["POST"]),
+        Route("/review", review_page),
         Route("/api/tables/{code}/matches/{number:int}.json", api_match_record),
         WebSocketRoute("/ws/{code}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

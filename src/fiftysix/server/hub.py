@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core.errors import RulesError
 from ..games import DEFAULT_PRESET, GAMES, game_of_preset
+from .clock import clock_rule
 from .db import Database
 from .history import History
 from .limits import Limits, Quotas, searching_bots
@@ -193,6 +194,9 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
              "private": not public, "seat_rule": True}
     if not public:
         event["secret"] = secrets.token_urlsafe(16)   # 128 random bits
+    clock = clock_rule(form.get("clock"))
+    if clock is not None:     # only then: a table without a clock logs what it always did
+        event["clock"] = clock
     return event
 
 

@@ -36,6 +36,8 @@ class Limits:
     spectators: int = 50                  # connections watching one table (not seated)
     members: int = 100                    # people who have joined one table
     renames_per_hour: int = 6             # a member's name changes at one table
+    reactions_per_minute: int = 12        # reactions one member may send at one table, on average ...
+    reaction_burst: int = 4               # ... and at once
 
 
 def limits_from(items: Iterable[str], base: Limits) -> Limits:

@@ -18,6 +18,7 @@ from typing import Any
 from ..core.cards import Card
 from ..core.moves import Call
 from ..views import SeatView, view
+from .clock import clock_message
 from .state import TableState
 
 SPECTATOR_NAMES = 20
@@ -30,6 +31,7 @@ class Presence:
 
     online: set[str] = field(default_factory=set)          # player ids with an open connection
     covered: set[str] = field(default_factory=set)         # dropped players whose seat a bot plays for now
+    clock: dict[str, Any] | None = None                    # the turn clock now (server/clock.py), if any
 
 
 def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
@@ -70,6 +72,11 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "deals_count": state.deals_count,
         "last_deal": state.recent_deals[-1] if state.recent_deals else None,
         "matches": _matches_with_deals(state),
+        "host_seat": state.seat_of(state.host),
+        "paused": state.paused,
+        "clock": state.clock,
+        "banks": state.banks if state.clock else None,
+        "turn_clock": clock_message(presence.clock),
     }
 
 
@@ -185,7 +192,7 @@ def public_event(state: TableState, event: dict[str, Any]) -> dict[str, Any]:
     """What everyone may know about an event: its kind and who made it, never a move's text
     (a hidden trump choice or a closed discard is secret; the views show what may be seen)."""
     out: dict[str, Any] = {"kind": event["kind"]}
-    for key in ("seat", "a", "b", "bot"):
+    for key in ("seat", "a", "b", "bot", "timeout"):
         if key in event:
             out[key] = event[key]
     if "player" in event:

@@ -18,6 +18,11 @@ Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``t
     {"type": "ask", "name": "Ben"}                     at a private table without its link: ask the host
     {"type": "admit", "player": "..."}  {"type": "refuse", "player": "..."}   host: answer someone who asked
     {"type": "explain", "move": "+2H"}                 the meaning of one of your legal calls, before making it
+    {"type": "react", "reaction": "😄"}                 a preset reaction to everyone (server/reactions.py)
+    {"type": "pause"}  {"type": "resume"}              host: stop the table (no moves, no bot moves, clocks stop)
+    {"type": "replace", "seat": 2, "bot": "rules"}     host: a computer player instead of the person there
+                                                       (``bot`` optional: the table's fill or its best bot)
+    {"type": "host", "seat": 2}                        host: hand the host role to the person in that seat
     {"type": "state"}                                  a full state now (after a gap, or to be sure)
     {"type": "ping"}
 
@@ -43,6 +48,7 @@ from ..core.moves import Call
 from . import safejson
 from .limits import QuotaError
 from .messages import snapshot
+from .reactions import react
 from .state import TableError
 from .table import Connection, LiveTable
 from .tokens import clean_name
@@ -50,7 +56,7 @@ from .tokens import clean_name
 MAX_MESSAGE = 4096
 
 TYPES = ("hello", "join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "explain",
-         "state", "ping", "offer", "ask", "admit", "refuse")
+         "state", "ping", "offer", "ask", "admit", "refuse", "react", "pause", "resume", "replace", "host")
 MAX_MOVE_ID = 32
 
 
@@ -128,6 +134,9 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         async with table.lock:
             conn.send(_explain(table, player, msg.get("move")))
         return
+    if kind == "react":
+        react(table, player, msg.get("reaction"))
+        return
     event: dict[str, Any] = {"kind": kind, "player": player}
     if kind == "join":
         try:
@@ -156,6 +165,15 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
             table.check_bot(msg["bot"])
     elif kind == "swap":
         event["a"], event["b"] = msg.get("a"), msg.get("b")
+    elif kind == "replace":
+        event["seat"] = msg.get("seat")
+        event["bot"] = _replacement_bot(table, msg.get("bot"))
+    elif kind == "host":
+        seat = msg.get("seat")
+        seats = table.state.seats
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
+            raise TableError(f"seat must be a number 0-{len(seats) - 1}")
+        event["who"] = seats[seat].player
     elif kind in ("start", "rematch", "next"):
         event["seed"] = secrets.randbits(62)
         if kind != "next":
@@ -177,6 +195,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
             seat = table.state.seat_of(player)
             if seat is None:
                 raise TableError("you have no seat at this table; you are watching")
+            table.state.check_not_paused()
             if not table.state.may_see(player, seat):
                 raise TableError(f"a computer player plays seat {seat} until this deal ends; "
                                  "you play it from the next deal")
@@ -197,6 +216,24 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
     if kind != "join" and player not in table.state.players:
         raise TableError("join the table with a name first")
     await table.submit(event)
+
+
+def _replacement_bot(table: LiveTable, bot: object) -> str:
+    """The computer player that replaces a person: the one asked for, else the table's fill or best bot.
+
+    :raises TableError: for a bot the game does not have.
+    """
+    from .hub import bot_names
+    from .table import default_bot
+
+    if bot is None:
+        return table.state.fill or default_bot(table.state.game.name)
+    bots = bot_names(table.state.game.name)
+    if bot not in bots:
+        raise TableError(f"bot must be one of {', '.join(bots)}")
+    if table.check_bot is not None:
+        table.check_bot(bot)
+    return str(bot)
 
 
 def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name: str) -> bool:

@@ -124,6 +124,9 @@ class TableState:
     seers: list[str | None] = field(default_factory=list)   # per table seat: who may see its hand this deal
     offered: set[int] = field(default_factory=set)           # computer players' seats the host offered
     move_ids: dict[str, dict[str, int]] = field(default_factory=dict)   # person -> recent move id -> version
+    clock: dict[str, float] | None = None    # the turn clock {"move", "bank"} seconds, or None (server/clock.py)
+    banks: list[float] = field(default_factory=list)         # per table seat: its time bank left this match
+    paused: bool = False                                      # by the host: no moves, no bot moves, clocks stop
 
     # -- reading --------------------------------------------------------------------------------------
     @property
@@ -216,6 +219,7 @@ class TableState:
         self.fill, self.grace = e.get("fill"), float(e.get("grace", 60))
         self.private, self.secret = bool(e.get("private", False)), e.get("secret")
         self.seat_rule = bool(e.get("seat_rule", False))
+        self.clock = e.get("clock")
         self.players[e["host"]] = e["host_name"]
         self.seats = [Seat() for _ in range(rules.players)]
         host_seat = e.get("host_seat", 0)
@@ -338,22 +342,26 @@ class TableState:
         if self.status != LOBBY:
             raise TableError("the match has started already")
         self._fill_seats()
+        self._reset_banks()
         self.match_no = 1
         self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
         self._new_deal(e["seed"])
         return e
 
     def _on_rematch(self, e: dict[str, Any]) -> dict[str, Any]:
+        self.check_not_paused()
         if self.status != MATCH_OVER:
             raise TableError("a rematch can start only when the match is over")
         self._check_seated(e)
         self._fill_seats()
+        self._reset_banks()
         self.match_no += 1
         self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
         self._new_deal(e["seed"])
         return e
 
     def _on_next(self, e: dict[str, Any]) -> dict[str, Any]:
+        self.check_not_paused()
         if self.status != DEAL_OVER:
             raise TableError("the next deal can start only when a deal is over")
         if e.get("player") is not None:
@@ -366,6 +374,7 @@ class TableState:
             raise TableError("the deal is over; no more moves")
         if self.status != PLAYING:
             raise TableError("the match has not started")
+        self.check_not_paused()
         table_seat = e["seat"]
         seat = self.deal_seat(table_seat)
         if seat is None:
@@ -390,9 +399,52 @@ class TableState:
             ids[move_id] = self.version + 1
             if len(ids) > MOVE_IDS:
                 del ids[next(iter(ids))]
+        if "bank" in e:     # the server's turn clock: what is left of this seat's bank after the move
+            self.banks[table_seat] = float(e["bank"])
         if deal.is_over:
             self._finish_deal()
         return {**e, "move": str(move)}
+
+    # -- the host's controls --------------------------------------------------------------------------
+    def _on_pause(self, e: dict[str, Any]) -> dict[str, Any]:
+        self._check_host(e)
+        if self.paused:
+            raise TableError("the table is paused already")
+        if self.status == LOBBY:
+            raise TableError("the match has not started; there is nothing to pause")
+        self.paused = True
+        return e
+
+    def _on_resume(self, e: dict[str, Any]) -> dict[str, Any]:
+        self._check_host(e)
+        if not self.paused:
+            raise TableError("the table is not paused")
+        self.paused = False
+        return e
+
+    def _on_replace(self, e: dict[str, Any]) -> dict[str, Any]:
+        """The host puts a computer player in a person's seat (the person stays a member, watching)."""
+        self._check_host(e)
+        seat = e["seat"]
+        self._check_seat(seat)
+        person = self.seats[seat].player
+        if person is None:
+            raise TableError(f"seat {seat} has no person to replace")
+        if person == self.host:
+            raise TableError("you cannot replace yourself; stand up instead")
+        self.seats[seat] = Seat(bot=e["bot"])
+        return e
+
+    def _on_host(self, e: dict[str, Any]) -> dict[str, Any]:
+        """The host hands the host role to another seated person."""
+        self._check_host(e)
+        who = e.get("who")
+        if who == self.host:
+            raise TableError("you are the host already")
+        if not isinstance(who, str) or self.seat_of(who) is None:
+            raise TableError("the host role goes to a person in a seat")
+        self.host = who
+        return e
 
     # -- helpers --------------------------------------------------------------------------------------
     def _check_seat(self, seat: object) -> None:
@@ -402,6 +454,13 @@ class TableState:
     def _check_host(self, e: dict[str, Any]) -> None:
         if e.get("player") != self.host:
             raise TableError("only the host can do that")
+
+    def check_not_paused(self) -> None:
+        if self.paused:
+            raise TableError("the table is paused by the host; wait until the host resumes it")
+
+    def _reset_banks(self) -> None:
+        self.banks = [float(self.clock["bank"]) if self.clock else 0.0 for _ in self.seats]
 
     def _check_seated(self, e: dict[str, Any]) -> None:
         if self.seat_of(e.get("player")) is None and e.get("player") != self.host:

@@ -24,6 +24,7 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.base import Bot, RandomBot
 from ..views import view
+from .clock import TurnClock
 from .db import Database
 from .history import History
 from .limits import INLINE_BOTS, Buckets, Limits
@@ -102,6 +103,8 @@ class LiveTable:
         self.db = db
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
+        self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
+        self.clock = TurnClock(self._clock_ran_out)
         self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
         self.check_bot: Callable[[str], None] | None = None   # the hub's quota on searching computer players
         self.state = state
@@ -128,11 +131,13 @@ class LiveTable:
             if seat.player is not None and seat.player not in self.presence.online:
                 self._schedule_drop(seat.player)
         self.task = asyncio.create_task(self._bot_loop(), name=f"bots {self.code}")
+        self._update_clock()
         self.wake.set()
 
     async def stop(self) -> None:
         for timer in self.drop_timers.values():
             timer.cancel()
+        self.clock.stop()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -152,6 +157,7 @@ class LiveTable:
     async def commit(self, event: dict[str, Any]) -> None:
         """:meth:`submit` for a caller that holds the lock."""
         before = self.state.deals_count
+        self.clock.stamp(event, self.state)
         stored = self.state.apply(event)
         finished = None
         f = self.state.last_finished
@@ -165,6 +171,7 @@ class LiveTable:
             raise TableError("the server could not save that; please try again") from None
         self.history.append(stored)
         self.last_active = time.time()
+        self._update_clock()
         info = table_info(self.state, self.presence)     # the same for every viewer
         for conn in list(self.conns):
             conn.send(snapshot(self.state, self.presence, conn.player, stored, info))
@@ -298,23 +305,41 @@ class LiveTable:
 
     def _broadcast_presence(self) -> None:
         self._presence_dirty = False
+        self._update_clock()
         info = table_info(self.state, self.presence)
         for conn in list(self.conns):
             conn.send({"type": "presence", "version": self.state.version, "table": info})
 
+    # -- the turn clock (server/clock.py) -------------------------------------------------------------
+    def _update_clock(self) -> None:
+        if self.state.clock is None:
+            return
+        seat = self.state.to_move_table_seat()
+        person = seat is not None and self._bot_for(seat, clock=False) is None
+        self.clock.update(self.state, seat if person else None)
+        self.presence.clock = self.clock.info
+
+    def _clock_ran_out(self) -> None:
+        """The person to move is out of time: their computer player makes this move."""
+        self.presence.clock = self.clock.info
+        self.wake.set()
+
     # -- computer players -----------------------------------------------------------------------------
-    def _bot_for(self, table_seat: int) -> str | None:
+    def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
         seat = self.state.seats[table_seat]
         if seat.bot is not None:
             return seat.bot
         if seat.player is not None and (seat.player in self.presence.covered
-                                        or not self.state.may_see(seat.player, table_seat)):
+                                        or not self.state.may_see(seat.player, table_seat)
+                                        or (clock and self.clock.expired == table_seat)):
             return self.state.fill or default_bot(self.state.game.name)
         return None
 
     def _pending(self) -> tuple[str, int] | None:
         """What the computer players should do next: ``("move", table seat)``, ``("next", -1)`` or nothing."""
         state = self.state
+        if state.paused:
+            return None
         if state.status == PLAYING:
             seat = state.to_move_table_seat()
             if seat is not None and self._bot_for(seat) is not None:
@@ -370,4 +395,7 @@ class LiveTable:
             move = RandomBot().choose(seat_view)
         if move not in seat_view["legal"]:
             move = RandomBot().choose(seat_view)
-        return {"kind": "move", "seat": table_seat, "move": move, "by": name}
+        event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
+        if self.clock.expired == table_seat:
+            event["timeout"] = True
+        return event

@@ -2,6 +2,7 @@
 // sentence about a preset or an option comes from the server's catalogue (one place), never from here.
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
+import { clockChoice } from "./clock-form.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = {};
@@ -90,7 +91,7 @@ async function create() {
   const body = {
     player_name: name, preset: presetOf(), options: options(), fill: $("fill").value || null,
     grace: Number($("grace").value || 60), name: $("table-name").value.trim() || null,
-    public: $("public").checked,
+    public: $("public").checked, clock: clockChoice(),
   };
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
                                           body: JSON.stringify(body) });

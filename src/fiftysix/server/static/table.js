@@ -7,6 +7,7 @@ import { renderAll } from "./render.js";
 import { t } from "./i18n.js";
 import { beepOnTurn, initSound } from "./sound.js";
 import { openShare } from "./share.js";
+import { noteReaction } from "./reactions.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -110,6 +111,9 @@ function onMessage(msg) {
     case "presence":
       S.table = msg.table;
       noteDeal(msg.table);
+      break;
+    case "reaction":
+      noteReaction(msg);
       break;
     case "explained":
       S.meanings[msg.move] = msg.meaning || "";

@@ -1,0 +1,203 @@
+"""Deal review: all hands as dealt, every trick, and what each card cost against best play.
+
+:func:`review_record` turns a deal record (or one deal of a match record) into what the review page shows:
+the hands as dealt, the auction, the contract, each trick with who played each card and who won it, the
+result, and the double-dummy marks of :func:`fiftysix.analysis.analyze_deal` per card.  Analysing a deal
+takes the solver from a fraction of a second to tens of seconds of CPU, so :class:`Reviews` runs it in a
+process pool (the event loop and so every table never waits for it) behind a bounded queue, and keeps the
+latest results.  Reviews are computed when first asked for, never for every deal played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ..analysis import AnalyzeError, analyze_deal
+from ..core.cards import Card
+from ..core.errors import RecordError
+from ..games import GAMES
+from ..records import read_deal
+
+log = logging.getLogger("fiftysix.server")
+
+
+class ReviewError(Exception):
+    """A record that cannot be reviewed; the message says why."""
+
+
+class ReviewBusy(Exception):
+    """The review queue is full: ask again in a moment."""
+
+
+def review_record(data: object, index: int = 0) -> dict[str, Any]:
+    """The review of a deal record, or of deal ``index`` of a match record (runs in a worker process).
+
+    :raises ReviewError: for an invalid record or index.
+    """
+    start, deal = _deals(data, index)
+    game = GAMES[deal.game]
+    tricks = [{"leader": t.leader, "winner": t.winner, "points": t.points,
+               "cards": [{"seat": t.seat_of(i, deal.n), "card": str(c)} for i, c in enumerate(t.cards)]}
+              for t in deal.tricks]
+    if deal.trick_cards:     # an unfinished record: its last trick so far
+        tricks.append({"leader": deal.trick_leader, "winner": None, "points": None,
+                       "cards": [{"seat": (deal.trick_leader + i) % deal.n, "card": str(c)}
+                                 for i, c in enumerate(deal.trick_cards)]})
+    analysis: dict[str, Any] | None = None
+    reason: str | None = None
+    try:
+        analysis = analyze_deal(start, deal)
+    except AnalyzeError as e:
+        reason = str(e)
+    if analysis is not None and not analysis["cards"]:
+        analysis, reason = None, "no card was played in this deal"
+    record = data["deals"][index] if isinstance(data, Mapping) and "deals" in data else data
+    assert isinstance(record, Mapping)
+    return {
+        "game": deal.game, "players": deal.n,
+        "rules": record["rules"] if isinstance(record.get("rules"), Mapping) else game.rules_to_json(deal.rules),
+        "dealer": deal.dealer, "team_of": list(deal.rules.team_of),
+        "hands": [[str(c) for c in hand] for hand in deal.dealt],
+        "auction": list(record.get("auction") or []),
+        "trump": record.get("trump"),
+        "tricks": tricks, "complete": deal.is_over,
+        "result": _result(deal), "analysis": analysis, "analysis_error": reason,
+    }
+
+
+def _deals(data: object, index: int) -> tuple[Any, Any]:
+    """The deal at the start of its play and as the record leaves it (a match's deals replayed before it)."""
+    try:
+        if isinstance(data, Mapping) and "deals" in data:
+            return _match_deal(data, index)
+        if index != 0:
+            raise ReviewError("a deal record holds one deal: deal 0")
+        return _start_and_end(data, None)
+    except RecordError as e:
+        at = e.field if e.index is None else f"{e.field}[{e.index}]"
+        raise ReviewError(f"invalid record ({at}): {e.message}") from None
+
+
+def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
+    name = data.get("game")
+    game = GAMES.get(name) if isinstance(name, str) else None
+    deals = data.get("deals")
+    if game is None or not isinstance(deals, list):
+        raise ReviewError(f'invalid record: a match record needs a "game" ({" or ".join(GAMES)}) and "deals"')
+    if not deals:
+        raise ReviewError("this match record has no deals")
+    if not isinstance(index, int) or not 0 <= index < len(deals):
+        raise ReviewError(f"this match record has deals 0-{len(deals) - 1}, not {index}")
+    try:
+        rules = game.rules_from_json(data.get("rules"))
+    except Exception as e:  # noqa: BLE001 - a rules error of any kind is reported as such
+        raise ReviewError(f"invalid record (rules): {e}") from None
+    first = deals[0].get("dealer", 0) if isinstance(deals[0], Mapping) else 0
+    match = game.new_match(rules, first_dealer=first if isinstance(first, int) else 0)
+    for i in range(index):
+        _start, before = _start_and_end(deals[i], match)
+        if not before.is_over:
+            raise ReviewError(f"invalid record (deals[{i}]): unfinished, yet another deal follows")
+        match.finish(before)
+    return _start_and_end(deals[index], match)
+
+
+def _start_and_end(record: object, match: Any) -> tuple[Any, Any]:
+    deal = read_deal(record, match)
+    assert isinstance(record, Mapping)
+    start = read_deal({**record, "play": []}, match)
+    return start, deal
+
+
+def _result(deal: Any) -> dict[str, Any] | None:
+    if not deal.is_over:
+        return None
+    out: dict[str, Any] = json.loads(json.dumps(dict(deal.result()), default=_plain))
+    out.pop("tricks", None)    # the review lists them with their seats
+    return out
+
+
+def _plain(value: object) -> object:
+    return str(value) if isinstance(value, Card) else repr(value)
+
+
+def record_key(record: object, index: int) -> str:
+    """A cache key for a dropped record (its canonical JSON's hash)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return f"file:{hashlib.sha256(text.encode()).hexdigest()}:{index}"
+
+
+class Reviews:
+    """Reviews computed in ``workers`` processes, at most ``queue`` waiting or running, the latest ``keep``
+    kept.  :meth:`get` answers at once: the review when done, ``None`` while it is being computed."""
+
+    def __init__(self, workers: int = 1, queue: int = 8, keep: int = 256) -> None:
+        self.workers, self.queue, self.keep = workers, queue, keep
+        self.done: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.running: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:     # spawn: a fork of a process with threads (the event loop's) is unsafe
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def get(self, key: str, record: object, index: int = 0) -> dict[str, Any] | None:
+        """The review of ``record`` under ``key``, or ``None`` while it is being computed (ask again).
+
+        :raises ReviewBusy: when ``queue`` reviews are waiting or running already.
+        :raises ReviewError: when the record cannot be reviewed (remembered: asked again it fails at once).
+        """
+        if key in self.done:
+            self.done.move_to_end(key)
+            found = self.done[key]
+            if "error" in found:
+                raise ReviewError(found["error"])
+            return found
+        future = self.running.get(key)
+        if future is None:
+            if len(self.running) >= self.queue:
+                raise ReviewBusy(f"{self.queue} reviews are being computed; ask again in a few seconds")
+            _deals(record, index)      # a bad record is refused here at once (a replay: milliseconds)
+            loop = asyncio.get_running_loop()
+            future = asyncio.wrap_future(self._executor().submit(review_record, record, index), loop=loop)
+            self.running[key] = future
+            future.add_done_callback(lambda f: self._finished(key, f))
+        return None
+
+    async def wait(self, key: str, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for a review being computed."""
+        future = self.running.get(key)
+        if future is not None:
+            await asyncio.wait({future}, timeout=timeout)
+
+    def _finished(self, key: str, future: asyncio.Future[dict[str, Any]]) -> None:
+        self.running.pop(key, None)
+        if future.cancelled():
+            return
+        error = future.exception()
+        if isinstance(error, ReviewError):
+            self._keep(key, {"error": str(error)})
+        elif error is not None:
+            log.error("review %s failed: %r", key, error)
+            self._keep(key, {"error": f"the review could not be computed: {error}"})
+        else:
+            self._keep(key, future.result())
+
+    def _keep(self, key: str, value: dict[str, Any]) -> None:
+        self.done[key] = value
+        while len(self.done) > self.keep:
+            self.done.popitem(last=False)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,50 @@
+// The turn clock on the seat to move. The server sends its own time `now` and the `deadline` (both seconds
+// since the epoch): the page counts down from deadline - now as measured on arrival, never trusting its own
+// clock's setting. Move seconds run first, then the seat's bank.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatBadges } from "./seat-badges.js";
+
+let info = null;           // the turn_clock object last seen
+let localDeadline = 0;     // Date.now() milliseconds when it runs out
+let ticker = null;
+
+function clockText(left, bankLeft, paused) {
+  const move = Math.max(0, left - bankLeft);
+  const bank = Math.min(left, bankLeft);
+  const fmt = (s) => { const n = Math.ceil(s); return n >= 60 ? `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}` : `${n}`; };
+  const text = move > 0 ? (bank > 0 ? t("{move} s + bank {bank}", { move: fmt(move), bank: fmt(bank) }) : t("{move} s", { move: fmt(move) }))
+    : t("bank {bank}", { bank: fmt(bank) });
+  return paused ? t("paused: {text}", { text }) : `◷ ${text}`;
+}
+
+function secondsLeft() {
+  if (!info) return 0;
+  if (info.deadline === null) return info.move_left + info.bank_left;
+  return Math.max(0, (localDeadline - Date.now()) / 1000);
+}
+
+function tick() {
+  const el = document.getElementById("turn-clock");
+  if (!el || !info) return;
+  const left = secondsLeft();
+  el.textContent = clockText(left, info.bank_left, info.paused);
+  el.classList.toggle("low", left <= 5);
+}
+
+export function renderClock(S, c) {
+  const tc = S.table.turn_clock;
+  if (tc !== info) {
+    info = tc;
+    if (tc && tc.deadline !== null) localDeadline = Date.now() + (tc.deadline - tc.now) * 1000;
+  }
+  if (!tc) { clearInterval(ticker); ticker = null; return; }
+  const ds = S.table.deal_seats.indexOf(tc.seat);
+  const box = seatBadges(ds);
+  if (box) {
+    box.append(h("span", { class: "badge clock", id: "turn-clock", "data-clock-seat": tc.seat,
+                           title: t("time left for this move") }, ""));
+  }
+  tick();
+  if (!ticker) ticker = setInterval(tick, 250);
+}

@@ -1,0 +1,215 @@
+"""The table's extras over the websocket: the turn clock (a person out of time gets a computer player's move
+and keeps the seat; banks survive a restart), reactions (seen by everyone, checked and rate limited), the
+host's controls (pause, resume, replace, hand over; refused to everyone else) and the deal review API."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from helpers.server import KEYS, client, create, hello, is_snapshot, keyed, my_turn, player, receive_until
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def error(ws: Any) -> str:
+    return str(receive_until(ws, lambda m: m["type"] == "error")["message"])
+
+
+def test_the_clock_runs_out_and_the_bot_moves_for_the_person_who_keeps_the_seat(db: str) -> None:
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random", clock={"move": 1, "bank": 1})
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            first = hello(ws, asha)
+            assert first["table"]["clock"] == {"move": 1.0, "bank": 1.0} and first["table"]["turn_clock"] is None
+            ws.send_json({"type": "start"})
+            turn = receive_until(ws, my_turn)
+            began = time.monotonic()
+            tc = turn["table"]["turn_clock"]
+            assert tc["seat"] == 0 and 1.5 <= tc["deadline"] - tc["now"] <= 2.05 and not tc["paused"]
+            out = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("kind") == "move"
+                                and m["event"].get("seat") == 0)
+            waited = time.monotonic() - began
+            assert out["event"]["timeout"] is True and waited >= 1.7, waited      # move seconds, then the bank
+            assert out["table"]["seats"][0]["kind"] == "player" and out["you"]["seat"] == 0
+            assert out["table"]["banks"][0] == 0.0
+            again = receive_until(ws, lambda m: my_turn(m) and m["version"] > out["version"])
+            tc = again["table"]["turn_clock"]
+            assert tc["bank_left"] == 0.0 and 0.5 <= tc["deadline"] - tc["now"] <= 1.05    # the move seconds only
+            ws.send_json({"type": "move", "move": again["view"]["legal"][0], "id": "quick"})
+            moved = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("seat") == 0
+                                  and m["version"] > again["version"])
+            assert "timeout" not in moved["event"] and moved["you"]["seat"] == 0
+        banks = c.get(keyed(f"/api/tables/{code}")).json()["banks"]
+    with client(db) as c:    # a restart: the banks come back from the log
+        assert c.get(keyed(f"/api/tables/{code}")).json()["banks"][0] == banks[0] == 0.0
+
+
+@pytest.mark.parametrize("clock", [{"move": 0}, {"move": 5, "bank": -1}, {"bank": 5}, {"move": "5"}, 7,
+                                   {"move": 5, "extra": 1}])
+def test_a_bad_clock_is_refused_with_what_is_allowed(clock: Any, tmp_path: Any) -> None:
+    with client(tmp_path / "t.db") as c:
+        r = c.post("/api/tables", json={"token": player(c, "Asha"), "preset": "56-4", "clock": clock})
+        assert r.status_code == 400 and "clock" in r.json()["error"], r.text
+
+
+def test_reactions_reach_everyone_and_are_checked_and_limited(db: str) -> None:
+    with client(db) as c:
+        asha, ben = player(c, "Asha"), player(c, "Ben")
+        code = create(c, asha, preset="56-4", fill="random")
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa, c.websocket_connect(keyed(f"/ws/{code}")) as wb:
+            hello(wa, asha)
+            hello(wb, ben)
+            wb.send_json({"type": "react", "reaction": "😄"})
+            assert "join" in error(wb)
+            wb.send_json({"type": "join", "name": "Ben"})
+            wb.send_json({"type": "sit", "seat": 2})
+            receive_until(wb, lambda m: is_snapshot(m) and m["you"]["seat"] == 2)
+            wa.send_json({"type": "react", "reaction": "Well played"})
+            got = receive_until(wb, lambda m: m["type"] == "reaction")
+            assert (got["seat"], got["name"], got["reaction"]) == (0, "Asha", "Well played")
+            wb.send_json({"type": "react", "reaction": "😎"})
+            mine = receive_until(wa, lambda m: m["type"] == "reaction")
+            assert mine["name"] == "Asha"     # the sender sees their own too
+            got = receive_until(wa, lambda m: m["type"] == "reaction")
+            assert (got["seat"], got["name"], got["reaction"]) == (2, "Ben", "😎")
+            wb.send_json({"type": "react", "reaction": "your hearts are weak"})
+            assert "reaction must be one of" in error(wb)
+            for _ in range(3):     # with the one before: the burst of 4
+                wb.send_json({"type": "react", "reaction": "Oops"})
+            wb.send_json({"type": "react", "reaction": "Sorry"})
+            assert "too many reactions" in error(wb)
+            seen = [receive_until(wa, lambda m: m["type"] == "reaction")["reaction"] for _ in range(3)]
+            assert seen == ["Oops"] * 3
+
+
+def test_host_controls_pause_replace_and_hand_over_and_nobody_else_may(db: str) -> None:
+    with client(db, bot_delay=0.05) as c:
+        asha, ben = player(c, "Asha"), player(c, "Ben")
+        code = create(c, asha, preset="56-4", fill="random", clock={"move": 30, "bank": 60})
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa, c.websocket_connect(keyed(f"/ws/{code}")) as wb:
+            hello(wa, asha)
+            hello(wb, ben)
+            wb.send_json({"type": "join", "name": "Ben"})
+            wb.send_json({"type": "sit", "seat": 2})
+            receive_until(wb, lambda m: is_snapshot(m) and m["you"]["seat"] == 2)
+            wa.send_json({"type": "pause"})
+            assert "nothing to pause" in error(wa)
+            wa.send_json({"type": "start"})
+            receive_until(wa, lambda m: is_snapshot(m) and m["table"]["status"] == "playing")
+            for kind in ("pause", "resume"):
+                wb.send_json({"type": kind})
+                assert "only the host" in error(wb)
+            wb.send_json({"type": "replace", "seat": 0})
+            assert "only the host" in error(wb)
+            wb.send_json({"type": "host", "seat": 2})
+            assert "only the host" in error(wb)
+            wa.send_json({"type": "pause"})
+            paused = receive_until(wa, lambda m: is_snapshot(m) and m["table"]["paused"])
+            time.sleep(0.5)     # the computer players would have moved several times by now
+            wa.send_json({"type": "state"})
+            still = receive_until(wa, lambda m: m["type"] == "state")
+            assert still["version"] == paused["version"] and still["table"]["paused"]
+            tc = still["table"]["turn_clock"]
+            if tc is not None:      # a person's turn: the clock stands still
+                assert tc["paused"] and tc["deadline"] is None
+            mover = wa if still["view"]["to_move"] == 0 else wb
+            mover.send_json({"type": "move", "move": "P"})
+            assert "paused" in error(mover)
+            wa.send_json({"type": "pause"})
+            assert "paused already" in error(wa)
+            wa.send_json({"type": "resume"})
+            receive_until(wa, lambda m: is_snapshot(m) and not m["table"]["paused"])
+            wa.send_json({"type": "replace", "seat": 1})
+            assert "no person" in error(wa)
+            wa.send_json({"type": "host", "seat": 1})
+            assert "a person in a seat" in error(wa)
+            wa.send_json({"type": "host", "seat": 2})
+            handed = receive_until(wb, lambda m: is_snapshot(m) and m["you"]["host"])
+            assert handed["table"]["host_seat"] == 2 and handed["table"]["host_name"] == "Ben"
+            wa.send_json({"type": "pause"})
+            assert "only the host" in error(wa)
+            wb.send_json({"type": "replace", "seat": 0, "bot": "nonesuch"})
+            assert "bot must be one of" in error(wb)
+            wb.send_json({"type": "replace", "seat": 0})
+            gone = receive_until(wa, lambda m: is_snapshot(m) and m["you"]["seat"] is None)
+            assert gone["table"]["seats"][0]["kind"] == "bot" and gone["view"]["hand"] is None
+
+
+def test_the_review_of_a_finished_deal_and_never_of_one_in_progress(db: str) -> None:
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random")
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            hello(ws, asha)
+            ws.send_json({"type": "start"})
+            for _ in range(5000):
+                msg = ws.receive_json()
+                if is_snapshot(msg) and msg["table"]["status"] == "deal_over":
+                    break
+                if my_turn(msg):
+                    ws.send_json({"type": "move", "move": msg["view"]["legal"][0]})
+            ws.send_json({"type": "next"})
+            receive_until(ws, lambda m: is_snapshot(m) and m["table"]["status"] == "playing")
+        busy = c.get(keyed(f"/api/tables/{code}/deals/2/review"))
+        assert busy.status_code == 409 and "in progress" in busy.json()["error"]
+        assert c.get(keyed(f"/api/tables/{code}/deals/3/review")).status_code == 404
+        record = c.get(keyed(f"/api/tables/{code}/deals/1.json")).json()
+        c.cookies.clear()      # a stranger without the link's secret
+        assert c.get(f"/api/tables/{code}/deals/1/review").status_code == 403
+        deadline = time.monotonic() + 900     # a loaded machine: the worker starts and solves slowly
+        while True:
+            r = c.get(f"/api/tables/{code}/deals/1/review?k={KEYS[code]}")
+            if r.status_code == 200 or time.monotonic() > deadline:
+                break
+            assert r.status_code == 202 and r.json()["pending"]
+        assert r.status_code == 200, r.text
+        review = r.json()
+        assert [" ".join(h) for h in review["hands"]] == record["hands"]
+        assert [c2["card"] for t in review["tricks"] for c2 in t["cards"]] == record["play"]
+        assert all(len(t["cards"]) == 4 and t["winner"] in range(4) for t in review["tricks"])
+        marks = review["analysis"]["cards"]
+        assert [m["card"] for m in marks] == record["play"]
+        assert all(m["cost"] == m["best"] - m["value"] >= 0 and m["mark"] in ("", "?", "??") for m in marks)
+
+
+def test_after_a_restart_the_turn_starts_again_with_the_bank_the_log_holds(db: str) -> None:
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random", clock={"move": 1, "bank": 3})
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            hello(ws, asha)
+            ws.send_json({"type": "start"})
+            turn = receive_until(ws, my_turn)
+            time.sleep(1.6)      # the move second and about 0.6 s of the bank
+            ws.send_json({"type": "move", "move": turn["view"]["legal"][0]})
+            moved = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("seat") == 0)
+            bank = moved["table"]["banks"][0]
+            assert 2.0 <= bank <= 2.5 and "timeout" not in moved["event"], bank
+            ws.send_json({"type": "pause"})
+            receive_until(ws, lambda m: is_snapshot(m) and m["table"]["paused"])
+    # a restart while paused: still paused, the bank as logged
+    with client(db) as c, c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+        back = hello(ws, asha)
+        assert back["table"]["paused"] and back["table"]["banks"][0] == bank
+        ws.send_json({"type": "resume"})
+        resumed = receive_until(ws, lambda m: is_snapshot(m) and not m["table"]["paused"])
+        if not my_turn(resumed):
+            resumed = receive_until(ws, my_turn)
+        tc = resumed["table"]["turn_clock"]
+        assert tc["seat"] == 0 and tc["bank_left"] == bank
+        assert bank + 0.5 <= tc["deadline"] - tc["now"] <= bank + 1.05    # full move seconds again
+
+
+def test_a_record_file_that_cannot_be_reviewed_is_refused_saying_why(tmp_path: Any) -> None:
+    with client(tmp_path / "t.db") as c:
+        bad = c.post("/api/review", json={"record": 5})
+        assert bad.status_code == 400 and "record" in bad.json()["error"]
+        r = c.post("/api/review", json={"record": {"game": "56", "rules": {"preset": "56-4"}, "hands": ["AS"]}})
+        assert r.status_code == 422 and "invalid record" in r.json()["error"], r.text
+        match = {"game": "56", "rules": {"preset": "56-4"}, "deals": []}
+        r = c.post("/api/review", json={"record": match, "deal": 0})
+        assert r.status_code == 422 and "deals" in r.json()["error"], r.text
