@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, NotationError, WrongPhaseError
+from ...core.meaning import Meaning
 from ...core.moves import HOLD, PASS, Call
 from .rules import BIDS, SLAM, TRICK_POINTS, Rules55
 
@@ -172,29 +173,32 @@ class Auction55:
         return Contract(self.bidder, self.rules.side_of[self.bidder], self.value)
 
     def _describe(self, call: Call, seat: int) -> str:
-        """What a call tells the table, in words, given the auction before it."""
+        """What a call tells the table, in words, given the auction before it (a translatable :class:`Meaning`)."""
         if call is HOLD:
             if self.value == SLAM:
-                return f"hold: the dealer takes the bid of 60 from seat {self.bidder}; the auction ends"
-            return (f"hold: the dealer takes the bid of {self.value} from seat {self.bidder} at the same value; "
-                    f"seat {self.bidder} may raise or pass")
+                return Meaning("hold: the dealer takes the bid of 60 from seat {seat}; the auction ends",
+                               {"seat": self.bidder})
+            return Meaning("hold: the dealer takes the bid of {v} from seat {seat} at the same value; "
+                           "seat {seat} may raise or pass", {"v": self.value, "seat": self.bidder})
         if call is PASS:
             if self.displaced is not None or (seat == self.dealer and self.bidder is not None):
-                return f"pass: seat {self.bidder} wins the auction at {self.value}"
+                return Meaning("pass: seat {seat} wins the auction at {v}", {"seat": self.bidder, "v": self.value})
             if seat == self.dealer:
                 if self.rules.all_pass == "dealer":
-                    return "pass: nobody bid, so the dealer must take 10 (all_pass: dealer)"
-                return "pass: nobody bid; the deal is thrown in and the next dealer deals"
-            return "pass"
+                    return Meaning("pass: nobody bid, so the dealer must take 10 (all_pass: dealer)")
+                return Meaning("pass: nobody bid; the deal is thrown in and the next dealer deals")
+            return Meaning("pass")
         v = call.value
+        what: Meaning
         if v == SLAM:
-            what = "60: undertakes to win all five tricks"
+            what = Meaning("60: undertakes to win all five tricks")
         else:
             assert v is not None
             tricks = v // TRICK_POINTS
-            what = f"{v}: undertakes to take at least {v} points ({tricks} tricks, the highest trump counting 5)"
+            what = Meaning("{v}: undertakes to take at least {v} points ({tricks} tricks, the highest trump "
+                           "counting 5)", {"v": v, "tricks": tricks})
         if self.displaced is not None:
-            return f"{what}; raises in the hold duel"
+            return Meaning("{what}; raises in the hold duel", {"what": what})
         if seat == self.dealer:
-            return f"{what}; the dealer outbids the table and the auction ends"
+            return Meaning("{what}; the dealer outbids the table and the auction ends", {"what": what})
         return what

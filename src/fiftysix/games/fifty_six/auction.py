@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, WrongPhaseError
+from ...core.meaning import Meaning
 from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text
 from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
 from .forms import describe
@@ -189,7 +190,7 @@ class Auction56:
             meaning = self._apply_bid(PLUS_PASS, seat, counted_as_pass=True)
         elif call is PASS:
             self.passes += 1
-            meaning = "pass"
+            meaning = Meaning("pass")
             if self.bidder is None:
                 if self.passes == self.n:
                     self.done = True
@@ -201,13 +202,13 @@ class Auction56:
         elif call is DOUBLE:
             self.doubled = 1
             self.passes = 0
-            meaning = (f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
-                       if self._describing else "")
+            meaning = (Meaning("double: bets that the {v} of seat {seat}'s team will fail",
+                               {"v": self.value, "seat": self.bidder}) if self._describing else "")
         elif call is REDOUBLE:
             self.doubled = 2
             self.passes = 0
             self.done = True
-            meaning = "redouble: the doubled team bets that it will make its bid"
+            meaning = Meaning("redouble: the doubled team bets that it will make its bid")
         else:
             meaning = self._apply_bid(call, seat)
         self.calls.append(call)

@@ -4,6 +4,7 @@
 // GET /api/tables/CODE/deals?before=N.
 import { h, clear } from "./dom.js";
 import { renderAll } from "./render.js";
+import { startLanguage } from "./lang.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -257,4 +258,4 @@ export const actions = {
 };
 
 document.getElementById("share").addEventListener("click", actions.share);
-connect();
+startLanguage().finally(connect);
