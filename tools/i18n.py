@@ -95,17 +95,22 @@ def catalogues() -> list[Path]:
 
 
 def page_json(catalog: Catalog, lang: str) -> str:
-    """The page's catalogue: every translated message (plural forms by Intl.PluralRules category)."""
+    """The page's catalogue: every translated message the page's scripts or HTML use (the server translates
+    the rest), plural forms by Intl.PluralRules category."""
     out: dict[str, object] = {}
     categories = PLURAL_CATEGORIES.get(lang, ("one", "other"))
     for message in catalog:
-        if not message.id or not message.string:
+        if not message.id or not message.string or not any(_on_page(f) for f, _ in message.locations):
             continue
         if isinstance(message.id, tuple | list):
             out[message.id[0]] = dict(zip(categories, message.string, strict=False))
         else:
             out[message.id] = message.string
     return json.dumps(out, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def _on_page(filename: str) -> bool:
+    return filename.endswith((".js", ".html"))
 
 
 def compiled(po: Path) -> tuple[bytes, str]:
@@ -145,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 catalog = read_po(f)
             catalog.update(template, no_fuzzy_matching=True)
             with po.open("wb") as f:
-                write_po(f, catalog, width=116, include_previous=False, sort_output=False)
+                write_po(f, catalog, width=116, include_previous=False, ignore_obsolete=True)
             mo, page = compiled(po)
             mo_path.write_bytes(mo)
             json_path.parent.mkdir(exist_ok=True)

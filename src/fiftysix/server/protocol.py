@@ -151,7 +151,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
 
         bots = bot_names(table.state.game.name)
         if msg.get("bot") not in bots:
-            raise TableError(Meaning("bot must be one of {join_bots}", {"join_bots": ', '.join(bots)}))
+            raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
         event["bot"] = msg["bot"]
         if table.check_bot is not None and player == table.state.host:
             table.check_bot(msg["bot"])
@@ -168,8 +168,8 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         move_id = msg.get("id")
         if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
                                     or not move_id.isprintable()):
-            raise TableError(Meaning("a move id must be text of 1-{MAX_MOVE_ID} printable characters",
-                                     {"MAX_MOVE_ID": MAX_MOVE_ID}))
+            raise TableError(Meaning("a move id must be text of 1-{most} printable characters",
+                                     {"most": MAX_MOVE_ID}))
         async with table.lock:
             if move_id is not None:
                 done = table.state.applied_move(player, move_id)
@@ -220,8 +220,8 @@ def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name:
                              f"you stay {current} for now")
         table.renames.take(player)
     elif len(state.players) >= limits.members:
-        raise TableError(Meaning("this table has {count} members, the most allowed ({limits_members})",
-                                 {"count": len(state.players), "limits_members": limits.members}))
+        raise TableError(Meaning("this table has {count} members, the most allowed ({most})",
+                                 {"count": len(state.players), "most": limits.members}))
     return False
 
 

@@ -227,7 +227,7 @@ class TableState:
 
     def _on_join(self, e: dict[str, Any]) -> dict[str, Any]:
         if self.players.get(e["player"]) == e["name"]:
-            raise TableError(Meaning("you have joined this table already as {e_name}", {"e_name": e['name']}))
+            raise TableError(Meaning("you have joined this table already as {name}", {"name": e['name']}))
         self.players[e["player"]] = e["name"]
         return e
 
@@ -373,10 +373,10 @@ class TableState:
         table_seat = e["seat"]
         seat = self.deal_seat(table_seat)
         if seat is None:
-            raise TableError(Meaning("seat {table_seat} does not play in this deal", {"table_seat": table_seat}))
+            raise TableError(Meaning("seat {seat} does not play in this deal", {"seat": table_seat}))
         person = e.get("player")
         if person is not None and (self.seat_of(person) != table_seat or not self.may_see(person, table_seat)):
-            raise TableError(Meaning("seat {table_seat} is not yours to play this deal", {"table_seat": table_seat}))
+            raise TableError(Meaning("seat {seat} is not yours to play this deal", {"seat": table_seat}))
         move_id = e.get("id")
         if person is not None and move_id is not None and self.applied_move(person, move_id) is not None:
             raise TableError(Meaning("move {move_id} was applied already", {"move_id": move_id}))
@@ -474,5 +474,5 @@ def replay_into(state: TableState, event: dict[str, Any]) -> None:
     try:
         state.apply(event)
     except (FiftySixError, KeyError) as err:  # pragma: no cover - a corrupt log
-        raise TableError(Meaning("table {state_code}: event {last} does not replay: {err}",
-                                 {"state_code": state.code, "last": state.version + 1, "err": err})) from None
+        raise TableError(Meaning("table {code}: event {last} does not replay: {err}",
+                                 {"code": state.code, "last": state.version + 1, "err": err})) from None
