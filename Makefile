@@ -18,7 +18,12 @@ serve: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/fiftysix play $(ARGS)
 
-test: $(STAMP)
+# axe-core (the accessibility scan of the browser tests), from the npm registry, kept out of git.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --prefix tests/browser --no-save --no-audit --no-fund axe-core@4
+
+test: $(STAMP) $(AXE)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy --strict src/fiftysix
 	$(VENV)/bin/python -m pytest
