@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gettext
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -111,7 +112,21 @@ def choose(accept_language: str | None, chosen: str | None = None) -> str:
     return min(best)[2] if best else DEFAULT
 
 
+def from_environment(env: Mapping[str, str]) -> str:
+    """The terminal's language from the POSIX locale variables (``LANGUAGE`` ``ml:en``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG`` such as ``ml_IN.UTF-8``), else English."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in env.get(name, "").split(":"):
+            code = part.split(".")[0].split("_")[0].split("@")[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code and code not in ("c", "posix"):
+                break
+    return DEFAULT
+
+
 COOKIE = "lang"
 """The cookie (also kept in the page's localStorage) that remembers a player's choice."""
 
-__all__ = ["COOKIE", "LANGUAGES", "choose", "catalogue", "indian", "localize", "ntranslate", "translate"]
+__all__ = ["COOKIE", "LANGUAGES", "catalogue", "choose", "from_environment", "indian", "localize", "ntranslate",
+           "translate"]
