@@ -148,9 +148,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.check:
             with po.open("rb") as f:
                 catalog = read_po(f)
+            for key, message in list(catalog.obsolete.items()):    # a message back in the sources keeps its words
+                catalog[key] = message
+            catalog.obsolete.clear()
             catalog.update(template, no_fuzzy_matching=True)
-            with po.open("wb") as f:
-                write_po(f, catalog, width=116, include_previous=False, ignore_obsolete=True)
+            with po.open("wb") as f:     # gone messages stay as #~ comments (a branch not merged yet may use them)
+                write_po(f, catalog, width=116, include_previous=False)
             mo, page = compiled(po)
             mo_path.write_bytes(mo)
             json_path.parent.mkdir(exist_ok=True)
