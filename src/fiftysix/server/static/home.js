@@ -1,6 +1,6 @@
 // The start page: create a table (game, preset, options, bots, grace period) or join one by code.
 import { h, clear } from "./dom.js";
-import { startLanguage } from "./lang.js";
+import "./i18n.js";     // loads the player's language before this page draws (static/lang.js)
 
 const $ = (id) => document.getElementById(id);
 let catalogue = {};
@@ -98,4 +98,4 @@ async function main() {
   $("join-code").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
 }
 
-startLanguage().finally(main);
+main();

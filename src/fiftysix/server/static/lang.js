@@ -1,9 +1,8 @@
-// The page's language: chosen once from the browser (navigator.languages, as the server reads
-// Accept-Language), switchable with the selector at the top, remembered in localStorage and in the `lang`
-// cookie (which the server reads for the bid meanings and errors it sends). The words of the static HTML are
-// message ids too: their text nodes and labels are put through t() here. Also registers the service worker.
-import { loadLanguage, t } from "./i18n.js";
-
+// The page's language, around i18n.js (which calls startPage once its catalogue is loaded, before any page
+// script runs): chosen once from the browser (navigator.languages, as the server reads Accept-Language),
+// switchable with the selector at the top, remembered in localStorage and in the `lang` cookie (which the server
+// reads for the bid meanings, errors and preset sentences it sends). The static HTML's words are message ids too:
+// their text nodes and labels are put through t() here. Also registers the service worker (the installable app).
 export const LANGUAGES = { en: "English", ml: "മലയാളം" };
 const KEY = "lang";
 
@@ -20,13 +19,17 @@ function fromBrowser() {
   return "en";
 }
 
+function stored() {
+  try { return localStorage.getItem(KEY); } catch (_) { return null; }
+}
+
 export function wantedLanguage() {
-  for (const code of [localStorage.getItem(KEY), fromCookie()]) if (code && code in LANGUAGES) return code;
+  for (const code of [stored(), fromCookie()]) if (code && code in LANGUAGES) return code;
   return fromBrowser();
 }
 
-function remember(code) {
-  localStorage.setItem(KEY, code);
+export function remember(code) {
+  try { localStorage.setItem(KEY, code); } catch (_) { /* private mode: the cookie still remembers */ }
   document.cookie = `lang=${code}; path=/; max-age=31536000; samesite=lax`;
 }
 
@@ -40,7 +43,7 @@ const SKIP = new Set(["SCRIPT", "STYLE", "CODE"]);
 const ATTRIBUTES = ["placeholder", "title", "aria-label"];
 
 // The static HTML's words: each text node (whitespace collapsed) and label attribute that is a message id.
-export function translateStatic(root = document.body) {
+export function translateStatic(t, root = document.body) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (SKIP.has(n.parentNode.nodeName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
@@ -61,7 +64,7 @@ export function translateStatic(root = document.body) {
   document.title = t(document.title);
 }
 
-function addSwitcher(current) {
+function addSwitcher(t, current) {
   if (document.getElementById("lang-switch")) return;
   const select = document.createElement("select");
   select.id = "lang-switch";
@@ -75,23 +78,23 @@ function addSwitcher(current) {
   select.addEventListener("change", () => switchLanguage(select.value));
   const top = document.querySelector(".top");
   if (top) top.append(select);
-  else document.querySelector("main h1")?.after(select);
+  else if (document.querySelector("main h1")) document.querySelector("main h1").after(select);
+  else document.body.prepend(select);
 }
 
 function registerWorker() {
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* no app install, page works */ });
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* not installable; the page works */ });
   }
 }
 
-// Called first by each page's script: the catalogue is loaded before anything is drawn.
-export async function startLanguage() {
-  const code = wantedLanguage();
+// Once per page, with the catalogue loaded: the document's language, its static words, the selector, the worker.
+export function startPage(t, code) {
   if (fromCookie() !== code) remember(code);
-  await loadLanguage(code);
   document.documentElement.lang = code;
-  translateStatic();
-  addSwitcher(code);
+  if (document.body) {
+    translateStatic(t);
+    addSwitcher(t, code);
+  }
   registerWorker();
-  return code;
 }

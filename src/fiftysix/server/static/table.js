@@ -3,8 +3,8 @@
 // the finished deals: a `state` brings the recent ones, each message the latest, older pages come from
 // GET /api/tables/CODE/deals?before=N.
 import { h, clear } from "./dom.js";
+import "./i18n.js";     // loads the player's language before this page draws (static/lang.js)
 import { renderAll } from "./render.js";
-import { startLanguage } from "./lang.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -258,4 +258,4 @@ export const actions = {
 };
 
 document.getElementById("share").addEventListener("click", actions.share);
-startLanguage().finally(connect);
+connect();
