@@ -234,12 +234,13 @@ def _axe(page: Any) -> list[dict[str, Any]]:
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
-def test_axe_finds_no_serious_violation(server: LiveServer, chromium: Any) -> None:
+@pytest.mark.parametrize("locale", ["ml-IN", "en-GB"])
+def test_axe_finds_no_serious_violation(server: LiveServer, chromium: Any, locale: str) -> None:
     if not AXE.exists():
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail("axe-core is missing: make test installs it with npm", pytrace=False)
         pytest.skip("axe-core is not installed: npm install --prefix tests/browser axe-core@4")
-    context = chromium.new_context(locale="ml-IN", viewport=PHONE, bypass_csp=True)   # to inject axe
+    context = chromium.new_context(locale=locale, viewport=PHONE, bypass_csp=True)   # to inject axe
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_function("() => document.getElementById('preset').options.length > 0")
