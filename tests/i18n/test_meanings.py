@@ -85,3 +85,39 @@ def test_indian_grouping_matches_the_cldr_pattern(n: int) -> None:
 ])
 def test_language_choice(header: str | None, cookie: str | None, expected: str) -> None:
     assert choose(header, cookie) == expected
+
+
+@settings(max_examples=15, deadline=None)
+@given(preset=st.sampled_from(["56-6", "56-4", "56-announce", "56-hidden", "55", "55-teams-4"]),
+       seed=st.integers(0, 10**6))
+def test_a_refused_move_is_explained_in_malayalam(preset: str, seed: int) -> None:
+    """Any move the rules refuse (a call or card not legal now, or a move for the wrong seat) says why in
+    Malayalam, with its parameters filled (notation and cards stay as written)."""
+    from fiftysix.core.errors import IllegalMoveError, NotationError
+
+    game = next(g for g in GAMES.values() if preset in g.presets())
+    deal = game.new_deal(game.rules_from_json(preset), seed=seed)
+    rng = random.Random(seed)
+    refused = 0
+    for _ in range(300):
+        if deal.is_over:
+            break
+        legal = deal.legal_moves()
+        vocabulary = [str(c) for c in game.call_vocabulary(deal.rules)] + [str(c) for c in deal.hands[deal.to_move]]
+        wrong = [m for m in vocabulary if m not in {str(x) for x in legal}]
+        for attempt in ([rng.choice(wrong)] if wrong else []):
+            try:
+                deal.push(attempt, seat=deal.to_move)
+            except IllegalMoveError as err:
+                refused += 1
+                why = translate(err.args[0], "ml")
+                assert MALAYALAM.search(why) and "{" not in why, (attempt, str(err), why)
+            except NotationError:
+                pass             # not a move of this phase at all (a call's text while trumps are named)
+        try:
+            deal.push(str(legal[0]), seat=(deal.to_move + 1) % deal.n)     # not this seat's turn
+        except IllegalMoveError as err:
+            refused += 1
+            assert MALAYALAM.search(translate(err.args[0], "ml"))
+        deal.push(rng.choice(legal))
+    assert refused > 0

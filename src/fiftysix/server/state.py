@@ -388,7 +388,8 @@ class TableState:
         try:
             move = deal.push(text, seat=seat)
         except (IllegalMoveError, NotationError) as err:
-            raise TableError(str(err), tuple(getattr(err, "legal", ()))) from None
+            why = err.args[0] if err.args and isinstance(err.args[0], Meaning) else str(err)   # translatable
+            raise TableError(why, tuple(getattr(err, "legal", ()))) from None
         if person is not None and move_id is not None:
             ids = self.move_ids.setdefault(person, {})
             ids[move_id] = self.version + 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, NotationError, WrongPhaseError
-from ...core.meaning import Meaning
+from ...core.meaning import N_, Meaning
 from ...core.moves import HOLD, PASS, Call
 from .rules import BIDS, SLAM, TRICK_POINTS, Rules55
 
@@ -99,25 +99,28 @@ class Auction55:
     def check(self, call: Call) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
         if self.done:
-            raise WrongPhaseError("the auction is over; no more calls")
+            raise WrongPhaseError(N_("the auction is over; no more calls"))
         if self.is_legal(call):
             return
         raise CallNotAllowedError(self._why_not(call), [c.text for c in self.legal()])
 
-    def _current(self) -> str:
-        return "none" if self.bidder is None else f"{self.value} by seat {self.bidder}"
+    def _current(self) -> Meaning:
+        return Meaning("none") if self.bidder is None else Meaning("{value} by seat {bidder}",
+                                                                   {"value": self.value, "bidder": self.bidder})
 
     def _why_not(self, call: Call) -> str:
         seat = self.to_move
         short = ", ".join(c.text for c in self.legal())
         if call is HOLD:
             if seat != self.dealer:
-                return (f"only the dealer (seat {self.dealer}) may hold; seat {seat} may pass or bid higher "
-                        f"than the current bid ({self._current()})")
-            return "HOLD with no bid to hold; the dealer may pass or bid"
+                return Meaning("only the dealer (seat {dealer}) may hold; seat {seat} may pass or bid higher than the "
+                               "current bid ({current})",
+                               {"dealer": self.dealer, "seat": seat, "current": self._current()})
+            return N_("HOLD with no bid to hold; the dealer may pass or bid")
         if call.is_bid:
-            return f"bid {call.text} is not higher than the current bid ({self._current()}); legal: {short}"
-        return f"{call.text} is not allowed here; legal: {short}"
+            return Meaning("bid {call} is not higher than the current bid ({current}); legal: {legal}",
+                           {"call": call.text, "current": self._current(), "legal": short})
+        return Meaning("{call} is not allowed here; legal: {legal}", {"call": call.text, "legal": short})
 
     # -- applying --------------------------------------------------------------------------------------
     def push(self, call: Call) -> None:
