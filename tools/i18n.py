@@ -84,10 +84,12 @@ def extract(also: list[Path]) -> Catalog:
 
 
 def _where(path: Path) -> str:
+    """A source's location as the catalogue writes it; a file of another static folder (``--also``: another
+    checkout's) is written where it will be in this one."""
     try:
         return path.relative_to(ROOT).as_posix()
     except ValueError:
-        return path.as_posix()
+        return (STATIC / path.name).relative_to(ROOT).as_posix()
 
 
 def catalogues() -> list[Path]:
