@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve play test test-fast lint typecheck bench check-examples clean
+.PHONY: serve play test test-fast lint typecheck bench check-examples clean i18n icons
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,7 +18,12 @@ serve: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/fiftysix play $(ARGS)
 
-test: $(STAMP)
+# axe-core (the accessibility scan of the browser tests), from the npm registry, kept out of git.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --prefix tests/browser --no-save --no-audit --no-fund axe-core@4
+
+test: $(STAMP) $(AXE)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy --strict src/fiftysix
 	$(VENV)/bin/python -m pytest
@@ -32,6 +37,15 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/fiftysix
+
+# The message catalogues: extract every message (Python, the page's t()/tn(), static HTML), merge it into
+# src/fiftysix/i18n/locale/*/LC_MESSAGES/fiftysix.po, compile the .mo and static/i18n/*.json (all committed).
+i18n: $(STAMP)
+	$(PY) tools/i18n.py
+
+# The app's icons (committed): drawn with Pillow.
+icons: $(STAMP)
+	$(PY) tools/make_icons.py
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

@@ -158,7 +158,7 @@ def test_a_greyed_card_says_why_and_a_card_out_of_turn_says_whose_turn(server: L
     create_table(page, server.url, "56-4")
     # out of turn (or in the auction): a tap on a card names whose turn it is or what comes first
     first = page.locator("#hand button.card").first
-    assert first.get_attribute("aria-label").split(" of ")[1] in ("spades", "hearts", "diamonds", "clubs")
+    assert first.locator(".sr-only").inner_text().split(" of ")[1] in ("spades", "hearts", "diamonds", "clubs")
     tap(first)
     page.wait_for_function("() => document.getElementById('card-why').textContent.length > 0")
     why = page.locator("#card-why").inner_text()
@@ -283,7 +283,7 @@ def test_a_tap_on_a_held_trick_skips_to_the_next_and_cards_answer_the_keyboard(s
     # keyboard: a raised card is a button, named in words; Enter selects it, Enter again plays it
     until(page, in_play, limit=60)
     card = page.locator("#hand button.card.legal").first
-    label = card.get_attribute("aria-label")
+    label = card.locator(".sr-only").inner_text()
     assert label and " of " in label and label.split(" of ")[0] in (
         "ace", "king", "queen", "jack", "ten", "nine", "eight", "seven")
     left = page.locator("#hand .card").count()

@@ -8,6 +8,7 @@ Input and output are injectable (``input_fn``, ``print_fn``) so the loop can be 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -16,7 +17,9 @@ from typing import Any
 
 from ..core.cards import Card
 from ..core.errors import FiftySixError, IllegalMoveError
+from ..core.meaning import N_, Meaning
 from ..core.moves import Call, Move, Reveal, TrumpChoice
+from ..i18n import LANGUAGES, from_environment, localize, translate
 from ..views import view
 from .common import (
     DEFAULT_RULES,
@@ -56,7 +59,7 @@ AUCTION_WORDS = frozenset({"auction", "calls"})
 TRICKS_WORDS = frozenset({"tricks"})
 REVEAL_WORDS = frozenset({"reveal", "ask", "trumps?"})
 
-HELP_TEXT = """\
+HELP_TEXT = N_("""\
 Type your move in the notation of the rules: a card (JS, 10♥, th), a call (as listed by 'legal'),
 or trumps (S H D C NT) when you choose them.
   ? or help    this help and your legal moves
@@ -65,7 +68,7 @@ or trumps (S H D C NT) when you choose them.
   auction      the auction with the meaning of every call
   tricks       every trick played so far
   reveal       ask for a hidden trump to be turned up (when you cannot follow suit)
-  quit         leave the game"""
+  quit         leave the game""")
 
 
 class Quit(Exception):
@@ -76,7 +79,7 @@ class TerminalGame:
     """One person at one seat of a match, the other seats played by bots."""
 
     def __init__(self, game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,
-                 input_fn: InputFn, print_fn: PrintFn, warn: Warn, symbols: bool = True) -> None:
+                 input_fn: InputFn, print_fn: PrintFn, warn: Warn, symbols: bool = True, lang: str = "en") -> None:
         n = rules.players
         if not 0 <= human < n:
             raise CliError(f"--seat must be a seat 0-{n - 1}, not {human}")
@@ -88,6 +91,7 @@ class TerminalGame:
         self.print_fn = print_fn
         self.warn = warn
         self.symbols = symbols
+        self.lang = lang
         self.side = getattr(game, "side_word", "team")
         names = bot_names(bots_text, n, human=human)
         self.bots = make_bots(names, seed, game.name, skip=human)   # by original seat
@@ -96,17 +100,25 @@ class TerminalGame:
         self.me: int | None = human        # the person's seat in the current deal
 
     # -- output helpers -----------------------------------------------------------------------------
+    def tr(self, text: str) -> str:
+        """``text`` in the player's language (a :class:`Meaning`, or a message id)."""
+        return translate(text, self.lang)
+
     def say(self, text: str = "") -> None:
-        self.print_fn(text)
+        self.print_fn(self.tr(text) if text else text)
 
     def say_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
-            self.print_fn(line)
+            self.print_fn(self.tr(line))
+
+    def view(self, deal: Any, seat: int | None) -> Any:
+        """The seat's view with the rules' meanings in the player's language."""
+        return localize(view(deal, seat, self.match), self.lang)
 
     # -- the match ----------------------------------------------------------------------------------
     def run(self, max_deals: int | None = None) -> int:
-        self.say(f"Game {self.game.name}: you play seat {self.human} against computer players. "
-                 "Type ? for help, quit to leave.")
+        self.say(Meaning("Game {game}: you play seat {seat} against computer players. Type ? for help, quit to "
+                         "leave.", {"game": self.game.name, "seat": self.human}))
         played = 0
         try:
             while not self.match.over and (max_deals is None or played < max_deals):
@@ -117,11 +129,11 @@ class TerminalGame:
                 result = self.match.finish(deal)
                 played += 1
                 self.say()
-                self.say(f"--- Deal {played} is over ---")
+                self.say(Meaning("--- Deal {n} is over ---", {"n": played}))
                 self.say_lines(result_lines(result, self.side))
                 self.say(f"Match {scores_word(self._rules_json())}: {per_side(list(self.match.standings), self.side)}")
         except Quit:
-            self.say("Goodbye.")
+            self.say(Meaning("Goodbye."))
             return 0
         self.say()
         if self.match.over:
@@ -130,9 +142,9 @@ class TerminalGame:
                      + (f"Winner: {self.side} {winner}." if winner is not None else "No single winner."))
             mine = self._original_team()
             if winner is not None and mine is not None:
-                self.say("You win!" if winner == mine else "You lose.")
+                self.say(Meaning("You win!") if winner == mine else Meaning("You lose."))
         else:
-            self.say(f"Stopped after {played} deal(s) as asked (--deals).")
+            self.say(Meaning("Stopped after {n} deal(s) as asked (--deals).", {"n": played}))
         return 0
 
     def _rules_json(self) -> dict[str, Any]:
@@ -147,10 +159,13 @@ class TerminalGame:
     def play_deal(self, deal: Any, seats: Sequence[int]) -> None:
         me = self.me
         self.say()
-        self.say(f"=== Deal {self.match.deal_number}: dealer seat {deal.dealer}, first hand seat {deal.first_hand}"
-                 + (f", you are seat {me} ===" if me is not None else " (you are out: the others play on) ==="))
+        facts = {"n": self.match.deal_number, "dealer": deal.dealer, "first": deal.first_hand, "me": me}
+        self.say(Meaning("=== Deal {n}: dealer seat {dealer}, first hand seat {first}, you are seat {me} ===", facts)
+                 if me is not None else
+                 Meaning("=== Deal {n}: dealer seat {dealer}, first hand seat {first} (you are out: the others play "
+                         "on) ===", facts))
         if me is not None:
-            self.say_lines(view_lines(view(deal, me, self.match), self.call_seats(deal), self.symbols, self.side))
+            self.say_lines(view_lines(self.view(deal, me), self.call_seats(deal), self.symbols, self.side))
         while not deal.is_over:
             seat = deal.to_move
             if seat == me:
@@ -165,8 +180,7 @@ class TerminalGame:
                     self.say_lines(self.announce(deal, seat, move, tricks_before))
             if me is not None and deal.to_move == me and not deal.is_over:
                 self.say()
-                self.say_lines(view_lines(view(deal, me, self.match), self.call_seats(deal), self.symbols,
-                                          self.side))
+                self.say_lines(view_lines(self.view(deal, me), self.call_seats(deal), self.symbols, self.side))
 
     @staticmethod
     def call_seats(deal: Any) -> list[int]:
@@ -175,10 +189,11 @@ class TerminalGame:
 
     def announce(self, deal: Any, seat: int, move: Move, tricks_before: int) -> list[str]:
         """What the table hears when ``seat`` makes ``move`` (public information only)."""
-        who = f"seat {seat}" + (" (you)" if seat == self.me else "")
+        who = Meaning(N_("seat {seat} (you)") if seat == self.me else N_("seat {seat}"), {"seat": seat})
         if isinstance(move, Call):
             index = sum(1 for _, m in deal.history if isinstance(m, Call)) - 1
-            return [f"{who} calls {move}: {self.game.describe_call(deal, index)}"]
+            return [Meaning("{who} calls {call}: {meaning}", {"who": who, "call": str(move),
+                                                                "meaning": self.game.describe_call(deal, index)})]
         if isinstance(move, TrumpChoice):
             shown = view(deal, None).get("trump")
             if shown is None and seat != self.me:
@@ -207,10 +222,10 @@ class TerminalGame:
         me = self.me
         assert me is not None
         while True:
-            v = view(deal, me, self.match)
+            v = self.view(deal, me)
             phase = v.get("phase")
             legal: list[str] = list(v.get("legal") or [])
-            prompt = f"seat {me}, {PHASE_PROMPTS.get(str(phase), 'your move')}> "
+            prompt = f"{self.tr(Meaning('seat {seat}', {'seat': me}))}, {PHASE_PROMPTS.get(str(phase), 'your move')}> "
             text = self.read(prompt).strip()
             if not text:
                 continue
@@ -218,7 +233,7 @@ class TerminalGame:
             if word in QUIT_WORDS:
                 raise Quit
             if word in HELP_WORDS:
-                self.say(HELP_TEXT)
+                self.say(Meaning(HELP_TEXT))
                 self.say(f"Your legal moves now: {legal_summary(legal, phase, self.symbols, limit=24)}")
                 continue
             if word in LEGAL_WORDS:
@@ -234,7 +249,7 @@ class TerminalGame:
             if word in TRICKS_WORDS:
                 tricks = v.get("tricks") or []
                 if not tricks:
-                    self.say("  no trick has been completed yet")
+                    self.say(Meaning("  no trick has been completed yet"))
                 for k, t in enumerate(tricks):
                     self.say(f"  {k + 1:>2}. {trick_text(t, deal.n, self.symbols, me)}")
                 continue
@@ -245,14 +260,14 @@ class TerminalGame:
                 move: Move = deal.parse_move(text)
                 deal.push(move, seat=me)
             except IllegalMoveError as e:
-                self.say(f"  Not allowed: {e}")
+                self.say(Meaning("  Not allowed: {why}", {"why": str(e)}))
                 message = str(e)
                 words = set(re.findall(r"[^\s,;:()]+", message))
                 if e.legal and not any(m in words for m in e.legal):
                     self.say(f"  Legal: {legal_summary(list(e.legal), phase, self.symbols)}")
                 continue
             except FiftySixError as e:
-                self.say(f"  Cannot read that: {e}")
+                self.say(Meaning("  Cannot read that: {why}", {"why": str(e)}))
                 self.say(f"  Legal: {legal_summary(legal, phase, self.symbols)} (type ? for help)")
                 continue
             self.say_lines(self.announce(deal, me, move, tricks_before))
@@ -270,6 +285,8 @@ def add_parser(sub: Any) -> None:
                    help="one bot for the other seats, or a comma list per seat (default %(default)s)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals (default: the whole match)")
     p.add_argument("--ascii", action="store_true", help="cards as JS, TH instead of suit symbols")
+    p.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                   help="language of the game's words (default: from LANGUAGE/LC_ALL/LANG, else English)")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -278,6 +295,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     game, rules = parse_rules(args.rules)
     out, inp = io.stdout, io.stdin
     symbols = not args.ascii and can_show_symbols(out)
+    lang = args.lang or from_environment(os.environ)
 
     def input_fn(prompt: str) -> str:
         out.write(prompt)
@@ -302,14 +320,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 print(line)
             return line
         return run_play(game, rules, args.seat, args.seed, args.bots, args.deals, tty_input, print, io.warn,
-                        symbols)
+                        symbols, lang)
     return run_play(game, rules, args.seat, args.seed, args.bots, args.deals, input_fn, print_fn, io.warn,
-                    symbols)
+                    symbols, lang)
 
 
 def run_play(game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,
              max_deals: int | None, input_fn: InputFn, print_fn: PrintFn, warn: Warn,
-             symbols: bool = True) -> int:
+             symbols: bool = True, lang: str = "en") -> int:
     if max_deals is not None and max_deals < 1:
         raise CliError(f"--deals must be at least 1, not {max_deals}")
-    return TerminalGame(game, rules, human, seed, bots_text, input_fn, print_fn, warn, symbols).run(max_deals)
+    return TerminalGame(game, rules, human, seed, bots_text, input_fn, print_fn, warn, symbols,
+                        lang).run(max_deals)

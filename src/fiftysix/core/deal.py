@@ -29,6 +29,7 @@ from .errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
+from .meaning import N_, Meaning
 from .moves import Call, Move
 from .tricks import Trick
 
@@ -190,11 +191,12 @@ class Deal(ABC):
                     self.to_move = self._next_seat[to]
                 return move
         if self.phase == OVER:
-            raise DealOverError("the deal is over; no more moves")
+            raise DealOverError(N_("the deal is over; no more moves"))
         if isinstance(move, str):
             move = self.parse_move(move)
         if seat is not None and seat != self.to_move:
-            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s",
+            raise NotYourTurnError(Meaning("it is seat {to_move}'s turn, not seat {seat}'s",
+                                           {"to_move": self.to_move, "seat": seat}),
                                    [str(m) for m in self.legal_moves()])
         if not self.is_legal(move):
             raise self._refuse(move)
@@ -287,18 +289,21 @@ class Deal(ABC):
         texts = [str(m) for m in legal]
         if card not in hand:
             held = " ".join(str(c) for c in hand)
-            return CardNotHeldError(f"seat {seat} does not hold {card}; holds {held}", texts)
+            return CardNotHeldError(Meaning("seat {seat} does not hold {card}; holds {held}",
+                                            {"seat": seat, "card": card, "held": held}), texts)
         return MustFollowError(follow_text, texts)
 
     def _phase_refusal(self, move: Move) -> IllegalMoveError:
         legal = [str(m) for m in self.legal_moves()]
         if isinstance(move, Card):
             if self.phase == AUCTION:
-                return WrongPhaseError("the auction has not ended; no card may be played yet", legal)
-            return WrongPhaseError(f"no card may be played now: {self.waiting_for()}", legal)
+                return WrongPhaseError(N_("the auction has not ended; no card may be played yet"), legal)
+            return WrongPhaseError(Meaning("no card may be played now: {waiting}",
+                                           {"waiting": self.waiting_for()}), legal)
         if isinstance(move, Call):
-            return WrongPhaseError("the auction is over; no more calls", legal)
-        return WrongPhaseError(f"{move} is not a move now: {self.waiting_for()}", legal)
+            return WrongPhaseError(N_("the auction is over; no more calls"), legal)
+        return WrongPhaseError(Meaning("{move} is not a move now: {waiting}",
+                                       {"move": move, "waiting": self.waiting_for()}), legal)
 
     def waiting_for(self) -> str:
         """What the deal waits for, in words."""

@@ -36,15 +36,18 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import pwa
 from .access import PRIVATE, WRONG_KEY, Lookups, admission
 from .db import Database
 from .hub import Hub, catalogue
+from .lang import language_of, localize_catalogue, localize_message
 from .limits import Limits, QuotaError
 from .messages import Presence, table_info
 from .protocol import RateLimit, handle_message, read_message
@@ -167,8 +170,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         url = base + path
         return JSONResponse({"url": url, "qr": qr_data_uri(url), "local_only": loopback_only(base)})
 
-    async def api_catalogue(_request: Request) -> Response:
-        return JSONResponse(catalogue())
+    async def api_catalogue(request: Request) -> Response:
+        return JSONResponse(localize_catalogue(catalogue(), language_of(request)))
 
     async def api_player(request: Request) -> Response:
         body = await _json_body(request)
@@ -392,6 +395,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                             "expired, signed out or from another server); you are watching"})
                 if conn is None:
                     conn = Connection(player.id if player is not None else None, limit=timing.send_queue)
+                    conn.lang = language_of(ws)
                     conn.on_drop = dropped
                     sender = asyncio.create_task(_send_loop(ws, conn))
                 conn.player = player.id if player is not None else None
@@ -468,10 +472,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{code}/matches/{number:int}.json", api_match_record),
         WebSocketRoute("/ws/{code}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *pwa.routes(),
     ]
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
-                             tokens=lambda: server.tokens)]
+                             tokens=lambda: server.tokens),
+                  Middleware(GZipMiddleware, minimum_size=500)]     # slow mobile data: text compresses 3-5x
     if server.settings.allowed_origins:     # their pages call the JSON API: answer the browser's CORS questions
         middleware.insert(0, Middleware(CORSMiddleware, allow_origins=[origin_of(o) for o in
                                                                        server.settings.allowed_origins],
@@ -526,7 +532,7 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
         if message is None:
             return
         try:
-            await ws.send_text(encode(message))
+            await ws.send_text(encode(localize_message(message, conn.lang)))
         except Exception:  # the socket is gone; the receive side notices and cleans up
             return
 

@@ -44,6 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import FiftySixError
+from ..core.meaning import N_, Meaning
 from ..core.moves import Call
 from . import safejson
 from .limits import QuotaError
@@ -120,16 +121,16 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         conn.send({"type": "pong", "version": table.state.version})
         return
     if kind == "hello":
-        raise TableError("already connected; send hello once per connection")
+        raise TableError(N_("already connected; send hello once per connection"))
     if kind == "ask":
-        raise TableError("you are let in already: join with a name")
+        raise TableError(N_("you are let in already: join with a name"))
     if kind == "state":
         async with table.lock:
             conn.send(snapshot(table.state, table.presence, conn.player))
         return
     player = conn.player
     if player is None:
-        raise TableError("you are watching: choose a name and join the table to play")
+        raise TableError(N_("you are watching: choose a name and join the table to play"))
     if kind == "explain":
         async with table.lock:
             conn.send(_explain(table, player, msg.get("move")))
@@ -159,7 +160,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
 
         bots = bot_names(table.state.game.name)
         if msg.get("bot") not in bots:
-            raise TableError(f"bot must be one of {', '.join(bots)}")
+            raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
         event["bot"] = msg["bot"]
         if table.check_bot is not None and player == table.state.host:
             table.check_bot(msg["bot"])
@@ -181,11 +182,12 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
     elif kind == "move":
         move = msg.get("move")
         if not isinstance(move, str) or not move.strip() or len(move) > 64:
-            raise TableError("a move must be a non-empty string in the notation of the rules")
+            raise TableError(N_("a move must be a non-empty string in the notation of the rules"))
         move_id = msg.get("id")
         if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
                                     or not move_id.isprintable()):
-            raise TableError(f"a move id must be text of 1-{MAX_MOVE_ID} printable characters")
+            raise TableError(Meaning("a move id must be text of 1-{most} printable characters",
+                                     {"most": MAX_MOVE_ID}))
         async with table.lock:
             if move_id is not None:
                 done = table.state.applied_move(player, move_id)
@@ -194,18 +196,20 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
                     return
             seat = table.state.seat_of(player)
             if seat is None:
-                raise TableError("you have no seat at this table; you are watching")
+                raise TableError(N_("you have no seat at this table; you are watching"))
             table.state.check_not_paused()
             if not table.state.may_see(player, seat):
                 raise TableError(f"a computer player plays seat {seat} until this deal ends; "
                                  "you play it from the next deal")
             claimed = msg.get("seat", seat)
             if claimed != seat:
-                raise TableError(f"seat {claimed} is not yours; you sit in seat {seat}")
+                raise TableError(Meaning("seat {claimed} is not yours; you sit in seat {seat}",
+                                         {"claimed": claimed, "seat": seat}))
             if table.state.status == "playing" and table.state.to_move_table_seat() != seat:
                 to_move = table.state.to_move_table_seat()
                 name = _seat_name(table, to_move)
-                raise TableError(f"it is not your turn: {name} (seat {to_move}) is to move")
+                raise TableError(Meaning("it is not your turn: {name} (seat {to_move}) is to move",
+                                         {"name": name, "to_move": to_move}))
             event = {"kind": "move", "seat": seat, "move": move, "by": "player", "player": player}
             if move_id is not None:
                 event["id"] = move_id
@@ -214,7 +218,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
                 conn.send({"type": "moved", "id": move_id, "version": table.state.version})
         return
     if kind != "join" and player not in table.state.players:
-        raise TableError("join the table with a name first")
+        raise TableError(N_("join the table with a name first"))
     await table.submit(event)
 
 
@@ -253,7 +257,8 @@ def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name:
                              f"you stay {current} for now")
         table.renames.take(player)
     elif len(state.players) >= limits.members:
-        raise TableError(f"this table has {len(state.players)} members, the most allowed ({limits.members})")
+        raise TableError(Meaning("this table has {count} members, the most allowed ({most})",
+                                 {"count": len(state.players), "most": limits.members}))
     return False
 
 
@@ -264,9 +269,9 @@ async def _answer_knock(table: LiveTable, player: str, kind: str, who: object) -
     """
     async with table.lock:
         if player != table.state.host:
-            raise TableError("only the host can do that")
+            raise TableError(N_("only the host can do that"))
         if not isinstance(who, str) or who not in table.knocks:
-            raise TableError("nobody with that id is asking to join")
+            raise TableError(N_("nobody with that id is asking to join"))
         if kind == "admit":
             if len(table.state.players) >= table.limits.members:
                 raise TableError(f"this table has {len(table.state.players)} members, the most allowed "
@@ -290,9 +295,9 @@ def _explain(table: LiveTable, player: str, move: object) -> dict[str, Any]:
     seat = state.deal_seat(state.own_seat(player))
     deal = state.deal
     if state.status != "playing" or deal is None or seat is None or deal.to_move != seat:
-        raise TableError("calls can be explained on your turn")
+        raise TableError(N_("calls can be explained on your turn"))
     if not isinstance(move, str) or len(move) > 64:
-        raise TableError("explain needs one of your legal moves")
+        raise TableError(N_("explain needs one of your legal moves"))
     try:
         parsed = deal.parse_move(move)
     except FiftySixError as e:

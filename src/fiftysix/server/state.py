@@ -23,6 +23,7 @@ from typing import Any
 
 from ..core.deal import Deal
 from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
+from ..core.meaning import N_, Meaning
 from ..core.options import Rules
 from ..games import GAMES
 from ..games.spec import GameSpec, MatchLike
@@ -133,14 +134,14 @@ class TableState:
     def game(self) -> GameSpec:
         """:raises TableError: before the table is created."""
         if self.created is None:
-            raise TableError("the table has not been created")
+            raise TableError(N_("the table has not been created"))
         return self.created[0]
 
     @property
     def rules(self) -> Rules:
         """:raises TableError: before the table is created."""
         if self.created is None:
-            raise TableError("the table has not been created")
+            raise TableError(N_("the table has not been created"))
         return self.created[1]
 
     def seat_of(self, player: str | None) -> int | None:
@@ -199,14 +200,14 @@ class TableState:
         if handler is None:
             raise TableError(f"unknown request {kind!r}")
         if kind != "create" and self.created is None:
-            raise TableError("the table has not been created")
+            raise TableError(N_("the table has not been created"))
         stored: dict[str, Any] = handler(event)
         self.version += 1
         return stored
 
     def _on_create(self, e: dict[str, Any]) -> dict[str, Any]:
         if self.created is not None:
-            raise TableError("the table exists already")
+            raise TableError(N_("the table exists already"))
         game = GAMES.get(e["game"])
         if game is None:
             raise TableError(f"unknown game {e['game']!r}; games are {', '.join(GAMES)}")
@@ -230,7 +231,7 @@ class TableState:
 
     def _on_join(self, e: dict[str, Any]) -> dict[str, Any]:
         if self.players.get(e["player"]) == e["name"]:
-            raise TableError(f"you have joined this table already as {e['name']}")
+            raise TableError(Meaning("you have joined this table already as {name}", {"name": e['name']}))
         self.players[e["player"]] = e["name"]
         return e
 
@@ -238,7 +239,7 @@ class TableState:
         """The host lets a person into a private table (who asked without the link)."""
         self._check_host(e)
         if e["who"] in self.players:
-            raise TableError(f"{self.players[e['who']]} is at this table already")
+            raise TableError(Meaning("{name} is at this table already", {"name": self.players[e['who']]}))
         self.players[e["who"]] = e["name"]
         return e
 
@@ -248,11 +249,12 @@ class TableState:
         seat = e["seat"]
         self._check_seat(seat)
         if self.status != PLAYING:
-            raise TableError("between deals any free seat may be taken; offering is for a deal in progress")
+            raise TableError(N_("between deals any free seat may be taken; offering is for a deal in progress"))
         if self.seats[seat].bot is None or self.deal_seat(seat) is None:
-            raise TableError(f"seat {seat} is not a computer player's seat in this deal")
+            raise TableError(Meaning("seat {seat} is not a computer player's seat in this deal", {"seat": seat}))
         if self.seers[seat] is not None:
-            raise TableError(f"a person has seen the hand of seat {seat} this deal; it is free when the deal ends")
+            raise TableError(Meaning("a person has seen the hand of seat {seat} this deal; it is free when the "
+                                     "deal ends", {"seat": seat}))
         self.offered.add(seat)
         return e
 
@@ -260,17 +262,18 @@ class TableState:
         player, seat = e["player"], e["seat"]
         self._check_seat(seat)
         if player not in self.players:
-            raise TableError("join the table with a name before taking a seat")
+            raise TableError(N_("join the table with a name before taking a seat"))
         target = self.seats[seat]
         if target.player == player:
-            raise TableError(f"you are already in seat {seat}")
+            raise TableError(Meaning("you are already in seat {seat}", {"seat": seat}))
         if target.player is not None:
-            raise TableError(f"seat {seat} belongs to {self.players[target.player]}")
+            raise TableError(Meaning("seat {seat} belongs to {name}",
+                                     {"seat": seat, "name": self.players[target.player]}))
         current = self.seat_of(player)
         if current is not None and self.status == PLAYING:
-            raise TableError("you cannot change seats during a deal")
+            raise TableError(N_("you cannot change seats during a deal"))
         if self.status != LOBBY and target.empty:
-            raise TableError(f"seat {seat} is not in this match")
+            raise TableError(Meaning("seat {seat} is not in this match", {"seat": seat}))
         if self.status == PLAYING and self.seat_rule:
             self._check_seat_rule(player, seat)
         if current is not None:
@@ -295,7 +298,7 @@ class TableState:
     def _on_stand(self, e: dict[str, Any]) -> dict[str, Any]:
         current = self.seat_of(e["player"])
         if current is None:
-            raise TableError("you have no seat")
+            raise TableError(N_("you have no seat"))
         if self.status == LOBBY:
             self.seats[current] = Seat()
         else:
@@ -308,7 +311,8 @@ class TableState:
         seat = e["seat"]
         self._check_seat(seat)
         if self.seats[seat].player is not None:
-            raise TableError(f"seat {seat} belongs to {self.players[self.seats[seat].player or '']}")
+            raise TableError(Meaning("seat {seat} belongs to {name}",
+                                     {"seat": seat, "name": self.players[self.seats[seat].player or '']}))
         self.seats[seat] = Seat(bot=e["bot"])
         return e
 
@@ -317,9 +321,9 @@ class TableState:
         seat = e["seat"]
         self._check_seat(seat)
         if self.status != LOBBY:
-            raise TableError("computer players can be removed only before the match starts")
+            raise TableError(N_("computer players can be removed only before the match starts"))
         if self.seats[seat].bot is None:
-            raise TableError(f"seat {seat} has no computer player")
+            raise TableError(Meaning("seat {seat} has no computer player", {"seat": seat}))
         self.seats[seat] = Seat()
         return e
 
@@ -329,18 +333,18 @@ class TableState:
         self._check_seat(a)
         self._check_seat(b)
         if a == b:
-            raise TableError("choose two different seats to swap")
+            raise TableError(N_("choose two different seats to swap"))
         if self.status == PLAYING:
-            raise TableError("seats can be swapped only between deals")
+            raise TableError(N_("seats can be swapped only between deals"))
         if self.status != LOBBY and not {a, b} <= set(self.deal_seats()):
-            raise TableError("both seats must be in the match")
+            raise TableError(N_("both seats must be in the match"))
         self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
         return e
 
     def _on_start(self, e: dict[str, Any]) -> dict[str, Any]:
         self._check_host(e)
         if self.status != LOBBY:
-            raise TableError("the match has started already")
+            raise TableError(N_("the match has started already"))
         self._fill_seats()
         self._reset_banks()
         self.match_no = 1
@@ -351,7 +355,7 @@ class TableState:
     def _on_rematch(self, e: dict[str, Any]) -> dict[str, Any]:
         self.check_not_paused()
         if self.status != MATCH_OVER:
-            raise TableError("a rematch can start only when the match is over")
+            raise TableError(N_("a rematch can start only when the match is over"))
         self._check_seated(e)
         self._fill_seats()
         self._reset_banks()
@@ -363,7 +367,7 @@ class TableState:
     def _on_next(self, e: dict[str, Any]) -> dict[str, Any]:
         self.check_not_paused()
         if self.status != DEAL_OVER:
-            raise TableError("the next deal can start only when a deal is over")
+            raise TableError(N_("the next deal can start only when a deal is over"))
         if e.get("player") is not None:
             self._check_seated(e)
         self._new_deal(e["seed"])
@@ -371,29 +375,30 @@ class TableState:
 
     def _on_move(self, e: dict[str, Any]) -> dict[str, Any]:
         if self.status in (DEAL_OVER, MATCH_OVER):
-            raise TableError("the deal is over; no more moves")
+            raise TableError(N_("the deal is over; no more moves"))
         if self.status != PLAYING:
-            raise TableError("the match has not started")
+            raise TableError(N_("the match has not started"))
         self.check_not_paused()
         table_seat = e["seat"]
         seat = self.deal_seat(table_seat)
         if seat is None:
-            raise TableError(f"seat {table_seat} does not play in this deal")
+            raise TableError(Meaning("seat {seat} does not play in this deal", {"seat": table_seat}))
         person = e.get("player")
         if person is not None and (self.seat_of(person) != table_seat or not self.may_see(person, table_seat)):
-            raise TableError(f"seat {table_seat} is not yours to play this deal")
+            raise TableError(Meaning("seat {seat} is not yours to play this deal", {"seat": table_seat}))
         move_id = e.get("id")
         if person is not None and move_id is not None and self.applied_move(person, move_id) is not None:
-            raise TableError(f"move {move_id} was applied already")
+            raise TableError(Meaning("move {move_id} was applied already", {"move_id": move_id}))
         text = e["move"]
         if not isinstance(text, str) or not text.strip():
-            raise TableError("a move must be a non-empty string")
+            raise TableError(N_("a move must be a non-empty string"))
         deal = self.deal
         assert deal is not None     # a deal is on while PLAYING
         try:
             move = deal.push(text, seat=seat)
         except (IllegalMoveError, NotationError) as err:
-            raise TableError(str(err), tuple(getattr(err, "legal", ()))) from None
+            why = err.args[0] if err.args and isinstance(err.args[0], Meaning) else str(err)   # translatable
+            raise TableError(why, tuple(getattr(err, "legal", ()))) from None
         if person is not None and move_id is not None:
             ids = self.move_ids.setdefault(person, {})
             ids[move_id] = self.version + 1
@@ -449,11 +454,11 @@ class TableState:
     # -- helpers --------------------------------------------------------------------------------------
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise TableError(f"seat must be a number 0-{len(self.seats) - 1}")
+            raise TableError(Meaning("seat must be a number 0-{count}", {"count": len(self.seats) - 1}))
 
     def _check_host(self, e: dict[str, Any]) -> None:
         if e.get("player") != self.host:
-            raise TableError("only the host can do that")
+            raise TableError(N_("only the host can do that"))
 
     def check_not_paused(self) -> None:
         if self.paused:
@@ -464,7 +469,7 @@ class TableState:
 
     def _check_seated(self, e: dict[str, Any]) -> None:
         if self.seat_of(e.get("player")) is None and e.get("player") != self.host:
-            raise TableError("only a seated player or the host can do that")
+            raise TableError(N_("only a seated player or the host can do that"))
 
     def match_deals(self, match_no: int) -> tuple[int, int] | None:
         """The first and last deal numbers (over the table's life) of match ``match_no`` (1, 2, ...), or
@@ -529,4 +534,5 @@ def replay_into(state: TableState, event: dict[str, Any]) -> None:
     try:
         state.apply(event)
     except (FiftySixError, KeyError) as err:  # pragma: no cover - a corrupt log
-        raise TableError(f"table {state.code}: event {state.version + 1} does not replay: {err}") from None
+        raise TableError(Meaning("table {code}: event {last} does not replay: {err}",
+                                 {"code": state.code, "last": state.version + 1, "err": err})) from None

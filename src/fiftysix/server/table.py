@@ -66,6 +66,7 @@ class Connection:
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     dropped: str | None = None
     on_drop: Callable[[], None] | None = None
+    lang: str = "en"              # the viewer's language: rules' meanings are translated for it when sent
 
     def send(self, message: dict[str, Any] | None) -> None:
         """Queue a message (``None``: close the sender)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, NotationError, WrongPhaseError
+from ...core.meaning import N_, Meaning
 from ...core.moves import HOLD, PASS, Call
 from .rules import BIDS, SLAM, TRICK_POINTS, Rules55
 
@@ -98,25 +99,28 @@ class Auction55:
     def check(self, call: Call) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
         if self.done:
-            raise WrongPhaseError("the auction is over; no more calls")
+            raise WrongPhaseError(N_("the auction is over; no more calls"))
         if self.is_legal(call):
             return
         raise CallNotAllowedError(self._why_not(call), [c.text for c in self.legal()])
 
-    def _current(self) -> str:
-        return "none" if self.bidder is None else f"{self.value} by seat {self.bidder}"
+    def _current(self) -> Meaning:
+        return Meaning("none") if self.bidder is None else Meaning("{value} by seat {bidder}",
+                                                                   {"value": self.value, "bidder": self.bidder})
 
     def _why_not(self, call: Call) -> str:
         seat = self.to_move
         short = ", ".join(c.text for c in self.legal())
         if call is HOLD:
             if seat != self.dealer:
-                return (f"only the dealer (seat {self.dealer}) may hold; seat {seat} may pass or bid higher "
-                        f"than the current bid ({self._current()})")
-            return "HOLD with no bid to hold; the dealer may pass or bid"
+                return Meaning("only the dealer (seat {dealer}) may hold; seat {seat} may pass or bid higher than the "
+                               "current bid ({current})",
+                               {"dealer": self.dealer, "seat": seat, "current": self._current()})
+            return N_("HOLD with no bid to hold; the dealer may pass or bid")
         if call.is_bid:
-            return f"bid {call.text} is not higher than the current bid ({self._current()}); legal: {short}"
-        return f"{call.text} is not allowed here; legal: {short}"
+            return Meaning("bid {call} is not higher than the current bid ({current}); legal: {legal}",
+                           {"call": call.text, "current": self._current(), "legal": short})
+        return Meaning("{call} is not allowed here; legal: {legal}", {"call": call.text, "legal": short})
 
     # -- applying --------------------------------------------------------------------------------------
     def push(self, call: Call) -> None:
@@ -172,29 +176,32 @@ class Auction55:
         return Contract(self.bidder, self.rules.side_of[self.bidder], self.value)
 
     def _describe(self, call: Call, seat: int) -> str:
-        """What a call tells the table, in words, given the auction before it."""
+        """What a call tells the table, in words, given the auction before it (a translatable :class:`Meaning`)."""
         if call is HOLD:
             if self.value == SLAM:
-                return f"hold: the dealer takes the bid of 60 from seat {self.bidder}; the auction ends"
-            return (f"hold: the dealer takes the bid of {self.value} from seat {self.bidder} at the same value; "
-                    f"seat {self.bidder} may raise or pass")
+                return Meaning("hold: the dealer takes the bid of 60 from seat {seat}; the auction ends",
+                               {"seat": self.bidder})
+            return Meaning("hold: the dealer takes the bid of {v} from seat {seat} at the same value; "
+                           "seat {seat} may raise or pass", {"v": self.value, "seat": self.bidder})
         if call is PASS:
             if self.displaced is not None or (seat == self.dealer and self.bidder is not None):
-                return f"pass: seat {self.bidder} wins the auction at {self.value}"
+                return Meaning("pass: seat {seat} wins the auction at {v}", {"seat": self.bidder, "v": self.value})
             if seat == self.dealer:
                 if self.rules.all_pass == "dealer":
-                    return "pass: nobody bid, so the dealer must take 10 (all_pass: dealer)"
-                return "pass: nobody bid; the deal is thrown in and the next dealer deals"
-            return "pass"
+                    return Meaning("pass: nobody bid, so the dealer must take 10 (all_pass: dealer)")
+                return Meaning("pass: nobody bid; the deal is thrown in and the next dealer deals")
+            return Meaning("pass")
         v = call.value
+        what: Meaning
         if v == SLAM:
-            what = "60: undertakes to win all five tricks"
+            what = Meaning("60: undertakes to win all five tricks")
         else:
             assert v is not None
             tricks = v // TRICK_POINTS
-            what = f"{v}: undertakes to take at least {v} points ({tricks} tricks, the highest trump counting 5)"
+            what = Meaning("{v}: undertakes to take at least {v} points ({tricks} tricks, the highest trump "
+                           "counting 5)", {"v": v, "tricks": tricks})
         if self.displaced is not None:
-            return f"{what}; raises in the hold duel"
+            return Meaning("{what}; raises in the hold duel", {"what": what})
         if seat == self.dealer:
-            return f"{what}; the dealer outbids the table and the auction ends"
+            return Meaning("{what}; the dealer outbids the table and the auction ends", {"what": what})
         return what

@@ -16,6 +16,7 @@ from ...core.cardbits import CardBits
 from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
+from ...core.meaning import Meaning, suit_word
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from .auction import Auction55, Contract, parse_call
 from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
@@ -194,20 +195,22 @@ class Deal55(Deal):
     def discard_error(self, cards: Sequence[Card]) -> str | None:
         """Why these cards are not a legal discard of the bidder now, or ``None`` if they are."""
         if self.phase != DISCARD or self.contract is None:
-            return f"no discard now: {self.waiting_for()}"
+            return Meaning("no discard now: {waiting}", {"waiting": self.waiting_for()})
         if len(cards) != KITTY_SIZE:
-            return f"the bidder must discard exactly {KITTY_SIZE} cards, not {len(cards)}"
+            return Meaning("the bidder must discard exactly {count} cards, not {n}",
+                           {"count": KITTY_SIZE, "n": len(cards)})
         seen: set[Card] = set()
         for c in cards:
             if c in seen:
-                return f"{c} is discarded twice"
+                return Meaning("{card} is discarded twice", {"card": c})
             seen.add(c)
         bidder = self.contract.bidder
         held = self.hands[bidder]
         for c in cards:
             if c not in held:
                 both = cards_text((*self.dealt[bidder], *self.kitty))
-                return f"the bidder (seat {bidder}) does not hold {c}; hand and kitty: {both}"
+                return Meaning("the bidder (seat {seat}) does not hold {card}; hand and kitty: {both}",
+                               {"seat": bidder, "card": c, "both": both})
         return None
 
     def _refuse(self, move: Move) -> IllegalMoveError:
@@ -232,13 +235,15 @@ class Deal55(Deal):
     def _follow_text(self, legal: Sequence[Move]) -> str:
         seat = self.to_move
         if not self.trick_cards:    # a lead is never refused for suit: the card is not held
-            return f"seat {seat} may lead any card it holds"
+            return Meaning("seat {seat} may lead any card it holds", {"seat": seat})
         led = self.trick_cards[0]
         shown = " ".join(str(c) for c in legal)
         assert self.trump is not None
         if IS_TRUMP[self.trump][led]:
-            return f"seat {seat} must play a trump to the trump lead {led}: holds {shown} ({RENEGE_HELP})"
-        return f"seat {seat} must follow {Suit(SUIT[led]).word} or trump: may play {shown}"
+            return Meaning("seat {seat} must play a trump to the trump lead {led}: holds {shown} ({help})",
+                           {"seat": seat, "led": led, "shown": shown, "help": RENEGE_HELP})
+        return Meaning("seat {seat} must follow {suit} or trump: may play {shown}",
+                       {"seat": seat, "suit": suit_word(Suit(SUIT[led]).word), "shown": shown})
 
     # -- parsing -----------------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -290,14 +295,15 @@ class Deal55(Deal):
 
     def waiting_for(self) -> str:
         if self.phase == AUCTION:
-            return f"seat {self.to_move} to call"
+            return Meaning("seat {to_move} to call", {"to_move": self.to_move})
         if self.phase == DISCARD:
-            return f"the bidder (seat {self.to_move}) to discard {KITTY_SIZE} cards"
+            return Meaning("the bidder (seat {to_move}) to discard {count} cards",
+                           {"to_move": self.to_move, "count": KITTY_SIZE})
         if self.phase == TRUMP:
-            return f"the bidder (seat {self.to_move}) to name trumps"
+            return Meaning("the bidder (seat {to_move}) to name trumps", {"to_move": self.to_move})
         if self.phase == PLAY:
-            return f"seat {self.to_move} to play"
-        return "the deal is over"
+            return Meaning("seat {to_move} to play", {"to_move": self.to_move})
+        return Meaning("the deal is over")
 
     # -- applying ----------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:

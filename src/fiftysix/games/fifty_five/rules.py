@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import RulesError
+from ...core.meaning import N_, Meaning
 from ...core.options import resolve_rules, rules_json
 
 RANKS = "AKQJT98765432"
@@ -124,26 +125,26 @@ class Rules55:
 
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "55": "55 for 4, each for themselves.",
-    **{f"55-{n}": f"55 for {n}, each for themselves." for n in range(2, 10)},
-    "55-teams-4": "55 for 4 in two teams.",
-    "55-teams-6": "55 for 6 in two teams.",
-    "55-110": "55 for 4, each for themselves, to 110 points.",
-    "55-220": "55 for 4, each for themselves, to 220 points.",
+    "55": N_("55 for 4, each for themselves."),
+    **{f"55-{n}": Meaning("55 for {n}, each for themselves.", {"n": n}) for n in range(2, 10)},
+    "55-teams-4": N_("55 for 4 in two teams."),
+    "55-teams-6": N_("55 for 6 in two teams."),
+    "55-110": N_("55 for 4, each for themselves, to 110 points."),
+    "55-220": N_("55 for 4, each for themselves, to 220 points."),
 }
 """One sentence per preset, for the create form."""
 
 OPTION_DESCRIPTIONS: dict[str, dict[str, str]] = {
-    "teams": {"none": "Each player for themselves.", "two": "Two teams, seats alternating.",
-              "three": "Three teams, every third seat."},
-    "all_pass": {"redeal": "If nobody bids the deal is thrown in.",
-                 "dealer": "If nobody bids the dealer must take 10."},
-    "discards": {"open": "The bidder's discard is shown to everyone.",
-                 "closed": "The bidder's discard stays hidden."},
-    "sixty_fail": {"60": "A failed bid of 60 costs 60.", "30": "A failed bid of 60 costs 30."},
-    "target": {"55": "The match is played to 55 points.", "110": "The match is played to 110 points.",
-               "220": "The match is played to 220 points."},
-    "bidder_first": {"false": "If several sides reach the target in one deal, the first to reach it wins.",
-                     "true": "A bidder's side that made its bid and passed the target wins."},
+    "teams": {"none": N_("Each player for themselves."), "two": N_("Two teams, seats alternating."),
+              "three": N_("Three teams, every third seat.")},
+    "all_pass": {"redeal": N_("If nobody bids the deal is thrown in."),
+                 "dealer": N_("If nobody bids the dealer must take 10.")},
+    "discards": {"open": N_("The bidder's discard is shown to everyone."),
+                 "closed": N_("The bidder's discard stays hidden.")},
+    "sixty_fail": {"60": N_("A failed bid of 60 costs 60."), "30": N_("A failed bid of 60 costs 30.")},
+    "target": {"55": N_("The match is played to 55 points."), "110": N_("The match is played to 110 points."),
+               "220": N_("The match is played to 220 points.")},
+    "bidder_first": {"false": N_("If several sides reach the target in one deal, the first to reach it wins."),
+                     "true": N_("A bidder's side that made its bid and passed the target wins.")},
 }
 """One sentence per option value worth explaining, for the create form."""

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, WrongPhaseError
+from ...core.meaning import N_, Meaning
 from ...core.moves import DOUBLE, PASS, REDOUBLE, Call, Strain, strain_text
 from .calls import MIN_BID, PLUS_PASS, legal_bids, resulting_value
 from .forms import describe
@@ -117,7 +118,7 @@ class Auction56:
     def check(self, call: Call, written_value: int | None = None) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
         if self.done:
-            raise WrongPhaseError("the auction is over; no more calls")
+            raise WrongPhaseError(N_("the auction is over; no more calls"))
         if written_value is not None and call.is_bid:
             v = resulting_value(call, self.value)
             if v != written_value:
@@ -136,39 +137,44 @@ class Auction56:
         seat = self.to_move
         short = _short_legal(self.legal())
         if call is PASS:
-            return f"first hand may not pass on the first call (all_pass: forced); legal: {short}"
+            return Meaning("first hand may not pass on the first call (all_pass: forced); legal: {legal}",
+                           {"legal": short})
         if call.kind in ("double", "redouble"):
             if self.bidder is None:
-                return f"{call.text} with no bid to double; legal: {short}"
+                return Meaning("{call} with no bid to double; legal: {legal}", {"call": call.text, "legal": short})
             same = rules.team_of[self.bidder] == rules.team_of[seat]
             if call is DOUBLE:
                 if same:
-                    return f"seat {seat} may not double its own team's bid; legal: {short}"
-                return f"the bid is already doubled; legal: {short}"
+                    return Meaning("seat {seat} may not double its own team's bid; legal: {legal}",
+                                   {"seat": seat, "legal": short})
+                return Meaning("the bid is already doubled; legal: {legal}", {"legal": short})
             if not self.doubled:
-                return f"XX needs a double to answer; legal: {short}"
+                return Meaning("XX needs a double to answer; legal: {legal}", {"legal": short})
             if not same:
-                return f"only the doubled team may redouble; legal: {short}"
-            return f"the bid is already redoubled; legal: {short}"
+                return Meaning("only the doubled team may redouble; legal: {legal}", {"legal": short})
+            return Meaning("the bid is already redoubled; legal: {legal}", {"legal": short})
         if call.kind != "bid":
-            return f"{call.text} is not a call of 56; legal: {short}"
+            return Meaning("{call} is not a call of 56; legal: {legal}", {"call": call.text, "legal": short})
         if self.doubled and rules.double == "closes":
-            return f"after a double no more bids (double: closes); legal: {short}"
+            return Meaning("after a double no more bids (double: closes); legal: {legal}", {"legal": short})
         if call.value is None and self.bidder is None and rules.bidding == "standard":
-            return f"{call.text} adds to a previous bid and cannot be the first bid; legal: {short}"
+            return Meaning("{call} adds to a previous bid and cannot be the first bid; legal: {legal}",
+                           {"call": call.text, "legal": short})
         if call.form in ("number-noes", "plus-noes", "nos", "k-nos"):
             need = max(call.k, 1)
             if len(self.suit_bids) < need:
-                return f"{call.text} needs a bid that named a suit before it; legal: {short}"
+                return Meaning("{call} needs a bid that named a suit before it; legal: {legal}",
+                               {"call": call.text, "legal": short})
         v = resulting_value(call, self.value)
         if v > 56:
-            return f"{call.text} would make {v}; bids go up to 56; legal: {short}"
+            return Meaning("{call} would make {v}; bids go up to 56; legal: {legal}",
+                           {"call": call.text, "v": v, "legal": short})
         if self.bidder is not None and v <= self.value:
-            return (f"bid {call.text} is not higher than the current bid "
-                    f"({self.value} by seat {self.bidder}); legal: {short}")
+            return Meaning("bid {call} is not higher than the current bid ({value} by seat {bidder}); legal: {legal}",
+                           {"call": call.text, "value": self.value, "bidder": self.bidder, "legal": short})
         if v < MIN_BID:
-            return f"bids start at {MIN_BID}; legal: {short}"
-        return f"{call.text} is not allowed here; legal: {short}"
+            return Meaning("bids start at {least}; legal: {legal}", {"least": MIN_BID, "legal": short})
+        return Meaning("{call} is not allowed here; legal: {legal}", {"call": call.text, "legal": short})
 
     # -- applying -----------------------------------------------------------------------------------
     def push(self, call: Call, written_value: int | None = None) -> None:
@@ -189,7 +195,7 @@ class Auction56:
             meaning = self._apply_bid(PLUS_PASS, seat, counted_as_pass=True)
         elif call is PASS:
             self.passes += 1
-            meaning = "pass"
+            meaning = Meaning("pass")
             if self.bidder is None:
                 if self.passes == self.n:
                     self.done = True
@@ -201,13 +207,13 @@ class Auction56:
         elif call is DOUBLE:
             self.doubled = 1
             self.passes = 0
-            meaning = (f"double: bets that the {self.value} of seat {self.bidder}'s team will fail"
-                       if self._describing else "")
+            meaning = (Meaning("double: bets that the {v} of seat {seat}'s team will fail",
+                               {"v": self.value, "seat": self.bidder}) if self._describing else "")
         elif call is REDOUBLE:
             self.doubled = 2
             self.passes = 0
             self.done = True
-            meaning = "redouble: the doubled team bets that it will make its bid"
+            meaning = Meaning("redouble: the doubled team bets that it will make its bid")
         else:
             meaning = self._apply_bid(call, seat)
         self.calls.append(call)

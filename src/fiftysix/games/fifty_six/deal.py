@@ -11,6 +11,7 @@ from ...core.cardbits import CardBits
 from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit, plain
 from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
+from ...core.meaning import Meaning, suit_word
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
@@ -170,22 +171,24 @@ class Deal56(Deal):
         if self.phase == PLAY and isinstance(move, Card):
             seat = self.to_move
             led = self.trick_cards[0].suit if self.trick_cards else None
+            text: str
             if self.must_trump and self.trump is not None:
-                text = f"seat {seat} asked for trumps and must play a trump: has " + " ".join(
-                    str(c) for c in legal)
+                text = Meaning("seat {seat} asked for trumps and must play a trump: has {cards}",
+                               {"seat": seat, "cards": " ".join(str(c) for c in legal)})
             else:
-                text = f"seat {seat} must follow {led.word if led is not None else ''}: has " + " ".join(
-                    str(c) for c in legal if isinstance(c, Card))
+                text = Meaning("seat {seat} must follow {suit}: has {cards}",
+                               {"seat": seat, "suit": suit_word(led.word) if led is not None else "",
+                                "cards": " ".join(str(c) for c in legal if isinstance(c, Card))})
             return self._card_refusal(move, legal, text)
         if self.phase == PLAY and isinstance(move, Reveal):
-            why = ("the trump is not hidden" if self.rules.trump != "hidden" else
-                   "the trump is already turned up" if self.revealed else
-                   "only a player who cannot follow suit may ask for the trump")
-            return WrongPhaseError(f"? refused: {why}", [str(m) for m in legal])
+            why = (Meaning("the trump is not hidden") if self.rules.trump != "hidden" else
+                   Meaning("the trump is already turned up") if self.revealed else
+                   Meaning("only a player who cannot follow suit may ask for the trump"))
+            return WrongPhaseError(Meaning("? refused: {why}", {"why": why}), [str(m) for m in legal])
         if isinstance(move, Claim):
-            why = ("claims are off (option claim)" if not self.rules.claim else
-                   "the outcome can still change, or a trick is in progress")
-            return WrongPhaseError(f"CLAIM refused: {why}", [str(m) for m in legal])
+            why = (Meaning("claims are off (option claim)") if not self.rules.claim else
+                   Meaning("the outcome can still change, or a trick is in progress"))
+            return WrongPhaseError(Meaning("CLAIM refused: {why}", {"why": why}), [str(m) for m in legal])
         return self._phase_refusal(move)
 
     # -- parsing ---------------------------------------------------------------------------------------
@@ -332,12 +335,12 @@ class Deal56(Deal):
 
     def waiting_for(self) -> str:
         if self.phase == TRUMP:
-            return f"the declarer (seat {self.to_move}) to choose trumps"
+            return Meaning("the declarer (seat {to_move}) to choose trumps", {"to_move": self.to_move})
         if self.phase == AUCTION:
-            return f"seat {self.to_move} to call"
+            return Meaning("seat {to_move} to call", {"to_move": self.to_move})
         if self.phase == PLAY:
-            return f"seat {self.to_move} to play"
-        return "the deal is over"
+            return Meaning("seat {to_move} to play", {"to_move": self.to_move})
+        return Meaning("the deal is over")
 
     def trump_text(self) -> str | None:
         return strain_text(self.trump) if self.trump_chosen else None

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Protocol
 
 from ...core.cards import Card, Suit, card
+from ...core.meaning import N_, Meaning, suit_word
 from ...core.moves import Call
 from ..sampling import Claim
 from .calls import MIN_BID, resulting_value
@@ -70,33 +71,33 @@ class Form:
     likely: int | None = None
 
 
-_NOES = "{plus}{v} no-trumps: void in {void}, the suit of {which}"
+_NOES = N_("{plus}{v} no-trumps: void in {void}, the suit of {which}")
 
 FORMS: dict[str, Form] = {
-    "number-suit": Form("{v} in {w}: holds the top {one} (J{sym})", tops=_one, from_top=True, likely=2),
-    "suit-number": Form("{v} in {w}: strong in {w} without the top card (J{sym})", lacks="J", likely=3),
-    "plus-suit": Form("{plus}{v} in {w}: holds the {k} top {w} and no other {w}", tops=_k, from_top=True,
+    "number-suit": Form(N_("{v} in {w}: holds the top {one} (J{sym})"), tops=_one, from_top=True, likely=2),
+    "suit-number": Form(N_("{v} in {w}: strong in {w} without the top card (J{sym})"), lacks="J", likely=3),
+    "plus-suit": Form(N_("{plus}{v} in {w}: holds the {k} top {w} and no other {w}"), tops=_k, from_top=True,
                       only=True, length=lambda c, t: (c.k, c.k)),
-    "raise-to": Form("{v} in {w}: the top {w} ({top}) and many others", tops=_raised,
+    "raise-to": Form(N_("{v} in {w}: the top {w} ({top}) and many others"), tops=_raised,
                      length=lambda c, t: (t + 1, None)),
-    "plus": Form("{plus}{v} in {w}: holds {top} and at least two other {w}", tops=_one,
+    "plus": Form(N_("{plus}{v} in {w}: holds {top} and at least two other {w}"), tops=_one,
                  length=lambda c, t: (t + 2, None)),
-    "one-plus": Form("{plus}{v} in {w}: holds {top} and exactly one other {one}", tops=_one,
+    "one-plus": Form(N_("{plus}{v} in {w}: holds {top} and exactly one other {one}"), tops=_one,
                      length=lambda c, t: (2, 2)),
-    "plus-one": Form("{plus}{v} in {w}: holds {top} and no other {w}", tops=_one, length=lambda c, t: (1, 1)),
-    "k-plus": Form("{plus}{v} in {w}: holds {top} and exactly one other {one}", tops=_k,
+    "plus-one": Form(N_("{plus}{v} in {w}: holds {top} and no other {w}"), tops=_one, length=lambda c, t: (1, 1)),
+    "k-plus": Form(N_("{plus}{v} in {w}: holds {top} and exactly one other {one}"), tops=_k,
                    length=lambda c, t: (c.k + 1, c.k + 1)),
-    "minus": Form("{plus}{v} in {w}: three or four {w}, not the highest", lacks="next",
+    "minus": Form(N_("{plus}{v} in {w}: three or four {w}, not the highest"), lacks="next",
                   length=lambda c, t: (3, 4)),
-    "minus-k": Form("{plus}{v} in {w}: exactly {k} {w}, not the highest", lacks="next",
+    "minus-k": Form(N_("{plus}{v} in {w}: exactly {k} {w}, not the highest"), lacks="next",
                     length=lambda c, t: (c.k, c.k)),
-    "number-nt": Form("{v} no-trumps: a strong hand with no single suit"),
+    "number-nt": Form(N_("{v} no-trumps: a strong hand with no single suit")),
     "number-noes": Form(_NOES, void=_one),
     "plus-noes": Form(_NOES, void=_one),
     "nos": Form(_NOES, void=_one),
     "k-nos": Form(_NOES, void=_k_at_least_one),
-    "plus-pass": Form("{plus}{v}: Plus Pass, raises without showing a suit; everyone gets a new turn"),
-    "nt": Form("{plus}{v} no-trumps"),
+    "plus-pass": Form(N_("{plus}{v}: Plus Pass, raises without showing a suit; everyone gets a new turn")),
+    "nt": Form(N_("{plus}{v} no-trumps")),
 }
 
 
@@ -127,15 +128,20 @@ def _tops(deck_size: int, suit: Suit, start: int, count: int) -> tuple[tuple[Car
     return tuple(Counter(card(r, suit) for r in _order_of(deck_size)[start:start + count]).items())
 
 
-def _ordinal(k: int) -> str:
-    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+def _ordinal(k: int) -> Meaning:
+    if k == 2:
+        return Meaning("2nd")
+    if k == 3:
+        return Meaning("3rd")
+    return Meaning("{k}th", {"k": k})
 
 
 def describe(call: Call, auction: AuctionSoFar, counted_as_pass: bool = False) -> str:
-    """What a bid tells the table, in words, given the auction before it."""
+    """What a bid tells the table, in words, given the auction before it (a :class:`Meaning`: English as a
+    ``str``, translatable at the edges)."""
     v = resulting_value(call, auction.value)
     if counted_as_pass:
-        return f"{v} no-trumps: first hand's first pass counts as Plus Pass (no suit shown)"
+        return Meaning("{v} no-trumps: first hand's first pass counts as Plus Pass (no suit shown)", {"v": v})
     form = FORMS.get(call.form)
     if form is None:
         return call.text
@@ -144,17 +150,20 @@ def describe(call: Call, auction: AuctionSoFar, counted_as_pass: bool = False) -
     if form.void is not None:
         k = form.void(call, 0)
         bids = auction.suit_bids
-        which = "the last bid that named one" if k == 1 else f"the {_ordinal(k)} last bid that named one"
-        return form.words.format(plus=plus, v=v, void=bids[-k].word if len(bids) >= k else "?", which=which)
+        which = (Meaning("the last bid that named one") if k == 1
+                 else Meaning("the {nth} last bid that named one", {"nth": _ordinal(k)}))
+        void: str = suit_word(bids[-k].word) if len(bids) >= k else "?"
+        return Meaning(form.words, {"plus": plus, "v": v, "void": void, "which": which})
     if s is None:
-        return form.words.format(plus=plus, v=v)
-    top = ""
+        return Meaning(form.words, {"plus": plus, "v": v})
+    top: str = ""
     if "{top}" in form.words:
         raised = v - max(auction.value, MIN_BID - 1)
         start = auction.announced_top[s]
         shown = _order(auction.rules)[start:start + form.tops(call, raised)]
-        top = ", ".join(("10" if r == "T" else r) + s.symbol for r in shown) or "no card"
-    return form.words.format(plus=plus, v=v, w=s.word, one=s.word[:-1], sym=s.symbol, top=top, k=call.k)
+        top = ", ".join(("10" if r == "T" else r) + s.symbol for r in shown) or Meaning("no card")
+    return Meaning(form.words, {"plus": plus, "v": v, "w": suit_word(s.word), "one": suit_word(s.word[:-1]),
+                                "sym": s.symbol, "top": top, "k": call.k})
 
 
 def claim(call: Call, seat: int, auction: AuctionSoFar, mine: Counter[Card]) -> Claim | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import RulesError
+from ...core.meaning import N_
 from ...core.options import resolve_rules, rules_json
 
 RANKS = "J9ATKQ87"
@@ -126,35 +127,36 @@ class Rules56:
 
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "56-4": "56 for 4 players in two teams.",
-    "56-6": "56 for 6 players in two teams (the classic).",
-    "56-8": "56 for 8 players in two teams.",
-    "56-pairs-6": "56 for 6: three teams of partners seated opposite.",
-    "56-pairs-8": "56 for 8: four teams of partners seated opposite.",
-    "56-announce": "56 with announcements, trumps chosen after the auction and points scoring.",
-    "56-hidden": "56 with a hidden trump, turned up when a player who cannot follow asks for it.",
+    "56-4": N_("56 for 4 players in two teams."),
+    "56-6": N_("56 for 6 players in two teams (the classic)."),
+    "56-8": N_("56 for 8 players in two teams."),
+    "56-pairs-6": N_("56 for 6: three teams of partners seated opposite."),
+    "56-pairs-8": N_("56 for 8: four teams of partners seated opposite."),
+    "56-announce": N_("56 with announcements, trumps chosen after the auction and points scoring."),
+    "56-hidden": N_("56 with a hidden trump, turned up when a player who cannot follow asks for it."),
 }
 """One sentence per preset, for the create form."""
 
 OPTION_DESCRIPTIONS: dict[str, dict[str, str]] = {
-    "teams": {"two": "Two teams, seats alternating.",
-              "pairs": "Teams of two partners seated opposite."},
-    "bidding": {"standard": "Bids name a value and a strain (28H, H28, +1NOES ...).",
-                "announcements": "Announcements raise the value and show top cards and lengths (+H, -2S, NOS ...)."},
-    "double": {"reopens": "After a double the auction goes on; a higher bid cancels it.",
-               "closes": "After a double no more bids; the doubled team may still redouble."},
-    "multiplier": {"x2x4": "A double multiplies the payment by 2, a redouble by 4.",
-                   "plus1plus2": "A double adds 1 to the payment, a redouble 2."},
-    "all_pass": {"28nt": "If everybody passes, first hand plays 28 no-trumps.",
-                 "forced": "First hand may not pass on the first call."},
-    "trump": {"bid": "The contract's strain is trumps.",
-              "chosen": "The declarer names trumps after the auction.",
-              "hidden": "The declarer chooses trumps secretly; they are turned up when a player who cannot follow "
-                        "asks."},
-    "scoring": {"tables": "Each team starts with tables and pays them; a team without tables is out.",
-                "points": "Payments are points credited to the winner; the match ends after a number of deals or "
-                          "at a target."},
-    "claim": {"false": "Every trick is played out.",
-              "true": "A player may claim the rest once the outcome cannot change."},
+    "teams": {"two": N_("Two teams, seats alternating."),
+              "pairs": N_("Teams of two partners seated opposite.")},
+    "bidding": {"standard": N_("Bids name a value and a strain (28H, H28, +1NOES ...)."),
+                "announcements": N_("Announcements raise the value and show top cards and lengths "
+                                    "(+H, -2S, NOS ...).")},
+    "double": {"reopens": N_("After a double the auction goes on; a higher bid cancels it."),
+               "closes": N_("After a double no more bids; the doubled team may still redouble.")},
+    "multiplier": {"x2x4": N_("A double multiplies the payment by 2, a redouble by 4."),
+                   "plus1plus2": N_("A double adds 1 to the payment, a redouble 2.")},
+    "all_pass": {"28nt": N_("If everybody passes, first hand plays 28 no-trumps."),
+                 "forced": N_("First hand may not pass on the first call.")},
+    "trump": {"bid": N_("The contract's strain is trumps."),
+              "chosen": N_("The declarer names trumps after the auction."),
+              "hidden": N_("The declarer chooses trumps secretly; they are turned up when a player who cannot follow "
+                        "asks.")},
+    "scoring": {"tables": N_("Each team starts with tables and pays them; a team without tables is out."),
+                "points": N_("Payments are points credited to the winner; the match ends after a number of deals or "
+                          "at a target.")},
+    "claim": {"false": N_("Every trick is played out."),
+              "true": N_("A player may claim the rest once the outcome cannot change.")},
 }
 """One sentence per option value worth explaining, for the create form."""

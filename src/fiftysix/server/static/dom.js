@@ -57,13 +57,16 @@ export function card(text, opts = {}) {
   const red = p && (p.suit === "H" || p.suit === "D");
   const cls = ["card", red ? "red" : "black", opts.small ? "small" : "", opts.cls || ""].join(" ");
   const label = opts.label || cardName(text);
-  const inner = p ? [h("span", { class: "r" }, p.rank), h("span", { class: "s" }, SUITS[p.suit])] : [text];
+  // the name is read from a visually hidden span (not aria-label), so it holds the visible text too (axe)
+  const inner = p ? [h("span", { class: "r", "aria-hidden": "true" }, p.rank),
+                     h("span", { class: "s", "aria-hidden": "true" }, SUITS[p.suit]),
+                     h("span", { class: "sr-only" }, label)] : [text];
   if (opts.onclick || opts.button) {
-    return h("button", { type: "button", class: cls, "aria-label": label, "data-card": text, disabled: opts.disabled,
+    return h("button", { type: "button", class: cls, "data-card": text, disabled: opts.disabled,
                          "aria-disabled": opts.ariaDisabled ? "true" : null, "aria-pressed": opts.pressed,
                          onclick: opts.onclick }, inner);
   }
-  return h("span", { class: cls, "aria-label": label, title: label, "data-card": text }, inner);
+  return h("span", { class: cls, title: label, "data-card": text }, inner);
 }
 
 /** Notation made friendlier: suit letters as symbols (28H -> 28♥). */

@@ -1,7 +1,11 @@
 // Every word a player reads goes through t() (or tn() for counts). The message id is the English text with
 // {name} placeholders; a catalogue (/static/i18n/LANG.json, built from the gettext catalogues) maps it to the
 // language's text, a plural form holding one string per Intl.PluralRules category. A missing entry falls back to
-// the English text, so nothing is ever blank.
+// the English text, so nothing is ever blank. The player's language is loaded when this module is first
+// imported (a top-level await: every page script that imports t() runs after it), then lang.js translates the
+// static HTML and adds the language selector.
+import { startPage, wantedLanguage } from "./lang.js";
+
 let catalogue = {};
 let lang = "en";
 
@@ -39,3 +43,16 @@ export function tn(singular, plural, n, params = {}) {
 
 // Indian digit grouping (1,00,000) where numbers appear.
 export function formatNumber(n) { return new Intl.NumberFormat("en-IN").format(n); }
+
+let started = null;
+
+// The page's language, loaded once (every page gets it by importing this module; calling it again is harmless).
+export function startLanguage() {
+  if (!started) {
+    const code = wantedLanguage();
+    started = loadLanguage(code).then(() => { startPage(t, code); return code; });
+  }
+  return started;
+}
+
+await startLanguage();

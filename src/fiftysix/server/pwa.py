@@ -1,0 +1,61 @@
+"""The installable app: the web app manifest, the service worker (served from the root so that its scope is
+the whole site) and the page it shows without a network.  The worker's cache is named after the package
+version and a hash of the static files, so a new release replaces the old cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Route
+
+STATIC = Path(__file__).parent / "static"
+
+
+@cache
+def static_version() -> str:
+    """A short hash of every static file: the service worker's cache name changes with any of them."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file() and path.name != "sw.js":
+            digest.update(path.relative_to(STATIC).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def precached() -> list[str]:
+    """The URLs the worker stores at install: the pages' shells, scripts, styles, catalogues and icons."""
+    urls = ["/", "/offline"]
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file() and path.suffix in {".js", ".css", ".json", ".png", ".svg", ".html"} \
+                and path.name not in {"sw.js", "index.html", "offline.html"}:
+            urls.append("/static/" + path.relative_to(STATIC).as_posix())
+    return urls
+
+
+async def service_worker(_request: Request) -> Response:
+    body = (STATIC / "sw.js").read_text(encoding="utf-8")
+    body = body.replace("__VERSION__", static_version()).replace('"__PRECACHE__"', _json_list(precached()))
+    return Response(body, media_type="text/javascript",
+                    headers={"cache-control": "no-cache", "service-worker-allowed": "/"})
+
+
+def _json_list(items: list[str]) -> str:
+    return json.dumps(items)
+
+
+async def manifest(_request: Request) -> Response:
+    return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+
+async def offline(_request: Request) -> Response:
+    return FileResponse(STATIC / "offline.html")
+
+
+def routes() -> list[Route]:
+    return [Route("/sw.js", service_worker), Route("/manifest.webmanifest", manifest),
+            Route("/offline", offline)]

@@ -1,0 +1,2 @@
+// The offline page: in the player's language like every page (importing i18n.js loads it).
+import "./i18n.js";
