@@ -24,7 +24,7 @@ import contextlib
 import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ class Settings:
     max_body: int = MAX_BODY
     token_max_age: int = MAX_AGE       # seconds a player token is good for after it was issued
     limits: Limits = field(default_factory=Limits)
+    redis_url: str | None = None       # one of many processes (server/cluster; PostgreSQL only)
 
 
 class Server:
@@ -75,6 +76,12 @@ class Server:
         self.db = Database(settings.db_url)
         self.hub = Hub(self.db, settings.timing, settings.limits)
         self.lookups = Lookups(settings.limits)
+        self.handle: Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]] = handle_message
+        if settings.redis_url:      # many processes: tables, limits and messages go through Redis
+            from .cluster.relay import cluster_parts
+
+            self.hub, self.lookups, self.handle = cluster_parts(self.db, settings.timing, settings.limits,
+                                                                settings.redis_url)
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
 
@@ -346,7 +353,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 if error is not None:
                     conn.send({"type": "error", "message": error})
                 elif msg is not None and msg.get("type") != "hello":
-                    await handle_message(table, conn, msg)
+                    await server.handle(table, conn, msg)
             while conn is not None and conn in table.conns:
                 text = await _receive(ws)
                 if not limit.allow():
@@ -356,7 +363,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 if msg is None:
                     conn.send({"type": "error", "message": error})
                     continue
-                await handle_message(table, conn, msg)
+                await server.handle(table, conn, msg)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
