@@ -178,6 +178,14 @@ class Person:
         elif kind == "synced" and self.pending is not None:
             self.fresh = False
 
+    def __repr__(self) -> str:
+        last = self.last or {}
+        view = last.get("view") or {}
+        return (f"<{self.name} on {self.proc.port if self.proc else None} v{self.version} pending={self.pending} "
+                f"status={(last.get('table') or {}).get('status')} to_move={view.get('to_move')} "
+                f"seat={view.get('seat')} legal={bool(view.get('legal'))} acked={len(self.acked)} "
+                f"reconnects={self.reconnects} errors={self.errors[-3:]}>")
+
     def deal_over(self) -> bool:
         return self.last is not None and self.last["table"]["status"] in ("deal_over", "match_over")
 
@@ -187,7 +195,8 @@ class Person:
             return
         if self.host and self.deal_over() and self.asked_next < self.version:
             self.asked_next = self.version
-            await self.send({"type": "next"})
+            over = self.last is not None and self.last["table"]["status"] == "match_over"
+            await self.send({"type": "rematch" if over else "next"})
             return
         view = last.get("view")
         if view is None or not view.get("legal") or last["version"] != self.version:
@@ -197,23 +206,27 @@ class Person:
         await self.send({"type": "move", "move": self.pending[1], "id": self.pending[0]})
 
     async def run(self, stop: asyncio.Event, elsewhere: Any) -> None:
-        """Play until ``stop``; when the connection drops, ``elsewhere()`` names the live process to go to."""
+        """Play until ``stop``; when the connection drops, ``elsewhere(dead)`` names the live process to go to."""
         while not stop.is_set():
             assert self.ws is not None
             try:
-                text = await asyncio.wait_for(self.ws.recv(), 0.5)
-            except TimeoutError:
-                continue
+                try:
+                    text = await asyncio.wait_for(self.ws.recv(), 0.5)
+                except TimeoutError:
+                    continue
+                self._take(json.loads(text))
+                await self._act()
             except ConnectionClosed:
                 self.reconnects += 1
-                for _ in range(100):
-                    try:
-                        await self.connect(elsewhere(self.proc))
-                        break
-                    except OSError:
-                        await asyncio.sleep(0.2)
+                await self._reconnect(elsewhere)
+
+    async def _reconnect(self, elsewhere: Any) -> None:
+        for _ in range(100):
+            try:
+                await self.connect(elsewhere(self.proc))
                 if self.pending is not None:        # the same id: applied at most once
                     await self.send({"type": "move", "move": self.pending[1], "id": self.pending[0]})
-                continue
-            self._take(json.loads(text))
-            await self._act()
+                return
+            except (OSError, ConnectionClosed):
+                await asyncio.sleep(0.2)
+        raise AssertionError(f"{self.name} found no process to reconnect to")

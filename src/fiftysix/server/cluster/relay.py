@@ -436,7 +436,7 @@ class ClusterHub(Hub):
         await self.bus.unwatch(table_channel(code))
         self.bus.publish_soon(table_channel(code), {"op": "writer", "from": self.me})
         table.start()
-        log.info("table %s: took it over (epoch %d)", code, epoch)
+        log.warning("table %s: took it over from the log (epoch %d)", code, epoch)
 
     async def demote(self, table: ClusterTable) -> None:
         """The lease was lost (paused too long, or fenced on append): become a replica."""
