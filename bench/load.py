@@ -219,8 +219,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     ports = [free_port() for _ in range(count)]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     with tempfile.TemporaryDirectory() as tmp, services(args.servers, not args.no_redis) as (db, redis):
-        servers = [start_server(port, db or Path(tmp) / "load.db", args.bot_delay,
-                                not args.any_core and args.servers == 0, redis=redis) for port in ports]
+        logs = [Path(tmp) / f"serve-{port}.log" for port in ports]
+        servers = []
+        for port, log in zip(ports, logs, strict=True):
+            with log.open("wb") as out:
+                servers.append(start_server(port, db or Path(tmp) / "load.db", args.bot_delay,
+                                            not args.any_core and args.servers == 0, log=out, redis=redis))
         try:
             for url in urls:
                 await wait_ready(url, time.monotonic() + 60)
@@ -245,6 +249,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     server.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     server.kill()
+            text = "".join(log.read_text(errors="replace") for log in logs)
+            takeovers = text.count("took it over")
     lat = stats.latencies
     cpu = (sum(b - a for a, b in zip(cpu0, cpu1, strict=True))   # type: ignore[operator]
            if None not in cpu0 and None not in cpu1 else None)
@@ -268,6 +274,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "redis_cpu_ms_per_move": (round(redis_seconds * 1000 / stats.moves, 3)
                                   if redis_seconds is not None and stats.moves else None),
         "errors": stats.errors,
+        "takeovers": takeovers,     # tables whose writer changed during the run (a lease not renewed in time)
         "settings": {"preset": args.preset, "think": args.think, "bot_delay": args.bot_delay,
                      "one_core": not args.any_core and args.servers == 0 and shutil.which("taskset") is not None},
     }

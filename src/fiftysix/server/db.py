@@ -36,6 +36,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -123,8 +124,11 @@ class Database:
         self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
-        """Create or upgrade the schema (Alembic, programmatically)."""
+        """Create or upgrade the schema (Alembic, programmatically).  On PostgreSQL processes starting at
+        once take turns (a transaction-scoped advisory lock), so only the first one migrates."""
         async with self.engine.begin() as conn:
+            if self.url.startswith("postgresql"):
+                await conn.execute(text("SELECT pg_advisory_xact_lock(5655)"))
             await conn.run_sync(_migrate)
 
     async def close(self) -> None:
