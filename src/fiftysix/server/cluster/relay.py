@@ -32,7 +32,7 @@ from ..hub import Hub
 from ..limits import Limits, searching_bots
 from ..messages import Presence, snapshot, table_info
 from ..protocol import handle_message
-from ..state import TableError, TableState
+from ..state import DEAL_OVER, TableError, TableState
 from ..table import Connection, LiveTable, Timing
 from .bus import ALL, Bus, inbox, table_channel
 from .lease import Lease
@@ -162,6 +162,15 @@ class ClusterTable(LiveTable):
     def _schedule_drop(self, player: str) -> None:
         if self.writer:
             super()._schedule_drop(player)
+
+    def _pending(self) -> tuple[str, int] | None:
+        pending = super()._pending()
+        if pending is None and self.writer and not self.conns and any(self.remote.values()) \
+                and self.state.status == DEAL_OVER:     # people watching elsewhere: the table goes on
+            seated = [s.player for s in self.state.seats if s.player is not None]
+            if not any(p in self.presence.online for p in seated):
+                return ("next", -1)
+        return pending
 
     def idle_for(self, now: float) -> float:
         if self.writer:
