@@ -231,7 +231,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             rng = random.Random(args.seed)
             async with httpx.AsyncClient(timeout=30) as http:
                 made = [await make_table(http, urls[i % count], args.preset, i) for i in range(tables)]
-            at = [rng.randrange(count) for _ in made]     # the client's process: any one
+            # the client's process: any one, the table's writer (where it was created) or another one
+            at = [{"any": rng.randrange(count), "writer": i % count, "other": (i + 1) % count}[args.placement]
+                  for i in range(len(made))]
             stats = Stats()
             cpu0, redis0, t0 = [cpu_seconds(s.pid) for s in servers], redis_cpu(redis), time.monotonic()
             stop = t0 + duration
@@ -257,6 +259,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     redis_seconds = redis1 - redis0 if redis0 is not None and redis1 is not None else None
     return {
         "servers": args.servers,
+        "placement": args.placement,
         "redis": redis is not None,
         "tables": tables,
         "tables_served": len(stats.tables_moving),
@@ -294,6 +297,8 @@ def main() -> int:
     parser.add_argument("--servers", type=int, default=0, choices=range(0, 9), metavar="N",
                         help="N processes on PostgreSQL and Redis (serve --redis; 0: one process on SQLite, the "
                              "default); they are not pinned to cores")
+    parser.add_argument("--placement", choices=("any", "writer", "other"), default="any",
+                        help="with --servers: which process each client connects to (default: any one)")
     parser.add_argument("--no-redis", action="store_true", help="with --servers 1: one process on PostgreSQL "
                         "without Redis (the baseline for Redis's cost)")
     args = parser.parse_args()
