@@ -4,6 +4,8 @@ the writer killed (kill -9) or paused (SIGSTOP) mid-deal, and what the log holds
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import random
 import signal
 import time
@@ -63,10 +65,18 @@ def test_people_on_different_processes_play_a_whole_deal(start: Callable[..., Pr
         await asha.send({"type": "start"})
         await until(lambda: asha.deal_over() and ben.deal_over() and asha.version == ben.version, 120,
                     "the end of the deal")
+        # each is online for the other: the writer heard it from both replicas
+        await until(lambda: asha.online(2) is True and ben.online(0) is True, 10, "presence", asha.table)
         stop.set()
         await asyncio.gather(*runs)
-        for p in (asha, ben):
-            await p.close()
+        await ben.close()       # Ben leaves: Asha, on another process, is told he is gone
+        for _ in range(200):
+            if asha.online(2) is False:
+                break
+            with contextlib.suppress(TimeoutError):
+                asha._take(json.loads(await asyncio.wait_for(asha.ws.recv(), 0.1)))   # type: ignore[union-attr]
+        assert asha.online(2) is False
+        await asha.close()
         return asha, ben
 
     asha, ben = asyncio.run(play())

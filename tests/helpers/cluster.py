@@ -139,6 +139,7 @@ class Person:
         self.errors: list[str] = []
         self.reconnects = 0
         self.asked_next = 0
+        self.table: dict[str, Any] = {}    # the table's public facts, as the last snapshot or presence had them
 
     async def connect(self, proc: Proc) -> None:
         self.proc = proc
@@ -167,6 +168,9 @@ class Person:
                 self.gaps.append(f"{self.name}: state {v} after {self.version}")
             self.version = v
             self.last = msg
+            self.table = msg["table"]
+        elif kind == "presence":
+            self.table = msg["table"]
         elif kind == "moved":
             self.acked[msg["id"]] = int(msg["version"])
             if self.pending is not None and self.pending[0] == msg["id"]:
@@ -185,6 +189,10 @@ class Person:
                 f"status={(last.get('table') or {}).get('status')} to_move={view.get('to_move')} "
                 f"seat={view.get('seat')} legal={bool(view.get('legal'))} acked={len(self.acked)} "
                 f"reconnects={self.reconnects} errors={self.errors[-3:]}>")
+
+    def online(self, seat: int) -> bool | None:
+        """Whether the person in ``seat`` is online, as this person was last told."""
+        return next((s.get("online") for s in self.table.get("seats", ()) if s["seat"] == seat), None)
 
     def deal_over(self) -> bool:
         return self.last is not None and self.last["table"]["status"] in ("deal_over", "match_over")
