@@ -11,7 +11,9 @@ import signal
 import time
 from collections.abc import Callable
 
+import httpx2 as httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from helpers import pg
 from helpers.cluster import Person, Proc, logged_events, new_player, new_table, writer_pid
@@ -179,3 +181,34 @@ def test_a_writer_paused_past_its_lease_cannot_write(start: Callable[..., Proc],
     out = writer.output()
     assert "lost its lease" in out
     assert "UniqueViolation" not in out and "IntegrityError" not in out    # it never tried to append over
+
+
+def test_sign_out_everywhere_reaches_every_process(start: Callable[..., Proc]) -> None:
+    here, there = start(), start()
+    token = new_player(here, "Asha")
+    code = new_table(here, token, preset="56-4", fill="random")
+
+    async def go() -> int | None:
+        asha = Person("Asha", token, code)
+        await asha.connect(there)
+        for _ in range(50):
+            if asha.last is not None:
+                break
+            with contextlib.suppress(TimeoutError):
+                asha._take(json.loads(await asyncio.wait_for(asha.ws.recv(), 0.2)))  # type: ignore[union-attr]
+        assert asha.last is not None and asha.last["you"]["seat"] == 0
+        r = httpx.post(f"{here.url}/api/player/signout-all", json={"token": token}, timeout=10)
+        assert r.status_code == 200
+        assert asha.ws is not None
+        try:
+            for _ in range(100):
+                await asyncio.wait_for(asha.ws.recv(), 0.1)
+        except TimeoutError:
+            return None
+        except ConnectionClosed as e:
+            return e.rcvd.code if e.rcvd is not None else None
+        return None
+
+    assert asyncio.run(go()) == 4401                   # closed on the other process too
+    refused = httpx.post(f"{there.url}/api/tables", json={"token": token, "public": True}, timeout=10)
+    assert refused.status_code == 400 and "choose your name" in refused.json()["error"]

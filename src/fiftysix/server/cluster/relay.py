@@ -276,6 +276,7 @@ class ClusterHub(Hub):
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self.on_signout: Callable[[str, int], None] | None = None    # the server's: a sign-out elsewhere
 
     def later(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in its own task (kept until it ends)."""
@@ -504,6 +505,10 @@ class ClusterHub(Hub):
         finally:
             self.bus.publish_soon(inbox(origin), {"op": "done", "rid": rid})
 
+    def tell_signout(self, player: str, generation: int) -> None:
+        """Tell every process that ``player`` signed out everywhere (their older tokens are refused)."""
+        self.bus.publish_soon(ALL, {"op": "signout", "from": self.me, "player": player, "gen": generation})
+
     def send_here(self, table: ClusterTable) -> None:
         """Tell the writer who is online here at this table."""
         if not table.writer and table.owner is not None:
@@ -540,6 +545,8 @@ class ClusterHub(Hub):
             Lookups.failed(self.lookups, str(data["a"]))
         elif op == "created":
             self.quotas.created(str(data["code"]), str(data["host"]), data.get("address"), bool(data["searching"]))
+        elif op == "signout" and self.on_signout is not None:
+            self.on_signout(str(data["player"]), int(data["gen"]))
         elif op == "status":
             self.statuses[str(data["code"])] = str(data["s"])
             if len(self.statuses) > 100_000:
