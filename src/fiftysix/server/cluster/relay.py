@@ -23,6 +23,7 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import fields
 from typing import Any
 
 from ...server.access import Lookups
@@ -50,7 +51,21 @@ def process_name() -> str:
 
 
 def _presence(data: dict[str, Any]) -> Presence:
-    return Presence(set(data.get("online", ())), set(data.get("covered", ())))
+    """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
+    presence = Presence()
+    for f in fields(Presence):
+        if f.name in data:
+            value = data[f.name]
+            setattr(presence, f.name, set(value) if isinstance(getattr(presence, f.name), set) else value)
+    return presence
+
+
+def _forget_row(db: Database, code: str) -> None:
+    """Another process may have written the table's row since this one did: drop what the database object
+    remembers of it, if it remembers rows (so a status is never skipped as already written)."""
+    memo = getattr(db, "_stored", None)
+    if isinstance(memo, dict):
+        memo.pop(code, None)
 
 
 class Relayed(Connection):
@@ -114,8 +129,9 @@ class ClusterTable(LiveTable):
         if self.state.status != status:
             self.hub.bus.publish_soon(ALL, {"op": "status", "code": self.code, "s": self.state.status})
 
-    def _who(self) -> dict[str, list[str]]:
-        return {"online": sorted(self.presence.online), "covered": sorted(self.presence.covered)}
+    def _who(self) -> dict[str, Any]:
+        return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
+                for f in fields(Presence)}
 
     def _broadcast_presence(self) -> None:
         super()._broadcast_presence()
@@ -347,6 +363,8 @@ class ClusterHub(Hub):
                     self._early.pop(code, None)
                     await self.bus.unwatch(table_channel(code))
                 raise
+            if epoch is not None:
+                _forget_row(self.db, code)
             table = ClusterTable(self, state, history, epoch)
             code_ = code
             table.check_bot = lambda bot: (self.quotas.check_search(code_, self.status_of)
@@ -434,6 +452,7 @@ class ClusterHub(Hub):
             await self.lease.release(code, epoch)
             return
         async with table.lock:
+            _forget_row(self.db, code)
             state, history = await self.load(code)
             table.epoch, table.owner = epoch, self.me
             if state.version != table.state.version:
