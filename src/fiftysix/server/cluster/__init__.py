@@ -4,9 +4,11 @@
   append checks in its own transaction;
 - :mod:`.bus`: Redis pub/sub, the processes' only way to talk: each process has an inbox channel, each table
   a channel of its applied events;
-- :mod:`.relay`: tables and the hub across processes: the writer applies, stores and publishes each event;
-  every other process keeps a replica of the table for its own viewers (each gets its own view, rendered
-  where its websocket is) and forwards their changes to the writer; failover takes a table over from the log.
+- :mod:`.table`: a table that is this process's to write (it applies, stores and publishes each event) or a
+  replica of another's, kept for this process's own viewers (each gets its own view, rendered where its
+  websocket is);
+- :mod:`.relay`: the hub across processes: leases taken and renewed, changes forwarded to the writer,
+  failover (a table taken over from the log), limits and sign-outs told to every process.
 
 See docs/deploy.md.  Without ``--redis`` none of this is imported.
 """
