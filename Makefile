@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster]'
+	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster,scale]'
 	touch $(STAMP)
 
 serve: $(STAMP)

@@ -9,13 +9,21 @@ Reports: tables served, moves per second (every move, bots included), and the p5
 client sending its move to the client receiving the broadcast of that move (after a warm-up in which all
 tables start at once, reported apart), and the share of one core the server used.
 
+``--servers N`` runs N equal processes instead (``serve --redis``, docs/deploy.md) on a throwaway PostgreSQL
+cluster and a throwaway redis-server (tests/helpers): each table is created at one process and its client
+connects to a random one (no sticky sessions, so (N-1)/N of the clients' moves are forwarded to the writer).
+It adds the CPU per move of all server processes and of Redis; ``--servers 1 --no-redis`` is one process
+on the same PostgreSQL without Redis, the baseline for the cost of going through Redis.
+
     .venv/bin/python bench/load.py --tables 500 --duration 60
+    .venv/bin/python bench/load.py --servers 3 --tables 300 --duration 30
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,13 +65,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: Path, bot_delay: float, one_core: bool, core: int = 0,
-                 src: Path | None = None, log: Any = subprocess.PIPE) -> subprocess.Popen[bytes]:
-    """``fiftysix serve`` in a new process (``src``: import fiftysix from that source tree instead;
-    ``log``: where its stderr goes, a file for long runs so a full pipe never blocks it)."""
+def start_server(port: int, db: Path | str, bot_delay: float, one_core: bool, core: int = 0,
+                 src: Path | None = None, log: Any = subprocess.PIPE, redis: str | None = None,
+                 ) -> subprocess.Popen[bytes]:
+    """``fiftysix serve`` in a new process (``db``: a SQLite file or a database URL; ``src``: import fiftysix
+    from that source tree instead; ``log``: where its stderr goes, a file for long runs so a full pipe never
+    blocks it; ``redis``: one of many processes)."""
+    url = db if isinstance(db, str) else f"sqlite+aiosqlite:///{db}"
     cmd = [sys.executable, "-c", "import sys; from fiftysix.cli.main import main; sys.exit(main())",
-           "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}",
+           "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url,
            "--bot-delay", str(bot_delay), "--log-level", "warning"]
+    if redis is not None:
+        cmd += ["--redis", redis]
     server = (src or Path(__file__).resolve().parents[1] / "src") / "fiftysix" / "server"
     if (server / "listen.py").exists():     # a tree with the edge's connection cap (older ones lack the flag)
         cmd += ["--max-connections-per-address", "0"]   # every client is on 127.0.0.1
@@ -169,35 +183,84 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+@contextlib.contextmanager
+def services(servers: int, redis: bool) -> Iterator[tuple[str | None, str | None]]:
+    """``(database URL, Redis URL)``: nothing for one SQLite process; else a throwaway PostgreSQL cluster
+    (and redis-server) from tests/helpers."""
+    if servers == 0:
+        yield None, None
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from helpers import pg
+    from helpers import redis as redis_helper
+
+    bin_dir = pg.find_bin()
+    binary = redis_helper.find_server()
+    if bin_dir is None or (redis and binary is None):
+        raise SystemExit("--servers needs PostgreSQL (initdb, pg_ctl) and redis-server installed")
+    with pg.cluster(bin_dir) as cluster, contextlib.ExitStack() as stack:
+        db = cluster.create_database("load")
+        yield db, stack.enter_context(redis_helper.server(binary)) if redis and binary is not None else None
+
+
+def redis_cpu(url: str | None) -> float | None:
+    if url is None:
+        return None
+    import redis as redis_client
+
+    info = redis_client.Redis.from_url(url).info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tables = min(args.tables, MAX_TABLES)
     duration = min(args.duration, MAX_DURATION)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(port, Path(tmp) / "load.db", args.bot_delay, not args.any_core)
+    count = max(1, args.servers)
+    ports = [free_port() for _ in range(count)]
+    urls = [f"http://127.0.0.1:{port}" for port in ports]
+    with tempfile.TemporaryDirectory() as tmp, services(args.servers, not args.no_redis) as (db, redis):
+        logs = [Path(tmp) / f"serve-{port}.log" for port in ports]
+        servers = []
+        for port, log in zip(ports, logs, strict=True):
+            with log.open("wb") as out:
+                servers.append(start_server(port, db or Path(tmp) / "load.db", args.bot_delay,
+                                            not args.any_core and args.servers == 0, log=out, redis=redis))
         try:
-            await wait_ready(url, time.monotonic() + 30)
-            async with httpx.AsyncClient(timeout=30) as http:
-                codes = [await make_table(http, url, args.preset, i) for i in range(tables)]
-            stats = Stats()
+            for url in urls:
+                await wait_ready(url, time.monotonic() + 60)
             rng = random.Random(args.seed)
-            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            async with httpx.AsyncClient(timeout=30) as http:
+                made = [await make_table(http, urls[i % count], args.preset, i) for i in range(tables)]
+            # the client's process: any one, the table's writer (where it was created) or another one
+            at = [{"any": rng.randrange(count), "writer": i % count, "other": (i + 1) % count}[args.placement]
+                  for i in range(len(made))]
+            stats = Stats()
+            cpu0, redis0, t0 = [cpu_seconds(s.pid) for s in servers], redis_cpu(redis), time.monotonic()
             stop = t0 + duration
             warm = t0 + min(args.warmup, duration / 2)
-            await asyncio.gather(*(play_table(url, code, token, args.think, warm, stop, stats,
+            await asyncio.gather(*(play_table(urls[i], code, token, args.think, warm, stop, stats,
                                               random.Random(rng.random()))
-                                   for code, token in codes), return_exceptions=False)
+                                   for (code, token), i in zip(made, at, strict=True)), return_exceptions=False)
             elapsed = time.monotonic() - t0
-            cpu1 = cpu_seconds(server.pid)
+            cpu1, redis1 = [cpu_seconds(s.pid) for s in servers], redis_cpu(redis)
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                try:
+                    server.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+            text = "".join(log.read_text(errors="replace") for log in logs)
+            takeovers = text.count("took it over")
     lat = stats.latencies
+    cpu = (sum(b - a for a, b in zip(cpu0, cpu1, strict=True))   # type: ignore[operator]
+           if None not in cpu0 and None not in cpu1 else None)
+    redis_seconds = redis1 - redis0 if redis0 is not None and redis1 is not None else None
     return {
+        "servers": args.servers,
+        "placement": args.placement,
+        "redis": redis is not None,
         "tables": tables,
         "tables_served": len(stats.tables_moving),
         "seconds": round(elapsed, 1),
@@ -209,10 +272,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "latency_ms_p99": round(percentile(lat, 0.99) * 1000, 2),
         "latency_ms_mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "warmup_latency_ms_p99": round(percentile(stats.warmup, 0.99) * 1000, 2),
-        "server_cpu_share": (round((cpu1 - cpu0) / elapsed, 2) if cpu0 is not None and cpu1 is not None else None),
+        "server_cpu_share": round(cpu / elapsed, 2) if cpu is not None else None,
+        "server_cpu_ms_per_move": round(cpu * 1000 / stats.moves, 3) if cpu is not None and stats.moves else None,
+        "redis_cpu_ms_per_move": (round(redis_seconds * 1000 / stats.moves, 3)
+                                  if redis_seconds is not None and stats.moves else None),
         "errors": stats.errors,
+        "takeovers": takeovers,     # tables whose writer changed during the run (a lease not renewed in time)
         "settings": {"preset": args.preset, "think": args.think, "bot_delay": args.bot_delay,
-                     "one_core": not args.any_core and shutil.which("taskset") is not None},
+                     "one_core": not args.any_core and args.servers == 0 and shutil.which("taskset") is not None},
     }
 
 
@@ -227,8 +294,17 @@ def main() -> int:
     parser.add_argument("--preset", default="56-4")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--any-core", action="store_true", help="do not pin the server to one core")
+    parser.add_argument("--servers", type=int, default=0, choices=range(0, 9), metavar="N",
+                        help="N processes on PostgreSQL and Redis (serve --redis; 0: one process on SQLite, the "
+                             "default); they are not pinned to cores")
+    parser.add_argument("--placement", choices=("any", "writer", "other"), default="any",
+                        help="with --servers: which process each client connects to (default: any one)")
+    parser.add_argument("--no-redis", action="store_true", help="with --servers 1: one process on PostgreSQL "
+                        "without Redis (the baseline for Redis's cost)")
     args = parser.parse_args()
-    if not args.any_core and hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
+    if args.no_redis and args.servers != 1:
+        parser.error("--no-redis goes with --servers 1 only")
+    if not args.any_core and args.servers == 0 and hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
         os.sched_setaffinity(0, {1})      # the clients on the other core than the server
     report = asyncio.run(run(args))
     print(json.dumps(report, indent=1))

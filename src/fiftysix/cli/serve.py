@@ -23,6 +23,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--db", default=DEFAULT_DB,
                    help="SQLAlchemy async database URL (default %(default)s; PostgreSQL: "
                         "postgresql+asyncpg://user:password@host/dbname)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="run as one of many equal processes sharing a PostgreSQL --db through Redis, e.g. "
+                        "redis://127.0.0.1:6379/0 (docs/deploy.md; needs pip install 'fiftysix[scale]')")
     p.add_argument("--bot-delay", type=float, default=0.8,
                    help="seconds a computer player waits before it moves (default %(default)s)")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default %(default)s)")
@@ -71,9 +74,19 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
     except ValueError as e:
         err.write(f"fiftysix serve: {e}\n")
         return 2
-    settings = Settings(db_url=args.db, timing=Timing(bot_delay=args.bot_delay), allowed_origins=origins,
-                        secure_cookie=args.secure_cookies, limits=quotas, public_url=public_url,
-                        listen_host=args.host)
+    if args.redis is not None:
+        if not args.db.startswith("postgresql"):
+            err.write("fiftysix serve: --redis needs a PostgreSQL --db (postgresql+asyncpg://...): the processes "
+                      f"share its log and leases; not {args.db.split(':')[0]}\n")
+            return 2
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            err.write("fiftysix serve: --redis needs the redis package: pip install 'fiftysix[scale]'\n")
+            return 2
+    settings = Settings(db_url=args.db, redis_url=args.redis, timing=Timing(bot_delay=args.bot_delay),
+                        allowed_origins=origins, secure_cookie=args.secure_cookies, limits=quotas,
+                        public_url=public_url, listen_host=args.host)
     trusted = tuple(ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip())
     limits = EdgeLimits(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                         per_address=args.max_connections_per_address,

@@ -28,7 +28,7 @@ import contextlib
 import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +79,7 @@ class Settings:
     review_workers: int = 1            # processes computing deal reviews (server/review.py) ...
     review_queue: int = 8              # ... and reviews waiting or running at once (more: 503, ask again)
     review_wait: float = 5.0           # seconds a review request waits before answering 202 (ask again)
+    redis_url: str | None = None       # one of many processes (server/cluster; PostgreSQL only)
 
 
 class Server:
@@ -89,6 +90,15 @@ class Server:
         self.db = Database(settings.db_url)
         self.hub = Hub(self.db, settings.timing, settings.limits)
         self.lookups = Lookups(settings.limits)
+        self.handle: Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]] = handle_message
+        self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
+        if settings.redis_url:      # many processes: tables, limits and messages go through Redis
+            from .cluster.relay import cluster_parts
+
+            hub, self.lookups, self.handle = cluster_parts(self.db, settings.timing, settings.limits,
+                                                           settings.redis_url)
+            self.hub, self.tell = hub, hub.tell_signout
+            hub.on_signout = lambda player, generation: hub.later(self.signed_out(player, generation, here=False))
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
         self.reviews = Reviews(settings.review_workers, settings.review_queue)
@@ -103,6 +113,17 @@ class Server:
             self.lookups.failed(address)
             return 404, f"no table {code[:16]!r} here"
         return table
+
+    async def signed_out(self, player_id: str, generation: int, here: bool = True) -> None:
+        """Refuse ``player_id``'s older tokens and close their websockets (``here``: this process was asked;
+        with many processes the others are told)."""
+        assert self.tokens is not None
+        self.tokens.signed_out(player_id, generation)
+        if here:
+            self.tell(player_id, generation)
+        for ws in list(self.sockets.get(player_id, ())):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4401, reason="signed out everywhere")
 
     def admit(self, request: Request, table: LiveTable) -> Response | None:
         """``None`` when the request may see this table; else the answer (403, counted when the key is wrong)."""
@@ -194,10 +215,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         player = tokens().read(body.get("token") or request.cookies.get(COOKIE))
         if player is None:
             return _error("no valid player token (cookie or \"token\"): nothing to sign out", 401)
-        tokens().signed_out(player.id, await server.db.sign_out(player.id))
-        for ws in list(server.sockets.get(player.id, ())):
-            with contextlib.suppress(Exception):
-                await ws.close(code=4401, reason="signed out everywhere")
+        await server.signed_out(player.id, await server.db.sign_out(player.id))
         response = JSONResponse({"signed_out": player.id})
         response.delete_cookie(COOKIE, httponly=True, samesite="lax")
         return response
@@ -426,7 +444,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 if error is not None:
                     conn.send({"type": "error", "message": error})
                 elif msg is not None and msg.get("type") != "hello":
-                    await handle_message(table, conn, msg)
+                    await server.handle(table, conn, msg)
             while conn is not None and conn in table.conns:
                 text = await _receive(ws)
                 if not limit.allow():
@@ -436,7 +454,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 if msg is None:
                     conn.send({"type": "error", "message": error})
                     continue
-                await handle_message(table, conn, msg)
+                await server.handle(table, conn, msg)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -22,7 +22,22 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, BigInteger, Column, Integer, MetaData, String, Table, Text, bindparam, event, func, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    event,
+    func,
+    select,
+    text,
+)
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -36,6 +51,10 @@ tables = Table(
     Column("created", BigInteger, nullable=False),      # unix seconds
     Column("status", String(16), nullable=False),       # the table's status, or "expired" (closed for good)
     Column("active", BigInteger, nullable=True),        # unix seconds of the last change or connection
+    # the writer's lease with many processes (server/cluster/lease.py); unused by a single process
+    Column("lease_owner", String(64), nullable=True),
+    Column("lease_epoch", Integer, nullable=False, server_default="0"),
+    Column("lease_until", Float, nullable=True),
 )
 
 EXPIRED = "expired"
@@ -90,6 +109,11 @@ class _Append:
     status: str
     finished: tuple[int, dict[str, Any], dict[str, Any]] | None
     done: asyncio.Future[None]
+    epoch: int | None = None
+
+
+class Fenced(Exception):
+    """An append by a writer whose lease another process has taken since (its fencing epoch is old)."""
 
 
 class Database:
@@ -106,8 +130,11 @@ class Database:
         self._fast = _sqlite_writer(url)
 
     async def migrate(self) -> None:
-        """Create or upgrade the schema (Alembic, programmatically)."""
+        """Create or upgrade the schema (Alembic, programmatically).  On PostgreSQL processes starting at
+        once take turns (a transaction-scoped advisory lock), so only the first one migrates."""
         async with self.engine.begin() as conn:
+            if self.url.startswith("postgresql"):
+                await conn.execute(text("SELECT pg_advisory_xact_lock(5655)"))
             await conn.run_sync(_migrate)
 
     async def close(self) -> None:
@@ -151,16 +178,20 @@ class Database:
             return generation
 
     async def append(self, code: str, version: int, data: dict[str, Any], status: str,
-                     finished: tuple[int, dict[str, Any], dict[str, Any]] | None = None) -> None:
+                     finished: tuple[int, dict[str, Any], dict[str, Any]] | None = None,
+                     epoch: int | None = None) -> None:
         """Store one event (and the record of the deal it finished); returns once it is committed.
 
         Appends from all tables are committed together by one writer task (group commit), so a busy
-        server pays for one transaction per batch, not per move.
+        server pays for one transaction per batch, not per move.  ``epoch`` (many processes only): the
+        writer's lease epoch, checked against the table's row in the same transaction.
+
+        :raises Fenced: when the table's lease epoch is no longer ``epoch`` (nothing is stored).
         """
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="database writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.put_nowait(_Append(code, version, data, status, finished, done))
+        self._pending.put_nowait(_Append(code, version, data, status, finished, done, epoch))
         await done
 
     async def _write_loop(self) -> None:
@@ -212,6 +243,14 @@ class Database:
             if created:
                 await conn.execute(tables.insert(), [{"code": a.code, "created": int(a.data.get("time", 0)),
                                                       "status": a.status} for a in created])
+            fenced = {a.code: a.epoch for a in batch if a.epoch is not None}
+            if fenced:      # rows locked: a new holder's epoch bump waits for this transaction, or this sees it
+                leases = await conn.execute(select(tables.c.code, tables.c.lease_epoch)
+                                            .where(tables.c.code.in_(list(fenced))).with_for_update())
+                held = {r[0]: int(r[1]) for r in leases}
+                lost = sorted(c for c, e in fenced.items() if held.get(c) != e)
+                if lost:
+                    raise Fenced(f"lease lost for table {', '.join(lost)}: another process writes it now")
             rows = [{"c": c, "s": st, "a": now} for c, st in changed]
             if rows:
                 await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
@@ -223,6 +262,11 @@ class Database:
                 await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
                                                      "record": a.finished[1], "result": a.finished[2]}
                                                     for a in deals_done if a.finished is not None])
+
+    def forget_row(self, code: str) -> None:
+        """Another process may have written the table's row since this one did (many processes): write it at
+        the next append, whatever this process last wrote."""
+        self._stored.pop(code, None)
 
     def _row_stale(self, code: str, status: str, now: int) -> bool:
         stored = self._stored.get(code)

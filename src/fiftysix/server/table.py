@@ -121,6 +121,7 @@ class LiveTable:
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self._presence_dirty = False
+        self.epoch: int | None = None       # the lease's fencing epoch with many processes (cluster/relay.py)
 
     @property
     def code(self) -> str:
@@ -165,7 +166,7 @@ class LiveTable:
         if self.state.deals_count > before and f is not None:
             finished = (f.number, f.record, f.result)
         try:
-            await self.db.append(self.code, self.state.version, stored, self.state.status, finished)
+            await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch)
         except Exception:
             log.exception("table %s: could not store event %s", self.code, self.state.version)
             self.state = self.history.rebuild()    # back to what the database holds (all of it was stored)

@@ -1,0 +1,85 @@
+"""The writer's lease of each table: a row in PostgreSQL (``tables.lease_owner/lease_epoch/lease_until``).
+
+A process takes a table when its lease is free or has run out (the database's clock decides, so the
+processes' clocks do not matter), bumping ``lease_epoch``; it renews all its leases with one statement
+every :attr:`Lease.renew_every` seconds.  Every append of the holder names its epoch and
+:meth:`~fiftysix.server.db.Database.append` checks it against the row in the same transaction, with the
+row locked: a holder paused past its lease (SIGSTOP, a long GC, a network partition) finds on waking that
+its appends fail, whatever it believes.  Why not an advisory lock: its session may outlive a paused holder
+or die with a pooled connection the appends do not use; the epoch is what makes two writers impossible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, extract, func, or_, select
+
+from ..db import EXPIRED, Database, tables
+
+
+def _now() -> ColumnElement[Any]:
+    """Now by the database's clock (unix seconds): the one clock every process agrees on."""
+    return extract("epoch", func.clock_timestamp())
+
+
+class Lease:
+    """Lease operations of one process (``me``) on the tables' rows."""
+
+    def __init__(self, db: Database, me: str, ttl: float = 3.0, renew_every: float = 1.0) -> None:
+        self.db, self.me, self.ttl, self.renew_every = db, me, ttl, renew_every
+
+    def _free(self) -> ColumnElement[bool]:
+        return or_(tables.c.lease_owner.is_(None), tables.c.lease_until < _now())
+
+    async def take(self, codes: Iterable[str], mine_too: bool = False) -> dict[str, int]:
+        """Take the leases of ``codes`` that are free or ran out (``mine_too``: or held by this process);
+        the codes taken and their new epochs."""
+        codes = list(codes)
+        if not codes:
+            return {}
+        free = or_(self._free(), tables.c.lease_owner == self.me) if mine_too else self._free()
+        query = (tables.update().where(tables.c.code.in_(codes), tables.c.status != EXPIRED, free)
+                 .values(lease_owner=self.me, lease_epoch=tables.c.lease_epoch + 1, lease_until=_now() + self.ttl)
+                 .returning(tables.c.code, tables.c.lease_epoch))
+        async with self.db.engine.begin() as conn:
+            return {r[0]: int(r[1]) for r in await conn.execute(query)}
+
+    async def renew(self, held: dict[str, int]) -> set[str]:
+        """Extend the leases this process holds (code -> epoch); the codes still held at those epochs."""
+        if not held:
+            return set()
+        query = (tables.update().where(tables.c.code.in_(list(held)), tables.c.lease_owner == self.me)
+                 .values(lease_until=_now() + self.ttl).returning(tables.c.code, tables.c.lease_epoch))
+        async with self.db.engine.begin() as conn:
+            return {r[0] for r in await conn.execute(query) if held.get(r[0]) == int(r[1])}
+
+    async def release(self, code: str, epoch: int) -> None:
+        """Give a lease up at once (the table was unloaded, the process is stopping)."""
+        query = (tables.update().where(tables.c.code == code, tables.c.lease_owner == self.me,
+                                       tables.c.lease_epoch == epoch).values(lease_owner=None, lease_until=None))
+        async with self.db.engine.begin() as conn:
+            await conn.execute(query)
+
+    async def owner(self, code: str) -> str | None:
+        """The process holding ``code``'s lease now, or ``None`` (free or run out)."""
+        query = select(tables.c.lease_owner).where(tables.c.code == code, tables.c.lease_until >= _now())
+        async with self.db.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+            return None if row is None else row[0]
+
+    async def orphans(self, skip: Iterable[str], limit: int = 20) -> list[str]:
+        """Tables with a deal in progress and no live lease (their writer died): someone must drive their
+        computer players."""
+        query = (select(tables.c.code).where(tables.c.status == "playing", self._free(),
+                                             tables.c.code.not_in(list(skip)))
+                 .order_by(tables.c.lease_until.nulls_first()).limit(limit))
+        async with self.db.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(query)]
+
+    async def leased(self) -> set[str]:
+        """Every table some process holds now (loaded somewhere: not to be expired)."""
+        query = select(tables.c.code).where(and_(tables.c.lease_owner.is_not(None), tables.c.lease_until >= _now()))
+        async with self.db.engine.connect() as conn:
+            return {r[0] for r in await conn.execute(query)}

@@ -1,0 +1,235 @@
+"""A table across processes: this process's to write (it holds the lease) or a replica of another's.
+
+The writer runs the table as one process does and publishes each stored event once, with who is online; a
+replica applies the published events to its own copy of the state and renders its own viewers' views from it,
+and tells the writer who is online through it.  See :mod:`.relay` for the hub that moves tables between the two.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from ..db import Fenced
+from ..history import History
+from ..messages import Presence, snapshot, table_info
+from ..state import DEAL_OVER, TableError, TableState
+from ..table import Connection, LiveTable
+from .bus import ALL, Bus, inbox, table_channel
+
+if TYPE_CHECKING:
+    from .relay import ClusterHub
+
+log = logging.getLogger("fiftysix.server")
+
+
+def _presence(data: dict[str, Any]) -> Presence:
+    """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
+    presence = Presence()
+    for f in fields(Presence):
+        if f.name in data:
+            value = data[f.name]
+            setattr(presence, f.name, set(value) if isinstance(getattr(presence, f.name), set) else value)
+    return presence
+
+
+class Relayed(Connection):
+    """The writer's stand-in for a connection on another process: what it is sent goes back over Redis."""
+
+    def __init__(self, bus: Bus, origin: str, rid: int, player: str | None) -> None:
+        super().__init__(player)
+        self.bus, self.origin, self.rid = bus, origin, rid
+
+    def send(self, message: dict[str, Any] | None) -> None:
+        if message is not None:
+            self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
+
+
+class ClusterTable(LiveTable):
+    """A table that is either this process's to write (``epoch`` set) or a replica of another's."""
+
+    def __init__(self, hub: ClusterHub, state: TableState, history: History, epoch: int | None) -> None:
+        super().__init__(hub.db, state, history, hub.timing, hub.limits)
+        self.hub = hub
+        self.epoch = epoch
+        self.owner: str | None = hub.me if epoch is not None else None
+        self.remote: dict[str, set[str]] = {}     # the writer's: process -> its people online here
+        self.later: list[tuple[int, Connection, dict[str, Any]]] = []    # answers waiting for their event
+        self.early: list[dict[str, Any]] | None = None    # events arriving while the log is read again
+
+    @property
+    def writer(self) -> bool:
+        return self.epoch is not None
+
+    def start(self) -> None:
+        if self.writer:
+            super().start()
+
+    def _update_clock(self) -> None:
+        # the turn clock runs on the writer only; replicas show what its published presence says
+        if self.writer:
+            super()._update_clock()
+
+    def pause(self) -> None:
+        """Stop being the writer here: no computer players, no drop timers (the connections stay)."""
+        self.epoch = None
+        for timer in self.drop_timers.values():
+            timer.cancel()
+        self.drop_timers.clear()
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    def local_players(self) -> set[str]:
+        return {c.player for c in self.conns if c.player is not None}
+
+    # -- the writer ------------------------------------------------------------------------------------
+    async def commit(self, event: dict[str, Any]) -> None:
+        if not self.writer:
+            raise TableError("this table moved to another server just now; please try again")
+        status = self.state.status
+        try:
+            await super().commit(event)
+        except TableError as e:
+            if isinstance(e.__context__, Fenced):
+                self.hub.later(self.hub.demote(self))
+            raise
+        self.hub.bus.publish_soon(table_channel(self.code), {"op": "event", "v": self.state.version,
+                                                             "e": self.history.events[-1], "p": self._who()})
+        if self.state.status != status:
+            self.hub.bus.publish_soon(ALL, {"op": "status", "code": self.code, "s": self.state.status})
+
+    def _who(self) -> dict[str, Any]:
+        return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
+                for f in fields(Presence)}
+
+    def _broadcast_presence(self) -> None:
+        super()._broadcast_presence()
+        if self.writer:
+            self.hub.bus.publish_soon(table_channel(self.code), {"op": "presence", "p": self._who()})
+
+    def online_elsewhere(self, player: str) -> bool:
+        return any(player in players for players in self.remote.values())
+
+    def set_remote(self, process: str, players: set[str]) -> None:
+        """The writer hears who is online at ``process``: people coming and going count as here."""
+        before = set(self.presence.online)
+        if players:
+            self.remote[process] = players
+        else:
+            self.remote.pop(process, None)
+        for p in players - before:
+            super()._came_back(p)
+        gone = before - self.local_players() - set().union(*self.remote.values())
+        for p in gone:
+            self.presence.online.discard(p)
+            if self.state.seat_of(p) is not None:
+                super()._schedule_drop(p)
+        if gone:
+            self._send_presence()
+
+    # -- connections on either ---------------------------------------------------------------------------
+    def disconnect(self, conn: Connection) -> None:
+        if not self.writer or (conn.player is not None and self.online_elsewhere(conn.player)):
+            if conn in self.conns:
+                self.last_active = time.time()
+            self.conns.discard(conn)
+            if not self.writer:
+                self.hub.send_here(self)
+            return
+        super().disconnect(conn)
+
+    def _came_back(self, player: str) -> None:
+        if self.writer:
+            super()._came_back(player)
+        else:
+            self.hub.send_here(self)
+
+    def _schedule_drop(self, player: str) -> None:
+        if self.writer:
+            super()._schedule_drop(player)
+
+    def _pending(self) -> tuple[str, int] | None:
+        pending = super()._pending()
+        if pending is None and self.writer and not self.conns and any(self.remote.values()) \
+                and self.state.status == DEAL_OVER:     # people watching elsewhere: the table goes on
+            seated = [s.player for s in self.state.seats if s.player is not None]
+            if not any(p in self.presence.online for p in seated):
+                return ("next", -1)
+        return pending
+
+    def idle_for(self, now: float) -> float:
+        if self.writer:
+            return super().idle_for(now)
+        return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
+
+    # -- the replica ---------------------------------------------------------------------------------------
+    def receive(self, data: dict[str, Any]) -> None:
+        """A message on the table's channel (the writer's events, presence, a new writer)."""
+        if self.writer:
+            return
+        if self.early is not None:
+            self.early.append(data)
+            return
+        op = data.get("op")
+        if op == "writer":
+            self.owner = data.get("from")
+            self.hub.send_here(self)
+        elif op == "presence":
+            self.presence = _presence(data["p"])
+            LiveTable._broadcast_presence(self)
+        elif op == "event":
+            version = int(data["v"])
+            if version <= self.state.version:
+                return
+            if version != self.state.version + 1:
+                self.hub.later(self.resync())
+                return
+            try:
+                self.state.apply(data["e"])
+            except TableError:
+                log.exception("table %s: a published event does not apply here; reading the log", self.code)
+                self.hub.later(self.resync())
+                return
+            self.history.append(data["e"])
+            self.last_active = time.time()
+            self.presence = _presence(data["p"])
+            info = table_info(self.state, self.presence)
+            for conn in list(self.conns):
+                conn.send(snapshot(self.state, self.presence, conn.player, data["e"], info))
+            self._answer_later()
+
+    def answer(self, conn: Connection, message: dict[str, Any]) -> None:
+        """An answer from the writer: a ``moved`` waits until its event has been sent here."""
+        version = message.get("version")
+        if message.get("type") == "moved" and isinstance(version, int) and version > self.state.version:
+            self.later.append((version, conn, message))
+        else:
+            conn.send(message)
+
+    def _answer_later(self) -> None:
+        if self.later:
+            due = [x for x in self.later if x[0] <= self.state.version]
+            self.later = [x for x in self.later if x[0] > self.state.version]
+            for _v, conn, message in due:
+                conn.send(message)
+
+    async def resync(self) -> None:
+        """Read the table from the log again (a gap in the published versions) and send a full state."""
+        if self.early is not None:
+            return
+        self.early = []
+        try:
+            async with self.lock:
+                state, history = await self.hub.load(self.code)
+                if state.version != self.state.version:
+                    self.state, self.history = state, history
+                    for conn in list(self.conns):
+                        conn.send(snapshot(self.state, self.presence, conn.player))
+        finally:
+            waiting, self.early = self.early, None
+        for data in waiting:
+            self.receive(data)
+        self._answer_later()
