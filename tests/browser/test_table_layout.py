@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
-from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, new_page, until
+from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, new_page, tap, until
 
 pytestmark = pytest.mark.browser
 
@@ -124,5 +124,22 @@ def test_a_55_table_of_nine_is_laid_out_without_overlap_on_a_360_px_phone(server
     assert cards and all(c["x"] >= 0 and c["x"] + c["w"] <= 360 for c in cards)
     assert all(b["x"] - a["x"] >= 14 for a, b in zip(cards, cards[1:], strict=False)), "hand cards hide their ranks"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_selected_bid_shows_its_meaning_and_confirm_on_screen_on_a_phone(server: LiveServer, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    create_table(page, server.url, "56-6")
+    until(page, lambda p: p.locator("#bids button").count() > 0 and
+          p.locator("#action-panel.you-move").count() > 0, limit=60)
+    bids = page.locator("#bids button")
+    tap(bids.nth(bids.count() - 1))                    # the last bid of the list: the lowest on the page
+    page.wait_for_selector("#confirm-btn")
+    page.wait_for_function("() => document.getElementById('meaning').textContent !== '…'")
+    page.wait_for_function("() => ['meaning', 'confirm-btn'].every(id => {"
+                           " const r = document.getElementById(id).getBoundingClientRect();"
+                           " return r.top >= 0 && r.bottom <= innerHeight; })", timeout=3000)
     assert not errors, errors
     page.context.close()
