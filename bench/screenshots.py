@@ -22,6 +22,11 @@ FINISHED = "() => document.querySelector('#trick.finished .winmark') && " \
            "document.querySelectorAll('#trick .tcard').length === 6"
 
 
+def still(page: Any) -> None:
+    """Wait until no card is on its way (a shot mid-move shows a card half under a seat)."""
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+
+
 def auction_turn(page: Any) -> bool:
     return my_turn(page) and bool(page.locator("#bids button, #specials button").count())
 
@@ -40,17 +45,21 @@ def one_size(browser: Any, url: str, size: dict[str, int], name: str, out: Path)
         tap(bid.first)
         page.wait_for_function("() => document.getElementById('meaning') && "
                                "document.getElementById('meaning').textContent !== '…'")
+    still(page)
     page.screenshot(path=str(out / f"56-6-auction-{name}.png"))
     deadline = time.monotonic() + 120
     while not mid_trick(page):         # play on until this page is to play with two cards or more down
         if time.monotonic() > deadline:
             raise SystemExit("no mid-trick turn in time")
-        if in_play(page) and not page.locator("#trick.finished").count():
+        if in_play(page):                # (a finished trick stays shown until this page leads: lead anyway)
             play_card(page)
-        until(page, lambda p: in_play(p) and not p.locator("#trick.finished").count(), limit=60)
+            page.wait_for_function("() => !document.querySelector('#hand button.card.legal')")
+        until(page, in_play, limit=60)
+    still(page)
     page.screenshot(path=str(out / f"56-6-mid-trick-{name}.png"))
     play_card(page)
     page.wait_for_function(FINISHED, timeout=30000)
+    still(page)
     page.screenshot(path=str(out / f"56-6-finished-trick-{name}.png"))
     if errors:
         raise SystemExit(f"page errors: {errors}")

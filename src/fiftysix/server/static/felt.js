@@ -84,6 +84,14 @@ export function renderFelt(S, c, actions) {
   felt.classList.toggle("hidden", !on);
   if (!on) return;
   noteTricks(S, c, actions.rerender);
+  if (!felt.dataset.watched && window.ResizeObserver) {   // trick cards are placed by measure: redo on a resize
+    felt.dataset.watched = "1";
+    let width = 0, height = 0;
+    new ResizeObserver(([e]) => {
+      const { width: w, height: ht } = e.contentRect;
+      if (Math.abs(w - width) > 1 || Math.abs(ht - height) > 1) { width = w; height = ht; actions.rerender(); }
+    }).observe(felt);
+  }
   felt.dataset.players = String(c.n);
   felt.classList.toggle("many", c.n > 6);
   felt.classList.toggle("bidding", v.phase !== "play");    // no trick yet: a lower felt leaves room for the calls
@@ -130,6 +138,25 @@ function seatBox(S, c, ds, place) {
   h("div", { class: "seat-badges" }));
 }
 
+const GAP = 6;   // px between a trick card and its player's seat box
+
+/** Put a trick card on the line from its player's seat to the middle, just clear of the seat's box (measured:
+ * seat boxes have a fixed size while the felt's width follows the screen, so percentages alone put cards under
+ * the side seats of a wide table). */
+function placeInFront(el, ds, feltBox) {
+  const seat = document.querySelector(`#seats .seat[data-seat="${ds}"]`);
+  if (!seat || !feltBox.width) return;
+  const s = seat.getBoundingClientRect();
+  const cw = el.offsetWidth, ch = el.offsetHeight;
+  const sx = s.left + s.width / 2 - feltBox.left, sy = s.top + s.height / 2 - feltBox.top;
+  const dx = feltBox.width / 2 - sx, dy = feltBox.height / 2 - sy;
+  // the least fraction of the way to the middle at which the card's box clears the seat's box on one axis
+  const need = (span, d) => (Math.abs(d) < 1 ? Infinity : span / Math.abs(d));
+  const f = Math.min(1, need((s.width + cw) / 2 + GAP, dx), need((s.height + ch) / 2 + GAP, dy));
+  el.style.left = `${(100 * (sx + f * dx)) / feltBox.width}%`;
+  el.style.top = `${(100 * (sy + f * dy)) / feltBox.height}%`;
+}
+
 function renderCentre(S, c, actions, places) {
   const v = c.v;
   const box = clear(document.getElementById("trick"));
@@ -148,11 +175,10 @@ function renderCentre(S, c, actions, places) {
   box.classList.toggle("finished", held);
   const seen = S.seenCards || (S.seenCards = new Set());
   const trickNo = held ? lastIndex : v.tricks.length;
+  const feltBox = document.getElementById("felt").getBoundingClientRect();
+  const els = [];
   for (const [ds, cd] of shown) {
     const place = places.get(ds) || { x: 50, y: 50 };
-    const pull = c.n > 6 ? 0.34 : 0.42;        // a card sits between the middle and its player's seat
-    const x = 50 + (pull + 0.04) * (place.x - 50);
-    const y = 50 + pull * (place.y - 50);
     const key = `${dealKey(S)}:${trickNo}:${ds}`;
     const fresh = !held && !seen.has(key) && !reducedMotion();
     seen.add(key);
@@ -163,11 +189,13 @@ function renderCentre(S, c, actions, places) {
     const to = places.get(winner) || place;
     const el = h("div", {
       class: cls, "data-played-by": ds,
-      style: `left:${x}%;top:${y}%;--sx:${place.x}%;--sy:${place.y}%;--wx:${to.x}%;--wy:${to.y}%`,
+      style: `left:${place.x}%;top:${place.y}%;--sx:${place.x}%;--sy:${place.y}%;--wx:${to.x}%;--wy:${to.y}%`,
     }, card(cd, { small: true }));
     if (winner === ds) el.append(h("span", { class: "winmark" }, t("won")));
     box.append(el);
+    els.push([ds, el]);
   }
+  for (const [ds, el] of els) placeInFront(el, ds, feltBox);
   const info = document.getElementById("trick-info");
   const current = currentTrick(S, v);
   box.dataset.led = current.length ? current[0][1] : "";

@@ -128,6 +128,7 @@ function onMessage(msg) {
   }
   renderPrivate();
   renderAll(S, actions);
+  revealConfirm();
   beepOnTurn(S);
 }
 
@@ -210,6 +211,17 @@ function showError(text) {
   errorTimer = setTimeout(() => el.classList.add("hidden"), 6000);
 }
 
+/** A long list of bids on a phone pushes the meaning and "confirm" below the fold: bring them into view when a
+ *  move is selected, and again when its meaning arrives (the box grows). */
+let revealing = false;
+function revealConfirm(start = false) {
+  if (start) revealing = true;
+  const box = revealing && S.selected !== null && document.querySelector(".confirm");
+  if (!box) { revealing = false; return; }
+  box.scrollIntoView({ block: "nearest" });
+  if (!S.view || S.view.phase !== "auction" || S.selected in S.meanings) revealing = false;
+}
+
 function send(msg) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
   else showError(t("Not connected; reconnecting…"));
@@ -224,6 +236,7 @@ export const actions = {
       send({ type: "explain", move });
     }
     renderAll(S, actions);
+    revealConfirm(S.selected !== null);
   },
   confirm(move) {
     moveCounter += 1;
