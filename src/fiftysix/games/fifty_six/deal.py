@@ -157,8 +157,13 @@ class Deal56(Deal):
                     self._end_trick()
                 else:
                     to = self.to_move = self._next_seat[to]
+                    once = self._once[to]
                     led = SUIT[cards[0]]
-                    self._legal = _SUIT_CARDS[led][self._once[to] >> 8 * led & 255] or None
+                    legal = _SUIT_CARDS[led][once >> 8 * led & 255]
+                    if not legal:   # any card; with ? added while the trump is hidden (see legal_moves)
+                        legal = (_S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+                                 if self.revealed else None)
+                    self._legal = legal
                 return move
         elif move.__class__ is Call and self.phase == AUCTION:     # a legal call, likewise
             to = self.to_move  # type: ignore[assignment]
@@ -196,13 +201,15 @@ class Deal56(Deal):
 
     def _discards(self, once: int) -> tuple[Move, ...]:
         """Legal moves of a player who cannot follow suit: a trump after asking for it, ``?`` while hidden."""
+        legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+        if self.revealed_at is None:    # no trump turned up this deal: nobody asked
+            return legal if self.revealed else (*legal, REVEAL)
         trump = self.trump
-        if trump is not None and self.revealed_at is not None and self.must_trump:   # only a hidden trump asks
+        if trump is not None and self.must_trump:
             trumps = _SUIT_CARDS[trump][once >> 8 * trump & 255]
             if trumps:
                 return trumps
-        legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
-        return legal if self.revealed else (*legal, REVEAL)
+        return legal
 
     def _compute_legal(self) -> tuple[Move, ...]:
         phase = self.phase
@@ -370,8 +377,11 @@ class Deal56(Deal):
         self._trick_rows.append((leader, cards, winner, points))
         self.trick_cards = []
         self.trick_leader = self.to_move = winner
-        if not self._once[winner]:
+        once = self._once[winner]
+        if not once:
             self._finish()
+        elif not self.rules.claim:  # the next lead: any card held (a claim is worked out in legal_moves)
+            self._legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
 
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         raise NotImplementedError("56 scores its tricks in _end_trick")
