@@ -47,8 +47,10 @@ _SUIT_CARDS = tuple(BITS.suit_table(s) for s in range(4))
 _S, _H, _D, _C = _SUIT_CARDS
 _BIT = BITS.bit
 
-# ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
-_TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
+# ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none), times 8,
+# plus the card's points (below 8): one lookup a card ranks it and counts it.
+_TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) * 8 + POINTS[c] for c in CARDS) for led in range(4))
+                    for t in (*SUITS, None))
 
 
 class Deal56(Deal):
@@ -371,7 +373,7 @@ class Deal56(Deal):
             k = keys[c]
             if k > best:        # strictly higher: of two identical cards the first wins
                 best, best_i = k, i
-            points += POINTS[c]
+            points += k & 7
         winner = (leader + best_i) % self.n
         self.points[self.rules.team_of[winner]] += points
         self._trick_rows.append((leader, cards, winner, points))
