@@ -4,12 +4,18 @@ same legal moves, move for move, over random deals of every preset; and perft co
 
 from __future__ import annotations
 
+import pickle
 import random
+from dataclasses import FrozenInstanceError
+from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fiftysix.core.cards import CARDS, Card
+from fiftysix.core.moves import Discard, discards
 from fiftysix.games import game_of_preset
 from fiftysix.games.fifty_five import PRESETS as PRESETS55
 from fiftysix.games.fifty_six import PRESETS as PRESETS56
@@ -77,3 +83,15 @@ def test_perft_counts_agree_between_the_paths(case: int, seed: int, extra: int) 
         deal.push(legal[rng.randrange(len(legal))])
     depth = 4 if deal.phase == "play" else 2      # the auction and 55's 252 discards branch widely
     assert _perft(deal.copy(), depth, True) == _perft(deal.copy(), depth, False)
+
+
+@given(st.lists(st.sampled_from(CARDS), min_size=0, max_size=12, unique=True), st.integers(0, 6))
+def test_discards_made_in_bulk_are_the_dataclass_moves(cards: list[Card], k: int) -> None:
+    choices = list(combinations(cards, k))
+    bulk, plain = discards(choices), tuple(Discard(c) for c in choices)
+    assert bulk == plain and [hash(m) for m in bulk] == [hash(m) for m in plain]
+    assert [str(m) for m in bulk] == [str(m) for m in plain]
+    assert pickle.loads(pickle.dumps(bulk)) == plain and all(type(m) is Discard for m in bulk)
+    for m in bulk:
+        with pytest.raises(FrozenInstanceError):
+            m.cards = ()    # type: ignore[misc]

@@ -16,7 +16,7 @@ from ...core.cardbits import CardBits
 from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
-from ...core.moves import Call, Discard, Move, TrumpChoice
+from ...core.moves import Call, Discard, Move, TrumpChoice, discards
 from ...core.shuffle import shuffle
 from .auction import Auction55, Contract, parse_call
 from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
@@ -180,7 +180,7 @@ class Deal55(Deal):
             return self.auction.legal()
         if phase == DISCARD:
             assert self.contract is not None
-            return tuple(Discard(combo) for combo in combinations(self.hands[self.contract.bidder], KITTY_SIZE))
+            return discards(combinations(self.hands[self.contract.bidder], KITTY_SIZE))
         return TRUMP_CHOICES
 
     def _legal_cards(self) -> tuple[Card, ...]:
