@@ -15,13 +15,21 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
+_BITS = tuple((i + 1).bit_length() for i in range(1024))
+"""``_BITS[i]``: the bits drawn to pick a place among ``i + 1`` (``_randbelow(i + 1)``)."""
+
+
 def _inline_shuffle(items: list[T], rng: random.Random) -> None:
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    size = len(items)
+    if size > len(_BITS):
+        rng.shuffle(items)
+        return
+    if size < 2:
+        return      # nothing to draw (the standard library draws nothing either)
+    for i, k in zip(range(size - 1, 0, -1), _BITS[size - 1:0:-1], strict=True):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:        # draw again until below i + 1, as _randbelow does
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
 

@@ -99,14 +99,10 @@ class Deal56(Deal):
         once: list[int] = []
         twice: list[int] = []
         for i in range(0, rules.players * k, k):
-            o = t = 0
-            for b in bits[i:i + k]:
-                if o & b:
-                    t |= b
-                else:
-                    o |= b
+            hand = bits[i:i + k]
+            o = sum(set(hand))          # distinct bits: the sum is the union
             once.append(o)
-            twice.append(t)
+            twice.append(sum(hand) - o)   # what is left: the cards held twice, once each
         deal = cls.__new__(cls)
         deal._deal_masks(rules, dealer, once, twice)
         deal._start(rules)
