@@ -13,30 +13,16 @@ from collections.abc import Iterable, Sequence
 from .cards import Card
 
 
-class _SuitCards(dict[int, tuple[Card, ...]]):
-    """The cards of one suit's bits, filled in as they are asked for (13-bit suits have 8,192 of them)."""
-
-    def __init__(self, cards: Sequence[Card], eager: bool) -> None:
-        super().__init__()
-        self.suit_cards = tuple(cards)
-        if eager:
-            for key in range(1 << len(cards)):
-                self[key] = self.__missing__(key)
-
-    def __missing__(self, key: int) -> tuple[Card, ...]:
-        found = tuple(c for i, c in enumerate(self.suit_cards) if key >> i & 1)
-        self[key] = found
-        return found
-
-
 class CardBits:
     """How one game lays its cards out as bits.
 
     :param order: the game's cards in display order, suit by suit (each suit's cards high to low).
     :param width: bits per suit; suit ``s`` starts at bit ``s * width``.
     :ivar bit: ``bit[card]`` is the card's bit, 0 for a card that is not in the game.
-    :ivar suit_mask: every bit of each suit.
-    :ivar suit_cards: per suit, the cards of a suit's bits (shifted down to bit 0), in display order.
+    :ivar suit_cards: per suit, a list indexed by a suit's bits (shifted down to bit 0) of their cards in
+        display order.  Suits of up to 8 bits are filled in whole; wider ones (13 bits: 8,192 entries) hold
+        ``None`` until :meth:`cards` is first asked for an entry.  Plain lists and tuples, because indexing
+        them is what the interpreter does fastest.
     """
 
     def __init__(self, order: Sequence[Card], width: int) -> None:
@@ -53,13 +39,36 @@ class CardBits:
         self.suit_mask: tuple[int, ...] = tuple(((1 << width) - 1) << (s * width) for s in range(4))
         self.shift: tuple[int, ...] = tuple(s * width for s in range(4))
         self.chunk = (1 << width) - 1
-        self.suit_cards: tuple[dict[int, tuple[Card, ...]], ...] = tuple(
-            _SuitCards(p, eager=width <= 8) for p in per_suit)
+        self._per_suit = tuple(tuple(p) for p in per_suit)
+        self.suit_cards: tuple[list[tuple[Card, ...] | None], ...] = tuple(
+            [None] * (1 << width) for _ in range(4))
+        if width <= 8:
+            for s in range(4):
+                for key in range(1 << width):
+                    self._fill(s, key)
+
+    def _fill(self, suit: int, key: int) -> tuple[Card, ...]:
+        found = tuple(c for i, c in enumerate(self._per_suit[suit]) if key >> i & 1)
+        self.suit_cards[suit][key] = found
+        return found
+
+    def suit_table(self, suit: int) -> tuple[tuple[Card, ...], ...]:
+        """Suit ``suit``'s cards of each of its bit patterns, as a tuple (layouts of up to 8 bits a suit).
+
+        :raises ValueError: for a wider layout, whose lists are filled in as they are asked for.
+        """
+        if self.width > 8:
+            raise ValueError("only layouts of up to 8 bits a suit are filled in whole")
+        return tuple(t if t is not None else self._fill(suit, k) for k, t in enumerate(self.suit_cards[suit]))
 
     def cards(self, mask: int) -> tuple[Card, ...]:
         """The cards of ``mask`` in display order."""
         t, w, f = self.suit_cards, self.width, self.chunk
-        return t[0][mask & f] + t[1][mask >> w & f] + t[2][mask >> 2 * w & f] + t[3][mask >> 3 * w]
+        try:
+            return t[0][mask & f] + t[1][mask >> w & f] + t[2][mask >> 2 * w & f] + t[3][mask >> 3 * w]  # type: ignore[operator]
+        except TypeError:   # an entry not filled in yet (None)
+            return sum((t[s][k] or self._fill(s, k) for s, k in enumerate(
+                (mask & f, mask >> w & f, mask >> 2 * w & f, mask >> 3 * w))), ())
 
     def masks(self, cards: Iterable[Card], copies: int) -> tuple[int, int]:
         """The masks of the cards held at least once and of those held twice.

@@ -68,21 +68,26 @@ class Deal(ABC):
         :raises ValueError: for a card that is not in the game, or a hand holding one card more often than
             the game has copies of it (records are checked before, with a message naming the seat).
         """
+        masks, copies = self.BITS.masks, self.COPIES
+        once: list[int] = []
+        twice: list[int] = []
+        for h in hands:
+            o, t = masks(h, copies)
+            once.append(o)
+            twice.append(t)
+        self._deal_masks(rules, dealer, once, twice)
+
+    def _deal_masks(self, rules: Any, dealer: int, once: list[int], twice: list[int]) -> None:
+        """The shared part of dealing, from each seat's masks (known to be valid; the lists are kept)."""
         self.rules = rules
         self.n: int = rules.players
         self.dealer = dealer
         self.first_hand = (dealer + 1) % self.n
         self._next_seat = _NEXT_SEAT[self.n]
-        masks, hand, cards, copies = self.BITS.masks, self.BITS.hand, self.BITS.cards, self.COPIES
-        self._once: list[int] = []
-        self._twice: list[int] = []
-        dealt = []
-        for h in hands:
-            once, twice = masks(h, copies)
-            self._once.append(once)
-            self._twice.append(twice)
-            dealt.append(tuple(hand(once, twice)) if twice else cards(once))   # masks are in display order
-        self.dealt: tuple[tuple[Card, ...], ...] = tuple(dealt)
+        self._once = once
+        self._twice = twice
+        self._dealt_masks = (tuple(once), tuple(twice))
+        self._dealt: tuple[tuple[Card, ...], ...] | None = None
         self._bit = self.BITS.bit
         self._hands: list[list[Card]] | None = None
         self._hands_at = 0
@@ -93,6 +98,16 @@ class Deal(ABC):
         self.trick_cards: list[Card] = []
         self._legal: tuple[Move, ...] | None = None
         self.is_over = False
+
+    @property
+    def dealt(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards as dealt, in display order (worked out when first read)."""
+        dealt = self._dealt
+        if dealt is None:
+            hand, cards = self.BITS.hand, self.BITS.cards
+            dealt = self._dealt = tuple(tuple(hand(o, t)) if t else cards(o)    # masks are in display order
+                                        for o, t in zip(*self._dealt_masks, strict=True))
+        return dealt
 
     @property
     def hands(self) -> list[list[Card]]:
@@ -214,7 +229,7 @@ class Deal(ABC):
         self._apply(move)
 
     # Attributes that never change after the deal is built or hold immutable values only: shared by copies.
-    _SHARED: ClassVar[frozenset[str]] = frozenset(("rules", "dealt", "contract"))
+    _SHARED: ClassVar[frozenset[str]] = frozenset(("rules", "contract"))
     # Flat lists of immutable values: copied with one slice.
     _FLAT: ClassVar[frozenset[str]] = frozenset(
         ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points", "tricks_won"))

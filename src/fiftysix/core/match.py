@@ -13,6 +13,7 @@ class MatchBase:
     :ivar dealer: the next deal's dealer; the first is drawn from the match's seeded generator if not given.
     :ivar standings: per team or side, after the deals booked so far.
     :ivar results: each booked deal's result.
+    :ivar deals_booked: how many deals have been booked (a count: a long-running server keeps no deal objects).
     :ivar winner: once :attr:`over`, the winning team or side (``None`` for a draw).
     """
 
@@ -22,7 +23,7 @@ class MatchBase:
         self.rng = random.Random(seed)
         self.standings = standings
         self.dealer: int = first_dealer if first_dealer is not None else self.rng.randrange(rules.players)
-        self.deals: list[Any] = []
+        self.deals_booked = 0
         self.results: list[dict[str, object]] = []
         self.winner: int | None = None
         self.over = False
@@ -31,7 +32,7 @@ class MatchBase:
     @property
     def deal_number(self) -> int:
         """1 for the first deal."""
-        return len(self.deals) + 1
+        return self.deals_booked + 1
 
     def team_of_current(self, team: int) -> int:
         """The match's number of the current deal's team ``team`` (the same unless a game re-seats players)."""

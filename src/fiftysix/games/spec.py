@@ -46,7 +46,7 @@ class MatchLike(Protocol):
     winner: int | None
     standings: list[int]
     results: list[dict[str, object]]
-    deals: list[Deal]       # the finished deals (a long-running server keeps only their count)
+    deals_booked: int       # how many deals have been booked
     end_reason: str
 
     @property

@@ -85,21 +85,6 @@ def deal_summary(number: int, match_no: int, deal_no: int, result: dict[str, Any
             "made": result.get("made"), "score": result.get("score"), "points": result.get("points")}
 
 
-class DealCount(list[Any]):
-    """Stands in for a match's list of finished deals: the match only counts them (``len``), so the
-    server keeps the count and lets the deals go (their records are in the database)."""
-
-    def __init__(self, count: int = 0) -> None:
-        super().__init__()
-        self.booked = count
-
-    def append(self, _deal: Any) -> None:
-        self.booked += 1
-
-    def __len__(self) -> int:
-        return self.booked
-
-
 @dataclass
 class TableState:
     code: str
@@ -349,6 +334,7 @@ class TableState:
         self._reset_banks()
         self.match_no = 1
         self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
+        self.match_starts.append(self.deals_count + 1)
         self._new_deal(e["seed"])
         return e
 
@@ -361,6 +347,7 @@ class TableState:
         self._reset_banks()
         self.match_no += 1
         self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
+        self.match_starts.append(self.deals_count + 1)
         self._new_deal(e["seed"])
         return e
 
@@ -494,9 +481,6 @@ class TableState:
 
     def _new_deal(self, seed: int) -> None:
         assert self.match is not None
-        if not isinstance(self.match.deals, DealCount):     # a new match: it counts its deals only
-            self.match.deals = DealCount(len(self.match.deals))
-            self.match_starts.append(self.deals_count + 1)
         self.deal = self.match.new_deal(seed)
         self.status = PLAYING
         self.seers = [s.player for s in self.seats]

@@ -17,7 +17,8 @@ from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.meaning import Meaning, suit_word
-from ...core.moves import Call, Discard, Move, TrumpChoice
+from ...core.moves import Call, Discard, Move, TrumpChoice, discards
+from ...core.shuffle import shuffle
 from .auction import Auction55, Contract, parse_call
 from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
 from .rules import BONUS, KITTY_SIZE, RANKS, TRICKS, Rules55
@@ -44,8 +45,15 @@ _MAY_KEEP = tuple(tuple(sum(BITS.bit[p] for p in PRIVILEGED[t] if KEY[t][p] > KE
 """``[trump][card led]``: the privileged trumps above a trump lead, which need not be played to it."""
 
 
+_DECK_BITS = tuple(BITS.bit[c] for c in CARDS)
+"""The pack in canonical order, as bits."""
+
+
 def _cards(mask: int) -> tuple[Card, ...]:
-    return _S[mask & 8191] + _H[mask >> 13 & 8191] + _D[mask >> 26 & 8191] + _C[mask >> 39]
+    try:
+        return _S[mask & 8191] + _H[mask >> 13 & 8191] + _D[mask >> 26 & 8191] + _C[mask >> 39]  # type: ignore[operator]
+    except TypeError:   # an entry not filled in yet (None): BITS fills it in
+        return BITS.cards(mask)
 
 
 def sort_cards(cards: Sequence[Card]) -> list[Card]:
@@ -110,9 +118,13 @@ class Deal55(Deal):
     def __init__(self, rules: Rules55, dealer: int, hands: Sequence[Sequence[Card]],
                  kitty: Sequence[Card]) -> None:
         super().__init__(rules, dealer, hands)
-        self.kitty: tuple[Card, ...] = tuple(sort_cards(kitty))
+        self._start(rules, tuple(sort_cards(kitty)))
+
+    def _start(self, rules: Rules55, kitty: tuple[Card, ...]) -> None:
+        """55's own part of a new deal (after the hands are dealt); ``kitty`` in display order."""
+        self.kitty = kitty
         self.phase = AUCTION
-        self.auction = Auction55(rules, dealer)
+        self.auction = Auction55(rules, self.dealer)
         self.to_move = self.first_hand
         self.contract: Contract | None = None
         self.trump: Suit | None = None
@@ -133,10 +145,14 @@ class Deal55(Deal):
         rng = rng if rng is not None else random.Random(seed)
         if dealer is None:
             dealer = rng.randrange(rules.players)
-        cards = list(CARDS)
-        rng.shuffle(cards)
+        bits = list(_DECK_BITS)     # the pack's cards as bits: the same shuffle deals the same
+        shuffle(bits, rng)
         k, n = rules.hand_size, rules.players
-        return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(n)], cards[n * k:n * k + KITTY_SIZE])
+        once = [sum(bits[i:i + k]) for i in range(0, n * k, k)]     # distinct bits: the sum is the union
+        deal = cls.__new__(cls)
+        deal._deal_masks(rules, dealer, once, [0] * n)
+        deal._start(rules, BITS.cards(sum(bits[n * k:n * k + KITTY_SIZE])))
+        return deal
 
     def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
         return sort_cards(cards)
@@ -165,7 +181,7 @@ class Deal55(Deal):
             return self.auction.legal()
         if phase == DISCARD:
             assert self.contract is not None
-            return tuple(Discard(combo) for combo in combinations(self.hands[self.contract.bidder], KITTY_SIZE))
+            return discards(combinations(self.hands[self.contract.bidder], KITTY_SIZE))
         return TRUMP_CHOICES
 
     def _legal_cards(self) -> tuple[Card, ...]:

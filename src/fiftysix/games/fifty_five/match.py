@@ -60,7 +60,7 @@ class Match55(MatchBase):
         before = list(self.standings)
         for side, delta in enumerate(score):
             self.standings[side] += delta
-        self.deals.append(deal)
+        self.deals_booked += 1
         self.results.append(result)
         bonus_trick = deal.highest[2] if deal.highest is not None else None
         winner = first_to_reach(self.rules, before, score, deal.trick_sides(), bonus_trick, deal.contract)

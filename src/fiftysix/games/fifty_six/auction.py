@@ -63,6 +63,11 @@ class Auction56:
         self._legal: tuple[Call, ...] | None = None
         self._specials: tuple[Call, ...] = ()
         self._bid_texts: frozenset[str] = frozenset()
+        # what _compute_legal asks of the rules at every call, looked up once
+        self._team_of = rules.team_of
+        self._pass_first = not (rules.all_pass == "forced" and rules.bidding == "standard")
+        self._closes = rules.double == "closes"
+        self._suit_size = rules.deck_size // 4
 
     @property
     def meanings(self) -> list[str]:
@@ -85,25 +90,24 @@ class Auction56:
     def _compute_legal(self) -> tuple[Call, ...]:
         if self.done:
             return ()
-        rules, seat = self.rules, self.to_move
+        seat = self.to_move
         specials = 0        # bits: 1 pass, 2 double, 4 redouble
-        first_call = not self.calls
-        if not (first_call and seat == self.first_hand and rules.all_pass == "forced"
-                and rules.bidding == "standard"):
+        if self._pass_first or self.calls or seat != self.first_hand:
             specials = 1
-        team = rules.team_of[seat]
-        if self.bidder is not None:
-            bid_team = rules.team_of[self.bidder]
-            if self.doubled == 0 and bid_team != team:
+        bidder = self.bidder
+        if bidder is not None:
+            team_of = self._team_of
+            same = team_of[bidder] == team_of[seat]
+            if self.doubled == 0 and not same:
                 specials |= 2
-            if self.doubled == 1 and bid_team == team:
+            elif self.doubled == 1 and same:
                 specials |= 4
-        if self.doubled and rules.double == "closes":
-            self._specials = _SPECIALS[specials]
-            self._bid_texts = frozenset()
-            return self._specials
+            if self.doubled and self._closes:
+                self._specials = _SPECIALS[specials]
+                self._bid_texts = frozenset()
+                return self._specials
         legal, self._specials, self._bid_texts = _legal_calls(
-            specials, rules.bidding, self.value, self.bidder is None, len(self.suit_bids), rules.deck_size // 4)
+            specials, self.rules.bidding, self.value, bidder is None, len(self.suit_bids), self._suit_size)
         return legal
 
     def is_legal(self, call: Call) -> bool:

@@ -13,6 +13,7 @@ from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.meaning import Meaning, suit_word
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
+from ...core.shuffle import shuffle
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
 from .play import POINTS, STRENGTH, SUIT, trick_key
@@ -33,15 +34,24 @@ def _deck(ranks: str) -> tuple[Card, ...]:
     return tuple(c for c in cards for _ in range(2))
 
 
+@cache
+def _deck_bits(ranks: str) -> tuple[int, ...]:
+    return tuple(BITS.bit[c] for c in _deck(ranks))
+
+
 TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
 
 # Hands as bitmasks: 8 bits a suit, the ranks in display order (J 9 A T K Q 8 7).
 BITS = CardBits([CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in RANKS], 8)
-_S, _H, _D, _C = BITS.suit_cards
-_SUIT_CARDS = BITS.suit_cards
+_SUIT_CARDS = tuple(BITS.suit_table(s) for s in range(4))
+"""``_SUIT_CARDS[suit][bits]``: the cards of one suit's 8 bits (tuples: indexing them is fastest)."""
+_S, _H, _D, _C = _SUIT_CARDS
+_BIT = BITS.bit
 
-# ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none).
-_TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) for c in CARDS) for led in range(4)) for t in (*SUITS, None))
+# ``_TRICK_KEYS[trump][led][card]``: play.trick_key for every card, trump and suit led (trump 4: none), times 8,
+# plus the card's points (below 8): one lookup a card ranks it and counts it.
+_TRICK_KEYS = tuple(tuple(tuple(trick_key(c, led, t) * 8 + POINTS[c] for c in CARDS) for led in range(4))
+                    for t in (*SUITS, None))
 
 
 class Deal56(Deal):
@@ -59,6 +69,10 @@ class Deal56(Deal):
 
     def __init__(self, rules: Rules56, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
         super().__init__(rules, dealer, hands)
+        self._start(rules)
+
+    def _start(self, rules: Rules56) -> None:
+        """56's own part of a new deal (after the hands are dealt)."""
         self.phase = AUCTION
         self.auction = Auction56(rules, self.first_hand)
         self.to_move = self.first_hand
@@ -80,10 +94,20 @@ class Deal56(Deal):
         rng = rng if rng is not None else random.Random(seed)
         if dealer is None:
             dealer = rng.randrange(rules.players)
-        cards = deck(rules)
-        rng.shuffle(cards)
+        bits = list(_deck_bits(rules.ranks))    # the deck's cards as bits: the same shuffle deals the same
+        shuffle(bits, rng)
         k = rules.hand_size
-        return cls(rules, dealer, [cards[i * k:(i + 1) * k] for i in range(rules.players)])
+        once: list[int] = []
+        twice: list[int] = []
+        for i in range(0, rules.players * k, k):
+            hand = bits[i:i + k]
+            o = sum(set(hand))          # distinct bits: the sum is the union
+            once.append(o)
+            twice.append(sum(hand) - o)   # what is left: the cards held twice, once each
+        deal = cls.__new__(cls)
+        deal._deal_masks(rules, dealer, once, twice)
+        deal._start(rules)
+        return deal
 
     def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
         return sorted(cards, key=_SORT_KEY.__getitem__)
@@ -103,6 +127,52 @@ class Deal56(Deal):
         history = self.history
         return bool(history) and isinstance(history[-1][1], Reveal)
 
+    def push(self, move: Move | str, seat: int | None = None) -> Move:
+        """Validate and apply one move; returns the move as applied (:meth:`Deal.push <.core.deal.Deal.push>`).
+
+        :raises NotationError: if a text move is malformed.
+        :raises IllegalMoveError: (a precise subclass) if the move is not legal now.
+            Nothing changes when an error is raised.
+        """
+        # A legal card goes straight in, and the next seat's legal cards are worked out here while they are
+        # at hand (when it can follow suit); anything else takes the general path of Deal.push.
+        if move.__class__ is Card:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_moves()
+            to: int = self.to_move  # type: ignore[assignment]
+            if move in legal and (seat is None or seat == to):
+                self.history.append((to, move))
+                b = _BIT[move]
+                twice = self._twice
+                if twice[to] & b:
+                    twice[to] ^= b
+                else:
+                    self._once[to] ^= b
+                cards = self.trick_cards
+                cards.append(move)
+                if len(cards) == self.n:
+                    self._legal = None
+                    self._end_trick()
+                else:
+                    to = self.to_move = self._next_seat[to]
+                    once = self._once[to]
+                    led = SUIT[cards[0]]
+                    legal = _SUIT_CARDS[led][once >> 8 * led & 255]
+                    if not legal:   # any card; with ? added while the trump is hidden (see legal_moves)
+                        legal = (_S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+                                 if self.revealed else None)
+                    self._legal = legal
+                return move
+        elif move.__class__ is Call and self.phase == AUCTION:     # a legal call, likewise
+            to = self.to_move  # type: ignore[assignment]
+            if self.auction.is_legal(move) and (seat is None or seat == to):
+                self.history.append((to, move))
+                self._legal = None
+                self._apply(move)
+                return move
+        return super().push(move, seat)
+
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the seat to move may make now, in a stable order (empty when the deal is over)."""
         legal = self._legal
@@ -121,6 +191,8 @@ class Deal56(Deal):
                 legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
                 if self.rules.claim and self.outcome_decided():
                     legal = (*legal, CLAIM)
+        elif self.phase == AUCTION:
+            legal = self.auction.legal()
         else:
             legal = self._compute_legal()
         self._legal = legal
@@ -128,13 +200,15 @@ class Deal56(Deal):
 
     def _discards(self, once: int) -> tuple[Move, ...]:
         """Legal moves of a player who cannot follow suit: a trump after asking for it, ``?`` while hidden."""
+        legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
+        if self.revealed_at is None:    # no trump turned up this deal: nobody asked
+            return legal if self.revealed else (*legal, REVEAL)
         trump = self.trump
-        if trump is not None and self.revealed_at is not None and self.must_trump:   # only a hidden trump asks
+        if trump is not None and self.must_trump:
             trumps = _SUIT_CARDS[trump][once >> 8 * trump & 255]
             if trumps:
                 return trumps
-        legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
-        return legal if self.revealed else (*legal, REVEAL)
+        return legal
 
     def _compute_legal(self) -> tuple[Move, ...]:
         phase = self.phase
@@ -298,14 +372,17 @@ class Deal56(Deal):
             k = keys[c]
             if k > best:        # strictly higher: of two identical cards the first wins
                 best, best_i = k, i
-            points += POINTS[c]
+            points += k & 7
         winner = (leader + best_i) % self.n
         self.points[self.rules.team_of[winner]] += points
         self._trick_rows.append((leader, cards, winner, points))
         self.trick_cards = []
         self.trick_leader = self.to_move = winner
-        if not self._once[winner]:
+        once = self._once[winner]
+        if not once:
             self._finish()
+        elif not self.rules.claim:  # the next lead: any card held (a claim is worked out in legal_moves)
+            self._legal = _S[once & 255] + _H[once >> 8 & 255] + _D[once >> 16 & 255] + _C[once >> 24]
 
     def _score_trick(self, leader: int, cards: Sequence[Card]) -> tuple[int, int]:
         raise NotImplementedError("56 scores its tricks in _end_trick")

@@ -61,7 +61,7 @@ class Match56(MatchBase):
             result["score"] = change
             for t, delta in enumerate(change):
                 self.standings[self.team_of_current(t)] += delta
-        self.deals.append(deal)
+        self.deals_booked += 1
         self.results.append(result)
         self._next_dealer_and_end()
         return result
@@ -92,7 +92,7 @@ class Match56(MatchBase):
             return
         self.dealer = (self.dealer + 1) % self.deal_rules.players
         reached = rules.target is not None and max(self.standings) >= rules.target
-        if len(self.deals) >= rules.deals or reached:
+        if self.deals_booked >= rules.deals or reached:
             self.over = True
             best = max(self.standings)
             leaders = [t for t, s in enumerate(self.standings) if s == best]

@@ -1,0 +1,62 @@
+"""Dealing shuffles with ``core.shuffle.shuffle``: the same order and the same draws as ``random.Random.shuffle``,
+so a seed keeps dealing the same hands."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fiftysix.core import shuffle as shuffling
+from fiftysix.core.cards import CARDS
+from fiftysix.games import game_of_preset
+from fiftysix.games.fifty_six.deal import deck as deck56
+
+
+def test_the_inline_walk_is_in_use_here() -> None:
+    assert shuffling.INLINE     # else dealing is correct but slower: the standard library's draw changed
+
+
+@given(st.integers(0, 2**64), st.integers(0, 120))
+def test_same_order_and_same_generator_state_as_the_standard_library(seed: int, size: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    a, b = list(range(size)), list(range(size))
+    shuffling.shuffle(a, ours)
+    theirs.shuffle(b)
+    assert a == b
+    assert ours.getstate() == theirs.getstate()
+
+
+class Reversing(random.Random):
+    """A generator with a draw of its own: shuffling must use it, not the inline walk."""
+
+    def _randbelow(self, n: int) -> int:   # type: ignore[override]
+        return n - 1
+
+
+def test_a_generator_with_its_own_draw_shuffles_itself() -> None:
+    items = list(range(10))
+    shuffling.shuffle(items, Reversing(1))
+    expected = list(range(10))
+    Reversing(1).shuffle(expected)
+    assert items == expected == list(range(10))     # j = i every time: nothing moves
+
+
+@given(st.integers(0, 2**32), st.sampled_from(["56-4", "56-6", "56-8", "55", "55-9"]))
+def test_a_seed_deals_what_a_standard_shuffle_of_the_deck_deals(seed: int, preset: str) -> None:
+    game = game_of_preset(preset)
+    rules = game.rules_from_json(preset)
+    deal = game.new_deal(rules, seed=seed)
+    rng = random.Random(seed)
+    dealer = rng.randrange(rules.players)
+    # the canonical order: 56 suit by suit, ranks J 9 A T K Q 8 7, each twice; 55 the whole pack
+    deck = deck56(rules) if deal.game == "56" else list(CARDS)
+    rng.shuffle(deck)
+    k = rules.hand_size
+    assert deal.dealer == dealer
+    assert [sorted(h) for h in deal.dealt] == [sorted(deck[i * k:(i + 1) * k]) for i in range(rules.players)]
+    assert [deal.sort_hand(h) for h in deal.dealt] == [list(h) for h in deal.dealt]   # display order
+    if deal.game == "55":
+        n = rules.players * k
+        assert sorted(deal.kitty) == sorted(deck[n:n + 5])
