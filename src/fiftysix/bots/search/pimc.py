@@ -41,6 +41,7 @@ from typing import Any
 from ...games import DEFAULT_GAME
 from ..base import Bot, make_bot, register
 from ..kits import KITS, View, kit_for
+from ..sampling import Sampler, sampler_for
 from .ddplay import choose_card
 
 DEFAULT_TIME = 0.9
@@ -111,6 +112,14 @@ class PimcBot:
             self._fallback = make_bot("rules", seed=self.seed, game=game)
             self._fallback_game = game
         return self._fallback
+
+    def sampler(self, view: View) -> Sampler:
+        """Where this bot's deals come from: the game's sampler for ``view`` (a subclass may weight or replace
+        it; the arena's all-seeing bot answers the true deal).
+
+        :raises SamplingError: if no deal agrees with the view.
+        """
+        return sampler_for(view)
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, view: View, legal: list[str]) -> str:
