@@ -176,6 +176,6 @@ def _factory(game: str) -> Any:
 
 
 def register_games(games: Sequence[str] | None = None) -> None:
-    """Register ``kermit`` for every game that has bots."""
-    for game in games if games is not None else list(KITS):
+    """Register ``kermit`` (56: the weighting replays 56 deals; other games would get plain ``pimc``)."""
+    for game in games if games is not None else [g for g in KITS if g == "56"]:
         register(f"kermit:{game}", _factory(game))
