@@ -16,7 +16,7 @@ play only; calls are simulated as ``pimc`` does (its bid-form claims already sha
 
 Options (``--bot kermit,epsilon=0.2,...``): those of ``pimc``, and ``epsilon`` (default 0.25), ``window``
 (other seats' moves weighed, the latest first; default 8), ``pool`` (candidate deals per decision, default twice
-the deals solved), ``trusty`` (default true: never overtake a trick a teammate is sure to win, see
+the deals solved, drawn within 0.4 of the time limit), ``trusty`` (default true: never overtake a trick a teammate is sure to win, see
 :mod:`fiftysix.bots.trust`).
 """
 
@@ -30,7 +30,7 @@ from typing import Any
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...views import view as seat_view
-from ..base import Bot, make_bot, register
+from ..base import Bot, clock, make_bot, register
 from ..kits import KITS, View
 from ..sampling import Sampler, sampler_for
 from ..trust import overtake_avoidable
@@ -38,6 +38,9 @@ from .pimc import PimcBot, samples_for
 
 DEFAULT_EPSILON = 0.25
 DEFAULT_WINDOW = 8
+MIN_POOL = 8
+BUDGET_SHARE = 0.4
+"""The share of a decision's time limit the weighting may take (the rest is the solver's)."""
 
 
 def dealt_deal(deal: Deal) -> Deal:
@@ -101,7 +104,10 @@ class PolicyLikelihood:
 class WeightedSampler:
     """Draws ``pool`` candidates from ``base`` once, then answers deals in proportion to their weights."""
 
-    def __init__(self, base: Sampler, likelihood: PolicyLikelihood, pool: int) -> None:
+    def __init__(self, base: Sampler, likelihood: PolicyLikelihood, pool: int,
+                 budget: float | None = None) -> None:
+        self.budget = budget
+        """CPU seconds the candidates may take (at least :data:`MIN_POOL` are drawn)."""
         self.base = base
         self.likelihood = likelihood
         self.pool = max(1, pool)
@@ -109,8 +115,15 @@ class WeightedSampler:
         self.weights: list[float] = []
 
     def fill(self, rng: random.Random) -> None:
-        deals = [self.base.sample(rng) for _ in range(self.pool)]
-        logs = [self.likelihood.log_weight(d) for d in deals]
+        start = clock()
+        deals: list[Deal] = []
+        logs: list[float] = []
+        while len(deals) < self.pool:
+            if self.budget is not None and len(deals) >= MIN_POOL and clock() - start > self.budget:
+                break
+            deal = self.base.sample(rng)
+            deals.append(deal)
+            logs.append(self.likelihood.log_weight(deal))
         top = max(logs)
         self.deals = deals
         self.weights = [math.exp(x - top) for x in logs]
@@ -166,7 +179,8 @@ class KermitBot(PimcBot):
             return base
         likelihood = PolicyLikelihood(int(seat), view["game"], self.epsilon, self.window,
                                       self.fallback(view["game"]))
-        return WeightedSampler(base, likelihood, self.pool if self.pool is not None else 2 * n)
+        budget = None if self.time_limit is None else BUDGET_SHARE * self.time_limit
+        return WeightedSampler(base, likelihood, self.pool if self.pool is not None else 2 * n, budget)
 
 
 def _factory(game: str) -> Any:
