@@ -15,9 +15,9 @@ importance resampling), so the play code is ``pimc``'s own (:mod:`.ddplay`). The
 play only; calls are simulated as ``pimc`` does (its bid-form claims already shape the sampled hands).
 
 Options (``--bot kermit,epsilon=0.2,...``): those of ``pimc``, and ``epsilon`` (default 0.25), ``window``
-(other seats' moves weighed, the latest first; default 8), ``pool`` (candidate deals per decision, default twice
-the deals solved, drawn within 0.4 of the time limit), ``trusty`` (default true: never overtake a trick a teammate is sure to win, see
-:mod:`fiftysix.bots.trust`).
+(other seats' moves weighed, the latest first; default 8), ``pool`` (candidate deals per decision, default
+twice the deals solved, drawn within 0.4 of the time limit), ``trusty`` (default true: never overtake a trick a
+teammate is sure to win, see :mod:`fiftysix.bots.trust`).
 """
 
 from __future__ import annotations
