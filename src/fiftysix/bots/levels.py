@@ -2,7 +2,8 @@
 
 Each level is a bot the server offers (a plain name, so a table's ``fill`` can be it). Measured strength is in
 docs/bots.md ("Levels"): ``rules`` < ``pimc`` (+0.375 tables a deal at 56-6, +0.409 at 56-4 over 2,000 pairs) <
-``kermit`` (56 only; in 55 the expert is ``pimc``).
+``kermit`` (56 only; in 55 the expert is ``pimc``). ``kermit`` has not yet shown more strength than ``pimc``
+(docs/bots.md): it is the expert for the partner it is (it never overtakes a teammate's sure trick).
 """
 
 from __future__ import annotations
