@@ -34,6 +34,7 @@ from ..bots.protocol import CMD_PREFIX, DEFAULT_TIMEOUT, ExternalBot, bot_from_s
 from ..core.options import Rules
 from ..games.spec import GameSpec
 from ..views import view
+from .oracle import Oracle, is_oracle, oracle_from_spec
 
 MAX_FAULT_MESSAGES = 20
 FAULT_WINDOW = 20
@@ -161,7 +162,9 @@ def check_bots(config: ArenaConfig) -> None:
     game, rules = resolve_rules(config.rules)
     seatings(rules.n_teams, len(config.bots))
     for spec in (*config.bots, config.fallback):
-        if not spec.startswith(CMD_PREFIX):
+        if is_oracle(spec):
+            oracle_from_spec(spec, 0, game.name)
+        elif not spec.startswith(CMD_PREFIX):
             bot_from_spec(spec, 0, game.name)
     if config.fallback.startswith(CMD_PREFIX):
         raise ValueError("the fallback must be one of our bots, not an outside program")
@@ -191,7 +194,7 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
                 seat_bot = [owner[team_of[s]] for s in range(rules.players)]
                 fallbacks = [bot_from_spec(config.fallback, bot_seed(seed, s, 1), game.name)
                              for s in range(rules.players)]
-                bots: list[Bot] = []
+                bots: list[Bot | Oracle] = []
                 for s in range(rules.players):
                     spec = config.bots[seat_bot[s]]
                     if spec.startswith(CMD_PREFIX):
@@ -206,6 +209,8 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
                             reported[(r, s)] = 0
                         ext.fallback = fallbacks[s]
                         bots.append(ext)
+                    elif is_oracle(spec):    # the arena alone may give a bot the whole deal
+                        bots.append(oracle_from_spec(spec, bot_seed(seed, s), game.name))
                     else:
                         bots.append(bot_from_spec(spec, bot_seed(seed, s), game.name))
                 deal = base.copy()
@@ -232,7 +237,7 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
     return out
 
 
-def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot], tallies: list[Tally],
+def _play(deal: Any, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallbacks: list[Bot], tallies: list[Tally],
           events: bool, where: str, watch: dict[int, list[int]] | None = None,
           specs: Sequence[str] = ()) -> None:
     """Play a deal to the end, each seat's bot given only that seat's view.
@@ -251,7 +256,7 @@ def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot],
         before = len(bot.faults) if isinstance(bot, ExternalBot) else 0
         start = clock()
         try:
-            move = bot.choose(v)
+            move = bot.choose_seeing(deal, seat) if isinstance(bot, Oracle) else bot.choose(v)
         except Exception as e:  # a bot must never stop the run
             tally.add_fault(f"{where}, seat {seat}: {type(e).__name__}: {e}")
             move = fallbacks[seat].choose(v)
@@ -269,7 +274,7 @@ def _play(deal: Any, bots: list[Bot], seat_bot: list[int], fallbacks: list[Bot],
                                  f"the last: {bot.faults[-1] if bot.faults else '?'}")
         deal.push(move)
         for s in observers:
-            bots[s].observe(view(deal, s))  # type: ignore[attr-defined]
+            bots[s].observe(view(deal, s))  # type: ignore[union-attr]
 
 
 def chunks(n: int, workers: int) -> list[list[int]]:

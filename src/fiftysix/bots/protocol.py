@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO, cast
 
 from .base import BOTS, Bot, RandomBot, View
+from .why import MAX_REASON
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 10.0
@@ -90,7 +91,12 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
         elif kind == "move":
             view = cast(View, message.get("view") or {})
             try:
-                write({"type": "move", "move": get(str(view.get("game", "56"))).choose(view)})
+                player = get(str(view.get("game", "56")))
+                answer = {"type": "move", "move": player.choose(view)}
+                said = getattr(player, "reason", None)
+                if isinstance(said, str) and said:     # optional: why, for the deal review
+                    answer["reason"] = said[:MAX_REASON]
+                write(answer)
             except Exception as e:  # the host must hear of it, and the bot must live on
                 traceback.print_exc(file=err)
                 write({"type": "error", "message": f"{type(e).__name__}: {e}"})

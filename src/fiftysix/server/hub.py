@@ -212,6 +212,13 @@ def bot_names(game: str) -> list[str]:
     return names
 
 
+def levels_for(game: str) -> dict[str, str]:
+    """Beginner, club and expert: the bots behind each level (:mod:`fiftysix.bots.levels`)."""
+    from ..bots.levels import levels_for as levels
+
+    return {level: bot for level, bot in levels(game).items() if bot in bot_names(game)}
+
+
 def catalogue() -> dict[str, Any]:
     """Games, presets (with a sentence each), their options, allowed values and what the values mean, and the
     bots: what the create form offers."""
@@ -230,7 +237,7 @@ def catalogue() -> dict[str, Any]:
             meanings = game.option_descriptions.get(key)
             if meanings:
                 options[key]["descriptions"] = dict(meanings)
-        out[name] = {"presets": presets, "options": options, "bots": bot_names(name),
+        out[name] = {"presets": presets, "options": options, "bots": bot_names(name), "levels": levels_for(name),
                      "default_bot": default_bot(name), "side_word": game.side_word,
                      "descriptions": {p: game.preset_descriptions.get(p, "") for p in game.presets()},
                      "default_preset": game.default_preset, "option_words": option_words(options)}

@@ -17,6 +17,7 @@ is ignored: other players may bid against the convention.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from ...core.cards import CARDS, Card, Suit
 from ...games.fifty_six import RANKS, Rules56, bid_claims, play
 from ...games.fifty_six import rules_of as _rules_of
+from ...games.sampling import Claim
 
 ALL_RANKS = RANKS
 _CARD: dict[str, Card] = {str(c): c for c in CARDS}
@@ -58,6 +60,13 @@ def rules_of(view: Mapping[str, Any]) -> Rules56:
     rules = _rules_of(view.get("rules"))
     assert isinstance(rules, Rules56)
     return rules
+
+
+@functools.lru_cache(maxsize=256)
+def _bid_claims(rules: Any, first_hand: int, calls: tuple[str, ...]) -> tuple[Claim, ...]:
+    """The auction's claims, remembered: searching bots ask the ``rules`` policy about many sampled deals with
+    the same public auction (``kermit``), and reading the forms was most of a decision's time."""
+    return tuple(bid_claims(rules, first_hand, list(calls)))
 
 
 class Table:
@@ -128,7 +137,7 @@ class Table:
         if not calls:
             return
         try:
-            claims = bid_claims(self.rules, (int(view["dealer"]) + 1) % self.n, calls)
+            claims = _bid_claims(self.rules, (int(view["dealer"]) + 1) % self.n, tuple(calls))
         except Exception:   # noqa: BLE001 - a view whose auction cannot be read: know nothing from it
             return
         for claim in claims:

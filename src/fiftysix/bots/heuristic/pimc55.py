@@ -23,7 +23,6 @@ from ...core.moves import Discard, TrumpChoice
 from ...games.fifty_five import Rules55, play, rules_of, sort_cards
 from ...solver import Position, can_reach
 from ..base import View, clock
-from ..sampling import sampler_for
 from .rules55 import replay_auction
 
 MAX_SIM_PLAYERS = 5
@@ -69,7 +68,7 @@ def simulate_bid(bot: PimcBot, view: View, n: int) -> list[int]:
     rules = _rules55(view)
     seat = _seat(view)
     side = rules.side_of[seat]
-    sampler = sampler_for(view)
+    sampler = bot.sampler(view)
     out: list[int] = []
     start = clock()
     for _ in range(n):
@@ -175,7 +174,7 @@ def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Any, int]], n: int) ->
     contract = view.get("contract") or {}
     value = int(contract.get("value") or _current_value(view) or 10)
     need = 30 if value == 60 else value
-    sampler = sampler_for(view)
+    sampler = bot.sampler(view)
     made = [0.0] * len(plans)
     pts = [0.0] * len(plans)
     done = 0

@@ -31,7 +31,6 @@ import numpy as np
 
 from ...games.fifty_six import Contract, deal_score
 from ..base import View, clock
-from ..sampling import sampler_for
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .rules56 import Rules56Bot
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
@@ -130,7 +129,7 @@ def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | Non
 
 def simulate(bot: PimcBot, view: View, t: Table) -> Simulation:
     """Sample deals for the bot's view and weight them by the auction."""
-    sampler = sampler_for(view)
+    sampler = bot.sampler(view)
     n = max(8, int(bot.bid_samples))
     start = clock()
     limit = None if bot.time_limit is None else 0.5 * bot.time_limit

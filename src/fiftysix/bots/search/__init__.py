@@ -6,8 +6,9 @@ play state for the solver) and its bots' :class:`~fiftysix.bots.kits.GameKit`; t
 
 from __future__ import annotations
 
-from . import ismcts, pimc
+from . import ismcts, kermit, pimc
 
 pimc.register_games()
+kermit.register_games()
 
-__all__ = ["ismcts", "pimc"]
+__all__ = ["ismcts", "kermit", "pimc"]

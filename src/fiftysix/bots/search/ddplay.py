@@ -24,7 +24,6 @@ from ...games import GAMES
 from ...solver import Position, can_reach, card_values
 from ..base import clock
 from ..kits import View, kit_for
-from ..sampling import sampler_for
 
 if TYPE_CHECKING:   # the pimc bot imports this module
     from .pimc import PimcBot
@@ -41,7 +40,7 @@ def choose_card(bot: PimcBot, view: View, cards: list[str], n: int, exact: bool 
         several times faster on deep positions), and break ties with ``preferred``.
     """
     start = clock()
-    sampler = sampler_for(view)
+    sampler = bot.sampler(view)
     goal = Goal(view)
     totals = dict.fromkeys(cards, 0.0)
     parsed = {c: Card.parse(c) for c in cards}

@@ -41,6 +41,8 @@ from typing import Any
 from ...games import DEFAULT_GAME
 from ..base import Bot, make_bot, register
 from ..kits import KITS, View, kit_for
+from ..sampling import Sampler, sampler_for
+from ..why import reason
 from .ddplay import choose_card
 
 DEFAULT_TIME = 0.9
@@ -78,6 +80,8 @@ class PimcBot:
         self.game = game
         self._fallback: Bot | None = None
         self._fallback_game: str | None = None
+        self.reason: str | None = None
+        """A short sentence on the last decision (:func:`fiftysix.bots.why.reason`), for the deal review."""
         self.last: dict[str, Any] = {}
         """What the last decision did: ``how`` (``solver``, ``rules``, ``simulation``), ``samples``,
         ``seconds`` and the scores of the moves."""
@@ -90,6 +94,7 @@ class PimcBot:
         start = time.perf_counter()
         self.last = {"how": "only move", "samples": 0}
         if len(legal) == 1:
+            self.reason = reason(view, legal[0], self.last)
             return legal[0]
         try:
             move = self._choose(view, legal)
@@ -97,7 +102,9 @@ class PimcBot:
             self.last = {"how": "fallback", "error": f"{type(e).__name__}: {e}"}
             move = self.fallback(view["game"]).choose(view)
         self.last["seconds"] = time.perf_counter() - start
-        return move if move in legal else self.fallback(view["game"]).choose(view)
+        move = move if move in legal else self.fallback(view["game"]).choose(view)
+        self.reason = reason(view, move, self.last)
+        return move
 
     def _choose(self, view: View, legal: list[str]) -> str:
         chooser = kit_for(view["game"]).pimc_choosers.get(str(view.get("phase")))
@@ -111,6 +118,14 @@ class PimcBot:
             self._fallback = make_bot("rules", seed=self.seed, game=game)
             self._fallback_game = game
         return self._fallback
+
+    def sampler(self, view: View) -> Sampler:
+        """Where this bot's deals come from: the game's sampler for ``view`` (a subclass may weight or replace
+        it; the arena's all-seeing bot answers the true deal).
+
+        :raises SamplingError: if no deal agrees with the view.
+        """
+        return sampler_for(view)
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, view: View, legal: list[str]) -> str:

@@ -1,0 +1,84 @@
+"""``oracle``: the all-seeing bot, the ceiling of what play and calls can reach (arena only).
+
+It is ``pimc`` whose every "sampled" deal is the true deal: the calls are simulated on the real hands and the
+cards are solved double dummy on them (one solve a card, as deep as ``pimc`` solves; earlier it plays the
+``rules`` card, as ``pimc`` does). So the gap between ``pimc`` and the oracle is what ``pimc`` loses by not
+knowing the hands, not by searching less deep. It is not a bot in :data:`fiftysix.bots.BOTS`: it has no
+``choose(view)`` at all (a view cannot tell it the other hands), only :meth:`Oracle.choose_seeing`, which takes
+the whole deal, and only the arena (:mod:`.duplicate`) calls it. So the server's bot list, ``fiftysix bot``
+and ``bot_from_spec`` cannot make one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..bots.protocol import parse_bot_spec
+from ..bots.search.pimc import PimcBot
+from ..core.deal import Deal
+from ..games.spec import Sampler
+from ..views import view
+
+NAME = "oracle"
+
+class _TrueDeal:
+    """A "sampler" that always answers the true deal."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+
+    def sample(self, rng: random.Random) -> Deal:
+        return self.deal.copy()
+
+
+class _SeeingPimc(PimcBot):
+    name = NAME
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.deal: Deal | None = None
+
+    def sampler(self, view: Any) -> Sampler:
+        assert self.deal is not None, "the oracle is given the deal by choose_seeing"
+        return _TrueDeal(self.deal)
+
+
+class Oracle:
+    """Sees every hand; see the module documentation. Options as ``pimc``'s (``bid_samples`` default 20:
+    the simulated deals differ only in the rollouts)."""
+
+    name = NAME
+
+    def __init__(self, seed: int | None = None, game: str = "56", **options: Any) -> None:
+        options.setdefault("bid_samples", 20)
+        options.setdefault("samples", 1)
+        self._search = _SeeingPimc(seed=seed, game=game, **options)
+        self.last: dict[str, Any] = {}
+
+    def choose_seeing(self, deal: Deal, seat: int) -> str:
+        """The move of ``seat`` (the seat to move) with every hand of ``deal`` known.
+
+        :raises ValueError: if ``seat`` is not to move.
+        """
+        if deal.to_move != seat:
+            raise ValueError(f"seat {seat} is not to move (seat {deal.to_move} is)")
+        self._search.deal = deal.copy()
+        try:
+            return self._search.choose(view(deal, seat))
+        finally:
+            self.last = self._search.last
+            self._search.deal = None
+
+
+def is_oracle(spec: str) -> bool:
+    return parse_bot_spec(spec)[0] == NAME if not spec.startswith("cmd:") else False
+
+
+def oracle_from_spec(spec: str, seed: int | None, game: str) -> Oracle:
+    """:raises ValueError: for an unknown option."""
+    _, options = parse_bot_spec(spec)
+    try:
+        return Oracle(seed=seed, game=game, **options)
+    except TypeError as e:
+        raise ValueError(f"bot {NAME}: {e}") from None
