@@ -9,7 +9,6 @@ where a missing browser fails the run: the browser tests must never silently not
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -19,17 +18,11 @@ from typing import Any
 import pytest
 
 from fiftysix import check
-from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
 
 pytestmark = pytest.mark.browser
 
-if not CHROMIUM.exists():
-    _why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{_why} (CI=true: the browser tests must run)", pytrace=False)
-    pytest.skip(_why, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = browser_api()
 
 ARTIFACTS = Path("test-artifacts")
 PHONE = {"width": 360, "height": 740}

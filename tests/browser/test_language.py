@@ -22,17 +22,11 @@ from typing import Any
 
 import pytest
 
-from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
 
 pytestmark = pytest.mark.browser
 
-if not CHROMIUM.exists():
-    _why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{_why} (CI=true: the browser tests must run)", pytrace=False)
-    pytest.skip(_why, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = browser_api()
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("SCREENSHOTS") == "docs" else Path("test-artifacts")

@@ -6,7 +6,6 @@ at 390x844 (touch) and 1366x900, with screenshots in test-artifacts/ (docs/scree
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -15,17 +14,11 @@ from typing import Any
 
 import pytest
 
-from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
 
 pytestmark = pytest.mark.browser
 
-if not CHROMIUM.exists():
-    _why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{_why} (CI=true: the browser tests must run)", pytrace=False)
-    pytest.skip(_why, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = browser_api()
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}

@@ -6,25 +6,18 @@ System Chromium only; skipped without it except in CI (``CI=true``), where a mis
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from helpers.live import LiveServer, browser_api
 from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, in_play, new_page, tap, until
 
 pytestmark = pytest.mark.browser
 
-if not CHROMIUM.exists():
-    _why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{_why} (CI=true: the browser tests must run)", pytrace=False)
-    pytest.skip(_why, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = browser_api()
 
 WIDE = {"width": 1920, "height": 1080}
 
@@ -38,14 +31,6 @@ GEOMETRY = """() => {
       .map(e => ({ seat: e.dataset.playedBy, ...box(e.querySelector('.card')) })),
   };
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

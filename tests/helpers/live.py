@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -46,3 +47,18 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+
+def browser_api() -> Any:
+    """Playwright's sync API for a browser test module, called at its top: the module is skipped when the system
+    Chromium is missing, except in CI (``CI=true``), where that fails the run."""
+    import os
+
+    import pytest
+
+    if not CHROMIUM.exists():
+        why = "the system Chromium (/usr/bin/chromium) is not installed: apt-get install chromium"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"{why} (CI=true: the browser tests must run)", pytrace=False)
+        pytest.skip(why, allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api")
