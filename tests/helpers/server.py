@@ -23,11 +23,13 @@ Message = dict[str, Any]
 CARD = re.compile(r"^(10|[2-9TJQKA])[SHDC]$")
 
 
-def make_app(db: Path | str, bot_delay: float = 0.0, next_delay: float = 0.0, **timing: Any) -> Any:
+def make_app(db: Path | str, bot_delay: float = 0.0, next_delay: float = 0.0, review_from_trick: int = 1,
+             **timing: Any) -> Any:
     """An app on ``db``: a SQLite file's path, or any SQLAlchemy async URL; ``timing``: more
     :class:`Timing` fields."""
     url = db if isinstance(db, str) and "://" in db else f"sqlite+aiosqlite:///{db}"
-    return create_app(Settings(db_url=url, timing=Timing(bot_delay=bot_delay, next_delay=next_delay, **timing)))
+    return create_app(Settings(db_url=url, timing=Timing(bot_delay=bot_delay, next_delay=next_delay, **timing),
+                               review_from_trick=review_from_trick))
 
 
 @contextmanager

@@ -79,6 +79,7 @@ class Settings:
     review_workers: int = 1            # processes computing deal reviews (server/review.py) ...
     review_queue: int = 8              # ... and reviews waiting or running at once (more: 503, ask again)
     review_wait: float = 5.0           # seconds a review request waits before answering 202 (ask again)
+    review_from_trick: int = 1         # the first trick a review marks (the first ones cost the solver the most)
     redis_url: str | None = None       # one of many processes (server/cluster; PostgreSQL only)
 
 
@@ -101,7 +102,7 @@ class Server:
             hub.on_signout = lambda player, generation: hub.later(self.signed_out(player, generation, here=False))
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
-        self.reviews = Reviews(settings.review_workers, settings.review_queue)
+        self.reviews = Reviews(settings.review_workers, settings.review_queue, from_trick=settings.review_from_trick)
 
     async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
         """A table by code, or the status and message to answer: 404, or 429 once the address failed too many

@@ -37,8 +37,9 @@ class ReviewBusy(Exception):
     """The review queue is full: ask again in a moment."""
 
 
-def review_record(data: object, index: int = 0) -> dict[str, Any]:
+def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str, Any]:
     """The review of a deal record, or of deal ``index`` of a match record (runs in a worker process).
+    ``from_trick``: the first trick given double-dummy marks (the first tricks cost the solver the most).
 
     :raises ReviewError: for an invalid record or index.
     """
@@ -54,7 +55,7 @@ def review_record(data: object, index: int = 0) -> dict[str, Any]:
     analysis: dict[str, Any] | None = None
     reason: str | None = None
     try:
-        analysis = analyze_deal(start, deal)
+        analysis = analyze_deal(start, deal, from_trick=from_trick)
     except AnalyzeError as e:
         reason = str(e)
     if analysis is not None and not analysis["cards"]:
@@ -139,8 +140,8 @@ class Reviews:
     """Reviews computed in ``workers`` processes, at most ``queue`` waiting or running, the latest ``keep``
     kept.  :meth:`get` answers at once: the review when done, ``None`` while it is being computed."""
 
-    def __init__(self, workers: int = 1, queue: int = 8, keep: int = 256) -> None:
-        self.workers, self.queue, self.keep = workers, queue, keep
+    def __init__(self, workers: int = 1, queue: int = 8, keep: int = 256, from_trick: int = 1) -> None:
+        self.workers, self.queue, self.keep, self.from_trick = workers, queue, keep, from_trick
         self.done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.running: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -168,7 +169,8 @@ class Reviews:
                 raise ReviewBusy(f"{self.queue} reviews are being computed; ask again in a few seconds")
             _deals(record, index)      # a bad record is refused here at once (a replay: milliseconds)
             loop = asyncio.get_running_loop()
-            future = asyncio.wrap_future(self._executor().submit(review_record, record, index), loop=loop)
+            work = self._executor().submit(review_record, record, index, self.from_trick)
+            future = asyncio.wrap_future(work, loop=loop)
             self.running[key] = future
             future.add_done_callback(lambda f: self._finished(key, f))
         return None
