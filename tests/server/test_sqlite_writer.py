@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fiftysix.server import sqlite_writer
 from fiftysix.server.db import Database
 
 _scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=12)
@@ -73,3 +75,65 @@ def test_a_refused_append_fails_alone_and_the_rest_of_its_batch_is_stored(tmp_pa
     outcome, events = asyncio.run(run())
     assert outcome[0] is None and outcome[2] is None and isinstance(outcome[1], Exception)
     assert events == [{"kind": "create", "time": 1}, {"kind": "a"}, {"kind": "b", "name": "മലയാളം \udc80"}]
+
+
+def test_a_batch_waits_off_the_loop_while_another_connection_holds_the_write_lock(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+
+    async def run() -> tuple[list[dict[str, Any]], int]:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        await db.migrate()
+        await db.append("ABCDEF", 1, {"kind": "create", "time": 1}, "playing")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")            # another writer holds the lock
+        ticks = 0
+
+        async def loop_free() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(loop_free())
+        append = asyncio.create_task(db.append("ABCDEF", 2, {"kind": "waited"}, "playing"))
+        await asyncio.sleep(0.5)
+        assert not append.done()                    # it waits ...
+        other.execute("COMMIT")
+        other.close()
+        await asyncio.wait_for(append, 10)           # ... and is stored once the lock is free
+        ticker.cancel()
+        events = await db.events_of("ABCDEF")
+        await db.close()
+        return events, ticks
+
+    events, ticks = asyncio.run(run())
+    assert events == [{"kind": "create", "time": 1}, {"kind": "waited"}]
+    assert ticks >= 20                              # the event loop ran on meanwhile (0.5 s of 10 ms ticks)
+
+
+@pytest.mark.parametrize("every", [50, 10**9])
+def test_the_wal_is_checkpointed_off_the_loop_so_it_stops_growing(tmp_path: Path, every: int,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_ROWS", every)
+    path = tmp_path / "x.db"
+
+    async def run() -> int:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        await db.migrate()
+        await db.append("ABCDEF", 1, {"kind": "create", "time": 1}, "playing")
+        version = 1
+        for _ in range(60):
+            await asyncio.gather(*(db.append("ABCDEF", version + i, {"kind": "x", "pad": "p" * 400}, "playing")
+                                   for i in range(1, 21)))
+            version += 20
+            await asyncio.sleep(0.01)                # let a checkpoint on the writer's thread run
+        size = (tmp_path / "x.db-wal").stat().st_size
+        assert len(await db.events_of("ABCDEF")) == version
+        await db.close()
+        return size
+
+    size = asyncio.run(run())
+    if every == 50:
+        assert size < 300_000, size                  # reused from its start after each checkpoint
+    else:
+        assert size > 500_000, size          # never checkpointed: the 1,200 rows are all still in it

@@ -1,10 +1,18 @@
-"""The group commit's fast path on SQLite: a whole batch of appends in one call on one writer thread.
+"""The group commit's fast path on SQLite: a whole batch of appends in one transaction, on the event loop.
 
 Through SQLAlchemy and aiosqlite every statement of a batch is a round trip to aiosqlite's thread (begin,
 each ``executemany``, commit), and SQLAlchemy binds every row in Python: at 500 busy tables that was a third of
-the server's CPU.  Here the event loop encodes the batch (orjson) and hands it over once; the writer thread runs
-the same inserts and updates as :meth:`Database._write` with the standard library's ``sqlite3`` in one
-transaction.  The schema stays Alembic's; the other queries still go through SQLAlchemy.
+the server's CPU.  Here the batch is encoded by orjson and committed with the standard library's ``sqlite3`` in
+one ``BEGIN IMMEDIATE … COMMIT``, directly on the event loop: about 40 µs of CPU for a batch, where even one hop
+to a thread costs some 110 µs more.  That is safe because the loop never waits for SQLite here:
+
+- the loop's connection has no busy timeout: when another connection holds the write lock (the server's other,
+  rare writes go through SQLAlchemy, whose transactions need the loop to finish), the batch goes to this writer's
+  own thread, which may wait;
+- its commits never checkpoint the WAL (``wal_autocheckpoint=0``, and WAL commits at ``synchronous=NORMAL`` do
+  not sync): every ``CHECKPOINT_ROWS`` rows a passive checkpoint runs on the writer's thread.
+
+The schema stays Alembic's; the other queries still go through SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -37,31 +45,65 @@ class Batch:
     deals: list[tuple[str, int, str, str]] = field(default_factory=list)    # code, number, record, result
 
 
+CHECKPOINT_ROWS = 4000
+"""Rows appended between two checkpoints of the WAL (on the writer's thread)."""
+
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+
+
 class SqliteWriter:
-    """One connection on one thread, for the appends only."""
+    """The appends' connection on the event loop, and a thread for the batches and checkpoints that may wait."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite writer")
-        self._conn: sqlite3.Connection | None = None
+        self._loop_conn: sqlite3.Connection | None = None      # used on the event loop's thread only
+        self._thread_conn: sqlite3.Connection | None = None    # used on the writer's thread only
+        self._rows = 0
+        self._checkpoint: asyncio.Future[None] | None = None
 
     async def write(self, batch: Batch) -> None:
         """Commit ``batch`` in one transaction (nothing of it on failure).
 
-        :raises sqlite3.Error: as SQLite refused it (a duplicate version, a locked database past its timeout).
+        :raises sqlite3.Error: as SQLite refused it (a duplicate version, a database locked past 30 s).
         """
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._write, batch)
+        loop = asyncio.get_running_loop()
+        try:
+            self._write(self._on_loop(), batch)
+        except sqlite3.OperationalError as e:
+            if getattr(e, "sqlite_errorcode", None) not in _BUSY:
+                raise
+            await loop.run_in_executor(self._thread, self._write_waiting, batch)    # another writer: wait there
+        self._rows += len(batch.events)
+        if self._rows >= CHECKPOINT_ROWS and (self._checkpoint is None or self._checkpoint.done()):
+            self._rows = 0
+            self._checkpoint = loop.run_in_executor(self._thread, self._checkpoint_wal)
 
-    def _connect(self) -> sqlite3.Connection:
-        if self._conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=True)
+    def _on_loop(self) -> sqlite3.Connection:
+        if self._loop_conn is None:
+            conn = sqlite3.connect(self.path, timeout=0, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn = conn
-        return self._conn
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            self._loop_conn = conn
+        return self._loop_conn
 
-    def _write(self, batch: Batch) -> None:
-        conn = self._connect()
+    def _waiting(self) -> sqlite3.Connection:
+        if self._thread_conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            self._thread_conn = conn
+        return self._thread_conn
+
+    def _write_waiting(self, batch: Batch) -> None:
+        self._write(self._waiting(), batch)
+
+    def _checkpoint_wal(self) -> None:
+        self._waiting().execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    @staticmethod
+    def _write(conn: sqlite3.Connection, batch: Batch) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if batch.created:
@@ -77,11 +119,17 @@ class SqliteWriter:
             raise
         conn.execute("COMMIT")
 
-    def _close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+    def _close_thread_conn(self) -> None:
+        if self._thread_conn is not None:
+            self._thread_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            self._thread_conn.close()
+            self._thread_conn = None
 
     async def close(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._close)
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn = None
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._close_thread_conn)
         self._thread.shutdown(wait=True)
