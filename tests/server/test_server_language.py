@@ -19,7 +19,8 @@ def _meanings(msg: dict[str, Any]) -> list[str]:
 def test_meanings_and_errors_arrive_in_each_viewers_language(db: str) -> None:
     with client(db) as c:
         token = player(c, "Asha")
-        code = create(c, token, preset="56-6", fill="random")
+        # a short clock: when Asha (who never bids here) is the first to call, a computer player calls for her
+        code = create(c, token, preset="56-6", fill="random", clock={"move": 1, "bank": 1})
         ml = {"accept-language": "ml-IN,ml;q=0.9,en;q=0.5"}
         with c.websocket_connect(keyed(f"/ws/{code}"), headers=ml) as ws, \
                 c.websocket_connect(keyed(f"/ws/{code}"), headers={"accept-language": "en-GB"}) as watcher:
