@@ -192,8 +192,9 @@ def test_failed_lookups_count_on_every_process_and_outlive_a_restart(start: Call
     assert refused.status_code == 429 and "too many lookups" in refused.json()["error"]
 
 
-def _create(proc: Proc, token: str) -> httpx.Response:
-    return httpx.post(f"{proc.url}/api/tables", json={"token": token, "preset": "56-4", "public": True}, timeout=20)
+def _create(proc: Proc, token: str, fill: str = "rules") -> httpx.Response:
+    return httpx.post(f"{proc.url}/api/tables", json={"token": token, "preset": "56-4", "public": True, "fill": fill},
+                      timeout=20)
 
 
 def test_table_quotas_count_on_every_process_and_outlive_a_restart(start: Callable[..., Proc]) -> None:
@@ -217,3 +218,27 @@ def test_table_quotas_count_on_every_process_and_outlive_a_restart(start: Callab
     again = start(limits=limits)        # a process started afresh knows what Asha created
     refused = _create(again, asha)
     assert refused.status_code == 429 and "(2 an hour)" in refused.json()["error"]
+
+
+def test_the_quota_of_searching_computer_players_counts_every_process(start: Callable[..., Proc]) -> None:
+    one, two = start(limits=("search_tables=1",)), start(limits=("search_tables=1",))
+    asha = new_player(one, "Asha")
+    assert _create(one, asha, fill="pimc").status_code == 200
+    refused = _create(two, asha, fill="pimc")
+    assert refused.status_code == 429
+    assert refused.json()["error"] == ("you host 1 tables with searching computer players, the most allowed (1); "
+                                       "choose random or rules computer players")
+    code = new_table(two, asha, preset="56-4", fill="rules")    # two writes it
+
+    async def go() -> None:
+        host = await Socket(one, code, asha).open()      # through the replica: forwarded to the writer
+        await host.wait(kind("state"), "the host's state")
+        await host.send({"type": "bot", "seat": 1, "bot": "ismcts"})
+        error = await host.wait(kind("error"), "the refusal")
+        assert "the host has 1 tables with searching computer players, the most allowed (1)" in error["message"]
+        await host.send({"type": "bot", "seat": 1, "bot": "random"})
+        event = await host.wait(kind("event"), "the computer player seated")
+        assert event["table"]["seats"][1]["kind"] == "bot"
+        await host.close()
+
+    asyncio.run(go())

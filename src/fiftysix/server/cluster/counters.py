@@ -207,7 +207,8 @@ class SharedQuotas:
         hosted = Hosted(player, address, searching)
         try:
             full = await self.counters.take(places, code)
-            await self.remember(code, hosted)
+            if full is None:
+                await self.remember(code, hosted)
         except RedisError:
             log.exception("counting a new table in Redis failed; not refused")
             return hosted
@@ -215,6 +216,11 @@ class SharedQuotas:
             index, count = full
             raise QuotaError(refusals[index](count, places[index][2]))
         return hosted
+
+    async def uncount(self, code: str, hosted: Hosted) -> None:
+        """Take back the count of a table that could not be stored after all."""
+        await self.counters.drop([*((k, code) for k in _keys("made", hosted.player, hosted.address)),
+                                  *hosted.places(code)])
 
     async def check_search(self, code: str, hosted: Hosted) -> None:
         """Count table ``code`` as one with searching computer players for its host, or refuse it.

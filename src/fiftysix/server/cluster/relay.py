@@ -190,7 +190,12 @@ class ClusterHub(Hub):
             hosted = await self.shared_quotas.check_create(code, host, address, searching)
             state = TableState(code)
             stored = state.apply(event)
-            await self.db.append(code, state.version, stored, state.status)
+            try:
+                await self.db.append(code, state.version, stored, state.status)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await self.shared_quotas.uncount(code, hosted)
+                raise
             epoch = (await self.lease.take([code], mine_too=True)).get(code)
             if epoch is None:   # cannot happen for a new code; be safe: another process writes it
                 raise TableError("the new table could not be set up; please try again")
