@@ -10,6 +10,11 @@ message; the writer handles it exactly as its own (move ids, turns, quotas) and 
 
 Failover: a replica whose table's lease ran out takes it (a new epoch), reloads the state from the log and
 becomes the writer; tables with a deal in progress and no process at all are picked up by any process.
+
+People asking to join a private table wait on their own process; replicas tell the writer who asks there
+(with who is online), the writer publishes everyone asking on the table's channel, and the host's answer,
+forwarded to the writer like any change, is published after its event.  Failed lookups, the table quotas
+and the spectators are counted in Redis (:mod:`.counters`).
 """
 
 from __future__ import annotations
