@@ -16,7 +16,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from helpers.cluster import Proc, new_player, new_table
+from helpers import pg
+from helpers.cluster import Proc, new_player, new_table, writer_pid
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -129,6 +130,46 @@ def test_asking_to_join_reaches_the_host_on_another_process(start: Callable[...,
     assert members.status_code == 200 and members.json()["version"] == 2     # create, admit: logged once
     assert httpx.get(f"{two.url}/api/tables/{code}", cookies={"fiftysix_player": tokens["Cy"]},
                      timeout=10).status_code == 403
+
+
+def test_asking_to_join_survives_the_writer_s_death(start: Callable[..., Proc], pg_cluster: pg.Cluster,
+                                                   dbname: str) -> None:
+    writer, two, three = start(), start(), start()
+    asha = new_player(writer, "Asha")
+    code = private_table(writer, asha)
+    ben, cy = new_player(three, "Ben"), new_player(three, "Cy")
+
+    async def go() -> None:
+        host = await Socket(two, code, asha).open()
+        await host.wait(kind("state"), "the host's state")
+        asking_ben = await Socket(three, code, ben).open()
+        await asking_ben.wait(kind("private"), "private")
+        await asking_ben.send({"type": "ask", "name": "Ben"})
+        await host.wait(asking("Ben"), "Ben's knock")
+        writer.kill()       # the table's writer dies; two or three takes the table over from the log
+        await until(lambda: writer_pid(pg_cluster, dbname, code) in (two.pid, three.pid), 20, "a new writer")
+        asking_cy = await Socket(three, code, cy).open()
+        await asking_cy.wait(kind("private"), "private")
+        await asking_cy.send({"type": "ask", "name": "Cy"})
+        knocks = await host.wait(asking("Ben", "Cy"), "both knocks, told to the new writer", 20)
+        ben_id = next(k["player"] for k in knocks["knocks"] if k["name"] == "Ben")
+        await host.send({"type": "admit", "player": ben_id})
+        await asking_ben.wait(kind("admitted"), "admitted")
+        await asking_ben.hello()
+        assert (await asking_ben.wait(kind("state"), "Ben's state"))["you"]["joined"]
+        await host.wait(asking("Cy"), "Cy still asking")
+        for s in (host, asking_ben, asking_cy):
+            await s.close()
+
+    asyncio.run(go())
+
+
+async def until(cond: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not await asyncio.to_thread(cond):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.2)
 
 
 async def _spectate(proc: Proc, code: str) -> tuple[Socket, dict[str, Any]]:
