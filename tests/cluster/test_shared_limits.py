@@ -283,3 +283,33 @@ def test_the_quota_of_searching_computer_players_counts_every_process(start: Cal
         await host.close()
 
     asyncio.run(go())
+
+
+def test_reactions_reach_every_process_and_are_limited_once(start: Callable[..., Proc]) -> None:
+    limits = ("reaction_burst=2", "reactions_per_minute=1")
+    one, two = start(limits=limits), start(limits=limits)
+    asha, ben = new_player(one, "Asha"), new_player(two, "Ben")
+    code = new_table(one, asha, preset="56-4")      # one writes it
+
+    async def go() -> None:
+        at_one = await Socket(one, code, asha).open()
+        ben_two, ben_one = await Socket(two, code, ben).open(), await Socket(one, code, ben).open()
+        for s in (at_one, ben_two, ben_one):
+            await s.wait(kind("state"), "a state")
+        await ben_two.send({"type": "join", "name": "Ben"})
+        await ben_two.wait(kind("event"), "Ben's join")
+        await ben_two.send({"type": "react", "reaction": "Good luck"})      # through the replica
+        reaction = await at_one.wait(kind("reaction"), "Ben's reaction on the writer")
+        assert (reaction["name"], reaction["reaction"]) == ("Ben", "Good luck")
+        await at_one.send({"type": "react", "reaction": "Thanks"})          # through the writer
+        reaction = await ben_two.wait(lambda m: m["type"] == "reaction" and m["name"] == "Asha", "Asha's reaction")
+        assert reaction["reaction"] == "Thanks"
+        await ben_one.send({"type": "react", "reaction": "Oops"})           # Ben's second: the burst is two ...
+        await at_one.wait(lambda m: m["type"] == "reaction" and m["reaction"] == "Oops", "Ben's second reaction")
+        await ben_two.send({"type": "react", "reaction": "Sorry"})          # ... on both processes together
+        error = await ben_two.wait(kind("error"), "the refusal")
+        assert "too many reactions" in error["message"]
+        for s in (at_one, ben_two, ben_one):
+            await s.close()
+
+    asyncio.run(go())

@@ -216,6 +216,11 @@ class LiveTable:
             self.wake.set()     # a table that paused with no one there goes on
             return True
 
+    def send_all(self, message: dict[str, Any]) -> None:
+        """A message for every viewer that is not a change of the table (a reaction)."""
+        for conn in list(self.conns):
+            conn.send(message)
+
     def watchers(self) -> int:
         """Open connections of people without a seat here."""
         return sum(1 for c in self.conns if self.state.seat_of(c.player) is None)

@@ -47,8 +47,9 @@ from .table import ClusterTable, Relayed
 log = logging.getLogger("fiftysix.server")
 
 WRITES = frozenset({"join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "offer",
-                    "admit", "refuse"})
-"""Client messages that change the table: a replica forwards them to the writer."""
+                    "admit", "refuse", "react"})
+"""Client messages the writer answers (changes of the table, answers to who asks to join, reactions with their
+rate limit): a replica forwards them to the writer."""
 ATTEMPT = 2.0       # seconds to wait for the writer to answer a forwarded message before asking again
 FORWARD = 12.0      # seconds to keep trying (the lease runs out and a new writer takes over meanwhile)
 

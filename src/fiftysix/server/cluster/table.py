@@ -214,6 +214,11 @@ class ClusterTable(LiveTable):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
+    def send_all(self, message: dict[str, Any]) -> None:
+        super().send_all(message)
+        if self.writer:     # the viewers on other processes too
+            self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": message})
+
     # -- asking to join a private table: the writer gathers who asks on every process -------------------------
     def asking(self) -> dict[str, str]:
         merged: dict[str, str] = {}
@@ -261,6 +266,8 @@ class ClusterTable(LiveTable):
         elif op == "knocks":
             self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
             LiveTable._tell_host(self)
+        elif op == "say":
+            LiveTable.send_all(self, dict(data["m"]))
         elif op == "answer":
             self.shared_knocks.pop(str(data["player"]), None)
             LiveTable.answer_knock(self, str(data["player"]), bool(data["admitted"]))
