@@ -169,7 +169,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
     elif kind == "replace":
         event["seat"] = msg.get("seat")
         event["bot"] = _replacement_bot(table, msg.get("bot"))
-        if table.check_bot is not None:
+        if table.check_bot is not None and msg.get("bot") is not None:     # the fill was counted at creation
             await _checked(table.check_bot(event["bot"]))
     elif kind == "host":
         seat = msg.get("seat")
