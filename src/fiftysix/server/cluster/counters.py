@@ -246,9 +246,10 @@ class SharedQuotas:
         await self.remember(code, hosted)
 
     async def remember(self, code: str, hosted: Hosted) -> None:
-        await self.counters.redis.hset(host_key(code), mapping={"p": hosted.player, "a": hosted.address or "",
-                                                                "s": int(hosted.searching)})
-        await self.counters.redis.pexpire(host_key(code), HOST_TTL)
+        pipe = self.counters.redis.pipeline(transaction=False)
+        pipe.hset(host_key(code), mapping={"p": hosted.player, "a": hosted.address or "", "s": int(hosted.searching)})
+        pipe.pexpire(host_key(code), HOST_TTL)
+        await pipe.execute()
 
     async def recall(self, codes: list[str]) -> dict[str, Hosted]:
         """Who created each of ``codes`` (those Redis still knows)."""

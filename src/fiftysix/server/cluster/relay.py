@@ -30,6 +30,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from ..access import Lookups
 from ..db import Database
 from ..history import History
@@ -266,10 +268,13 @@ class ClusterHub(Hub):
         for t in list(self.tables.values()):
             for p in [p for p in {*t.remote, *t.remote_knocks} if p not in alive] if t.writer else []:
                 t.set_remote(p, set(), {})
-        await self.counters.keep([p for t in self.tables.values() for p in t.watchers_now()], WATCH_TTL)
-        self._ticks += 1
-        if self._ticks % RENEW_OPEN == 1:
-            await self._count_open()
+        try:
+            await self.counters.keep([p for t in self.tables.values() for p in t.watchers_now()], WATCH_TTL)
+            self._ticks += 1
+            if self._ticks % RENEW_OPEN == 1:
+                await self._count_open()
+        except RedisError:
+            log.exception("renewing the spectators and open tables in Redis failed; trying again")
 
     async def _count_open(self) -> None:
         """Renew the open tables this process writes in their hosts' quotas (``fs:open``, ``fs:search``); a
