@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("redis")
+redis_client = pytest.importorskip("redis")
 pytest.importorskip("starlette")
 
 from helpers import pg  # noqa: E402
@@ -53,11 +53,15 @@ def dbname(pg_cluster: pg.Cluster) -> str:
 
 @pytest.fixture
 def start(pg_cluster: pg.Cluster, dbname: str, redis_url: str, tmp_path: Path) -> Iterator[Callable[..., Proc]]:
-    """Start a server process of this test's cluster (stopped at the end); ``start(n)`` waits until it answers."""
+    """Start a server process of this test's cluster (stopped at the end) and wait until it answers;
+    ``limits``: ``NAME=NUMBER`` items for ``--limit``."""
     procs: list[Proc] = []
+    flush = redis_client.Redis.from_url(redis_url, socket_timeout=10)
+    flush.flushdb()     # each test has its own database: what other tests counted in Redis is no concern of it
+    flush.close()
 
-    def go(bot_delay: float = 0.05) -> Proc:
-        proc = Proc(pg_cluster.url(dbname), redis_url, tmp_path, bot_delay)
+    def go(bot_delay: float = 0.05, limits: tuple[str, ...] = ()) -> Proc:
+        proc = Proc(pg_cluster.url(dbname), redis_url, tmp_path, bot_delay, limits)
         procs.append(proc)
         return proc.wait_ready()
 

@@ -33,7 +33,8 @@ def free_port() -> int:
 class Proc:
     """One ``fiftysix serve`` process of the cluster; its log goes to ``log``."""
 
-    def __init__(self, db: str, redis: str, folder: Path, bot_delay: float = 0.05) -> None:
+    def __init__(self, db: str, redis: str, folder: Path, bot_delay: float = 0.05,
+                 limits: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = folder / f"serve-{self.port}.log"
@@ -42,7 +43,8 @@ class Proc:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "fiftysix", "serve", "--db", db, "--redis", redis, "--port", str(self.port),
                  "--bot-delay", str(bot_delay), "--log-level", "info", "--limit", "tables_per_hour_address=1000",
-                 "--limit", "tables_per_hour=1000"], stdout=out, stderr=subprocess.STDOUT, env=env)
+                 "--limit", "tables_per_hour=1000", *(a for item in limits for a in ("--limit", item))],
+                stdout=out, stderr=subprocess.STDOUT, env=env)
 
     @property
     def pid(self) -> int:

@@ -31,11 +31,12 @@ class Lookups:
         self.limits = limits
         self.buckets = Buckets(limits.lookup_rate, limits.lookup_burst)
 
-    def refused(self, address: str) -> bool:
-        """Whether ``address`` has used up its failed lookups (answer 429 without looking)."""
+    async def refused(self, address: str) -> bool:
+        """Whether ``address`` has used up its failed lookups (answer 429 without looking).  A coroutine: with
+        many processes the bucket is in Redis (:class:`~.cluster.counters.SharedLookups`)."""
         return self.buckets.empty(address)
 
-    def failed(self, address: str) -> None:
+    async def failed(self, address: str) -> None:
         self.buckets.take(address)
 
     def refusal(self) -> str:

@@ -107,11 +107,11 @@ class Server:
     async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
         """A table by code, or the status and message to answer: 404, or 429 once the address failed too many
         lookups (then the database is not asked)."""
-        if self.lookups.refused(address):
+        if await self.lookups.refused(address):
             return 429, self.lookups.refusal()
         table = await self.hub.get(code)
         if table is None:
-            self.lookups.failed(address)
+            await self.lookups.failed(address)
             return 404, f"no table {code[:16]!r} here"
         return table
 
@@ -126,7 +126,7 @@ class Server:
             with contextlib.suppress(Exception):
                 await ws.close(code=4401, reason="signed out everywhere")
 
-    def admit(self, request: Request, table: LiveTable) -> Response | None:
+    async def admit(self, request: Request, table: LiveTable) -> Response | None:
         """``None`` when the request may see this table; else the answer (403, counted when the key is wrong)."""
         assert self.tokens is not None
         player = self.tokens.read(request.cookies.get(COOKIE))
@@ -134,7 +134,7 @@ class Server:
         if verdict == "in":
             return None
         if verdict == "wrong":
-            self.lookups.failed(_address(request))
+            await self.lookups.failed(_address(request))
         return JSONResponse({"error": WRONG_KEY if verdict == "wrong" else PRIVATE, "code": table.code,
                              "private": True}, status_code=403)
 
@@ -254,7 +254,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table = await server.find(request.path_params["code"], _address(request))
         if isinstance(table, tuple):
             return _error(table[1], table[0])
-        refused = server.admit(request, table)
+        refused = await server.admit(request, table)
         if refused is not None:
             return refused
         async with table.lock:
@@ -264,7 +264,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table = await server.find(request.path_params["code"], _address(request))
         if isinstance(table, tuple):
             return _error(table[1], table[0])
-        refused = server.admit(request, table)
+        refused = await server.admit(request, table)
         if refused is not None:
             return refused
         try:
@@ -289,7 +289,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table = await server.find(code, _address(request))
         if isinstance(table, tuple):
             return _error(table[1], table[0])
-        refused = server.admit(request, table)
+        refused = await server.admit(request, table)
         if refused is not None:
             return refused
         record = await server.db.deal_record(code, number)
@@ -304,7 +304,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table = await server.find(code, _address(request))
         if isinstance(table, tuple):
             return _error(table[1], table[0])
-        refused = server.admit(request, table)
+        refused = await server.admit(request, table)
         if refused is not None:
             return refused
         record = None
@@ -326,7 +326,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table = await server.find(code, _address(request))
         if isinstance(table, tuple):
             return _error(table[1], table[0])
-        refused = server.admit(request, table)
+        refused = await server.admit(request, table)
         if refused is not None:
             return refused
         if not 1 <= number <= table.state.deals_count:
@@ -367,13 +367,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         address = _address(ws)
-        if server.lookups.refused(address):
+        if await server.lookups.refused(address):
             await ws.send_json({"type": "error", "message": server.lookups.refusal()})
             await ws.close(code=4429)
             return
         found = await server.hub.get(ws.path_params["code"])
         if found is None:
-            server.lookups.failed(address)
+            await server.lookups.failed(address)
             await ws.send_json({"type": "error", "message": "no such table"})
             await ws.close(code=4404)
             return
@@ -423,8 +423,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 verdict = admission(table.state, conn.player, hello.get("key", ws.query_params.get("k")))
                 if verdict != "in":
                     if verdict == "wrong":
-                        server.lookups.failed(address)
-                        if server.lookups.refused(address):
+                        await server.lookups.failed(address)
+                        if await server.lookups.refused(address):
                             conn.send({"type": "error", "message": server.lookups.refusal()})
                             break
                     conn.send({"type": "private", "code": table.code, "can_ask": conn.player is not None,

@@ -6,7 +6,8 @@
   with searching computer players; per table: spectators, members, renames.
 
 All numbers are :class:`Limits` fields (``Settings.limits``); the defaults are written in docs/server.md.
-Counters live in memory and start afresh with the server.
+Counters live in memory and start afresh with the server; with many processes (``serve --redis``) the failed
+lookups and the table quotas are counted in Redis instead (:mod:`.cluster.counters`), with the same refusals.
 """
 
 from __future__ import annotations
@@ -131,8 +132,7 @@ class Quotas:
             while times and times[0] <= self.clock() - 3600:
                 times.popleft()
             if len(times) >= most:
-                raise QuotaError(f"{who} created {len(times)} tables in the last hour, the most allowed "
-                                 f"({most} an hour); try again later")
+                raise QuotaError(per_hour_refusal(who, len(times), most))
         mine = [h for h in self._hosted.values() if h.player == player]
         here = [h for h in self._hosted.values() if address is not None and h.address == address]
         self._over("open tables", len(mine), lim.open_tables, "you host",
@@ -185,7 +185,20 @@ class Quotas:
     @staticmethod
     def _over(what: str, count: int, most: int, who: str, hint: str) -> None:
         if count >= most:
-            raise QuotaError(f"{who} {count} {what}, the most allowed ({most}); {hint}")
+            raise QuotaError(over_refusal(what, count, most, who, hint))
+
+
+def per_hour_refusal(who: str, count: int, most: int) -> str:
+    return f"{who} created {count} tables in the last hour, the most allowed ({most} an hour); try again later"
+
+
+def over_refusal(what: str, count: int, most: int, who: str, hint: str) -> str:
+    return f"{who} {count} {what}, the most allowed ({most}); {hint}"
+
+
+def bot_hint() -> str:
+    """What a host over a quota of searching computer players may choose instead."""
+    return f"choose {' or '.join(sorted(INLINE_BOTS))} computer players"
 
 
 def searching_bots(bots: Iterable[str | None]) -> bool:

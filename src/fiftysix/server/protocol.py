@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..core.errors import FiftySixError
@@ -163,12 +163,14 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
             raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
         event["bot"] = msg["bot"]
         if table.check_bot is not None and player == table.state.host:
-            table.check_bot(msg["bot"])
+            await _checked(table.check_bot(msg["bot"]))
     elif kind == "swap":
         event["a"], event["b"] = msg.get("a"), msg.get("b")
     elif kind == "replace":
         event["seat"] = msg.get("seat")
         event["bot"] = _replacement_bot(table, msg.get("bot"))
+        if table.check_bot is not None and msg.get("bot") is not None:     # the fill was counted at creation
+            await _checked(table.check_bot(event["bot"]))
     elif kind == "host":
         seat = msg.get("seat")
         seats = table.state.seats
@@ -235,8 +237,6 @@ def _replacement_bot(table: LiveTable, bot: object) -> str:
     bots = bot_names(table.state.game.name)
     if bot not in bots:
         raise TableError(f"bot must be one of {', '.join(bots)}")
-    if table.check_bot is not None:
-        table.check_bot(bot)
     return str(bot)
 
 
@@ -270,14 +270,21 @@ async def _answer_knock(table: LiveTable, player: str, kind: str, who: object) -
     async with table.lock:
         if player != table.state.host:
             raise TableError(N_("only the host can do that"))
-        if not isinstance(who, str) or who not in table.knocks:
+        name = table.asking().get(who) if isinstance(who, str) else None
+        if name is None:
             raise TableError(N_("nobody with that id is asking to join"))
         if kind == "admit":
             if len(table.state.players) >= table.limits.members:
                 raise TableError(f"this table has {len(table.state.players)} members, the most allowed "
                                  f"({table.limits.members})")
-            await table.commit({"kind": "admit", "player": player, "who": who, "name": table.knocks[who][0]})
-        table.answer_knock(who, kind == "admit")
+            await table.commit({"kind": "admit", "player": player, "who": who, "name": name})
+        table.answer_knock(str(who), kind == "admit")
+
+
+async def _checked(check: Awaitable[None] | None) -> None:
+    """Wait for a quota check that is a coroutine (counted in Redis)."""
+    if check is not None:
+        await check
 
 
 def _seat_name(table: LiveTable, seat: int | None) -> str:

@@ -40,5 +40,4 @@ def react(table: LiveTable, player: str, reaction: object) -> None:
     table.reaction_limit.take(player)
     message: dict[str, Any] = {"type": "reaction", "seat": state.seat_of(player), "name": state.players[player],
                                "reaction": reaction, "time": round(time.time(), 2)}
-    for conn in list(table.conns):
-        conn.send(message)
+    table.send_all(message)

@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,7 +107,8 @@ class LiveTable:
         self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
         self.clock = TurnClock(self._clock_ran_out)
         self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
-        self.check_bot: Callable[[str], None] | None = None   # the hub's quota on searching computer players
+        # the hub's quota on searching computer players (a coroutine with many processes: counted in Redis)
+        self.check_bot: Callable[[str], Awaitable[None] | None] | None = None
         self.state = state
         self.history = history
         self.timing = timing
@@ -209,11 +210,16 @@ class LiveTable:
                 conn.send({**snapshot(self.state, self.presence, conn.player), "applied": applied})
             if conn.player is not None:
                 self._came_back(conn.player)
-                if conn.player == self.state.host and self.knocks:
+                if conn.player == self.state.host and self.asking():
                     conn.send(self.knock_list())
             self._flush_presence()
             self.wake.set()     # a table that paused with no one there goes on
             return True
+
+    def send_all(self, message: dict[str, Any]) -> None:
+        """A message for every viewer that is not a change of the table (a reaction)."""
+        for conn in list(self.conns):
+            conn.send(message)
 
     def watchers(self) -> int:
         """Open connections of people without a seat here."""
@@ -226,7 +232,8 @@ class LiveTable:
         :raises TableError: when too many are waiting already.
         """
         assert conn.player is not None
-        if conn.player not in self.knocks and len(self.knocks) >= MAX_KNOCKS:
+        asking = self.asking()
+        if conn.player not in asking and len(asking) >= MAX_KNOCKS:
             raise TableError(f"{MAX_KNOCKS} people are waiting for the host already; try again later")
         conns = self.knocks.get(conn.player, (name, set()))[1]
         conns.add(conn)
@@ -248,8 +255,12 @@ class LiveTable:
                    {"type": "refused", "message": "the host did not let you in"})
         self._tell_host()
 
+    def asking(self) -> dict[str, str]:
+        """Everyone asking to be let in (player -> the name they gave); with many processes, on any of them."""
+        return {p: name for p, (name, _c) in self.knocks.items()}
+
     def knock_list(self) -> dict[str, Any]:
-        return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, (n, _c) in self.knocks.items()]}
+        return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, n in self.asking().items()]}
 
     def _tell_host(self) -> None:
         message = self.knock_list()

@@ -8,7 +8,8 @@
   replica of another's, kept for this process's own viewers (each gets its own view, rendered where its
   websocket is);
 - :mod:`.relay`: the hub across processes: leases taken and renewed, changes forwarded to the writer,
-  failover (a table taken over from the log), limits and sign-outs told to every process.
+  failover (a table taken over from the log), knocks gathered by the writer, sign-outs told to every process;
+- :mod:`.counters`: the limits counted in Redis (failed lookups, table quotas, spectators).
 
 See docs/deploy.md.  Without ``--redis`` none of this is imported.
 """

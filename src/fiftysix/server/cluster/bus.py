@@ -2,7 +2,7 @@
 
 Channels: ``fs:p:<process>`` each process's inbox (forwarded changes and their answers, who is online
 where), ``fs:t:<code>`` a table's applied events (the writer publishes each once; every process with a
-replica of the table subscribes), ``fs:all`` what every process counts (failed lookups, tables created).
+replica of the table subscribes), ``fs:all`` what every process must hear (sign-outs).
 Messages are JSON objects.  Publishing from a table's writer goes through one queue and one task, so a
 table's events reach Redis in their order without the writer waiting for Redis.
 """

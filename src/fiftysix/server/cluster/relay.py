@@ -10,6 +10,11 @@ message; the writer handles it exactly as its own (move ids, turns, quotas) and 
 
 Failover: a replica whose table's lease ran out takes it (a new epoch), reloads the state from the log and
 becomes the writer; tables with a deal in progress and no process at all are picked up by any process.
+
+People asking to join a private table wait on their own process; replicas tell the writer who asks there
+(with who is online), the writer publishes everyone asking on the table's channel, and the host's answer,
+forwarded to the writer like any change, is published after its event.  Failed lookups, the table quotas
+and the spectators are counted in Redis (:mod:`.counters`).
 """
 
 from __future__ import annotations
@@ -25,41 +30,34 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from ..access import Lookups
 from ..db import Database
 from ..history import History
-from ..hub import Hub
+from ..hub import Hub, creation_event
 from ..limits import Limits, searching_bots
 from ..messages import snapshot
 from ..protocol import handle_message
-from ..state import TableError, TableState
+from ..state import MATCH_OVER, TableError, TableState
 from ..table import Connection, LiveTable, Timing
 from .bus import ALL, Bus, inbox, table_channel
+from .counters import OPEN_TTL, RENEW_OPEN, WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
 from .lease import Lease
 from .table import ClusterTable, Relayed
 
 log = logging.getLogger("fiftysix.server")
 
-WRITES = frozenset({"join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "offer"})
-"""Client messages that change the table: a replica forwards them to the writer."""
+WRITES = frozenset({"join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "offer",
+                    "admit", "refuse", "react"})
+"""Client messages the writer answers (changes of the table, answers to who asks to join, reactions with their
+rate limit): a replica forwards them to the writer."""
 ATTEMPT = 2.0       # seconds to wait for the writer to answer a forwarded message before asking again
 FORWARD = 12.0      # seconds to keep trying (the lease runs out and a new writer takes over meanwhile)
 
 
 def process_name() -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
-
-
-class SharedLookups(Lookups):
-    """Failed lookups counted by every process: each one is told to every other."""
-
-    def __init__(self, limits: Limits, hub: ClusterHub) -> None:
-        super().__init__(limits)
-        self.hub = hub
-
-    def failed(self, address: str) -> None:
-        super().failed(address)
-        self.hub.bus.publish_soon(ALL, {"op": "lookup", "from": self.hub.me, "a": address})
 
 
 class ClusterHub(Hub):
@@ -71,9 +69,12 @@ class ClusterHub(Hub):
         self.me = process_name()
         self.bus = Bus(redis_url, self.me, self._heard)
         self.lease = Lease(db, self.me, ttl=lease_ttl, renew_every=lease_ttl / 3)
-        self.lookups = SharedLookups(limits, self)
+        self.counters = Counters(self.bus.redis)
+        self.lookups = SharedLookups(limits, self.counters)
+        self.shared_quotas = SharedQuotas(limits, self.counters)
         self.tables: dict[str, ClusterTable] = {}    # type: ignore[assignment]
-        self.statuses: dict[str, str] = {}          # tables loaded elsewhere (for the quotas)
+        self._watch_ids = itertools.count(1)
+        self._ticks = 0
         self._early: dict[str, list[dict[str, Any]]] = {}
         self._waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
         self._ids = itertools.count(1)
@@ -92,15 +93,33 @@ class ClusterHub(Hub):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def status_of(self, code: str) -> str | None:
-        return super().status_of(code) or self.statuses.get(code)
-
     def _live(self, state: TableState, history: History) -> LiveTable:
         table = ClusterTable(self, state, history, None)
-        code = state.code
-        table.check_bot = lambda bot: (self.quotas.check_search(code, self.status_of)
-                                       if searching_bots([bot]) else None)
+        table.check_bot = lambda bot: self._check_search(table, bot)
         return table
+
+    async def _check_search(self, table: ClusterTable, bot: str) -> None:
+        """The quota of tables with searching computer players, counted in Redis (on the writer).
+
+        :raises QuotaError: naming the limit.
+        """
+        if not searching_bots([bot]):
+            return
+        if table.hosted is None:
+            table.hosted = (await self.shared_quotas.recall([table.code])).get(table.code) or _hosted(table.state)
+        await self.shared_quotas.check_search(table.code, table.hosted)
+
+    def watch_member(self) -> str:
+        return f"{self.me}:{next(self._watch_ids)}"
+
+    async def count_watcher(self, code: str, member: str, most: int) -> int | None:
+        """Count a connection watching ``code``; ``None`` when done, else how many watch it already (full)."""
+        try:
+            full = await self.counters.take([(watch_key(code), WATCH_TTL, most)], member)
+        except Exception:
+            log.exception("counting a spectator in Redis failed; let in")
+            return None
+        return None if full is None else full[1]
 
     async def load(self, code: str) -> tuple[TableState, History]:
         count = await self.db.events_count(code)
@@ -122,6 +141,8 @@ class ClusterHub(Hub):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
         held = {code: t.epoch for code, t in self.tables.items() if t.epoch is not None}
+        with contextlib.suppress(Exception):    # this process's spectators stop counting at once
+            await self.counters.drop([p for t in self.tables.values() for p in t.watchers_now()])
         await super().stop()
         for code, epoch in held.items():    # others take these over at once instead of after the lease
             with contextlib.suppress(Exception):
@@ -153,12 +174,9 @@ class ClusterHub(Hub):
             if epoch is not None:
                 self.db.forget_row(code)
             table = ClusterTable(self, state, history, epoch)
-            code_ = code
-            table.check_bot = lambda bot: (self.quotas.check_search(code_, self.status_of)
-                                           if searching_bots([bot]) else None)
+            table.check_bot = lambda bot, t=table: self._check_search(t, bot)
             if epoch is None:
                 table.owner = await self.lease.owner(code)
-            self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
             self.tables[code] = table
             for data in self._early.pop(code, []):
                 table.receive(data)
@@ -168,15 +186,32 @@ class ClusterHub(Hub):
             return table
 
     async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None) -> LiveTable:
-        table = await super().create(host, host_name, form, address)
-        assert isinstance(table, ClusterTable)
-        epoch = (await self.lease.take([table.code], mine_too=True)).get(table.code)
-        if epoch is None:   # cannot happen for a new code; be safe: another process writes it
-            raise TableError("the new table could not be set up; please try again")
-        table.epoch, table.owner = epoch, self.me
+        """:meth:`Hub.create` with the quotas counted in Redis (``fs:made``, ``fs:open``, ``fs:search``).
+
+        :raises TableError: for a form the rules or the server refuse.
+        :raises QuotaError: when the host or their address is over a quota, on all processes together.
+        """
+        event = creation_event(host, host_name, form)
+        searching = searching_bots([event["fill"]])
+        async with self._loading:
+            code = await self._new_code()
+            hosted = await self.shared_quotas.check_create(code, host, address, searching)
+            state = TableState(code)
+            stored = state.apply(event)
+            try:
+                await self.db.append(code, state.version, stored, state.status)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await self.shared_quotas.uncount(code, hosted)
+                raise
+            epoch = (await self.lease.take([code], mine_too=True)).get(code)
+            if epoch is None:   # cannot happen for a new code; be safe: another process writes it
+                raise TableError("the new table could not be set up; please try again")
+            table = ClusterTable(self, state, History(TableState(code), [stored], self.timing.replay_limit), epoch)
+            table.check_bot = lambda bot: self._check_search(table, bot)
+            table.hosted, table.counted = hosted, True
+            self.tables[code] = table
         table.start()
-        self.bus.publish_soon(ALL, {"op": "created", "from": self.me, "code": table.code, "host": host,
-                                    "address": address, "searching": searching_bots([table.state.fill])})
         return table
 
     async def unload(self, code: str) -> bool:
@@ -186,6 +221,8 @@ class ClusterHub(Hub):
             return False
         if epoch is not None:
             await self.lease.release(code, epoch)
+            if table is not None and table.counted and table.hosted is not None:   # unloaded: not open any more
+                await self.counters.drop(table.hosted.places(code))
         else:
             await self.bus.unwatch(table_channel(code))
         return True
@@ -226,11 +263,37 @@ class ClusterHub(Hub):
         for code in await self.lease.orphans(skip=list(self.tables)):
             with contextlib.suppress(Exception):
                 await self.get(code)
-        processes = sorted({p for t in self.tables.values() if t.writer for p in t.remote})
+        processes = sorted({p for t in self.tables.values() if t.writer for p in {*t.remote, *t.remote_knocks}})
         alive = await self.bus.alive(processes)
         for t in list(self.tables.values()):
-            for p in [p for p in t.remote if p not in alive] if t.writer else []:
-                t.set_remote(p, set())
+            for p in [p for p in {*t.remote, *t.remote_knocks} if p not in alive] if t.writer else []:
+                t.set_remote(p, set(), {})
+        try:
+            await self.counters.keep([p for t in self.tables.values() for p in t.watchers_now()], WATCH_TTL)
+            self._ticks += 1
+            if self._ticks % RENEW_OPEN == 1:
+                await self._count_open()
+        except RedisError:
+            log.exception("renewing the spectators and open tables in Redis failed; trying again")
+
+    async def _count_open(self) -> None:
+        """Renew the open tables this process writes in their hosts' quotas (``fs:open``, ``fs:search``); a
+        table whose match is over stops counting."""
+        writing = [t for t in self.tables.values() if t.writer]
+        unknown = [t.code for t in writing if t.hosted is None]
+        known = await self.shared_quotas.recall(unknown) if unknown else {}
+        keep, drop = [], []
+        for t in writing:
+            if t.hosted is None:
+                t.hosted = known.get(t.code) or _hosted(t.state)
+            if t.state.status != MATCH_OVER:
+                keep.extend(t.hosted.places(t.code))
+                t.counted = True
+            elif t.counted:
+                drop.extend(t.hosted.places(t.code))
+                t.counted = False
+        await self.counters.keep(keep, OPEN_TTL)
+        await self.counters.drop(drop)
 
     async def promote(self, code: str, epoch: int) -> None:
         """Become the writer of a replica whose lease this process just took: the log is the truth."""
@@ -247,10 +310,11 @@ class ClusterHub(Hub):
                 for conn in list(table.conns):
                     conn.send(snapshot(table.state, table.presence, conn.player))
             table.presence.online = table.local_players()
-            table.remote = {}
+            table.remote, table.remote_knocks = {}, {}
             table._answer_later()
         await self.bus.unwatch(table_channel(code))
         self.bus.publish_soon(table_channel(code), {"op": "writer", "from": self.me})
+        table._tell_host()      # who asks to join here; the replicas tell theirs on hearing of the new writer
         table.start()
         log.warning("table %s: took it over from the log (epoch %d)", code, epoch)
 
@@ -319,7 +383,8 @@ class ClusterHub(Hub):
         """Tell the writer who is online here at this table."""
         if not table.writer and table.owner is not None:
             self.bus.publish_soon(inbox(table.owner), {"op": "here", "code": table.code, "from": self.me,
-                                                       "players": sorted(table.local_players())})
+                                                       "players": sorted(table.local_players()),
+                                                       "knocks": table.local_knocks()})
 
     def _heard(self, channel: str, data: dict[str, Any]) -> None:
         """Every message from Redis (on the reader task: quick, no waiting)."""
@@ -344,19 +409,13 @@ class ClusterHub(Hub):
         elif op == "here":
             table = self.tables.get(str(data.get("code")))
             if table is not None and table.writer:
-                table.set_remote(str(data["from"]), set(data.get("players", ())))
+                knocks = data.get("knocks")
+                table.set_remote(str(data["from"]), set(data.get("players", ())),
+                                 {str(p): str(n) for p, n in knocks.items()} if isinstance(knocks, dict) else None)
         elif data.get("from") == self.me:
             return
-        elif op == "lookup":
-            Lookups.failed(self.lookups, str(data["a"]))
-        elif op == "created":
-            self.quotas.created(str(data["code"]), str(data["host"]), data.get("address"), bool(data["searching"]))
         elif op == "signout" and self.on_signout is not None:
             self.on_signout(str(data["player"]), int(data["gen"]))
-        elif op == "status":
-            self.statuses[str(data["code"])] = str(data["s"])
-            if len(self.statuses) > 100_000:
-                self.statuses.clear()
 
 
 def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,
@@ -364,3 +423,9 @@ def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,
     """The hub, the failed-lookup counter and the message handler of one of many processes."""
     hub = ClusterHub(db, timing, limits, redis_url)
     return hub, hub.lookups, hub.route
+
+
+def _hosted(state: TableState) -> Hosted:
+    """Who created a table Redis does not remember (made before, or forgotten): its host, no address (as a
+    table resumed after a restart counts with one process)."""
+    return Hosted(state.host, None, searching_bots([state.fill, *(s.bot for s in state.seats)]))

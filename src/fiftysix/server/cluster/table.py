@@ -17,7 +17,8 @@ from ..history import History
 from ..messages import Presence, snapshot, table_info
 from ..state import DEAL_OVER, TableError, TableState
 from ..table import Connection, LiveTable
-from .bus import ALL, Bus, inbox, table_channel
+from .bus import Bus, inbox, table_channel
+from .counters import Hosted, watch_key
 
 if TYPE_CHECKING:
     from .relay import ClusterHub
@@ -58,6 +59,11 @@ class ClusterTable(LiveTable):
         self.remote: dict[str, set[str]] = {}     # the writer's: process -> its people online here
         self.later: list[tuple[int, Connection, dict[str, Any]]] = []    # answers waiting for their event
         self.early: list[dict[str, Any]] | None = None    # events arriving while the log is read again
+        self.remote_knocks: dict[str, dict[str, str]] = {}   # the writer's: process -> who asks to join there
+        self.shared_knocks: dict[str, str] = {}      # a replica's: everyone asking, as the writer published it
+        self.watching: dict[Connection, str] = {}    # connections without a seat here -> their fs:watch member
+        self.hosted: Hosted | None = None            # the writer's: who created the table (its quotas)
+        self.counted = False                         # the writer's: counted open for its host in Redis
 
     @property
     def writer(self) -> bool:
@@ -75,6 +81,7 @@ class ClusterTable(LiveTable):
     def pause(self) -> None:
         """Stop being the writer here: no computer players, no drop timers (the connections stay)."""
         self.epoch = None
+        self.remote_knocks, self.shared_knocks = {}, {}
         for timer in self.drop_timers.values():
             timer.cancel()
         self.drop_timers.clear()
@@ -89,7 +96,6 @@ class ClusterTable(LiveTable):
     async def commit(self, event: dict[str, Any]) -> None:
         if not self.writer:
             raise TableError("this table moved to another server just now; please try again")
-        status = self.state.status
         try:
             await super().commit(event)
         except TableError as e:
@@ -98,8 +104,6 @@ class ClusterTable(LiveTable):
             raise
         self.hub.bus.publish_soon(table_channel(self.code), {"op": "event", "v": self.state.version,
                                                              "e": self.history.events[-1], "p": self._who()})
-        if self.state.status != status:
-            self.hub.bus.publish_soon(ALL, {"op": "status", "code": self.code, "s": self.state.status})
 
     def _who(self) -> dict[str, Any]:
         return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
@@ -113,8 +117,15 @@ class ClusterTable(LiveTable):
     def online_elsewhere(self, player: str) -> bool:
         return any(player in players for players in self.remote.values())
 
-    def set_remote(self, process: str, players: set[str]) -> None:
-        """The writer hears who is online at ``process``: people coming and going count as here."""
+    def set_remote(self, process: str, players: set[str], knocks: dict[str, str] | None = None) -> None:
+        """The writer hears who is online at ``process`` (people coming and going count as here) and, with
+        ``knocks``, who asks to join there."""
+        if knocks is not None and knocks != self.remote_knocks.get(process, {}):
+            if knocks:
+                self.remote_knocks[process] = knocks
+            else:
+                self.remote_knocks.pop(process, None)
+            self._tell_host()
         before = set(self.presence.online)
         if players:
             self.remote[process] = players
@@ -131,7 +142,45 @@ class ClusterTable(LiveTable):
             self._send_presence()
 
     # -- connections on either ---------------------------------------------------------------------------
+    async def connect(self, conn: Connection, since: int | None) -> bool:
+        """:meth:`LiveTable.connect`, with the spectator limit counted on every process (``fs:watch:<code>``).
+
+        :raises TableError: when the table has as many spectators as it may, on all processes together.
+        """
+        if self.state.seat_of(conn.player) is None:     # counted as one process counts them (``watchers``)
+            host = conn.player == self.state.host
+            member = self.hub.watch_member()
+            most = self.limits.spectators
+            full = await self.hub.count_watcher(self.code, member, 1 << 30 if host else most)
+            if full is not None:
+                raise TableError(f"this table has {full} spectators, the most allowed ({most}); try again later")
+            self.watching[conn] = member
+        try:
+            connected = await super().connect(conn, since)
+        except BaseException:
+            self.unwatch(conn)
+            raise
+        if not connected:
+            self.unwatch(conn)
+        return connected
+
+    def unwatch(self, conn: Connection) -> None:
+        member = self.watching.pop(conn, None)
+        if member is not None:
+            self.hub.later(self.hub.counters.drop([(watch_key(self.code), member)]))
+
+    def watchers_now(self) -> list[tuple[str, str]]:
+        """This process's connections without a seat, as ``fs:watch`` members (who sat down stops counting,
+        who stood up starts)."""
+        current = {c for c in self.conns if self.state.seat_of(c.player) is None}
+        for conn in [c for c in self.watching if c not in current]:
+            self.unwatch(conn)
+        for conn in current - set(self.watching):
+            self.watching[conn] = self.hub.watch_member()
+        return [(watch_key(self.code), member) for member in self.watching.values()]
+
     def disconnect(self, conn: Connection) -> None:
+        self.unwatch(conn)
         if not self.writer or (conn.player is not None and self.online_elsewhere(conn.player)):
             if conn in self.conns:
                 self.last_active = time.time()
@@ -165,6 +214,41 @@ class ClusterTable(LiveTable):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
+    def send_all(self, message: dict[str, Any]) -> None:
+        super().send_all(message)
+        if self.writer:     # the viewers on other processes too
+            self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": message})
+
+    # -- asking to join a private table: the writer gathers who asks on every process -------------------------
+    def asking(self) -> dict[str, str]:
+        merged: dict[str, str] = {}
+        if self.writer:
+            for knocks in self.remote_knocks.values():
+                merged.update(knocks)
+        else:
+            merged.update(self.shared_knocks)
+        merged.update(super().asking())
+        return merged
+
+    def local_knocks(self) -> dict[str, str]:
+        return LiveTable.asking(self)
+
+    def _tell_host(self) -> None:
+        super()._tell_host()        # the host's connections here
+        if self.writer:             # ... and on every other process
+            self.hub.bus.publish_soon(table_channel(self.code), {"op": "knocks", "k": self.asking()})
+        else:
+            self.hub.send_here(self)
+
+    def answer_knock(self, player: str, admitted: bool) -> None:
+        """The writer's answer goes to whoever asked, on whichever process they wait."""
+        if self.writer:
+            for knocks in self.remote_knocks.values():
+                knocks.pop(player, None)
+            self.hub.bus.publish_soon(table_channel(self.code),
+                                      {"op": "answer", "player": player, "admitted": admitted})
+        super().answer_knock(player, admitted)
+
     # -- the replica ---------------------------------------------------------------------------------------
     def receive(self, data: dict[str, Any]) -> None:
         """A message on the table's channel (the writer's events, presence, a new writer)."""
@@ -176,7 +260,17 @@ class ClusterTable(LiveTable):
         op = data.get("op")
         if op == "writer":
             self.owner = data.get("from")
+            self.shared_knocks = {}     # the new writer publishes them again as it hears of them
+            LiveTable._tell_host(self)
             self.hub.send_here(self)
+        elif op == "knocks":
+            self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
+            LiveTable._tell_host(self)
+        elif op == "say":
+            LiveTable.send_all(self, dict(data["m"]))
+        elif op == "answer":
+            self.shared_knocks.pop(str(data["player"]), None)
+            LiveTable.answer_knock(self, str(data["player"]), bool(data["admitted"]))
         elif op == "presence":
             self.presence = _presence(data["p"])
             LiveTable._broadcast_presence(self)

@@ -1,0 +1,101 @@
+"""The limits' scripts in a real Redis (server/cluster/counters.py) against the one-process counters they stand
+for: the same answers for random sequences, and no more places taken than there are when many ask at once."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fiftysix.server.cluster.counters import Counters
+from fiftysix.server.limits import Buckets
+
+pytestmark = pytest.mark.redis
+
+_keys = itertools.count()
+
+
+def _run(redis_url: str, work: object) -> object:
+    import redis.asyncio as aioredis
+
+    async def go() -> object:
+        client = aioredis.Redis.from_url(redis_url)
+        try:
+            return await work(Counters(client))  # type: ignore[operator]
+        finally:
+            await client.aclose()
+
+    return asyncio.run(go())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(burst=st.integers(0, 6), steps=st.lists(st.booleans(), max_size=20))
+def test_the_lookup_bucket_answers_as_one_process_does(redis_url: str, burst: int, steps: list[bool]) -> None:
+    """With a refill too slow to matter, taking (True) and looking (False) in any order: the same refusals."""
+    key = f"test:bucket:{next(_keys)}"
+    rate = 1e-6
+    local = Buckets(rate, burst, clock=lambda: 0.0)
+
+    async def work(counters: Counters) -> None:
+        for take in steps:
+            expected = local.empty("a") if not take else (local.take("a"), local.empty("a"))[1]
+            assert await counters.bucket(key, rate, burst, take) == expected
+
+    _run(redis_url, work)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(most=st.integers(0, 4),
+       steps=st.lists(st.tuples(st.sampled_from(["take", "drop"]), st.integers(0, 6)), max_size=25))
+def test_places_are_taken_and_given_back_as_a_set_would(redis_url: str, most: int,
+                                                        steps: list[tuple[str, int]]) -> None:
+    key = f"test:places:{next(_keys)}"
+    model: set[int] = set()
+
+    async def work(counters: Counters) -> None:
+        for op, member in steps:
+            if op == "drop":
+                await counters.drop([(key, str(member))])
+                model.discard(member)
+                continue
+            full = await counters.take([(key, 60_000, most)], str(member))
+            if member in model or len(model) < most:     # counted already, or a place left
+                assert full is None
+                model.add(member)
+            else:
+                assert full == (0, len(model))
+        assert await counters.redis.zcard(key) == len(model)
+
+    _run(redis_url, work)
+
+
+def test_many_asking_at_once_take_only_the_places_there_are(redis_url: str) -> None:
+    async def work(counters: Counters) -> list[object]:
+        keys = [f"test:race:{next(_keys)}", f"test:race:{next(_keys)}"]
+        # two sets checked together (a person's and an address's quota): both hold, or nothing is added
+        return await asyncio.gather(*(counters.take([(keys[0], 60_000, 5), (keys[1], 60_000, 7)], f"m{i}")
+                                      for i in range(40)))
+
+    answers = _run(redis_url, work)
+    assert isinstance(answers, list)
+    assert sum(a is None for a in answers) == 5
+    assert all(a == (0, 5) for a in answers if a is not None)
+
+
+def test_places_run_out_unless_kept(redis_url: str) -> None:
+    async def work(counters: Counters) -> tuple[int, int]:
+        kept, lapsed = f"test:ttl:{next(_keys)}", f"test:ttl:{next(_keys)}"
+        for key in (kept, lapsed):
+            assert await counters.take([(key, 400, 1)], "x") is None
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            await counters.keep([(kept, "x")], 400)
+            await asyncio.sleep(0.1)
+        return (await counters.take([(kept, 400, 1)], "y") is None,
+                await counters.take([(lapsed, 400, 1)], "y") is None)
+
+    assert _run(redis_url, work) == (False, True)     # the kept one is still full; the other ran out
