@@ -73,7 +73,8 @@ def extract(also: list[Path]) -> Catalog:
     for folder in [STATIC, *also]:
         for path in sorted(folder.glob("*.js")):
             for lineno, message, comments, _context in extract_from_file(
-                    "javascript", str(path), keywords={"t": (1,), "tn": (1, 2)}):
+                    "javascript", str(path), keywords={"t": (1,), "tn": (1, 2)},
+                    options={"parse_template_string": True}):      # t() inside `${...}` too
                 template.add(message, locations=[(_where(path), lineno)], auto_comments=comments)
         for path in sorted(folder.glob("*.html")):
             parser = _HTMLText()

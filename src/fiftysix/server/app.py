@@ -44,7 +44,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.meaning import words_of
-from ..i18n import localize, translate
+from ..i18n import localize, tr, translate
 from . import pwa
 from .access import PRIVATE, WRONG_KEY, Lookups, admission
 from .db import Database
@@ -52,6 +52,7 @@ from .hub import Hub, catalogue
 from .lang import language_of, localize_catalogue, localize_message
 from .limits import Limits, QuotaError
 from .messages import Presence, table_info
+from .names import TABLE_NAME
 from .protocol import RateLimit, handle_message, read_message
 from .review import PENDING, ReviewBusy, ReviewError, Reviews, record_key
 from .safejson import BadJSON, JSONResponse, encode
@@ -238,6 +239,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if name is not None and (player is None or player.name != name):
             player, token = tokens().issue(name, player.id if player is not None else None)
         assert player is not None
+        if not body.get("name"):        # the default name in the host's language (it stays the table's name)
+            body = {**body, "name": tr(language_of(request), "{name}'s table", name=player.name)[:TABLE_NAME]}
         try:
             table = await server.hub.create(player.id, player.name, body, _address(request))
         except TableError as e:
