@@ -71,3 +71,17 @@ def test_a_whole_deal_in_malayalam_leaves_no_english_words(preset: str, seed: in
                   "പോയിന്റ്:", "സ്കോർ:", "മാച്ചിലെ ടേബിൾ:", "കൈ പിടിച്ചു", "ആവശ്യപ്പെട്ടതുപോലെ 1 കളിക്കു ശേഷം"):
         assert words in out, words                  # the view, refusals, tricks and the deal summary
     assert english_words(out) == set(), sorted(english_words(out))
+
+
+@pytest.mark.parametrize(("args", "english"), [
+    (["--seat", "9"], "--seat must be a seat 0-5, not 9"),
+    (["--rules", "99"], "--rules: unknown preset '99'; presets are 56-4"),
+    (["--deals", "0"], "--deals must be at least 1, not 0"),
+])
+def test_plays_usage_errors_in_malayalam(args: list[str], english: str) -> None:
+    en = run("play", "--lang", "en", *args, stdin="quit\n")
+    ml = run("play", "--lang", "ml", *args, stdin="quit\n")
+    assert en.code == ml.code == 2
+    assert english in en.err
+    why = ml.err.split("error: ", 1)[1]
+    assert MALAYALAM.search(why) and english_words(why) == set(), ml.err
