@@ -234,7 +234,7 @@ def _replacement_bot(table: LiveTable, bot: object) -> str:
         return table.state.fill or default_bot(table.state.game.name)
     bots = bot_names(table.state.game.name)
     if bot not in bots:
-        raise TableError(Meaning("bot must be one of {bots}", {"bots": ", ".join(bots)}))
+        raise TableError(f"bot must be one of {', '.join(bots)}")
     if table.check_bot is not None:
         table.check_bot(bot)
     return str(bot)
@@ -274,8 +274,8 @@ async def _answer_knock(table: LiveTable, player: str, kind: str, who: object) -
             raise TableError(N_("nobody with that id is asking to join"))
         if kind == "admit":
             if len(table.state.players) >= table.limits.members:
-                raise TableError(Meaning("this table has {count} members, the most allowed ({most})",
-                                         {"count": len(table.state.players), "most": table.limits.members}))
+                raise TableError(f"this table has {len(table.state.players)} members, the most allowed "
+                                 f"({table.limits.members})")
             await table.commit({"kind": "admit", "player": player, "who": who, "name": table.knocks[who][0]})
         table.answer_knock(who, kind == "admit")
 
