@@ -4,10 +4,12 @@ review page's record errors; English players get the same words as before."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from helpers.cli import match_record
 from helpers.server import client, create, hello, keyed, my_turn, player, receive_until
 
 ML = {"accept-language": "ml-IN,ml;q=0.9"}
@@ -65,3 +67,17 @@ def test_the_review_pages_record_errors_in_each_language(db: str, record: dict[s
         for headers, expected in ((EN, english), (ML, malayalam), (EN, english)):   # a cached refusal too
             r = c.post("/api/review", json={"record": record, "deal": 0}, headers=headers)
             assert (r.status_code, r.json()) == (422, {"error": expected})
+
+
+def test_a_review_without_any_card_played_says_so_in_each_language(db: str) -> None:
+    record = {**match_record("56-6", deals=1)["deals"][0], "play": []}
+    with client(db) as c:
+        for headers, expected in ((ML, "ഈ കളിയിൽ ഒരു ചീട്ടും ഇറക്കിയില്ല"), (EN, "no card was played in this deal")):
+            deadline = time.monotonic() + 120          # the review runs in a worker process: ask again
+            while True:
+                r = c.post("/api/review", json={"record": record, "deal": 0}, headers=headers)
+                if r.status_code != 202 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.5)
+            assert r.status_code == 200, r.text
+            assert r.json()["analysis"] is None and r.json()["analysis_error"] == expected

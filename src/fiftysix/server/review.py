@@ -61,7 +61,7 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
     try:
         analysis = analyze_deal(start, deal, from_trick=from_trick)
     except AnalyzeError as e:
-        reason = str(e)
+        reason = Meaning(words_of(e))     # the page shows it: in the viewer's language when it is a message
     if analysis is not None and not analysis["cards"]:
         analysis, reason = None, Meaning("no card was played in this deal")
     record = data["deals"][index] if isinstance(data, Mapping) and "deals" in data else data
