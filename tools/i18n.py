@@ -1,6 +1,6 @@
 """Keep the message catalogues (``make i18n``): extract, merge, compile.
 
-1. **extract** every message id: the Python sources' ``N_("...")``/``Meaning("...")``/``_("...")``, the page's
+1. **extract** every message id: the Python sources' ``N_("...")``/``Meaning("...")``/``_("...")``/``tr(lang, "...")``/``ntr(lang, "...", "...", n)``, the page's
    ``t("...")``/``tn("...", "...")`` calls in ``static/*.js`` and the static HTML's text and labels (which
    ``static/lang.js`` puts through ``t()``) into ``src/fiftysix/i18n/fiftysix.pot``;
 2. **merge** the template into each ``locale/LANG/LC_MESSAGES/fiftysix.po`` (new ids arrive untranslated,
@@ -66,14 +66,15 @@ class _HTMLText(HTMLParser):
 
 def extract(also: list[Path]) -> Catalog:
     template = Catalog(project="fiftysix", charset="utf-8")
-    keywords = {**DEFAULT_KEYWORDS, "Meaning": (1,)}
+    keywords = {**DEFAULT_KEYWORDS, "Meaning": (1,), "Plural": (1, 2), "tr": (2,), "ntr": (2, 3)}
     for filename, lineno, message, comments, _context in extract_from_dir(
             PACKAGE, [("**.py", "python")], keywords=keywords):
         template.add(message, locations=[(f"src/fiftysix/{filename}", lineno)], auto_comments=comments)
     for folder in [STATIC, *also]:
         for path in sorted(folder.glob("*.js")):
             for lineno, message, comments, _context in extract_from_file(
-                    "javascript", str(path), keywords={"t": (1,), "tn": (1, 2)}):
+                    "javascript", str(path), keywords={"t": (1,), "tn": (1, 2)},
+                    options={"parse_template_string": True}):      # t() inside `${...}` too
                 template.add(message, locations=[(_where(path), lineno)], auto_comments=comments)
         for path in sorted(folder.glob("*.html")):
             parser = _HTMLText()

@@ -21,6 +21,7 @@ from typing import Any
 from .core.cards import Card
 from .core.deal import PLAY, Deal
 from .core.errors import RecordError
+from .core.meaning import N_
 from .core.moves import Call, Discard, Move, TrumpChoice
 from .games import GAMES
 from .games.spec import MatchLike
@@ -31,6 +32,9 @@ MISTAKE = 3
 """Points lost for a ``?``."""
 BLUNDER = 6
 """Points lost for a ``??``."""
+
+
+NO_PLAY = N_("no card has been played in this record; nothing to analyse")
 
 
 class AnalyzeError(Exception):
@@ -50,7 +54,7 @@ def analyze_record(data: object, engine: str | None = None, from_trick: int = 1)
         return _analyze_match(data, engine, from_trick)
     start, deal = _replay(data, None, None)
     if not _has_cards(deal):
-        raise AnalyzeError("no card has been played in this record; nothing to analyse")
+        raise AnalyzeError(NO_PLAY)
     return {"deals": [analyze_deal(start, deal, engine, from_trick)]}
 
 
@@ -82,7 +86,7 @@ def _analyze_match(data: Mapping[str, Any], engine: str | None, from_trick: int)
         elif i < len(deals) - 1:
             raise AnalyzeError(f"invalid record (deals[{i}]): this deal is unfinished but another deal follows")
     if not out:
-        raise AnalyzeError("no card has been played in this record; nothing to analyse")
+        raise AnalyzeError(NO_PLAY)
     return {"deals": out}
 
 

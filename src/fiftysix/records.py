@@ -16,17 +16,16 @@ from typing import Any
 from .core.cards import Card, cards_text
 from .core.deal import AUCTION, OVER
 from .core.errors import IllegalMoveError, NotationError, RecordError, RulesError
+from .core.meaning import Meaning, Plural, words_of
 from .core.moves import Call
 from .games import GAMES
-
-_GAME_ERROR = 'game must be "55" or "56", not {!r}'
 
 
 def _game(data: Mapping[str, Any]) -> Any:
     name = data.get("game")
     if not isinstance(name, str) or name not in GAMES:
-        raise RecordError("game", None, _GAME_ERROR.format(name).replace("'", '"') if isinstance(name, str)
-                          else f'game must be "55" or "56", not {json.dumps(name)}')
+        shown = json.dumps(name, ensure_ascii=False, default=repr)
+        raise RecordError("game", None, Meaning('game must be "55" or "56", not {value}', {"value": shown}))
     return GAMES[name]
 
 
@@ -34,7 +33,7 @@ def _rules(game: Any, data: Mapping[str, Any]) -> Any:
     try:
         return game.rules_from_json(data.get("rules"))
     except RulesError as e:
-        raise RecordError("rules", None, str(e)) from None
+        raise RecordError("rules", None, words_of(e)) from None
 
 
 def read_hands(game: Any, rules: Any, value: object) -> list[list[Card]]:
@@ -44,36 +43,44 @@ def read_hands(game: Any, rules: Any, value: object) -> list[list[Card]]:
     """
     n = rules.players
     if not isinstance(value, list):
-        raise RecordError("hands", None, f"hands must be a list of {n} hands, one per seat")
+        raise RecordError("hands", None, Meaning("hands must be a list of {n} hands, one per seat", {"n": n}))
     if len(value) != n:
-        raise RecordError("hands", None, f"hands has {len(value)} entries; there are {n} players")
+        raise RecordError("hands", None, Plural("hands has {n} entry; there are {players} players",
+                                                "hands has {n} entries; there are {players} players",
+                                                len(value), {"players": n}))
     deck = Counter(game.deck(rules))
     seen: Counter[Card] = Counter()
     hands = []
     for seat, entry in enumerate(value):
-        cards = _cards_of(game, entry, f"in the hand of seat {seat}", "hands", seat)
+        cards = _cards_of(game, entry, Meaning("in the hand of seat {seat}", {"seat": seat}), "hands", seat)
         if len(cards) != rules.hand_size:
-            raise RecordError("hands", seat, f"seat {seat} has {len(cards)} cards; each seat gets {rules.hand_size}")
+            raise RecordError("hands", seat, Plural("seat {seat} has {n} card; each seat gets {size}",
+                                                    "seat {seat} has {n} cards; each seat gets {size}",
+                                                    len(cards), {"seat": seat, "size": rules.hand_size}))
         for c in cards:
             if c not in deck:
-                raise RecordError("hands", seat, f"{c} is not in the {rules.deck_size}-card deck (hand of seat {seat})")
+                raise RecordError("hands", seat, Meaning("{card} is not in the {size}-card deck (hand of seat {seat})",
+                                                         {"card": str(c), "size": rules.deck_size, "seat": seat}))
             seen[c] += 1
             if seen[c] > deck[c]:
-                times, holds, pack = (("twice", "once", "pack") if game.copies == 1
-                                      else ("three times", "twice", "deck"))
-                raise RecordError("hands", seat, f"{c} is dealt {times} (again in the hand of seat {seat}); "
-                                                 f"the {pack} holds each card {holds}")
+                facts = {"card": str(c), "seat": seat}
+                raise RecordError("hands", seat, Meaning(
+                    "{card} is dealt twice (again in the hand of seat {seat}); the pack holds each card once", facts)
+                    if game.copies == 1 else Meaning(
+                    "{card} is dealt three times (again in the hand of seat {seat}); the deck holds each card twice",
+                    facts))
         hands.append(cards)
     return hands
 
 
-def _cards_of(game: Any, entry: object, where: str, field: str, index: int | None) -> list[Card]:
+def _cards_of(game: Any, entry: object, where: Meaning, field: str, index: int | None) -> list[Card]:
     if isinstance(entry, str):
         items: list[object] = list(entry.split())
     elif isinstance(entry, list):
         items = list(entry)
     else:
-        raise RecordError(field, index, f"cards {where} must be a string or a list of cards, not {entry!r}")
+        raise RecordError(field, index, Meaning("cards {where} must be a string or a list of cards, not {value}",
+                                                {"where": where, "value": repr(entry)}))
     out = []
     for item in items:
         try:
@@ -81,7 +88,8 @@ def _cards_of(game: Any, entry: object, where: str, field: str, index: int | Non
                 raise NotationError("")
             out.append(Card.parse(item, game.ranks))
         except NotationError:
-            raise RecordError(field, index, f"malformed card {item!r} {where}") from None
+            raise RecordError(field, index, Meaning("malformed card {card} {where}",
+                                                    {"card": repr(item), "where": where})) from None
     return out
 
 
@@ -90,7 +98,7 @@ def _list_field(data: Mapping[str, Any], field: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise RecordError(field, None, f"{field} must be a list")
+        raise RecordError(field, None, Meaning("{field} must be a list", {"field": field}))
     return value
 
 
@@ -101,22 +109,24 @@ def read_deal(data: object, match: Any | None = None) -> Any:
     :raises RecordError: naming the field and index of the first bad entry.
     """
     if not isinstance(data, Mapping):
-        raise RecordError("game", None, "a deal record must be a JSON object")
+        raise RecordError("game", None, Meaning("a deal record must be a JSON object"))
     game = _game(data)
     rules = match.rules if match is not None and data.get("rules") is None else _rules(game, data)
     if match is not None:
         if rules not in (match.rules, match.deal_rules):
-            raise RecordError("rules", None, "the deal's rules differ from the match's rules")
+            raise RecordError("rules", None, Meaning("the deal's rules differ from the match's rules"))
         rules = match.deal_rules
     dealer = data.get("dealer")
     n = rules.players
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise RecordError("dealer", None, f"dealer must be a seat 0-{n - 1}, not {json.dumps(dealer)}")
+        raise RecordError("dealer", None, Meaning("dealer must be a seat 0-{last}, not {value}",
+                                                  {"last": n - 1, "value": json.dumps(dealer, default=repr)}))
     if match is not None and dealer != match.dealer:
-        raise RecordError("dealer", None, f"the dealer rotates: deal {match.deal_number - 1} is dealt by seat "
-                                          f"{match.dealer}, not {dealer}")
+        raise RecordError("dealer", None, Meaning("the dealer rotates: deal {n} is dealt by seat {seat}, not {dealer}",
+                                                  {"n": match.deal_number - 1, "seat": match.dealer,
+                                                   "dealer": dealer}))
     if "hands" not in data:
-        raise RecordError("hands", None, "hands is missing")
+        raise RecordError("hands", None, Meaning("hands is missing"))
     hands = read_hands(game, rules, data["hands"])
     deal = game.read_setup(data, rules, dealer, hands, match)
     game.check_trump_field(data, rules)
@@ -129,46 +139,62 @@ def read_deal(data: object, match: Any | None = None) -> Any:
 def _replay_auction(deal: Any, calls: list[Any]) -> None:
     for i, text in enumerate(calls):
         if deal.phase != AUCTION:
-            raise RecordError("auction", i, f"call {i}: the auction is over; no more calls")
+            raise RecordError("auction", i, Meaning("call {i}: the auction is over; no more calls", {"i": i}))
         seat = deal.to_move
         try:
             if not isinstance(text, str):
-                raise NotationError(f"malformed call {text!r}")
+                raise NotationError(Meaning("malformed call {text}", {"text": repr(text)}))
             deal.push(deal.parse_call(text))
         except (NotationError, IllegalMoveError) as e:
-            raise RecordError("auction", i, f"call {i} by seat {seat}: {e}") from None
+            raise RecordError("auction", i, Meaning("call {i} by seat {seat}: {why}",
+                                                    {"i": i, "seat": seat, "why": _param(e)})) from None
 
 
 def _replay_play(game: Any, deal: Any, plays: list[Any]) -> None:
     for i, text in enumerate(plays):
         if deal.phase == OVER:
-            raise RecordError("play", i, f"card {i}: {deal.over_text()}")
+            raise RecordError("play", i, Meaning("card {i}: {why}", {"i": i, "why": _param_text(deal.over_text())}))
         if deal.phase == AUCTION:
-            raise RecordError("play", i, f"card {i}: the auction has not ended; no card may be played yet")
+            raise RecordError("play", i, Meaning("card {i}: the auction has not ended; no card may be played yet",
+                                                 {"i": i}))
         if deal.phase != "play":
-            raise RecordError("play", i, f"card {i}: {deal.not_ready_text()}")
+            why = _param_text(deal.not_ready_text())
+            raise RecordError("play", i, Meaning("card {i}: {why}", {"i": i, "why": why}))
         seat = deal.to_move
         try:
             if not isinstance(text, str):
-                raise NotationError(f"malformed card {text!r}; " + _card_help(game))
+                raise NotationError(_malformed_card(text, game))
             if text.strip() in ("?", "CLAIM", "claim"):
                 move = deal.parse_move(text)
             else:
                 try:
                     move = Card.parse(text, game.ranks)
                 except NotationError:
-                    raise NotationError(f"malformed card {text!r}; " + _card_help(game)) from None
+                    raise NotationError(_malformed_card(text, game)) from None
             deal.push(move)
         except (NotationError, IllegalMoveError) as e:
-            raise RecordError("play", i, f"card {i} by seat {seat}: {e}") from None
+            raise RecordError("play", i, Meaning("card {i} by seat {seat}: {why}",
+                                                 {"i": i, "seat": seat, "why": _param(e)})) from None
 
 
-def _card_help(game: Any) -> str:
+def _malformed_card(text: object, game: Any) -> Meaning:
+    """``malformed card 'ZZ'; cards are rank then suit...`` with the game's ranks."""
     try:
         Card.parse("?", game.ranks)
     except NotationError as e:
-        return str(e).split("; ", 1)[1]
-    return ""
+        found = words_of(e)
+        if isinstance(found, Meaning) and "help" in found.params:
+            return Meaning("malformed card {text}; {help}", {"text": repr(text), "help": found.params["help"]})
+    return Meaning("malformed card {text}", {"text": repr(text)})
+
+
+def _param(error: Exception) -> object:
+    """An error's words as a parameter of another message: a Meaning stays one (translated with it)."""
+    return _param_text(words_of(error))
+
+
+def _param_text(text: str) -> object:
+    return text if isinstance(text, Meaning) else Meaning(text) if text else text
 
 
 def check_deal(data: object) -> dict[str, Any]:
@@ -200,10 +226,11 @@ def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
     results: list[Any] = []
     for i, record in enumerate(deals):
         if match.over:
-            return _match_error(i, f"the match is over: {match.end_reason} in deal {i - 1}", None, None)
+            return _match_error(i, Meaning("the match is over: {reason} in deal {n}",
+                                           {"reason": _param_text(match.end_reason), "n": i - 1}), None, None)
         if i > 0 and not results[-1].get("complete"):
             # the unfinished deal is the bad entry, not the one after it
-            return _match_error(i - 1, "this deal is unfinished but another deal follows", None, None)
+            return _match_error(i - 1, Meaning("this deal is unfinished but another deal follows"), None, None)
         try:
             deal = read_deal(record, match)
         except RecordError as e:
@@ -216,7 +243,8 @@ def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _match_error(i: int, message: str, field: str | None, index: int | None) -> dict[str, Any]:
-    return {"valid": False, "index": i, "field": "deals", "error": f"deal {i}: {message}",
+    return {"valid": False, "index": i, "field": "deals", "error": Meaning("deal {i}: {why}",
+                                                                          {"i": i, "why": _param_text(message)}),
             "deal_field": field, "deal_index": index}
 
 

@@ -1,7 +1,8 @@
 """The page in Malayalam, the installable app and accessibility, on the system Chromium.
 
 - with ``locale="ml-IN"``: the home page, a table's auction (with a bid meaning from the server) and the deal
-  summary are in Malayalam; the layout holds at 360 px; switching to English is remembered over a reload;
+  summary are in Malayalam; the layout holds at 360 px, the table's name keeps its row at 360 and 390 px;
+  switching to English is remembered over a reload;
 - the manifest and the service worker are served, and the page opens from the cache with the network off;
 - the first load of a table page transfers under 100 KB (CDP network events);
 - axe-core finds no serious or critical violation on the home page and the table page mid-deal.
@@ -109,6 +110,31 @@ def fits(page: Any, width: int) -> None:
     page.set_viewport_size(PHONE)
 
 
+HEADER = """() => {
+  const boxes = [...document.querySelector('.top').children].filter(e => e.offsetParent)
+    .map(e => [e.id || e.className, e.getBoundingClientRect()]);
+  const overlaps = [];
+  for (const [a, r] of boxes) for (const [b, q] of boxes)
+    if (a < b && r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1)
+      overlaps.push(a + '/' + b);
+  const title = document.getElementById('title');
+  return {width: title.getBoundingClientRect().width, text: title.textContent, overlaps,
+          right: Math.max(...boxes.map(([, r]) => r.right))};
+}"""
+
+
+def header_holds(page: Any, width: int) -> None:
+    """At ``width`` px the table's name keeps most of a row (it was squeezed to nothing at 390 px in
+    Malayalam) and no header control overlaps another or leaves the screen."""
+    page.set_viewport_size({"width": width, "height": 800})
+    page.wait_for_timeout(100)
+    head = page.evaluate(HEADER)
+    assert head["width"] >= 0.6 * width, head
+    assert head["overlaps"] == [] and head["right"] <= width, head
+    shot(page, f"ml-05-table-{width}")
+    page.set_viewport_size(PHONE)
+
+
 def test_malayalam_home_auction_summary_and_switching_back(server: LiveServer, chromium: Any) -> None:
     context = chromium.new_context(locale="ml-IN", viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -129,6 +155,9 @@ def test_malayalam_home_auction_summary_and_switching_back(server: LiveServer, c
     page.click("#create-btn")
     page.wait_for_url(TABLE_URL)
     page.wait_for_selector("#start-btn")
+    assert MALAYALAM.search(page.locator("#title").inner_text())       # the default name, in the host's words
+    for width in (360, 390):
+        header_holds(page, width)
     page.click("#start-btn")
     page.wait_for_selector("#action-panel.you-move", timeout=30000)
     bid = page.locator("#action-panel #bids button").first

@@ -71,7 +71,7 @@ def test_a_whole_deal_by_scripted_input() -> None:
     assert "--- Deal 1 is over ---" in out
     assert re.search(r"Points: team 0: \d+, team 1: \d+", out)
     assert "Match tables: team 0:" in out
-    assert "Stopped after 1 deal(s)" in out
+    assert "Stopped after 1 deal as asked" in out
     assert "Hands as dealt" not in out          # the person never sees the other hands
     assert len(s.prompts) >= 16                 # 8 cards (and 'legal' before each) at least
 

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from ..bots import Bot, make_bot
 from ..core.errors import FiftySixError, RulesError
+from ..core.meaning import Meaning, words_of
 from ..core.options import Rules
 from ..games import DEFAULT_PRESET, GAMES, resolve_rules
 from ..games.spec import GameSpec
@@ -77,7 +78,7 @@ def parse_rules(text: str | None, default: str = DEFAULT_PRESET) -> tuple[GameSp
     try:
         return resolve_rules(data if isinstance(data, dict) else preset)
     except RulesError as e:
-        raise CliError(f"--rules: {e}") from None
+        raise CliError(Meaning("--rules: {why}", {"why": words_of(e)})) from None
 
 
 def bot_names(text: str | None, players: int, default: str = "rules", human: int | None = None) -> list[str]:

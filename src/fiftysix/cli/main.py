@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TextIO
 
+from ..core.meaning import words_of
+from ..i18n import translate
 from . import analyze, arena, bot, check, deal, play, replay, solve
 from .common import CliError, Io, presets_text, stderr_warn
 
@@ -106,7 +108,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         return COMMANDS[args.command].run(args, io)
     except CliError as e:
-        err.write(f"fiftysix {args.command}: error: {e}\n")
+        why = translate(words_of(e), getattr(args, "lang", None) or "en")     # play's --lang
+        err.write(f"fiftysix {args.command}: error: {why}\n")
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

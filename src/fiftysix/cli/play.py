@@ -17,9 +17,9 @@ from typing import Any
 
 from ..core.cards import Card
 from ..core.errors import FiftySixError, IllegalMoveError
-from ..core.meaning import N_, Meaning
+from ..core.meaning import N_, Meaning, words_of
 from ..core.moves import Call, Move, Reveal, TrumpChoice
-from ..i18n import LANGUAGES, from_environment, localize, translate
+from ..i18n import LANGUAGES, from_environment, localize, ntr, tr, translate
 from ..views import view
 from .common import (
     DEFAULT_RULES,
@@ -34,15 +34,15 @@ from .common import (
     rules_help,
 )
 from .render import (
-    PHASE_PROMPTS,
     auction_lines,
     can_show_symbols,
     card_text,
     legal_lines,
     legal_summary,
-    per_side,
+    match_line,
+    phase_prompt,
     result_lines,
-    scores_word,
+    side_name,
     strain_words,
     trick_text,
     view_lines,
@@ -82,7 +82,7 @@ class TerminalGame:
                  input_fn: InputFn, print_fn: PrintFn, warn: Warn, symbols: bool = True, lang: str = "en") -> None:
         n = rules.players
         if not 0 <= human < n:
-            raise CliError(f"--seat must be a seat 0-{n - 1}, not {human}")
+            raise CliError(tr(lang, "--seat must be a seat 0-{last}, not {seat}", last=n - 1, seat=human))
         self.game = game
         self.rules = rules
         self.human = human
@@ -100,16 +100,22 @@ class TerminalGame:
         self.me: int | None = human        # the person's seat in the current deal
 
     # -- output helpers -----------------------------------------------------------------------------
-    def tr(self, text: str) -> str:
+    def local(self, text: str) -> str:
         """``text`` in the player's language (a :class:`Meaning`, or a message id)."""
         return translate(text, self.lang)
 
     def say(self, text: str = "") -> None:
-        self.print_fn(self.tr(text) if text else text)
+        self.print_fn(self.local(text) if text else text)
 
     def say_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
-            self.print_fn(self.tr(line))
+            self.print_fn(self.local(line))
+
+    def legal(self, legal: Sequence[str], phase: object, limit: int = 16) -> str:
+        return legal_summary(legal, str(phase), self.symbols, limit=limit, lang=self.lang)
+
+    def view_text(self, v: Any, deal: Any) -> list[str]:
+        return view_lines(v, self.call_seats(deal), self.symbols, self.side, lang=self.lang)
 
     def view(self, deal: Any, seat: int | None) -> Any:
         """The seat's view with the rules' meanings in the player's language."""
@@ -130,21 +136,24 @@ class TerminalGame:
                 played += 1
                 self.say()
                 self.say(Meaning("--- Deal {n} is over ---", {"n": played}))
-                self.say_lines(result_lines(result, self.side))
-                self.say(f"Match {scores_word(self._rules_json())}: {per_side(list(self.match.standings), self.side)}")
+                self.say_lines(result_lines(result, self.side, self.lang))
+                self.say(match_line(self._rules_json(), list(self.match.standings), self.side, self.lang))
         except Quit:
             self.say(Meaning("Goodbye."))
             return 0
         self.say()
         if self.match.over:
             winner = self.match.winner
-            self.say(f"The match is over: {self.match.end_reason}. "
-                     + (f"Winner: {self.side} {winner}." if winner is not None else "No single winner."))
+            reason = self.local(self.match.end_reason)
+            self.say(tr(self.lang, "The match is over: {reason}. Winner: {side}.", reason=reason,
+                        side=side_name(self.side, winner, self.lang)) if winner is not None else
+                     tr(self.lang, "The match is over: {reason}. No single winner.", reason=reason))
             mine = self._original_team()
             if winner is not None and mine is not None:
                 self.say(Meaning("You win!") if winner == mine else Meaning("You lose."))
         else:
-            self.say(Meaning("Stopped after {n} deal(s) as asked (--deals).", {"n": played}))
+            self.say(ntr(self.lang, "Stopped after {n} deal as asked (--deals).",
+                         "Stopped after {n} deals as asked (--deals).", played))
         return 0
 
     def _rules_json(self) -> dict[str, Any]:
@@ -165,7 +174,7 @@ class TerminalGame:
                  Meaning("=== Deal {n}: dealer seat {dealer}, first hand seat {first} (you are out: the others play "
                          "on) ===", facts))
         if me is not None:
-            self.say_lines(view_lines(self.view(deal, me), self.call_seats(deal), self.symbols, self.side))
+            self.say_lines(self.view_text(self.view(deal, me), deal))
         while not deal.is_over:
             seat = deal.to_move
             if seat == me:
@@ -180,7 +189,7 @@ class TerminalGame:
                     self.say_lines(self.announce(deal, seat, move, tricks_before))
             if me is not None and deal.to_move == me and not deal.is_over:
                 self.say()
-                self.say_lines(view_lines(self.view(deal, me), self.call_seats(deal), self.symbols, self.side))
+                self.say_lines(self.view_text(self.view(deal, me), deal))
 
     @staticmethod
     def call_seats(deal: Any) -> list[int]:
@@ -197,18 +206,20 @@ class TerminalGame:
         if isinstance(move, TrumpChoice):
             shown = view(deal, None).get("trump")
             if shown is None and seat != self.me:
-                return [f"{who} has chosen trumps (face down)"]
-            return [f"{who} chooses trumps: {strain_words(str(move))}"]
+                return [Meaning("{who} has chosen trumps (face down)", {"who": who})]
+            strain = strain_words(str(move), self.lang)
+            return [Meaning("{who} chooses trumps: {strain}", {"who": who, "strain": strain})]
         if isinstance(move, Reveal):
             shown = view(deal, None).get("trump")
-            return [f"{who} asks for the trump to be turned up: trumps are {strain_words(shown)}"]
+            return [Meaning("{who} asks for the trump to be turned up: trumps are {strain}",
+                            {"who": who, "strain": strain_words(shown, self.lang)})]
         if isinstance(move, Card):
-            lines = [f"{who} plays {card_text(str(move), self.symbols)}"]
+            lines: list[str] = [Meaning("{who} plays {card}", {"who": who, "card": card_text(str(move), self.symbols)})]
             if len(deal.tricks) > tricks_before:
-                t = deal.tricks[-1]
-                lines.append(f"  trick {len(deal.tricks)}: {trick_text(t.to_json(), deal.n, self.symbols, self.me)}")
+                trick = trick_text(deal.tricks[-1].to_json(), deal.n, self.symbols, self.me, lang=self.lang)
+                lines.append(Meaning("  trick {n}: {trick}", {"n": len(deal.tricks), "trick": trick}))
             return lines
-        return [f"{who}: {move}"]
+        return [Meaning("{who}: {move}", {"who": who, "move": str(move)})]
 
     # -- the person -----------------------------------------------------------------------------------
     def read(self, prompt: str) -> str:
@@ -225,7 +236,7 @@ class TerminalGame:
             v = self.view(deal, me)
             phase = v.get("phase")
             legal: list[str] = list(v.get("legal") or [])
-            prompt = f"{self.tr(Meaning('seat {seat}', {'seat': me}))}, {PHASE_PROMPTS.get(str(phase), 'your move')}> "
+            prompt = tr(self.lang, "seat {seat}, {what}> ", seat=me, what=phase_prompt(phase, self.lang))
             text = self.read(prompt).strip()
             if not text:
                 continue
@@ -234,24 +245,24 @@ class TerminalGame:
                 raise Quit
             if word in HELP_WORDS:
                 self.say(Meaning(HELP_TEXT))
-                self.say(f"Your legal moves now: {legal_summary(legal, phase, self.symbols, limit=24)}")
+                self.say(Meaning("Your legal moves now: {legal}", {"legal": self.legal(legal, phase, limit=24)}))
                 continue
             if word in LEGAL_WORDS:
-                self.say_lines(legal_lines(legal, phase, self.symbols))
+                self.say_lines(legal_lines(legal, phase, self.symbols, lang=self.lang))
                 continue
             if word in SHOW_WORDS:
-                self.say_lines(view_lines(v, self.call_seats(deal), self.symbols, self.side))
+                self.say_lines(self.view_text(v, deal))
                 continue
             if word in AUCTION_WORDS:
                 self.say_lines(auction_lines(v.get("auction") or [], v.get("auction_meanings") or [],
-                                             self.call_seats(deal), you=me))
+                                             self.call_seats(deal), you=me, lang=self.lang))
                 continue
             if word in TRICKS_WORDS:
                 tricks = v.get("tricks") or []
                 if not tricks:
                     self.say(Meaning("  no trick has been completed yet"))
                 for k, t in enumerate(tricks):
-                    self.say(f"  {k + 1:>2}. {trick_text(t, deal.n, self.symbols, me)}")
+                    self.say(f"  {k + 1:>2}. {trick_text(t, deal.n, self.symbols, me, lang=self.lang)}")
                 continue
             if word in REVEAL_WORDS:
                 text = "?"
@@ -260,15 +271,14 @@ class TerminalGame:
                 move: Move = deal.parse_move(text)
                 deal.push(move, seat=me)
             except IllegalMoveError as e:
-                self.say(Meaning("  Not allowed: {why}", {"why": str(e)}))
-                message = str(e)
-                words = set(re.findall(r"[^\s,;:()]+", message))
+                self.say(Meaning("  Not allowed: {why}", {"why": self.local(words_of(e))}))
+                words = set(re.findall(r"[^\s,;:()]+", str(e)))
                 if e.legal and not any(m in words for m in e.legal):
-                    self.say(f"  Legal: {legal_summary(list(e.legal), phase, self.symbols)}")
+                    self.say(Meaning("  Legal: {legal}", {"legal": self.legal(list(e.legal), phase)}))
                 continue
             except FiftySixError as e:
-                self.say(Meaning("  Cannot read that: {why}", {"why": str(e)}))
-                self.say(f"  Legal: {legal_summary(legal, phase, self.symbols)} (type ? for help)")
+                self.say(Meaning("  Cannot read that: {why}", {"why": self.local(words_of(e))}))
+                self.say(Meaning("  Legal: {legal} (type ? for help)", {"legal": self.legal(legal, phase)}))
                 continue
             self.say_lines(self.announce(deal, me, move, tricks_before))
             return move
@@ -329,6 +339,6 @@ def run_play(game: Any, rules: Any, human: int, seed: int | None, bots_text: str
              max_deals: int | None, input_fn: InputFn, print_fn: PrintFn, warn: Warn,
              symbols: bool = True, lang: str = "en") -> int:
     if max_deals is not None and max_deals < 1:
-        raise CliError(f"--deals must be at least 1, not {max_deals}")
+        raise CliError(tr(lang, "--deals must be at least 1, not {deals}", deals=max_deals))
     return TerminalGame(game, rules, human, seed, bots_text, input_fn, print_fn, warn, symbols,
                         lang).run(max_deals)

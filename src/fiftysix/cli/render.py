@@ -4,6 +4,9 @@ with each call's public meaning, tricks, contracts and results.
 Everything here works from JSON-ready data (views, check results, record fields), never from a rules
 object, so it draws 56 and 55 alike.  Cards are shown with suit symbols for people (``J♠``, ``10♥``);
 ``symbols=False`` falls back to the canonical notation for terminals that cannot show them.
+
+Every word is a message of the catalogue: ``lang`` (default English) puts it into the player's language
+(``fiftysix play --lang ml``); card notation, calls, names and numbers stay as players write them.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from typing import Any, TextIO
 
 from ..core.cards import SUITS, Card, Suit
 from ..core.errors import NotationError
+from ..core.meaning import N_, Meaning
+from ..i18n import DEFAULT, indian, ntr, tr, translate
 
 SUIT_LETTERS = "SHDC"
-MULTIPLIER_WORDS = {1: "", 2: ", doubled", 4: ", redoubled"}
 
 
 def can_show_symbols(stream: TextIO | None) -> bool:
@@ -47,7 +51,7 @@ def _rank_text(card: Card, symbols: bool) -> str:
     return "10" if (r == "T" and symbols) else r
 
 
-def hand_by_suit(cards: Sequence[str], symbols: bool = True) -> str:
+def hand_by_suit(cards: Sequence[str], symbols: bool = True, lang: str = "en") -> str:
     """A hand grouped by suit, in the order the hand is given: ``♠ J 9 A  ♥ 10 K  ♦ —  ♣ Q``.
 
     Suits the hand does not hold are left out; an empty hand is ``(no cards)``.
@@ -67,79 +71,90 @@ def hand_by_suit(cards: Sequence[str], symbols: bool = True) -> str:
             mark = suit.symbol if symbols else suit.letter
             parts.append(f"{mark} {' '.join(groups[suit])}")
     parts.extend(others)
-    return "   ".join(parts) if parts else "(no cards)"
+    return "   ".join(parts) if parts else tr(lang, "(no cards)")
 
 
-def strain_words(strain: object) -> str:
+def strain_words(strain: object, lang: str = "en") -> str:
     """``"H"`` → ``hearts``, ``"NT"`` → ``no-trumps``; ``None`` → ``none``."""
     if strain is None:
-        return "none"
+        return tr(lang, "none")
     if isinstance(strain, str):
         t = strain.upper()
         if t == "NT":
-            return "no-trumps"
+            return tr(lang, "no-trumps")
         if len(t) == 1 and t in SUIT_LETTERS:
-            return Suit(SUIT_LETTERS.index(t)).word
+            return translate(Meaning(Suit(SUIT_LETTERS.index(t)).word), lang)
     return str(strain)
 
 
+def side_name(side_word: str, number: object, lang: str = "en") -> str:
+    """``team 1`` (56) or ``side 1`` (55)."""
+    return (tr(lang, "side {side}", side=number) if side_word == "side" else
+            tr(lang, "team {team}", team=number))
+
+
 def seat_name(seat: int, you: int | None = None, team_of: Sequence[int] | None = None,
-              side_word: str = "team") -> str:
+              side_word: str = "team", lang: str = "en") -> str:
     """``seat 3`` or ``seat 3 (you)``; with teams ``seat 3 (team 1)``."""
-    text = f"seat {seat}"
-    extras = []
-    if you is not None and seat == you:
-        extras.append("you")
+    mine = you is not None and seat == you
     if team_of is not None and seat < len(team_of) and len(set(team_of)) < len(team_of):
-        extras.append(f"{side_word} {team_of[seat]}")
-    return text + (f" ({', '.join(extras)})" if extras else "")
+        side = side_name(side_word, team_of[seat], lang)
+        return (tr(lang, "seat {seat} (you, {side})", seat=seat, side=side) if mine else
+                tr(lang, "seat {seat} ({side})", seat=seat, side=side))
+    return tr(lang, "seat {seat} (you)", seat=seat) if mine else tr(lang, "seat {seat}", seat=seat)
 
 
-def move_text(text: str, *, card_move: bool, symbols: bool = True) -> str:
+def move_text(text: str, *, card_move: bool, symbols: bool = True, lang: str = "en") -> str:
     """A move for people: cards with symbols (in the play), ``?`` spelt out."""
     if text == "?":
-        return "reveal (ask for the trump to be turned up)"
+        return tr(lang, "reveal (ask for the trump to be turned up)")
     if card_move:
         return card_text(text, symbols)
     return text
 
 
 def auction_lines(calls: Sequence[str], meanings: Sequence[str], seats: Sequence[int] | None,
-                  you: int | None = None, indent: str = "  ") -> list[str]:
+                  you: int | None = None, indent: str = "  ", lang: str = "en") -> list[str]:
     """One line per call: who, the call as written, and its public meaning."""
     if not calls:
-        return [f"{indent}(no calls yet)"]
+        return [indent + tr(lang, "(no calls yet)")]
     width = max(len(c) for c in calls)
     out = []
     for i, call in enumerate(calls):
-        who = seat_name(seats[i], you) if seats is not None and i < len(seats) else f"call {i + 1}"
+        who = (seat_name(seats[i], you, lang=lang) if seats is not None and i < len(seats) else
+               tr(lang, "call {n}", n=i + 1))
         meaning = meanings[i] if i < len(meanings) else ""
         out.append(f"{indent}{who + ':':<16} {call:<{width}}  {meaning}".rstrip())
     return out
 
 
-def contract_text(contract: Mapping[str, Any] | None, side_word: str = "team") -> str:
+def contract_text(contract: Mapping[str, Any] | None, side_word: str = "team", lang: str = "en") -> str:
     """``31 no-trumps by seat 4 (team 0), doubled`` for either game's contract object."""
     if contract is None:
-        return "none"
+        return tr(lang, "none")
     who = contract.get("declarer", contract.get("bidder"))
     strain = contract.get("strain", contract.get("trump"))
-    parts = [str(contract.get("value"))]
+    text = str(contract.get("value"))
     if strain is not None or "strain" in contract:
-        parts.append(strain_words(strain))
-    text = " ".join(parts)
+        text = tr(lang, "{value} {strain}", value=text, strain=strain_words(strain, lang))
     if who is not None:
-        text += f" by seat {who}"
         if contract.get("team") is not None:
-            text += f" ({side_word} {contract['team']})"
+            text = tr(lang, "{contract} by seat {seat} ({side})", contract=text, seat=who,
+                      side=side_name(side_word, contract["team"], lang))
+        else:
+            text = tr(lang, "{contract} by seat {seat}", contract=text, seat=who)
     mult = contract.get("multiplier")
-    if isinstance(mult, int):
-        text += MULTIPLIER_WORDS.get(mult, f", ×{mult}")
+    if mult == 2:
+        text = tr(lang, "{contract}, doubled", contract=text)
+    elif mult == 4:
+        text = tr(lang, "{contract}, redoubled", contract=text)
+    elif isinstance(mult, int) and mult != 1:
+        text = f"{text}, ×{mult}"
     return text
 
 
 def trick_text(trick: Mapping[str, Any], players: int, symbols: bool = True, you: int | None = None,
-               notes: Mapping[int, str] | None = None) -> str:
+               notes: Mapping[int, str] | None = None, lang: str = "en") -> str:
     """``seat 4 led: 4 J♣  5 10♣  0 9♠ …`` plus ``→ seat 4 wins 6 points`` for a completed trick.
 
     :param notes: remarks to put before the card at that position (a hidden trump asked for).
@@ -152,60 +167,79 @@ def trick_text(trick: Mapping[str, Any], players: int, symbols: bool = True, you
         mark = "*" if you is not None and seat == you else ""
         note = f"[{notes[i]}] " if notes and i in notes else ""
         shown.append(f"{note}{seat}{mark}:{card_text(c, symbols)}")
-    text = f"seat {leader} led  " + "  ".join(shown) if shown else f"seat {leader} to lead"
+    text = (tr(lang, "seat {seat} led  {cards}", seat=leader, cards="  ".join(shown)) if shown else
+            tr(lang, "seat {seat} to lead", seat=leader))
     if "winner" in trick and trick.get("winner") is not None:
         arrow = "→" if symbols else "->"
-        text += f"  {arrow} seat {trick['winner']} wins {trick.get('points', 0)} points"
+        points = int(trick.get("points") or 0)
+        text += f"  {arrow} " + ntr(lang, "seat {seat} wins {n} point", "seat {seat} wins {n} points", points,
+                                    seat=trick["winner"])
     return text
 
 
-def per_side(values: Sequence[Any], side_word: str = "team", signed: bool = False) -> str:
+def per_side(values: Sequence[Any], side_word: str = "team", signed: bool = False, lang: str = "en") -> str:
     """``team 0: 20, team 1: 36``."""
     out = []
     for i, v in enumerate(values):
-        shown = f"{v:+d}" if signed and isinstance(v, int) else str(v)
-        out.append(f"{side_word} {i}: {shown}")
+        shown = str(v)
+        if isinstance(v, int) and not isinstance(v, bool):
+            shown = str(v) if lang == DEFAULT else indian(v)     # Indian digit grouping: 1,23,456
+            shown = "+" + shown if signed and v >= 0 else shown
+        out.append(f"{side_name(side_word, i, lang)}: {shown}")
     return ", ".join(out)
 
 
-def result_lines(result: Mapping[str, Any], side_word: str = "team") -> list[str]:
+def result_lines(result: Mapping[str, Any], side_word: str = "team", lang: str = "en") -> list[str]:
     """The end of a deal: card points, made or failed, and the score change."""
     out = []
     contract = result.get("contract")
-    out.append(f"Points: {per_side(result.get('points') or [], side_word)}")
+    out.append(tr(lang, "Points: {points}", points=per_side(result.get("points") or [], side_word, lang=lang)))
     ht = result.get("highest_trump")
     if isinstance(ht, Mapping):
-        out.append(f"Highest trump: {card_text(str(ht.get('card')))} by seat {ht.get('seat')}")
+        out.append(tr(lang, "Highest trump: {card} by seat {seat}", card=card_text(str(ht.get("card"))),
+                      seat=ht.get("seat")))
     made = result.get("made")
     if contract is not None and made is not None:
-        team = contract.get("team")
-        verdict = "made" if made else "failed"
-        out.append(f"Contract {contract_text(contract, side_word)}: {verdict} "
-                   f"({side_word} {team} needed {contract.get('value')})")
+        facts = {"contract": contract_text(contract, side_word, lang),
+                 "side": side_name(side_word, contract.get("team"), lang), "value": contract.get("value")}
+        out.append(tr(lang, "Contract {contract}: made ({side} needed {value})", **facts) if made else
+                   tr(lang, "Contract {contract}: failed ({side} needed {value})", **facts))
     elif contract is None and result.get("complete"):
-        out.append("No contract: the deal was thrown in.")
+        out.append(tr(lang, "No contract: the deal was thrown in."))
     score = result.get("score")
     if score is not None:
-        out.append(f"Score: {per_side(score, side_word, signed=True)}")
+        out.append(tr(lang, "Score: {score}", score=per_side(score, side_word, signed=True, lang=lang)))
     if not result.get("complete", True):
-        out.append("(the record stops here: the deal is not finished)")
+        out.append(tr(lang, "(the record stops here: the deal is not finished)"))
     return out
 
 
 # ---- a seat's view, for the terminal player ---------------------------------------------------------
 
-PHASE_PROMPTS = {"auction": "your call", "trump": "choose trumps", "play": "play a card",
-                 "discard": "discard"}
+PHASE_PROMPTS = {"auction": N_("your call"), "trump": N_("choose trumps"), "play": N_("play a card"),
+                 "discard": N_("discard")}
+
+
+def phase_prompt(phase: object, lang: str = "en") -> str:
+    """What the seat to move is asked for: ``your call``, ``play a card``..."""
+    return translate(PHASE_PROMPTS.get(str(phase), N_("your move")), lang)
 
 
 def scores_word(rules: Mapping[str, Any]) -> str:
     return "tables" if rules.get("scoring") == "tables" else "points"
 
 
+def match_line(rules: Mapping[str, Any], scores: Sequence[Any], side_word: str = "team", lang: str = "en") -> str:
+    """``Match tables: team 0: 12, team 1: 12`` (or ``Match points:`` for a points match)."""
+    shown = per_side(scores, side_word, lang=lang)
+    return (tr(lang, "Match tables: {scores}", scores=shown) if scores_word(rules) == "tables" else
+            tr(lang, "Match points: {scores}", scores=shown))
+
+
 def legal_lines(legal: Sequence[str], phase: str | None, symbols: bool = True, width: int = 96,
-                indent: str = "  ") -> list[str]:
+                indent: str = "  ", lang: str = "en") -> list[str]:
     """All legal moves, wrapped to ``width``; cards with symbols in the play."""
-    shown = [move_text(m, card_move=phase == "play", symbols=symbols) for m in legal]
+    shown = [move_text(m, card_move=phase == "play", symbols=symbols, lang=lang) for m in legal]
     lines: list[str] = []
     line = ""
     for item in shown:
@@ -216,19 +250,21 @@ def legal_lines(legal: Sequence[str], phase: str | None, symbols: bool = True, w
             line = f"{line} {item}" if line else item
     if line:
         lines.append(indent + line)
-    return lines or [indent + "(none)"]
+    return lines or [indent + tr(lang, "(none)")]
 
 
-def legal_summary(legal: Sequence[str], phase: str | None, symbols: bool = True, limit: int = 16) -> str:
+def legal_summary(legal: Sequence[str], phase: str | None, symbols: bool = True, limit: int = 16,
+                  lang: str = "en") -> str:
     """A short list of legal moves: all of them, or the first few and how many more."""
-    shown = [move_text(m, card_move=phase == "play", symbols=symbols) for m in legal]
+    shown = [move_text(m, card_move=phase == "play", symbols=symbols, lang=lang) for m in legal]
     if len(shown) <= limit:
         return ", ".join(shown)
-    return ", ".join(shown[:limit]) + f", ... ({len(shown) - limit} more; type 'legal' to see all)"
+    return ", ".join(shown[:limit]) + ", ... " + ntr(lang, "({n} more; type 'legal' to see all)",
+                                                     "({n} more; type 'legal' to see all)", len(shown) - limit)
 
 
 def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, symbols: bool = True,
-               side_word: str = "team", full_auction: bool | None = None) -> list[str]:
+               side_word: str = "team", full_auction: bool | None = None, lang: str = "en") -> list[str]:
     """What a seat sees, drawn from its view alone: the table state, the hand sorted by suit, the auction
     with meanings, the contract and trumps, the current and last trick, card points and the match score.
 
@@ -245,16 +281,16 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
     head = []
     match = v.get("match")
     if isinstance(match, Mapping):
-        head.append(f"Deal {match.get('deal_number')}")
+        head.append(tr(lang, "Deal {n}", n=match.get("deal_number")))
     preset = rules.get("preset")
     if preset:
         head.append(str(preset))
     if seat is not None:
-        head.append(f"you are {seat_name(seat, None, team_of, side_word)}")
-    head.append(f"dealer seat {v.get('dealer')}")
+        head.append(tr(lang, "you are {seat}", seat=seat_name(seat, None, team_of, side_word, lang)))
+    head.append(tr(lang, "dealer seat {seat}", seat=v.get("dealer")))
     out.append(" | ".join(head))
     if isinstance(match, Mapping) and match.get("scores") is not None:
-        out.append(f"Match {scores_word(rules)}: {per_side(match['scores'], side_word)}")
+        out.append(match_line(rules, match["scores"], side_word, lang))
 
     calls = list(v.get("auction") or [])
     meanings = list(v.get("auction_meanings") or [])
@@ -264,35 +300,37 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
     if full_auction is None:
         full_auction = phase == "auction"
     if full_auction:
-        out.append("Auction:")
-        out += auction_lines(calls, meanings, call_seats, you=seat, indent="  ")
+        out.append(tr(lang, "Auction:"))
+        out += auction_lines(calls, meanings, call_seats, you=seat, indent="  ", lang=lang)
     else:
-        out.append("Auction: " + (" ".join(calls) if calls else "(none)") + "   (type 'auction' for meanings)")
+        out.append(tr(lang, "Auction: {calls}   (type 'auction' for meanings)",
+                      calls=" ".join(calls) if calls else tr(lang, "(none)")))
 
     contract = v.get("contract")
     if contract is not None:
-        out.append(f"Contract: {contract_text(contract, side_word)}")
+        out.append(tr(lang, "Contract: {contract}", contract=contract_text(contract, side_word, lang)))
         if v.get("trump_hidden"):
             known = v.get("trump")
-            out.append("Trumps: hidden" + (f" (you chose {strain_words(known)})" if known else
-                                          "; a player who cannot follow may ask for them (type reveal)"))
+            out.append(tr(lang, "Trumps: hidden (you chose {strain})", strain=strain_words(known, lang)) if known else
+                       tr(lang, "Trumps: hidden; a player who cannot follow may ask for them (type reveal)"))
         elif "trump" in v and phase != "trump":
-            out.append(f"Trumps: {strain_words(v.get('trump'))}")
+            out.append(tr(lang, "Trumps: {strain}", strain=strain_words(v.get("trump"), lang)))
     tricks = list(v.get("tricks") or [])
     if tricks:
-        out.append(f"Last trick ({len(tricks)}): {trick_text(tricks[-1], n, symbols, you=seat)}")
+        out.append(tr(lang, "Last trick ({n}): {trick}", n=len(tricks),
+                      trick=trick_text(tricks[-1], n, symbols, you=seat, lang=lang)))
     trick = v.get("trick")
     if isinstance(trick, Mapping) and phase == "play":
-        out.append(f"This trick: {trick_text(trick, n, symbols, you=seat)}")
+        out.append(tr(lang, "This trick: {trick}", trick=trick_text(trick, n, symbols, you=seat, lang=lang)))
     if contract is not None or tricks:
-        out.append(f"Points so far: {per_side(v.get('points') or [], side_word)}")
+        out.append(tr(lang, "Points so far: {points}", points=per_side(v.get("points") or [], side_word, lang=lang)))
     hand = v.get("hand")
     if hand is not None:
-        out.append(f"Your hand: {hand_by_suit(hand, symbols)}")
+        out.append(tr(lang, "Your hand: {hand}", hand=hand_by_suit(hand, symbols, lang)))
     to_move = v.get("to_move")
     if to_move is not None and to_move == seat:
-        what = PHASE_PROMPTS.get(str(phase), "your move")
-        out.append(f"Your turn ({what}); legal: {legal_summary(v.get('legal') or [], phase, symbols)}")
+        out.append(tr(lang, "Your turn ({what}); legal: {legal}", what=phase_prompt(phase, lang),
+                      legal=legal_summary(v.get("legal") or [], phase, symbols, lang=lang)))
     elif to_move is not None:
-        out.append(f"Seat {to_move} to move.")
+        out.append(tr(lang, "Seat {seat} to move.", seat=to_move))
     return out

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
 from .errors import NotationError
+from .meaning import Meaning
 
 RANK_CHARS = "23456789TJQKA"
 """Rank letters by index: ``2`` is 0, ``A`` is 12."""
@@ -56,7 +57,7 @@ class Suit(IntEnum):
         t = plain(text)
         found = _SUIT_WORDS.get(t)
         if found is None:
-            raise NotationError(f"malformed suit {text!r}; suits are S H D C")
+            raise NotationError(Meaning("malformed suit {text}; suits are S H D C", {"text": repr(text)}))
         return found
 
 
@@ -111,20 +112,25 @@ class Card(int):
         :raises NotationError: if the text is not a card of the game.
         """
         if not isinstance(text, str):
-            raise NotationError(f"malformed card {text!r}; {_card_help(ranks)}")
+            raise NotationError(_malformed(text, ranks))
         t = plain(text).replace(" ", "")
         if t.startswith("10"):
             t = "T" + t[2:]
         card = _PARSE.get(t)
         if card is None or RANK_CHARS[card % 13] not in ranks:
-            raise NotationError(f"malformed card {text!r}; {_card_help(ranks)}")
+            raise NotationError(_malformed(text, ranks))
         return card
 
 
-def _card_help(ranks: str) -> str:
+def _card_help(ranks: str) -> Meaning:
     order = " ".join(ranks)
     example = "JS, TH" if ranks.startswith("J") else "5H, TS"
-    return f"cards are rank then suit, ranks {order}, suits S H D C (e.g. {example})"
+    return Meaning("cards are rank then suit, ranks {order}, suits S H D C (e.g. {example})",
+                   {"order": order, "example": example})
+
+
+def _malformed(text: object, ranks: str) -> Meaning:
+    return Meaning("malformed card {text}; {help}", {"text": repr(text), "help": _card_help(ranks)})
 
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
@@ -154,11 +160,11 @@ def parse_cards(text: str | Sequence[str], ranks: str = RANK_CHARS) -> list[Card
     elif isinstance(text, (list, tuple)):
         items = text
     else:
-        raise NotationError(f"cards must be a string or a list of cards, not {text!r}")
+        raise NotationError(Meaning("cards must be a string or a list of cards, not {value}", {"value": repr(text)}))
     out = []
     for item in items:
         if not isinstance(item, str):
-            raise NotationError(f"malformed card {item!r}; {_card_help(ranks)}")
+            raise NotationError(_malformed(item, ranks))
         out.append(Card.parse(item, ranks))
     return out
 

@@ -331,4 +331,4 @@ class Deal(ABC):
         return [str(m) for _, m in self.history]
 
     def card_notation_error(self, text: object) -> NotationError:
-        return NotationError(f"malformed card {text!r}")
+        return NotationError(Meaning("malformed card {text}", {"text": repr(text)}))

@@ -33,6 +33,26 @@ class Meaning(str):
         return (Meaning, (self.msgid, self.params))
 
 
+class Plural(Meaning):
+    """A :class:`Meaning` whose words depend on a count ``n`` (``{n}`` among its placeholders): the English
+    singular for 1, the plural otherwise; the edges pick the language's plural form (``ngettext``)."""
+
+    plural: str
+    n: int
+
+    def __new__(cls, singular: str, plural: str, n: int, params: Mapping[str, object] | None = None) -> Plural:
+        values = {**dict(params or {}), "n": n}
+        self = str.__new__(cls, (singular if n == 1 else plural).format(**values))
+        self.msgid = singular
+        self.plural = plural
+        self.n = n
+        self.params = values
+        return self
+
+    def __reduce__(self) -> tuple[type[Plural], tuple[str, str, int, dict[str, object]]]:  # type: ignore[override]
+        return (Plural, (self.msgid, self.plural, self.n, {k: v for k, v in self.params.items() if k != "n"}))
+
+
 def suit_word(word: str) -> Meaning:
     """A suit's word (``hearts``, or ``heart`` for one card) as a translatable meaning."""
     return Meaning(word)
@@ -41,3 +61,10 @@ def suit_word(word: str) -> Meaning:
 # the suits' words, so that extraction finds them (cards.py stays as it is)
 SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"),
               N_("spade"), N_("heart"), N_("diamond"), N_("club"))
+
+
+def words_of(error: BaseException) -> str:
+    """An error's words as raised: its :class:`Meaning` (or message id) when it has one, so an edge can
+    translate it; else its text."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, str) else str(error)

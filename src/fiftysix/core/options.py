@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
 from .errors import RulesError
+from .meaning import Meaning
 
 R = TypeVar("R")
 
@@ -35,21 +36,25 @@ def resolve_rules(
         overrides = dict(data)
         name = overrides.pop("preset", default_preset)
         if not isinstance(name, str):
-            raise RulesError(f"preset must be a preset name, not {name!r}")
+            raise RulesError(Meaning("preset must be a preset name, not {value}", {"value": repr(name)}))
     else:
-        raise RulesError(f"rules must be a preset name or an object of options, not {data!r}")
+        raise RulesError(Meaning("rules must be a preset name or an object of options, not {value}",
+                                 {"value": repr(data)}))
     if name not in presets:
-        raise RulesError(f"unknown preset {name!r}; presets are {', '.join(presets)}")
+        raise RulesError(Meaning("unknown preset {name}; presets are {presets}",
+                                 {"name": repr(name), "presets": ", ".join(presets)}))
     values: dict[str, Any] = dict(presets[name])
     for key, value in overrides.items():
         if key not in choices:
-            raise RulesError(f"unknown option {key!r}; options are {', '.join(choices)}")
+            raise RulesError(Meaning("unknown option {key}; options are {options}",
+                                     {"key": repr(key), "options": ", ".join(choices)}))
         allowed = choices[key]
         # bool is an int in Python; options that want numbers never take true/false.
         ok = any(value == a and type(value) is type(a) for a in allowed)
         if not ok:
             shown = _shown(allowed)
-            raise RulesError(f"option {key} cannot be {value!r}; allowed: {shown}")
+            raise RulesError(Meaning("option {key} cannot be {value}; allowed: {shown}",
+                                     {"key": key, "value": repr(value), "shown": shown}))
         values[key] = value
     values["preset"] = name
     return cls(**values)

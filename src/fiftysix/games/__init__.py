@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core.errors import RulesError
+from ..core.meaning import Meaning
 from ..core.options import Rules
 from .fifty_five import GAME as FIFTY_FIVE
 from .fifty_six import GAME as FIFTY_SIX
@@ -21,7 +22,8 @@ def game_named(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
-        raise RulesError(f"unknown game {name!r}; games are {', '.join(GAMES)}") from None
+        raise RulesError(Meaning("unknown game {name}; games are {games}",
+                                 {"name": repr(name), "games": ", ".join(GAMES)})) from None
 
 
 def game_of_preset(preset: str) -> GameSpec:
@@ -33,7 +35,8 @@ def game_of_preset(preset: str) -> GameSpec:
         if preset in game.presets():
             return game
     names = [p for g in GAMES.values() for p in g.presets()]
-    raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(names)}")
+    raise RulesError(Meaning("unknown preset {name}; presets are {presets}",
+                             {"name": repr(preset), "presets": ", ".join(names)}))
 
 
 def resolve_rules(text: object = None) -> tuple[GameSpec, Rules]:
@@ -49,6 +52,7 @@ def resolve_rules(text: object = None) -> tuple[GameSpec, Rules]:
     elif isinstance(text, dict):
         preset = str(text.get("preset", DEFAULT_PRESET))
     else:
-        raise RulesError(f"rules must be a preset name or an object of options, not {text!r}")
+        raise RulesError(Meaning("rules must be a preset name or an object of options, not {value}",
+                                 {"value": repr(text)}))
     game = game_of_preset(preset)
     return game, game.rules_from_json(text)

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..core.meaning import Meaning
+from ..core.meaning import Meaning, Plural
 
 LOCALES = Path(__file__).parent / "locale"
 DOMAIN = "fiftysix"
@@ -62,7 +62,10 @@ def translate(text: str, lang: str) -> str:
     it is a message id of the catalogue (notation such as ``28H`` passes through)."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return str(text) if isinstance(text, Meaning) else text
-    found = catalogue(lang).gettext(text.msgid if isinstance(text, Meaning) else text)
+    if isinstance(text, Plural):
+        found = catalogue(lang).ngettext(text.msgid, text.plural, text.n)
+    else:
+        found = catalogue(lang).gettext(text.msgid if isinstance(text, Meaning) else text)
     if not isinstance(text, Meaning):
         return found
     params = {k: _param(v, lang) for k, v in text.params.items()}
@@ -73,6 +76,17 @@ def ntranslate(singular: str, plural: str, n: int, lang: str, **params: object) 
     """The plural form of ``lang`` for ``n`` (``{n}`` and other placeholders filled)."""
     form = catalogue(lang).ngettext(singular, plural, n)
     return form.format(n=indian(n), **{k: _param(v, lang) for k, v in params.items()})
+
+
+def tr(lang: str, msgid: str, /, **params: object) -> str:
+    """The message ``msgid`` in ``lang`` with ``params`` filled (numbers in Indian grouping outside English,
+    a :class:`Meaning` parameter translated too).  Extracted by ``make i18n`` (keyword ``tr``, 2nd argument)."""
+    return translate(Meaning(msgid, params), lang)
+
+
+def ntr(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The plural form of ``lang`` for ``n`` (``{n}`` filled; keyword ``ntr``, 2nd and 3rd arguments)."""
+    return ntranslate(singular, plural, n, lang, **params)
 
 
 def localize(message: Any, lang: str) -> Any:
@@ -128,5 +142,5 @@ def from_environment(env: Mapping[str, str]) -> str:
 COOKIE = "lang"
 """The cookie (also kept in the page's localStorage) that remembers a player's choice."""
 
-__all__ = ["COOKIE", "LANGUAGES", "catalogue", "choose", "from_environment", "indian", "localize", "ntranslate",
-           "translate"]
+__all__ = ["COOKIE", "LANGUAGES", "catalogue", "choose", "from_environment", "indian", "localize", "ntr",
+           "ntranslate", "tr", "translate"]

@@ -43,6 +43,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..core.meaning import words_of
+from ..i18n import localize, tr, translate
 from . import pwa
 from .access import PRIVATE, WRONG_KEY, Lookups, admission
 from .db import Database
@@ -50,8 +52,9 @@ from .hub import Hub, catalogue
 from .lang import language_of, localize_catalogue, localize_message
 from .limits import Limits, QuotaError
 from .messages import Presence, table_info
+from .names import TABLE_NAME
 from .protocol import RateLimit, handle_message, read_message
-from .review import ReviewBusy, ReviewError, Reviews, record_key
+from .review import PENDING, ReviewBusy, ReviewError, Reviews, record_key
 from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
@@ -236,10 +239,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if name is not None and (player is None or player.name != name):
             player, token = tokens().issue(name, player.id if player is not None else None)
         assert player is not None
+        if not body.get("name"):        # the default name in the host's language (it stays the table's name)
+            body = {**body, "name": tr(language_of(request), "{name}'s table", name=player.name)[:TABLE_NAME]}
         try:
             table = await server.hub.create(player.id, player.name, body, _address(request))
         except TableError as e:
-            return _error(e.message)
+            return _error(e.message, lang=language_of(request))
         except QuotaError as e:
             return _error(e.message, 429)
         key = table.state.secret
@@ -337,7 +342,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         record = await server.db.deal_record(table.code, number)
         if record is None:
             return _error(f"table {code[:16]} has no finished deal {number}", 404)
-        return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number})
+        return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number},
+                             language_of(request))
 
     async def api_review_file(request: Request) -> Response:
         body = await _json_body(request)
@@ -346,9 +352,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         record, index = body.get("record"), body.get("deal", 0)
         if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
             return _error('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
-        return await _review(record_key(record, index), record, index, {})
+        return await _review(record_key(record, index), record, index, {}, language_of(request))
 
-    async def _review(key: str, record: object, index: int, extra: dict[str, Any]) -> Response:
+    async def _review(key: str, record: object, index: int, extra: dict[str, Any], lang: str) -> Response:
         reviews = server.reviews
         try:
             found = reviews.get(key, record, index)
@@ -356,13 +362,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await reviews.wait(key, server.settings.review_wait)
                 found = reviews.get(key, record, index)
         except ReviewBusy as e:
-            return JSONResponse({"error": str(e)}, status_code=503, headers={"Retry-After": "5"})
+            return JSONResponse({"error": translate(words_of(e), lang)}, status_code=503, headers={"Retry-After": "5"})
         except ReviewError as e:
-            return _error(str(e), 422)
+            return _error(words_of(e), 422, lang)
         if found is None:
-            return JSONResponse({"pending": True, "message": "the review is being computed; ask again"},
+            return JSONResponse({"pending": True, "message": translate(PENDING, lang)},
                                 status_code=202, headers={"Retry-After": "2"})
-        return JSONResponse({**found, **extra})
+        return JSONResponse(localize({**found, **extra}, lang))
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
@@ -579,8 +585,9 @@ async def _json_body(request: Request) -> dict[str, Any] | Response:
     return body
 
 
-def _error(message: str, status: int = 400) -> Response:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(message: str, status: int = 400, lang: str = "en") -> Response:
+    """A refusal; in the request's language ``lang`` when the message is a catalogue's (server/lang.py)."""
+    return JSONResponse({"error": translate(message, lang)}, status_code=status)
 
 
 def _set_cookie(response: Response, token: str, max_age: int) -> None:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..core.meaning import N_, Meaning
 from .state import TableError, TableState
 
 MAX_MOVE = 600
@@ -39,13 +40,14 @@ def clock_rule(value: object) -> dict[str, float] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or not set(value) <= {"move", "bank"} or "move" not in value:
-        raise TableError('clock must be null (no clock) or {"move": seconds a move, "bank": seconds a match}')
+        raise TableError(N_('clock must be null (no clock) or {"move": seconds a move, "bank": seconds a match}'))
     move, bank = value["move"], value.get("bank", 0)
     for name, number, top in (("move", move, MAX_MOVE), ("bank", bank, MAX_BANK)):
         if not isinstance(number, int | float) or isinstance(number, bool) or not 0 <= number <= top:
-            raise TableError(f"clock {name} must be a number of seconds from 0 to {top}")
+            raise TableError(Meaning("clock {name} must be a number of seconds from 0 to {top}",
+                                     {"name": name, "top": top}))
     if move < 1:
-        raise TableError("clock move must be at least 1 second")
+        raise TableError(N_("clock move must be at least 1 second"))
     return {"move": float(move), "bank": float(bank)}
 
 

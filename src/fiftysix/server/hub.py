@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from ..core.errors import RulesError
+from ..core.meaning import words_of
 from ..games import DEFAULT_PRESET, GAMES, game_of_preset
 from .clock import clock_rule
 from .db import Database
@@ -163,7 +164,7 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
     try:
         game = game_of_preset(preset)
     except RulesError as e:
-        raise TableError(str(e)) from None
+        raise TableError(words_of(e)) from None
     if form.get("game") not in (None, game.name):
         raise TableError(f"preset {preset} belongs to the game {game.name}, not {form.get('game')}")
     options = form.get("options") or {}
@@ -172,7 +173,7 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
     try:
         rules = game.rules_to_json(game.rules_from_json({"preset": preset, **options}))
     except RulesError as e:
-        raise TableError(str(e)) from None
+        raise TableError(words_of(e)) from None
     fill = form.get("fill", default_bot(game.name))
     if fill is not None:
         bots = bot_names(game.name)

@@ -44,7 +44,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..core.errors import FiftySixError
-from ..core.meaning import N_, Meaning
+from ..core.meaning import N_, Meaning, words_of
 from ..core.moves import Call
 from . import safejson
 from .limits import QuotaError
@@ -175,7 +175,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         seat = msg.get("seat")
         seats = table.state.seats
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
-            raise TableError(f"seat must be a number 0-{len(seats) - 1}")
+            raise TableError(Meaning("seat must be a number 0-{last}", {"last": len(seats) - 1}))
         event["who"] = seats[seat].player
     elif kind in ("start", "rematch", "next"):
         event["seed"] = secrets.randbits(62)
@@ -201,8 +201,8 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
                 raise TableError(N_("you have no seat at this table; you are watching"))
             table.state.check_not_paused()
             if not table.state.may_see(player, seat):
-                raise TableError(f"a computer player plays seat {seat} until this deal ends; "
-                                 "you play it from the next deal")
+                raise TableError(Meaning("a computer player plays seat {seat} until this deal ends; "
+                                         "you play it from the next deal", {"seat": seat}))
             claimed = msg.get("seat", seat)
             if claimed != seat:
                 raise TableError(Meaning("seat {claimed} is not yours; you sit in seat {seat}",
@@ -253,8 +253,8 @@ def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name:
         return True
     if current is not None:
         if table.renames.empty(player):
-            raise TableError(f"you may change your name at a table {limits.renames_per_hour} times an hour; "
-                             f"you stay {current} for now")
+            raise TableError(Meaning("you may change your name at a table {n} times an hour; you stay {name} for now",
+                                     {"n": limits.renames_per_hour, "name": current}))
         table.renames.take(player)
     elif len(state.players) >= limits.members:
         raise TableError(Meaning("this table has {count} members, the most allowed ({most})",
@@ -308,7 +308,7 @@ def _explain(table: LiveTable, player: str, move: object) -> dict[str, Any]:
     try:
         parsed = deal.parse_move(move)
     except FiftySixError as e:
-        raise TableError(str(e)) from None
+        raise TableError(words_of(e)) from None
     if not isinstance(parsed, Call) or parsed not in deal.legal_moves():
         return {"type": "explained", "move": move, "meaning": None}
     trial = deal.copy()

@@ -23,6 +23,7 @@ from typing import Any
 from ..analysis import AnalyzeError, analyze_deal
 from ..core.cards import Card
 from ..core.errors import RecordError
+from ..core.meaning import N_, Meaning, Plural, words_of
 from ..games import GAMES
 from ..records import read_deal
 
@@ -30,11 +31,14 @@ log = logging.getLogger("fiftysix.server")
 
 
 class ReviewError(Exception):
-    """A record that cannot be reviewed; the message says why."""
+    """A record that cannot be reviewed; the message (a :class:`Meaning`, translated per request) says why."""
 
 
 class ReviewBusy(Exception):
     """The review queue is full: ask again in a moment."""
+
+
+PENDING = N_("the review is being computed; ask again")
 
 
 def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str, Any]:
@@ -57,9 +61,9 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
     try:
         analysis = analyze_deal(start, deal, from_trick=from_trick)
     except AnalyzeError as e:
-        reason = str(e)
+        reason = Meaning(words_of(e))     # the page shows it: in the viewer's language when it is a message
     if analysis is not None and not analysis["cards"]:
-        analysis, reason = None, "no card was played in this deal"
+        analysis, reason = None, Meaning("no card was played in this deal")
     record = data["deals"][index] if isinstance(data, Mapping) and "deals" in data else data
     assert isinstance(record, Mapping)
     return {
@@ -80,11 +84,12 @@ def _deals(data: object, index: int) -> tuple[Any, Any]:
         if isinstance(data, Mapping) and "deals" in data:
             return _match_deal(data, index)
         if index != 0:
-            raise ReviewError("a deal record holds one deal: deal 0")
+            raise ReviewError(Meaning("a deal record holds one deal: deal 0"))
         return _start_and_end(data, None)
     except RecordError as e:
         at = e.field if e.index is None else f"{e.field}[{e.index}]"
-        raise ReviewError(f"invalid record ({at}): {e.message}") from None
+        why = e.message if isinstance(e.message, Meaning) else Meaning(e.message)
+        raise ReviewError(Meaning("invalid record ({at}): {why}", {"at": at, "why": why})) from None
 
 
 def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
@@ -92,21 +97,25 @@ def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
     game = GAMES.get(name) if isinstance(name, str) else None
     deals = data.get("deals")
     if game is None or not isinstance(deals, list):
-        raise ReviewError(f'invalid record: a match record needs a "game" ({" or ".join(GAMES)}) and "deals"')
+        raise ReviewError(Meaning('invalid record: a match record needs a "game" ({games}) and "deals"',
+                                  {"games": " or ".join(GAMES)}))
     if not deals:
-        raise ReviewError("this match record has no deals")
+        raise ReviewError(Meaning("this match record has no deals"))
     if not isinstance(index, int) or not 0 <= index < len(deals):
-        raise ReviewError(f"this match record has deals 0-{len(deals) - 1}, not {index}")
+        raise ReviewError(Meaning("this match record has deals 0-{last}, not {index}",
+                                  {"last": len(deals) - 1, "index": index}))
     try:
         rules = game.rules_from_json(data.get("rules"))
     except Exception as e:  # noqa: BLE001 - a rules error of any kind is reported as such
-        raise ReviewError(f"invalid record (rules): {e}") from None
+        why = words_of(e)
+        raise ReviewError(Meaning("invalid record (rules): {why}",
+                                  {"why": why if isinstance(why, Meaning) else Meaning(why)})) from None
     first = deals[0].get("dealer", 0) if isinstance(deals[0], Mapping) else 0
     match = game.new_match(rules, first_dealer=first if isinstance(first, int) else 0)
     for i in range(index):
         _start, before = _start_and_end(deals[i], match)
         if not before.is_over:
-            raise ReviewError(f"invalid record (deals[{i}]): unfinished, yet another deal follows")
+            raise ReviewError(Meaning("invalid record (deals[{i}]): unfinished, yet another deal follows", {"i": i}))
         match.finish(before)
     return _start_and_end(deals[index], match)
 
@@ -161,12 +170,13 @@ class Reviews:
             self.done.move_to_end(key)
             found = self.done[key]
             if "error" in found:
-                raise ReviewError(found["error"])
+                raise ReviewError(found["error"])       # a Meaning: each request gets it in its language
             return found
         future = self.running.get(key)
         if future is None:
             if len(self.running) >= self.queue:
-                raise ReviewBusy(f"{self.queue} reviews are being computed; ask again in a few seconds")
+                raise ReviewBusy(Plural("{n} review is being computed; ask again in a few seconds",
+                                        "{n} reviews are being computed; ask again in a few seconds", self.queue))
             _deals(record, index)      # a bad record is refused here at once (a replay: milliseconds)
             loop = asyncio.get_running_loop()
             work = self._executor().submit(review_record, record, index, self.from_trick)
@@ -187,10 +197,10 @@ class Reviews:
             return
         error = future.exception()
         if isinstance(error, ReviewError):
-            self._keep(key, {"error": str(error)})
+            self._keep(key, {"error": words_of(error)})
         elif error is not None:
             log.error("review %s failed: %r", key, error)
-            self._keep(key, {"error": f"the review could not be computed: {error}"})
+            self._keep(key, {"error": Meaning("the review could not be computed: {error}", {"error": str(error)})})
         else:
             self._keep(key, future.result())
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from ...core.cards import CARDS, Card, cards_text
 from ...core.deal import AUCTION, DISCARD, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
+from ...core.meaning import Meaning, Plural, words_of
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.options import Rules
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
@@ -27,8 +28,6 @@ from .rules import (
     Rules55,
 )
 from .sampler import Sampler55
-
-_THROWN_IN = "the deal was thrown in (nobody bid)"
 
 
 def _rules(rules: Rules) -> Rules55:
@@ -96,24 +95,26 @@ class FiftyFive:
         discard, trump = record.get("discard"), record.get("trump")
         if discard is not None:
             if deal.phase == AUCTION:
-                raise RecordError("discard", None, "no discard before the auction has ended")
+                raise RecordError("discard", None, Meaning("no discard before the auction has ended"))
             if deal.thrown_in:
-                raise RecordError("discard", None, f"{_THROWN_IN}: there is no kitty to take and nothing to discard")
+                raise RecordError("discard", None, Meaning(
+                    "the deal was thrown in (nobody bid): there is no kitty to take and nothing to discard"))
             try:
                 cards = parse_discard(discard)
             except NotationError as e:
-                raise RecordError("discard", None, str(e)) from None
+                raise RecordError("discard", None, words_of(e)) from None
             why = deal.discard_error(cards)
             if why is not None:
                 raise RecordError("discard", None, why)
             deal.push_unchecked(Discard(tuple(deal.sort_hand(cards))))
         if trump is not None:
             if deal.phase == AUCTION:
-                raise RecordError("trump", None, "no trump choice before the auction has ended")
+                raise RecordError("trump", None, Meaning("no trump choice before the auction has ended"))
             if deal.thrown_in:
-                raise RecordError("trump", None, f"{_THROWN_IN}: nobody names trumps")
+                raise RecordError("trump", None, Meaning("the deal was thrown in (nobody bid): nobody names trumps"))
             if deal.phase == DISCARD:
-                raise RecordError("trump", None, "the bidder names trumps after discarding; there is no discard yet")
+                raise RecordError("trump", None, Meaning(
+                    "the bidder names trumps after discarding; there is no discard yet"))
             deal.push_unchecked(_trump(trump))
 
     def record_extra(self, deal: Deal) -> dict[str, object]:
@@ -217,7 +218,7 @@ def read_kitty(value: object, hands: list[list[Card]]) -> list[Card]:
     elif isinstance(value, list):
         items = list(value)
     else:
-        raise RecordError("kitty", None, f"kitty must be a string of {KITTY_SIZE} cards")
+        raise RecordError("kitty", None, Meaning("kitty must be a string of {n} cards", {"n": KITTY_SIZE}))
     kitty: list[Card] = []
     for item in items:
         try:
@@ -225,17 +226,22 @@ def read_kitty(value: object, hands: list[list[Card]]) -> list[Card]:
                 raise NotationError("")
             kitty.append(Card.parse(item, RANKS))
         except NotationError:
-            raise RecordError("kitty", None, f"malformed card {item!r} in the kitty") from None
+            raise RecordError("kitty", None, Meaning("malformed card {card} in the kitty",
+                                                     {"card": repr(item)})) from None
     if len(kitty) != KITTY_SIZE:
-        raise RecordError("kitty", None, f"the kitty has {len(kitty)} cards; it must have {KITTY_SIZE}")
+        raise RecordError("kitty", None, Plural("the kitty has {n} card; it must have {size}",
+                                                "the kitty has {n} cards; it must have {size}",
+                                                len(kitty), {"size": KITTY_SIZE}))
     holder = {c: seat for seat, hand in enumerate(hands) for c in hand}
     seen: set[Card] = set()
     for c in kitty:
         if c in seen:
-            raise RecordError("kitty", None, f"{c} is in the kitty twice; the pack holds each card once")
+            raise RecordError("kitty", None, Meaning("{card} is in the kitty twice; the pack holds each card once",
+                                                     {"card": str(c)}))
         seen.add(c)
         if c in holder:
-            raise RecordError("kitty", None, f"{c} is in the kitty and in the hand of seat {holder[c]}")
+            raise RecordError("kitty", None, Meaning("{card} is in the kitty and in the hand of seat {seat}",
+                                                     {"card": str(c), "seat": holder[c]}))
     return kitty
 
 
@@ -243,7 +249,7 @@ def _trump(value: object) -> TrumpChoice:
     try:
         return parse_trump(value)
     except NotationError as e:
-        raise RecordError("trump", None, str(e)) from None
+        raise RecordError("trump", None, words_of(e)) from None
 
 
 GAME = FiftyFive()

@@ -18,7 +18,7 @@ from .rules import BIDS, SLAM, TRICK_POINTS, Rules55
 
 BID_CALLS: tuple[Call, ...] = tuple(Call(str(v), "bid", "number", v) for v in BIDS)
 _BY_TEXT: dict[str, Call] = {c.text: c for c in (PASS, HOLD, *BID_CALLS)}
-CALL_HELP = "calls are P, HOLD (dealer only), 10, 15, 20, 25, 60"
+CALL_HELP = N_("calls are P, HOLD (dealer only), 10, 15, 20, 25, 60")
 
 
 def parse_call(text: object) -> Call:
@@ -32,8 +32,8 @@ def parse_call(text: object) -> Call:
         if found is not None:
             return found
         if t.isdigit():
-            raise NotationError(f"{t} is not a bid; bids are 10, 15, 20, 25 and 60")
-    raise NotationError(f"malformed call {text!r}; {CALL_HELP}")
+            raise NotationError(Meaning("{bid} is not a bid; bids are 10, 15, 20, 25 and 60", {"bid": t}))
+    raise NotationError(Meaning("malformed call {text}; {help}", {"text": repr(text), "help": Meaning(CALL_HELP)}))
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from ...core.cardbits import CardBits
 from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
 from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
-from ...core.meaning import Meaning, suit_word
+from ...core.meaning import N_, Meaning, suit_word
 from ...core.moves import Call, Discard, Move, TrumpChoice, discards
 from ...core.shuffle import shuffle
 from .auction import Auction55, Contract, parse_call
@@ -28,7 +28,8 @@ from .scoring import deal_score, is_made
 _SORT_KEY = tuple((i // 13) * 16 + (12 - i % 13) for i in range(52))
 
 TRUMP_CHOICES = tuple(TrumpChoice(s) for s in Suit)
-TRUMP_HELP = "the bidder names S, H, D or C"
+TRUMP_HELP = N_("the bidder names S, H, D or C")
+NO_NO_TRUMPS = Meaning("55 has no no-trumps; {help}", {"help": Meaning(TRUMP_HELP)})
 RENEGE_HELP = ("only a 5, J or A of hearts higher than the trump led may be kept back, "
                "and only when the player has no other trump")
 
@@ -68,12 +69,12 @@ def parse_trump(text: object) -> TrumpChoice:
     if isinstance(text, str):
         t = plain(text)
         if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
-            raise NotationError(f"55 has no no-trumps; {TRUMP_HELP}")
+            raise NotationError(NO_NO_TRUMPS)
         try:
             return TRUMP_CHOICES[Suit.parse(t)]
         except NotationError:
             pass
-    raise NotationError(f"trump must be one of S, H, D, C, not {text!r}")
+    raise NotationError(Meaning("trump must be one of S, H, D, C, not {text}", {"text": repr(text)}))
 
 
 def parse_discard(value: object) -> list[Card]:
@@ -86,7 +87,7 @@ def parse_discard(value: object) -> list[Card]:
     elif isinstance(value, (list, tuple)):
         items = list(value)
     else:
-        raise NotationError(f"a discard must be a string of 5 cards, not {value!r}")
+        raise NotationError(Meaning("a discard must be a string of 5 cards, not {value}", {"value": repr(value)}))
     out = []
     for item in items:
         try:
@@ -94,7 +95,7 @@ def parse_discard(value: object) -> list[Card]:
                 raise NotationError("")
             out.append(Card.parse(item, RANKS))
         except NotationError:
-            raise NotationError(f"malformed card {item!r} in the discard") from None
+            raise NotationError(Meaning("malformed card {card} in the discard", {"card": repr(item)})) from None
     return out
 
 
@@ -243,7 +244,7 @@ class Deal55(Deal):
             assert why is not None
             return IllegalMoveError(why, texts)
         if phase == TRUMP and isinstance(move, TrumpChoice):
-            return IllegalMoveError(f"55 has no no-trumps; {TRUMP_HELP}", texts)
+            return IllegalMoveError(NO_NO_TRUMPS, texts)
         if phase == PLAY and isinstance(move, Card):
             return self._card_refusal(move, legal, self._follow_text(legal))
         return self._phase_refusal(move)
@@ -268,7 +269,7 @@ class Deal55(Deal):
         :raises NotationError: if the text is none of these.
         """
         if not isinstance(text, str):
-            raise NotationError(f"malformed move {text!r}")
+            raise NotationError(Meaning("malformed move {text}", {"text": repr(text)}))
         phase = self.phase
         if phase == AUCTION:
             try:
@@ -301,13 +302,13 @@ class Deal55(Deal):
 
     def over_text(self) -> str:
         if self.thrown_in:
-            return "the deal was thrown in (nobody bid); no cards are played"
-        return f"the deal is over: all {TRICKS} tricks have been played"
+            return Meaning("the deal was thrown in (nobody bid); no cards are played")
+        return Meaning("the deal is over: all {n} tricks have been played", {"n": TRICKS})
 
     def not_ready_text(self) -> str:
         if self.phase == DISCARD:
-            return "the bidder has not discarded yet; no card may be played"
-        return "trumps have not been named yet; no card may be played"
+            return Meaning("the bidder has not discarded yet; no card may be played")
+        return Meaning("trumps have not been named yet; no card may be played")
 
     def waiting_for(self) -> str:
         if self.phase == AUCTION:

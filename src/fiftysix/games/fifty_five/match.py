@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ...core.cards import CARDS, Card
 from ...core.deal import Deal
 from ...core.match import MatchBase
+from ...core.meaning import Meaning
 from .deal import Deal55
 from .rules import KITTY_SIZE, Rules55
 from .scoring import first_to_reach
@@ -67,6 +68,7 @@ class Match55(MatchBase):
         if winner is not None:
             self.over = True
             self.winner = winner
-            self.end_reason = f"side {winner} reached the target {self.rules.target}"
+            self.end_reason = Meaning("side {side} reached the target {target}",
+                                      {"side": winner, "target": self.rules.target})
         self.dealer = (self.dealer + 1) % self.rules.players
         return result

@@ -78,13 +78,14 @@ class Rules55:
 
     def __post_init__(self) -> None:
         if self.players not in CHOICES["players"]:
-            raise RulesError(f"players must be 2-9, not {self.players!r}")
+            raise RulesError(Meaning("players must be 2-9, not {value}", {"value": repr(self.players)}))
         allowed = TEAM_PLAYERS.get(self.teams)
         if allowed is None:
-            raise RulesError(f"teams must be none, two or three, not {self.teams!r}")
+            raise RulesError(Meaning("teams must be none, two or three, not {value}", {"value": repr(self.teams)}))
         if self.players not in allowed:
             needs = ", ".join(str(n) for n in allowed)
-            raise RulesError(f"teams={self.teams} needs {needs} players, not {self.players}")
+            raise RulesError(Meaning("teams={teams} needs {needs} players, not {players}",
+                                     {"teams": self.teams, "needs": needs, "players": str(self.players)}))
         n_sides = {"none": self.players, "two": 2, "three": 3}[self.teams]
         s = object.__setattr__
         s(self, "n_sides", n_sides)

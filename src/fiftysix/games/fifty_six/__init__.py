@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
+from ...core.meaning import Meaning
 from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice, strain_text
 from ...core.options import Rules
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
@@ -73,7 +74,7 @@ class FiftySix:
         if trump is None:
             return
         if deal.phase == AUCTION:
-            raise RecordError("trump", None, "no trump choice before the auction has ended")
+            raise RecordError("trump", None, Meaning("no trump choice before the auction has ended"))
         assert deal.phase == TRUMP
         deal.push_unchecked(parse_trump(trump))
 
@@ -82,8 +83,9 @@ class FiftySix:
         if trump is None:
             return
         if _rules(rules).trump == "bid":
-            raise RecordError("trump", None,
-                              f"trump must be null with trump: bid (the contract's strain is trumps), not {trump!r}")
+            raise RecordError("trump", None, Meaning(
+                "trump must be null with trump: bid (the contract's strain is trumps), not {value}",
+                {"value": repr(trump)}))
         parse_trump(trump)
 
     def record_extra(self, deal: Deal) -> dict[str, object]:
@@ -175,7 +177,8 @@ def parse_trump(value: object) -> TrumpChoice:
             return TRUMP_CHOICES[Suit.parse(t)]
         except NotationError:
             pass
-    raise RecordError("trump", None, f"trump must be one of S, H, D, C, NT, not {value!r}")
+    raise RecordError("trump", None, Meaning("trump must be one of S, H, D, C, NT, not {value}",
+                                             {"value": repr(value)}))
 
 
 GAME = FiftySix()

@@ -127,7 +127,8 @@ class Auction56:
             v = resulting_value(call, self.value)
             if v != written_value:
                 raise CallNotAllowedError(
-                    f"{written_value}{call.text} does not add up: {call.text} over {self.value} makes {v}",
+                    Meaning("{written}{call} does not add up: {call} over {value} makes {v}",
+                            {"written": str(written_value), "call": call.text, "value": self.value, "v": v}),
                     self._legal_text())
         if self.is_legal(call):
             return
@@ -252,7 +253,7 @@ class Auction56:
 
 def _short_legal(legal: tuple[Call, ...]) -> str:
     if not legal:
-        return "none"
+        return Meaning("none")
     texts = [c.text for c in legal]
     if len(texts) <= 12:
         return ", ".join(texts)
@@ -260,8 +261,9 @@ def _short_legal(legal: tuple[Call, ...]) -> str:
     bids = [c for c in legal if c.is_bid]
     fixed = [c.value for c in bids if c.value is not None]
     low = min(fixed) if fixed else None
-    extra = f"bids from {low} to 56" if low is not None else "bids"
-    return ", ".join(specials + [f"{extra} ({len(bids)} forms)"])
+    extra = (Meaning("bids from {low} to 56 ({n} forms)", {"low": low, "n": len(bids)}) if low is not None else
+             Meaning("bids ({n} forms)", {"n": len(bids)}))
+    return Meaning("{calls}, {bids}", {"calls": ", ".join(specials), "bids": extra}) if specials else extra
 
 
 def _tops_announced(call: Call, raised_by: int) -> int:

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ...core.cards import SUITS, Suit
 from ...core.errors import NotationError
+from ...core.meaning import N_, Meaning
 from ...core.moves import DOUBLE, PASS, REDOUBLE, Call
 
 MIN_BID = 28
@@ -67,7 +68,7 @@ _STD_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^\+(\d+)NOES$"), "plus-noes"),
 ]
 
-STANDARD_HELP = "calls are P, X, XX or bids such as 28H, H28, 28NT, 29NOES, +2H, +2NOES"
+STANDARD_HELP = N_("calls are P, X, XX or bids such as 28H, H28, 28NT, 29NOES, +2H, +2NOES")
 
 
 def _parse_standard(t: str, original: str) -> Call:
@@ -88,7 +89,7 @@ def _parse_standard(t: str, original: str) -> Call:
             return plus_suit(int(g[0]), Suit.parse(g[1]))
         if form == "plus-noes" and int(g[0]) >= 1:
             return plus_noes(int(g[0]))
-    raise NotationError(f"malformed call {original!r}; {STANDARD_HELP}")
+    raise NotationError(_malformed(original, STANDARD_HELP))
 
 
 # ---- announcements ------------------------------------------------------------------------------
@@ -135,8 +136,8 @@ def nos(k: int = 1) -> Call:
 PLUS_PASS = _ann("plus-pass", "PP")
 NT_RAISE = _ann("nt", "NT")
 
-ANNOUNCEMENT_HELP = ("calls are P, X, XX or announcements such as 30H, +H, 1+H, +1H, 2+H, -H, -2H, "
-                     "NOS, 2NOS, PP, NT, 40NT (a raise may carry its resulting number: 29+H)")
+ANNOUNCEMENT_HELP = N_("calls are P, X, XX or announcements such as 30H, +H, 1+H, +1H, 2+H, -H, -2H, "
+                       "NOS, 2NOS, PP, NT, 40NT (a raise may carry its resulting number: 29+H)")
 
 
 def _parse_body(t: str) -> Call | None:
@@ -186,7 +187,7 @@ def _parse_announcement(t: str, original: str) -> tuple[Call, int | None]:
         body = _parse_body(m.group(2).strip())
         if body is not None:
             return body, int(m.group(1))
-    raise NotationError(f"malformed call {original!r}; {ANNOUNCEMENT_HELP}")
+    raise NotationError(_malformed(original, ANNOUNCEMENT_HELP))
 
 
 # ---- shared -------------------------------------------------------------------------------------
@@ -200,7 +201,7 @@ def parse_call(text: object, bidding: str) -> tuple[Call, int | None]:
     """
     help_text = STANDARD_HELP if bidding == "standard" else ANNOUNCEMENT_HELP
     if not isinstance(text, str):
-        raise NotationError(f"malformed call {text!r}; {help_text}")
+        raise NotationError(_malformed(text, help_text))
     t = _normal(text)
     if t in _WORDS:
         return _WORDS[t], None
@@ -291,3 +292,8 @@ FORM_GLOSSARY: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 """One example and its meaning per written form, for help screens and newcomers."""
+
+
+def _malformed(text: object, help_text: str) -> Meaning:
+    """``malformed call 'ZZ'; calls are ...`` (the bidding system's help)."""
+    return Meaning("malformed call {text}; {help}", {"text": repr(text), "help": Meaning(help_text)})

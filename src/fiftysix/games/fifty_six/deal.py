@@ -273,7 +273,7 @@ class Deal56(Deal):
         :raises IllegalMoveError: if an announcement's written number does not add up.
         """
         if not isinstance(text, str):
-            raise NotationError(f"malformed move {text!r}")
+            raise NotationError(Meaning("malformed move {text}", {"text": repr(text)}))
         t = plain(text)
         if self.phase == TRUMP:
             if t in ("NT", "N", "NOTRUMPS", "NO-TRUMPS"):
@@ -281,7 +281,8 @@ class Deal56(Deal):
             try:
                 return TRUMP_CHOICES[Suit.parse(t)]
             except NotationError:
-                raise NotationError(f"malformed trump {text!r}; choose S, H, D, C or NT") from None
+                raise NotationError(Meaning("malformed trump {text}; choose S, H, D, C or NT",
+                                            {"text": repr(text)})) from None
         if self.phase == AUCTION:
             try:
                 return self.parse_call(text)
@@ -325,11 +326,11 @@ class Deal56(Deal):
 
     def over_text(self) -> str:
         if self.claimed_by is not None:
-            return f"the deal is over: seat {self.claimed_by} claimed the rest"
-        return f"the deal is over: all {self.rules.deck_size} cards have been played"
+            return Meaning("the deal is over: seat {seat} claimed the rest", {"seat": self.claimed_by})
+        return Meaning("the deal is over: all {n} cards have been played", {"n": self.rules.deck_size})
 
     def not_ready_text(self) -> str:
-        return "trumps have not been chosen yet; no card may be played"
+        return Meaning("trumps have not been chosen yet; no card may be played")
 
     # -- applying ------------------------------------------------------------------------------------
     def _apply(self, move: Move) -> None:

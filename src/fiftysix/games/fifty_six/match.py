@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...core.match import MatchBase
+from ...core.meaning import Meaning, Plural
 from .deal import Deal56
 from .rules import Rules56
 from .scoring import deal_score, pay_tables
@@ -77,7 +78,7 @@ class Match56(MatchBase):
             if len(alive) <= 1:
                 self.over = True
                 self.winner = alive[0] if alive else None
-                self.end_reason = f"team {self.winner} is the last team with tables"
+                self.end_reason = Meaning("team {team} is the last team with tables", {"team": self.winner})
                 return
             survivors = [s for s in range(rules.players) if not self.out[rules.team_of[s]]]
             if len(survivors) != len(self.seats):
@@ -97,5 +98,7 @@ class Match56(MatchBase):
             best = max(self.standings)
             leaders = [t for t, s in enumerate(self.standings) if s == best]
             self.winner = leaders[0] if len(leaders) == 1 else None
-            self.end_reason = (f"team {self.winner} reached the target {rules.target}" if reached
-                               else f"all {rules.deals} deals have been played")
+            self.end_reason = (Meaning("team {team} reached the target {target}",
+                                       {"team": self.winner, "target": rules.target}) if reached
+                               else Plural("the {n} deal has been played", "all {n} deals have been played",
+                                           rules.deals))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import RulesError
-from ...core.meaning import N_
+from ...core.meaning import N_, Meaning
 from ...core.options import resolve_rules, rules_json
 
 RANKS = "J9ATKQ87"
@@ -80,12 +80,13 @@ class Rules56:
 
     def __post_init__(self) -> None:
         if self.players not in DECK_CHOICES:
-            raise RulesError(f"players must be 4, 6 or 8, not {self.players!r}")
+            raise RulesError(Meaning("players must be 4, 6 or 8, not {value}", {"value": repr(self.players)}))
         allowed = DECK_CHOICES[self.players]
         deck = allowed[0] if self.deck is None else self.deck
         if deck not in allowed:
             needs = ", ".join(str(n) for n, d in DECK_CHOICES.items() if deck in d)
-            raise RulesError(f"deck={deck} needs {needs} players, not {self.players}")
+            raise RulesError(Meaning("deck={deck} needs {needs} players, not {players}",
+                                     {"deck": str(deck), "needs": needs, "players": str(self.players)}))
         n_teams = 2 if self.teams == "two" else self.players // 2
         s = object.__setattr__
         s(self, "deck_size", deck)
