@@ -123,6 +123,24 @@ class Auction56:
             return call.text in self._bid_texts
         return call in self._specials or any(c.text == call.text for c in self._specials)
 
+    def push_if_legal(self, call: Call) -> tuple[Call, ...] | None:
+        """Apply ``call`` if it is legal now (:meth:`is_legal`): then the calls legal next (empty once the
+        auction is done); else ``None``, and nothing changes.  The deal's path for each call, in few steps."""
+        if self.done:
+            return None
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if call.kind == "bid":      # is_legal, inline
+            if call.text not in self._bid_texts:
+                return None
+        elif not (call in self._specials or any(c.text == call.text for c in self._specials)):
+            return None
+        self.push_unchecked(call)
+        if self.done:
+            return ()
+        legal = self._legal = self._compute_legal()
+        return legal
+
     def check(self, call: Call, written_value: int | None = None) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
         if self.done:

@@ -168,18 +168,19 @@ class Deal56(Deal):
                                  if self.revealed else None)
                     self._legal = legal
                 return move
-        elif move.__class__ is Call and self.phase == AUCTION:     # a legal call, likewise
+        elif move.__class__ is Call and self.phase == AUCTION and (seat is None or seat == self.to_move):
+            # a legal call, likewise (with the next seat's calls, while the auction is at hand)
             to = self.to_move  # type: ignore[assignment]
             auction = self.auction
-            if auction.is_legal(move) and (seat is None or seat == to):
+            legal = auction.push_if_legal(move)
+            if legal is not None:
                 self.history.append((to, move))
-                auction.push_unchecked(move)
                 if auction.done:
                     self._legal = None
                     self._end_auction()
-                else:   # the next seat's calls, while the auction is at hand
+                else:
                     self.to_move = auction.to_move
-                    self._legal = auction.legal()
+                    self._legal = legal
                 return move
         return super().push(move, seat)
 
