@@ -60,3 +60,23 @@ def test_a_seed_deals_what_a_standard_shuffle_of_the_deck_deals(seed: int, prese
     if deal.game == "55":
         n = rules.players * k
         assert sorted(deal.kitty) == sorted(deck[n:n + 5])
+
+
+def test_seeded_deals_use_the_generator_core_here() -> None:
+    assert shuffling.SEEDED     # else dealing from a seed is correct but slower
+
+
+@given(st.one_of(st.integers(-2**70, 2**70), st.text(max_size=5), st.none()), st.integers(0, 120),
+       st.integers(0, 17))
+def test_a_seeded_shuffle_is_the_standard_librarys_draws(seed: int | str | None, size: int, choices: int) -> None:
+    deck = tuple(range(size))
+    first, items = shuffling.seeded_shuffle(deck, seed, choices)
+    if seed is None:    # a fresh seed from the system: only the shape can be compared
+        assert sorted(items) == list(deck) and 0 <= first < max(choices, 1)
+        return
+    rng = random.Random(seed)
+    assert first == (rng.randrange(choices) if choices else 0)
+    expected = list(deck)
+    rng.shuffle(expected)
+    assert items == expected
+    assert deck == tuple(range(size))   # the deck given is left as it was

@@ -18,7 +18,7 @@ from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.meaning import N_, Meaning, suit_word
 from ...core.moves import Call, Discard, Move, TrumpChoice, discards
-from ...core.shuffle import shuffle
+from ...core.shuffle import seeded_shuffle, shuffle
 from .auction import Auction55, Contract, parse_call
 from .play import IS_TRUMP, KEY, PRIVILEGED, SUIT, TRUMP_BASE, trick_points, trick_winner
 from .rules import BONUS, KITTY_SIZE, RANKS, TRICKS, Rules55
@@ -143,11 +143,14 @@ class Deal55(Deal):
         Five cards each, five to the kitty, the rest undealt.  The dealer, if not given, is drawn from the
         same generator.
         """
-        rng = rng if rng is not None else random.Random(seed)
-        if dealer is None:
-            dealer = rng.randrange(rules.players)
-        bits = list(_DECK_BITS)     # the pack's cards as bits: the same shuffle deals the same
-        shuffle(bits, rng)
+        if rng is None:
+            drawn, bits = seeded_shuffle(_DECK_BITS, seed, rules.players if dealer is None else 0)
+            dealer = drawn if dealer is None else dealer
+        else:       # the pack's cards as bits: the same shuffle deals the same
+            if dealer is None:
+                dealer = rng.randrange(rules.players)
+            bits = list(_DECK_BITS)
+            shuffle(bits, rng)
         k, n = rules.hand_size, rules.players
         once = [sum(bits[i:i + k]) for i in range(0, n * k, k)]     # distinct bits: the sum is the union
         deal = cls.__new__(cls)

@@ -68,6 +68,7 @@ class Auction56:
         self._pass_first = not (rules.all_pass == "forced" and rules.bidding == "standard")
         self._closes = rules.double == "closes"
         self._suit_size = rules.deck_size // 4
+        self._announcements = rules.bidding == "announcements"
 
     @property
     def meanings(self) -> list[str]:
@@ -83,9 +84,10 @@ class Auction56:
     # -- what may be called ----------------------------------------------------------------------
     def legal(self) -> tuple[Call, ...]:
         """The calls the seat to move may make, in a stable order (``P X XX`` then bids by value)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def _compute_legal(self) -> tuple[Call, ...]:
         if self.done:
@@ -106,8 +108,10 @@ class Auction56:
                 self._specials = _SPECIALS[specials]
                 self._bid_texts = frozenset()
                 return self._specials
+        # standard bids only ask whether a suit was named (NOES); announcements count them (kNOS)
+        suit_bids = len(self.suit_bids) if self._announcements else min(len(self.suit_bids), 1)
         legal, self._specials, self._bid_texts = _legal_calls(
-            specials, self.rules.bidding, self.value, bidder is None, len(self.suit_bids), self._suit_size)
+            specials, self.rules.bidding, self.value, bidder is None, suit_bids, self._suit_size)
         return legal
 
     def is_legal(self, call: Call) -> bool:
@@ -118,6 +122,24 @@ class Auction56:
         if call.kind == "bid":
             return call.text in self._bid_texts
         return call in self._specials or any(c.text == call.text for c in self._specials)
+
+    def push_if_legal(self, call: Call) -> tuple[Call, ...] | None:
+        """Apply ``call`` if it is legal now (:meth:`is_legal`): then the calls legal next (empty once the
+        auction is done); else ``None``, and nothing changes.  The deal's path for each call, in few steps."""
+        if self.done:
+            return None
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if call.kind == "bid":      # is_legal, inline
+            if call.text not in self._bid_texts:
+                return None
+        elif not (call in self._specials or any(c.text == call.text for c in self._specials)):
+            return None
+        self.push_unchecked(call)
+        if self.done:
+            return ()
+        legal = self._legal = self._compute_legal()
+        return legal
 
     def check(self, call: Call, written_value: int | None = None) -> None:
         """:raises IllegalMoveError: (a subclass) if ``call`` may not be made now; says what may."""
@@ -192,55 +214,61 @@ class Auction56:
 
     def push_unchecked(self, call: Call) -> None:
         seat = self.to_move
-        rules = self.rules
         self._legal = None
-        meaning: str
-        if call is PASS and not self.calls and rules.bidding == "announcements":
-            # Seed 004: first hand's pass on the very first call counts as Plus Pass.
-            meaning = self._apply_bid(PLUS_PASS, seat, counted_as_pass=True)
-        elif call is PASS:
-            self.passes += 1
-            meaning = Meaning("pass")
-            if self.bidder is None:
-                if self.passes == self.n:
+        describing = self._describing   # the words are worked out only when asked for (see meanings)
+        meaning: str = ""
+        if call is PASS:
+            if not self.calls and self._announcements:
+                # Seed 004: first hand's pass on the very first call counts as Plus Pass.
+                meaning = self._apply_bid(PLUS_PASS, seat, counted_as_pass=True)
+            else:
+                passes = self.passes = self.passes + 1
+                if describing:
+                    meaning = Meaning("pass")
+                if self.bidder is None:
+                    if passes == self.n:
+                        self.done = True
+                        self.bidder = self.first_hand
+                        self.value = MIN_BID
+                        self.strain = None
+                elif passes == self.n - 1:
                     self.done = True
-                    self.bidder = self.first_hand
-                    self.value = MIN_BID
-                    self.strain = None
-            elif self.passes == self.n - 1:
-                self.done = True
         elif call is DOUBLE:
             self.doubled = 1
             self.passes = 0
-            meaning = (Meaning("double: bets that the {v} of seat {seat}'s team will fail",
-                               {"v": self.value, "seat": self.bidder}) if self._describing else "")
+            if describing:
+                meaning = Meaning("double: bets that the {v} of seat {seat}'s team will fail",
+                                  {"v": self.value, "seat": self.bidder})
         elif call is REDOUBLE:
             self.doubled = 2
             self.passes = 0
             self.done = True
-            meaning = Meaning("redouble: the doubled team bets that it will make its bid")
+            if describing:
+                meaning = Meaning("redouble: the doubled team bets that it will make its bid")
         else:
             meaning = self._apply_bid(call, seat)
         self.calls.append(call)
-        if self._describing:
+        if describing:
             self._meanings.append(meaning)
-        self.to_move = (seat + 1) % self.n
+        seat += 1
+        self.to_move = seat if seat < self.n else 0
 
     def _apply_bid(self, call: Call, seat: int, counted_as_pass: bool = False) -> str:
         meaning = describe(call, self, counted_as_pass) if self._describing else ""
         old = self.value
-        self.value = resulting_value(call, self.value)
+        value = self.value = call.value if call.value is not None else old + call.step   # resulting_value
         self.bidder = seat
         self.doubled = 0
         self.passes = 0
-        if self.rules.bidding == "announcements":
-            self.strain = call.suit
-            if call.suit is not None:
-                self.announced_top[call.suit] += _tops_announced(call, self.value - old)
+        suit = call.suit
+        if self._announcements:
+            self.strain = suit
+            if suit is not None:
+                self.announced_top[suit] += _tops_announced(call, value - old)
         else:
             self.strain = call.strain
-        if call.suit is not None:
-            self.suit_bids.append(call.suit)
+        if suit is not None:
+            self.suit_bids.append(suit)
         return meaning
 
     # -- outcome ------------------------------------------------------------------------------------

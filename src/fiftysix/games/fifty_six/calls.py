@@ -30,6 +30,7 @@ def _normal(text: str) -> str:
 
 # ---- standard -----------------------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)     # legal_bids builds the same few hundred bids again and again
 def _std(form: str, text: str, *, value: int | None = None, step: int = 0,
          suit: Suit | None = None, k: int = 0) -> Call:
     return Call(text, "bid", form, value, step, suit, suit, k)
@@ -94,6 +95,7 @@ def _parse_standard(t: str, original: str) -> Call:
 
 # ---- announcements ------------------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)
 def _ann(form: str, text: str, *, value: int | None = None, step: int = 1,
          suit: Suit | None = None, k: int = 0) -> Call:
     return Call(text, "bid", form, value, 0 if value is not None else step, suit, suit, k)

@@ -13,7 +13,7 @@ from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.meaning import Meaning, suit_word
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
-from ...core.shuffle import shuffle
+from ...core.shuffle import seeded_shuffle, shuffle
 from .auction import Auction56, Contract
 from .calls import parse_call, resulting_value
 from .play import POINTS, STRENGTH, SUIT, trick_key
@@ -91,11 +91,15 @@ class Deal56(Deal):
 
         The dealer, if not given, is drawn from the same generator.
         """
-        rng = rng if rng is not None else random.Random(seed)
-        if dealer is None:
-            dealer = rng.randrange(rules.players)
-        bits = list(_deck_bits(rules.ranks))    # the deck's cards as bits: the same shuffle deals the same
-        shuffle(bits, rng)
+        deck = _deck_bits(rules.ranks)     # the deck's cards as bits: the same shuffle deals the same
+        if rng is None:
+            drawn, bits = seeded_shuffle(deck, seed, rules.players if dealer is None else 0)
+            dealer = drawn if dealer is None else dealer
+        else:
+            if dealer is None:
+                dealer = rng.randrange(rules.players)
+            bits = list(deck)
+            shuffle(bits, rng)
         k = rules.hand_size
         once: list[int] = []
         twice: list[int] = []
@@ -164,12 +168,19 @@ class Deal56(Deal):
                                  if self.revealed else None)
                     self._legal = legal
                 return move
-        elif move.__class__ is Call and self.phase == AUCTION:     # a legal call, likewise
+        elif move.__class__ is Call and self.phase == AUCTION and (seat is None or seat == self.to_move):
+            # a legal call, likewise (with the next seat's calls, while the auction is at hand)
             to = self.to_move  # type: ignore[assignment]
-            if self.auction.is_legal(move) and (seat is None or seat == to):
+            auction = self.auction
+            legal = auction.push_if_legal(move)
+            if legal is not None:
                 self.history.append((to, move))
-                self._legal = None
-                self._apply(move)
+                if auction.done:
+                    self._legal = None
+                    self._end_auction()
+                else:
+                    self.to_move = auction.to_move
+                    self._legal = legal
                 return move
         return super().push(move, seat)
 
@@ -339,15 +350,7 @@ class Deal56(Deal):
             assert isinstance(move, Call)
             self.auction.push_unchecked(move)
             if self.auction.done:
-                self.contract = self.auction.contract()
-                assert self.contract is not None
-                self.trump = self.contract.strain
-                if self.rules.trump == "bid":
-                    self.phase = PLAY
-                    self.to_move = self.first_hand
-                else:
-                    self.phase = TRUMP
-                    self.to_move = self.contract.declarer
+                self._end_auction()
             else:
                 self.to_move = self.auction.to_move
         elif phase == PLAY:     # cards are played by _play (see push_unchecked)
@@ -363,6 +366,17 @@ class Deal56(Deal):
             self.trump_chosen = True
             self.phase = PLAY
             self.to_move = self.first_hand
+
+    def _end_auction(self) -> None:
+        contract = self.contract = self.auction.contract()
+        assert contract is not None
+        self.trump = contract.strain
+        if self.rules.trump == "bid":
+            self.phase = PLAY
+            self.to_move = self.first_hand
+        else:
+            self.phase = TRUMP
+            self.to_move = contract.declarer
 
     def _end_trick(self) -> None:
         # Deal._end_trick with the trick scored inline: this runs once a trick.
