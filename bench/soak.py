@@ -140,6 +140,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "tables": args.tables, "minutes": minutes, "warmup_minutes": args.warmup,
         "rss_mb_first": rows[0]["rss_mb"] if rows else None, "rss_mb_last": rows[-1]["rss_mb"] if rows else None,
         "rss_slope_mb_per_min_after_warmup": round(slope([(r["minute"], r["rss_mb"]) for r in warm]), 3),
+        # a heap that fills to a plateau has a positive slope over the whole run but none at its end
+        "rss_slope_mb_per_min_last_third": round(slope([(r["minute"], r["rss_mb"]) for r in rows
+                                                        if r["minute"] >= minutes * 2 / 3]), 3),
         "rss_spread_pct_after_warmup": (round(100 * max(abs(m - mean) for m in mem) / mean, 1) if mem else None),
         "latency_ms_p50": round(percentile(stats.latencies, 0.5) * 1000, 2),
         "latency_ms_p99": round(percentile(stats.latencies, 0.99) * 1000, 2),
