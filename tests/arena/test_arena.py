@@ -205,7 +205,10 @@ def test_ctrl_c_prints_and_writes_the_deals_played_so_far(tmp_path: Path) -> Non
     process = subprocess.Popen([sys.executable, "-m", "fiftysix.cli.main", "arena", "--rules", "56-4",
                                 "--bot", "random", "--bot", "rules", "--deals", "100000", "--seed", "3",
                                 "--json", str(json_path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               # a test run started in the background of a shell ignores SIGINT, and a child
+                               # inherits that: give it back the default, as in a terminal
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen: list[str] = []
     reader = threading.Thread(target=lambda: seen.extend(iter(lambda: process.stderr.read(1), "")), daemon=True)
     reader.start()

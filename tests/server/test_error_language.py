@@ -81,3 +81,33 @@ def test_a_review_without_any_card_played_says_so_in_each_language(db: str) -> N
                 time.sleep(0.5)
             assert r.status_code == 200, r.text
             assert r.json()["analysis"] is None and r.json()["analysis_error"] == expected
+
+
+@pytest.mark.parametrize(("name", "english", "malayalam"), [
+    ("", "choose a name (1 to 24 characters)", "പേര് നൽകുക (1 മുതൽ 24 വരെ അക്ഷരങ്ങൾ)"),
+    ("x" * 30, "the name has 30 characters; at most 24 are allowed", "പേര്-ൽ 30 അക്ഷരങ്ങളുണ്ട്"),
+    ("A\u202eB", "the name has an invisible formatting character (U+202E RIGHT-TO-LEFT OVERRIDE) at character 2",
+     "കാണാത്ത ഒരു ഫോർമാറ്റിങ് അക്ഷരം (U+202E RIGHT-TO-LEFT OVERRIDE)"),
+    (7, "the name must be text", "പേര് എഴുത്തായിരിക്കണം"),
+])
+def test_a_refused_name_is_refused_in_each_language(tmp_path: Any, name: Any, english: str, malayalam: str) -> None:
+    with client(tmp_path / "t.db") as c:
+        en = c.post("/api/player", json={"name": name}, headers=EN)
+        assert en.status_code == 400 and english in en.json()["error"], en.text
+        ml = c.post("/api/player", json={"name": name}, headers=ML)
+        assert ml.status_code == 400 and malayalam in ml.json()["error"], ml.text
+        code = create(c, player(c, "Asha"), preset="56-4")
+        ben = player(c, "Ben")
+        with c.websocket_connect(keyed(f"/ws/{code}"), headers=ML) as ws:
+            hello(ws, ben)
+            ws.send_json({"type": "join", "name": name})
+            refusal = receive_until(ws, lambda m: m["type"] == "error")["message"]
+            assert malayalam in refusal, refusal
+
+
+def test_no_name_and_no_player_is_refused_in_each_language(tmp_path: Any) -> None:
+    with client(tmp_path / "t.db") as c:
+        c.cookies.clear()
+        for headers, words in ((EN, "choose your name first"), (ML, "ആദ്യം നിങ്ങളുടെ പേര് നൽകുക")):
+            r = c.post("/api/tables", json={"preset": "56-4"}, headers=headers)
+            assert r.status_code == 400 and r.json()["error"] == words, r.text

@@ -43,7 +43,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core.meaning import words_of
+from ..core.meaning import N_, Meaning, words_of
 from ..i18n import localize, tr, translate
 from . import pwa
 from .access import PRIVATE, WRONG_KEY, Lookups, admission
@@ -205,7 +205,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             name = clean_name(body.get("name"))
         except ValueError as e:
-            return _error(str(e))
+            return _error(words_of(e), lang=language_of(request))
         old = tokens().read(request.cookies.get(COOKIE))
         player, token = tokens().issue(name, old.id if old is not None else None)
         response = JSONResponse({"id": player.id, "name": player.name, "token": token})
@@ -232,9 +232,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             name = clean_name(body.get("player_name")) if body.get("player_name") else None
         except ValueError as e:
-            return _error(str(e))
+            return _error(words_of(e), lang=language_of(request))
         if player is None and name is None:
-            return _error("choose your name first")
+            return _error(Meaning(N_("choose your name first")), lang=language_of(request))
         token = None
         if name is not None and (player is None or player.name != name):
             player, token = tokens().issue(name, player.id if player is not None else None)

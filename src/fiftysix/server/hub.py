@@ -185,7 +185,7 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
     try:
         name = check_name(form.get("name") or f"{host_name}'s table"[:TABLE_NAME], "table name", TABLE_NAME)
     except ValueError as e:
-        raise TableError(str(e)) from None
+        raise TableError(words_of(e)) from None
     public = form.get("public", False)
     if not isinstance(public, bool):
         raise TableError("public must be true (anyone with the code may join) or false (the default: "

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..core.meaning import N_, Meaning
+
 PLAYER_NAME = 24
 TABLE_NAME = 40
 
-REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character",
-                      "Cs": "a lone surrogate", "Co": "a private-use character",
-                      "Cn": "an unassigned code point", "Zl": "a line separator", "Zp": "a paragraph separator"}
+REFUSED_CATEGORIES = {"Cc": N_("a control character"), "Cf": N_("an invisible formatting character"),
+                      "Cs": N_("a lone surrogate"), "Co": N_("a private-use character"),
+                      "Cn": N_("an unassigned code point"), "Zl": N_("a line separator"),
+                      "Zp": N_("a paragraph separator")}
+WHAT = {"name": N_("name"), "table name": N_("table name")}     # what a refusal calls the name it refuses
 JOINERS = {"\u200c", "\u200d"}
 
 
@@ -25,21 +29,25 @@ def check_name(value: object, what: str = "name", limit: int = PLAYER_NAME) -> s
     """``value`` as a clean name: NFC, single spaces, trimmed, 1 to ``limit`` characters.
 
     :raises ValueError: naming the first refused character (its code point and position) or the length,
-        and what is allowed.
+        and what is allowed (its argument a :class:`Meaning`, for the player's language).
     """
+    thing = Meaning(WHAT[what]) if what in WHAT else what
     if not isinstance(value, str):
-        raise ValueError(f"the {what} must be text")
+        raise ValueError(Meaning("the {what} must be text", {"what": thing}))
     for position, ch in enumerate(value, 1):
         category = unicodedata.category(ch)
         # tab, newline and the like are whitespace: they become a space below
         if category in REFUSED_CATEGORIES and ch not in JOINERS and not (category == "Cc" and ch in "\t\n\r"):
             label = unicodedata.name(ch, "")
-            raise ValueError(f"the {what} has {REFUSED_CATEGORIES[category]} (U+{ord(ch):04X}"
-                             f"{' ' + label if label else ''}) at character {position}; "
-                             "names are printable text")
+            raise ValueError(Meaning("the {what} has {character} ({code}) at character {position}; "
+                                     "names are printable text",
+                                     {"what": thing, "character": Meaning(REFUSED_CATEGORIES[category]),
+                                      "code": f"U+{ord(ch):04X}{' ' + label if label else ''}",
+                                      "position": position}))
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if not name:
-        raise ValueError(f"choose a {what} (1 to {limit} characters)")
+        raise ValueError(Meaning("choose a {what} (1 to {limit} characters)", {"what": thing, "limit": limit}))
     if len(name) > limit:
-        raise ValueError(f"the {what} has {len(name)} characters; at most {limit} are allowed")
+        raise ValueError(Meaning("the {what} has {count} characters; at most {limit} are allowed",
+                                 {"what": thing, "count": len(name), "limit": limit}))
     return name

@@ -143,7 +143,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         try:
             event["name"] = clean_name(msg.get("name"))
         except ValueError as e:
-            raise TableError(str(e)) from None
+            raise TableError(words_of(e)) from None
         async with table.lock:
             if _join_changes_nothing(table, conn, player, event["name"]):
                 return
@@ -236,7 +236,7 @@ def _replacement_bot(table: LiveTable, bot: object) -> str:
         return table.state.fill or default_bot(table.state.game.name)
     bots = bot_names(table.state.game.name)
     if bot not in bots:
-        raise TableError(f"bot must be one of {', '.join(bots)}")
+        raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
     return str(bot)
 
 
@@ -275,8 +275,8 @@ async def _answer_knock(table: LiveTable, player: str, kind: str, who: object) -
             raise TableError(N_("nobody with that id is asking to join"))
         if kind == "admit":
             if len(table.state.players) >= table.limits.members:
-                raise TableError(f"this table has {len(table.state.players)} members, the most allowed "
-                                 f"({table.limits.members})")
+                raise TableError(Meaning("this table has {count} members, the most allowed ({most})",
+                                         {"count": len(table.state.players), "most": table.limits.members}))
             await table.commit({"kind": "admit", "player": player, "who": who, "name": name})
         table.answer_knock(str(who), kind == "admit")
 
