@@ -54,8 +54,16 @@ def test_reduced_motion_means_no_card_moves(server: LiveServer, browser: Any, mo
     page.on("pageerror", lambda e: errors.append(str(e)))
     create_table(page, server.url, "56-4")
     running: list[str] = []
+    # every animation or transition that starts on the table or the hand, recorded by the page itself (polling
+    # alone can miss a short one on a loaded machine)
+    page.evaluate("""() => { window.moves = [];
+        for (const kind of ['animationstart', 'transitionstart'])
+            document.addEventListener(kind, e => {
+                if (e.target.closest && e.target.closest('#felt, #hand'))
+                    window.moves.push(e.animationName || e.propertyName || kind); }, true); }""")
 
     def sample(p: Any) -> None:   # every running animation or transition on the table and the hand
+        running.extend(p.evaluate("() => window.moves.splice(0)"))
         running.extend(p.evaluate("""() => document.getAnimations()
             .filter(a => a.playState === 'running' && a.effect && a.effect.target
                          && a.effect.target.closest('#felt, #hand'))
