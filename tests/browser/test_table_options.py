@@ -60,7 +60,13 @@ def test_reduced_motion_means_no_card_moves(server: LiveServer, browser: Any, mo
         for (const kind of ['animationstart', 'transitionstart'])
             document.addEventListener(kind, e => {
                 if (e.target.closest && e.target.closest('#felt, #hand'))
-                    window.moves.push(e.animationName || e.propertyName || kind); }, true); }""")
+                    window.moves.push(e.animationName || e.propertyName || kind); }, true);
+        // and every card put on the table with an animation of its own (as the style sheet gives it)
+        new MutationObserver(records => { for (const r of records) for (const n of r.addedNodes) {
+            if (n.classList && n.classList.contains('tcard')) {
+                const name = getComputedStyle(n).animationName;
+                if (name && name !== 'none') window.moves.push(name);
+            } } }).observe(document.body, { childList: true, subtree: true }); }""")
 
     def sample(p: Any) -> None:   # every running animation or transition on the table and the hand
         running.extend(p.evaluate("() => window.moves.splice(0)"))
