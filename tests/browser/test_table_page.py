@@ -265,11 +265,11 @@ def test_a_tap_on_a_held_trick_skips_to_the_next_and_cards_answer_the_keyboard(s
     page = new_page(browser, DESKTOP, errors)
     create_table(page, server.url, "56-4")
 
-    def held_under_a_lead(p: Any) -> bool:
+    def held_under_a_lead(p: Any) -> bool:     # the new lead is said while the old trick shows (one look: no race)
         return bool(p.evaluate("() => !!document.querySelector('#trick.finished') && "
-                               "!!document.getElementById('trick').dataset.led"))
+                               "!!document.getElementById('trick').dataset.led && "
+                               "document.getElementById('trick-info').innerText.includes('led')"))
     until(page, held_under_a_lead, limit=120, play=True)
-    assert "led" in page.locator("#trick-info").inner_text()      # the new lead is said while the old trick shows
     started = time.monotonic()
     tap(page.locator("#trick"))
     page.wait_for_function("() => !document.querySelector('#trick.finished')", timeout=1500)
