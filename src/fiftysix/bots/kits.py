@@ -75,6 +75,12 @@ class GameKit(Protocol):
         """By phase (``auction``, ``trump``, ``discard``): how ``pimc`` decides it; the play is generic."""
         ...
 
+    @property
+    def replays_from_hands(self) -> bool:
+        """Every card of a deal is in the seats' hands or tricks (no kitty), so a sampled deal can be replayed
+        from its first move (what ``kermit``'s weighting needs)."""
+        ...
+
     def ismcts_policy(self) -> IsmctsPolicy: ...
 
     def dd_tricks(self, players: int, fast: bool = False) -> tuple[int, int]:

@@ -27,6 +27,7 @@ class Kit55:
     goal = Goal55()
     pimc_choosers: Mapping[str, Chooser] = {"auction": pimc55.choose_call, "discard": pimc55.choose_discard,
                                             "trump": pimc55.choose_trump}
+    replays_from_hands = False      # the kitty and the discards are not in the seats' hands
 
     def __init__(self) -> None:
         self._policy: Policy55 | None = None

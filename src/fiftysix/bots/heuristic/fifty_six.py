@@ -26,6 +26,7 @@ class Kit56:
     goal = Goal56()
     pimc_choosers: Mapping[str, Chooser] = {"auction": pimc_auction56.choose_call,
                                             "trump": pimc_auction56.choose_trump}
+    replays_from_hands = True
 
     def __init__(self) -> None:
         self._policy: Policy56 | None = None

@@ -190,6 +190,7 @@ def _factory(game: str) -> Any:
 
 
 def register_games(games: Sequence[str] | None = None) -> None:
-    """Register ``kermit`` (56: the weighting replays 56 deals; other games would get plain ``pimc``)."""
-    for game in games if games is not None else [g for g in KITS if g == "56"]:
+    """Register ``kermit`` for each game whose deals replay from the seats' hands (its weighting replays them;
+    55, with its kitty, does not)."""
+    for game in games if games is not None else [g for g, kit in KITS.items() if kit.replays_from_hands]:
         register(f"kermit:{game}", _factory(game))
