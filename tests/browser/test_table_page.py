@@ -265,10 +265,13 @@ def test_a_tap_on_a_held_trick_skips_to_the_next_and_cards_answer_the_keyboard(s
     page = new_page(browser, DESKTOP, errors)
     create_table(page, server.url, "56-4")
 
-    def held_under_a_lead(p: Any) -> bool:     # the new lead is said while the old trick shows (one look: no race)
+    # the new lead is said while the old trick shows (one look: no race), and it is this page's turn: the new
+    # trick cannot end (and be held in its turn) before this player's card, so the tap's effect is seen
+    def held_under_a_lead(p: Any) -> bool:
         return bool(p.evaluate("() => !!document.querySelector('#trick.finished') && "
                                "!!document.getElementById('trick').dataset.led && "
-                               "document.getElementById('trick-info').innerText.includes('led')"))
+                               "document.getElementById('trick-info').innerText.includes('led') && "
+                               "!!document.querySelector('#hand button.card.legal')"))
     until(page, held_under_a_lead, limit=120, play=True)
     started = time.monotonic()
     tap(page.locator("#trick"))
