@@ -68,14 +68,15 @@ class Policy55:
         return self.rewards(deal)
 
     def card(self, deal: Deal55, rng: random.Random, epsilon: float) -> Move:
-        legal = cast("tuple[Card, ...]", deal.legal_moves())      # 55's play has cards only
+        # annotations, not casts: this runs at every rollout card
+        legal: tuple[Card, ...] = deal.legal_moves()  # type: ignore[assignment]  # 55's play has cards only
         if rng.random() < epsilon or not deal.trick_cards:
             return legal[rng.randrange(len(legal))]
         trick = deal.trick_cards
-        trump = cast(Suit, deal.trump)     # chosen before the play
+        trump: Suit = deal.trump  # type: ignore[assignment]  # chosen before the play
         key = self.key[trump]
         best_i = play.trick_winner(trick, trump)     # the game's own rule
-        me = cast(int, deal.to_move)
+        me: int = deal.to_move  # type: ignore[assignment]
         side_of = deal.rules.team_of
         if side_of[(me - len(trick) + best_i) % deal.n] == side_of[me]:
             return min(legal, key=lambda c: key[c])

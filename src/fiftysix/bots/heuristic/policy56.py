@@ -98,8 +98,11 @@ class Policy56:
         ``solve_from`` cards (anywhere in a trick), two teams, the trump known."""
         if solve_from is None:
             solve_from = SOLVED_CARDS // deal.n if kernel_available() else 0
-        return bool(solve_from and deal.phase == PLAY and len(deal.hands[cast(int, deal.to_move)]) <= solve_from
-                    and cast(Deal56, deal).revealed and deal.rules.n_teams == 2)
+        # annotations, not casts: this runs at every rollout move
+        to: int = deal.to_move  # type: ignore[assignment]
+        d56: Deal56 = deal  # type: ignore[assignment]
+        return bool(solve_from and deal.phase == PLAY and len(deal.hands[to]) <= solve_from
+                    and d56.revealed and deal.rules.n_teams == 2)
 
     def solved_rewards(self, deal: Deal56) -> list[float]:
         """The rewards when the rest of the deal is played double dummy."""
@@ -148,7 +151,7 @@ class Policy56:
         best_i = play.trick_winner(trick, trump)     # the game's own rule
         best = key(trick[best_i])
         n = deal.n
-        me = cast(int, deal.to_move)
+        me: int = deal.to_move  # type: ignore[assignment]  # (a rollout's every card: no cast call)
         winner_seat = (me - len(trick) + best_i) % n
         team_of = deal.rules.team_of
         if team_of[winner_seat] == team_of[me]:
