@@ -137,7 +137,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def _option_value(text: str) -> Any:
+def _option_value(text: str) -> int | float | bool | str | None:
     for convert in (int, float):
         try:
             return convert(text)

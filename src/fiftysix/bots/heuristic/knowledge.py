@@ -63,7 +63,7 @@ def rules_of(view: Mapping[str, Any]) -> Rules56:
 
 
 @functools.lru_cache(maxsize=256)
-def _bid_claims(rules: Any, first_hand: int, calls: tuple[str, ...]) -> tuple[Claim, ...]:
+def _bid_claims(rules: Rules56, first_hand: int, calls: tuple[str, ...]) -> tuple[Claim, ...]:
     """The auction's claims, remembered: searching bots ask the ``rules`` policy about many sampled deals with
     the same public auction (``kermit``), and reading the forms was most of a decision's time."""
     return tuple(bid_claims(rules, first_hand, list(calls)))

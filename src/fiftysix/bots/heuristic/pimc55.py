@@ -15,12 +15,12 @@ five tricks, +-60); a side that does not bid adds what it takes, about a fair sh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, PLAY
 from ...core.moves import Discard, TrumpChoice
-from ...games.fifty_five import Rules55, play, rules_of, sort_cards
+from ...games.fifty_five import Deal55, Rules55, play, rules_of, sort_cards
 from ...solver import Position, can_reach
 from ..base import View, clock
 from .rules55 import replay_auction
@@ -36,7 +36,7 @@ if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
     from ..search.pimc import PimcBot
 
 
-def side_points(pos: Any, side: int) -> int:
+def side_points(pos: Position, side: int) -> int:
     """The points ``side`` can force from this position on (all of them multiples of 5), by null windows."""
     have = pos.points[side]
     lo = 0
@@ -72,7 +72,7 @@ def simulate_bid(bot: PimcBot, view: View, n: int) -> list[int]:
     out: list[int] = []
     start = clock()
     for _ in range(n):
-        deal = sampler.sample(bot.rng)
+        deal = cast(Deal55, sampler.sample(bot.rng))
         if not _take_bid(deal, seat):
             break
         hand = list(deal.hands[seat])
@@ -90,7 +90,7 @@ def simulate_bid(bot: PimcBot, view: View, n: int) -> list[int]:
     return out
 
 
-def _take_bid(d: Any, seat: int) -> bool:
+def _take_bid(d: Deal55, seat: int) -> bool:
     """Play the auction so that ``seat`` buys it at the lowest bid (everybody else passes)."""
 
     while d.phase == AUCTION:
@@ -165,7 +165,7 @@ def _current_value(view: View) -> int:
     return replay_auction(view).value
 
 
-def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Any, int]], n: int) -> list[tuple[float, float]]:
+def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Discard | None, int]], n: int) -> list[tuple[float, float]]:
     """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
 
     rules = _rules55(view)
@@ -182,7 +182,7 @@ def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Any, int]], n: int) ->
     for _ in range(n):
         deal = sampler.sample(bot.rng)
         for i, (discard, trump) in enumerate(plans):
-            d: Any = deal.copy()
+            d = cast(Deal55, deal.copy())
             if discard is not None:
                 d.push(discard)
             d.push(TrumpChoice(Suit(trump)))
@@ -203,7 +203,7 @@ def choose_discard(bot: PimcBot, view: View, legal: list[str]) -> str:
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
     hand = [Card.parse(c) for c in view["hand"] or ()]
-    plans: list[tuple[Any, int]] = []
+    plans: list[tuple[Discard | None, int]] = []
     texts: list[str] = []
     for trump in range(4):
         throw = sorted(keep_for(hand, trump))

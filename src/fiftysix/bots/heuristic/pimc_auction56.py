@@ -25,11 +25,12 @@ Measured in arena runs (rules play for both, 100 deals): the value weights made 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...games.fifty_six import Contract, deal_score
+from ...core.deal import Deal
+from ...games.fifty_six import Contract, Rules56, deal_score
 from ..base import View, clock
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .rules56 import Rules56Bot
@@ -48,7 +49,7 @@ if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
 class Simulation:
     """Sampled deals with their weights, and the contract chances they give."""
 
-    def __init__(self, rules: Any, deals: Sequence[Any], weights: Sequence[float], first_hand: int) -> None:
+    def __init__(self, rules: Rules56, deals: Sequence[Deal], weights: Sequence[float], first_hand: int) -> None:
         self.rules = rules
         self.deals = list(deals)
         self.weights = np.array(weights, dtype=float)
@@ -100,7 +101,7 @@ def normal_cdf_array(z: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.7978845608 * (z + 0.044715 * z ** 3)))
 
 
-def expected_score(rules: Any, team: int, declarer: int, value: int, multiplier: int, p_make: float,
+def expected_score(rules: Rules56, team: int, declarer: int, value: int, multiplier: int, p_make: float,
                    mine: int) -> float:
     """Expected tables (or points) for team ``mine`` of a contract made with chance ``p_make``."""
     contract = Contract(declarer, team, value, None, multiplier)
@@ -191,7 +192,7 @@ def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:
     return call
 
 
-def settle(sim: Simulation, rules: Any, us: int, them: int) -> tuple[np.ndarray, np.ndarray]:
+def settle(sim: Simulation, rules: Rules56, us: int, them: int) -> tuple[np.ndarray, np.ndarray]:
     """Where a two-team auction settles, by backward induction over the values 28 … 56.
 
     ``a[v]``: what we expect declaring at ``v`` in our best strain, ``b[v]``: what we expect when they

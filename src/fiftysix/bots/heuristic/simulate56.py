@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.cards import Card
-from ...games.fifty_six import play
+from ...core.deal import Deal
+from ...games.fifty_six import Rules56, play
 from .pimc_weights56 import WEIGHTS
 from .rules56 import estimate
 
@@ -106,11 +107,11 @@ def features(hands: Sequence[Sequence[Card]], team_of: Sequence[int], team: int,
     return suit_features(mine, others, strain, leads)
 
 
-def shape_key(rules: Any) -> tuple[int, int, int]:
+def shape_key(rules: Rules56) -> tuple[int, int, int]:
     return rules.players, rules.deck_size, rules.n_teams
 
 
-def _weights(rules: Any) -> dict[str, Any]:
+def _weights(rules: Rules56) -> dict[str, Any]:
 
     key = shape_key(rules)
     found = WEIGHTS.get(key)
@@ -121,7 +122,7 @@ def _weights(rules: Any) -> dict[str, Any]:
     return WEIGHTS[near]
 
 
-def team_estimate(rules: Any, hands: Sequence[Sequence[Card]], team: int, strain: int | None,
+def team_estimate(rules: Rules56, hands: Sequence[Sequence[Card]], team: int, strain: int | None,
                   first_hand: int) -> float:
     """Expected card points of ``team`` declaring in ``strain`` when these are all the hands."""
     w = _weights(rules)
@@ -130,7 +131,7 @@ def team_estimate(rules: Any, hands: Sequence[Sequence[Card]], team: int, strain
     return float(sum(a * b for a, b in zip(coef, x, strict=True)))
 
 
-def residual(rules: Any, strain: int | None) -> float:
+def residual(rules: Rules56, strain: int | None) -> float:
     """The model's error (rms, card points) once every hand is known."""
     w = _weights(rules)
     return float(w["rms_nt" if strain is None else "rms_suit"])
@@ -153,7 +154,8 @@ def _texts(hand: Sequence[Card]) -> list[str]:
     return [str(c) for c in hand]
 
 
-def bid_weights(rules: Any, deals: Sequence[Any], observer: int, calls: Sequence[Any]) -> list[float]:
+def bid_weights(rules: Rules56, deals: Sequence[Deal], observer: int,
+                calls: Sequence[tuple[int, int, int | None, str | None]]) -> list[float]:
     """A weight per sampled deal: how well the hands of the other seats fit the values they bid.
 
     ``calls``: the auction as ``(seat, value_before, bid_value or None, strain letter or None)`` for every
@@ -169,7 +171,7 @@ def bid_weights(rules: Any, deals: Sequence[Any], observer: int, calls: Sequence
         logw = 0.0
         cache: dict[int, dict[str, float]] = {}
 
-        def est(seat: int, deal: Any = deal, cache: dict[int, dict[str, float]] = cache) -> dict[str, float]:
+        def est(seat: int, deal: Deal = deal, cache: dict[int, dict[str, float]] = cache) -> dict[str, float]:
             found = cache.get(seat)
             if found is None:
                 hand = _texts(deal.dealt[seat])

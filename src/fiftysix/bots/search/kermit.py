@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core.cards import Card
@@ -183,7 +183,7 @@ class KermitBot(PimcBot):
         return WeightedSampler(base, likelihood, self.pool if self.pool is not None else 2 * n, budget)
 
 
-def _factory(game: str) -> Any:
+def _factory(game: str) -> Callable[..., KermitBot]:
     def make(seed: int | None = None, **options: Any) -> KermitBot:
         return KermitBot(seed=seed, game=game, **options)
     return make

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ...games import DEFAULT_GAME
@@ -154,7 +155,7 @@ class PimcBot:
         return choose_card(self, view, cards, n, exact, preferred)
 
 
-def _factory(game: str) -> Any:
+def _factory(game: str) -> Callable[..., PimcBot]:
     def make(seed: int | None = None, **options: Any) -> PimcBot:
         return PimcBot(seed=seed, game=game, **options)
     return make
