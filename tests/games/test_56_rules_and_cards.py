@@ -75,6 +75,20 @@ def test_bad_option_values(bad: dict[str, object]) -> None:
         Rules56.from_json(bad)
 
 
+@pytest.mark.parametrize(("option", "low", "high", "null"), [("tables", 1, 999, False), ("deals", 1, 9999, False),
+                                                            ("target", 1, 99999, True)])
+def test_numeric_options_take_each_whole_number_of_their_span_and_nothing_else(
+        option: str, low: int, high: int, null: bool) -> None:
+    for n in (low, low + 1, (low + high) // 2, high):
+        assert getattr(Rules56.preset_named("56-6", **{option: n}), option) == n
+    shown = f"{low}-{high}"
+    for bad in (low - 1, high + 1, True, float(low), str(low), *(() if null else (None,))):
+        with pytest.raises(RulesError, match=f"option {option} cannot be .*allowed: .*{shown}"):
+            Rules56.preset_named("56-6", **{option: bad})
+    if null:
+        assert getattr(Rules56.preset_named("56-6", **{option: None}), option) is None
+
+
 @pytest.mark.parametrize(("text", "canonical"), [
     ("JS", "JS"), ("js", "JS"), ("10♥", "TH"), ("10h", "TH"), ("T♦", "TD"), (" 9♣ ", "9C"), ("A♤", "AS"),
 ])

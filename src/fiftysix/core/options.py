@@ -49,9 +49,7 @@ def resolve_rules(
             raise RulesError(Meaning("unknown option {key}; options are {options}",
                                      {"key": repr(key), "options": ", ".join(choices)}))
         allowed = choices[key]
-        # bool is an int in Python; options that want numbers never take true/false.
-        ok = any(value == a and type(value) is type(a) for a in allowed)
-        if not ok:
+        if not allows(allowed, value):
             shown = _shown(allowed)
             raise RulesError(Meaning("option {key} cannot be {value}; allowed: {shown}",
                                      {"key": key, "value": repr(value), "shown": shown}))
@@ -98,8 +96,23 @@ def _rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool
     return out
 
 
+def allows(allowed: tuple[Any, ...], value: object) -> bool:
+    """Whether an option's choices allow ``value``: a listed value of the same type, or an ``int`` in a listed
+    ``range`` (a range stands for its numbers without holding them all: ``target`` allows 1 to 99,999).
+    bool is an int in Python; options that want numbers never take true/false."""
+    for a in allowed:
+        if type(a) is range:
+            if type(value) is int and value in a:
+                return True
+        elif value == a and type(value) is type(a):
+            return True
+    return False
+
+
 def _shown(allowed: tuple[Any, ...]) -> str:
     def one(a: Any) -> str:
+        if type(a) is range:
+            return f"{a.start}-{a.stop - 1}"
         return "null" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
 
     numbers = [a for a in allowed if isinstance(a, int) and not isinstance(a, bool)]

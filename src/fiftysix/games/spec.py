@@ -227,7 +227,8 @@ class GameSpec(Protocol):
         ...
 
     choices: Mapping[str, tuple[object, ...]]
-    """Every option and its allowed values (what the create form offers)."""
+    """Every option and its allowed values (what the create form offers); a ``range`` among them allows each
+    ``int`` in it (:func:`fiftysix.core.options.allows`)."""
     preset_descriptions: Mapping[str, str]
     """One sentence per preset."""
     option_descriptions: Mapping[str, Mapping[str, str]]

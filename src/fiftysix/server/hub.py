@@ -232,9 +232,10 @@ def catalogue() -> dict[str, Any]:
         options: dict[str, dict[str, Any]] = {}
         for key, allowed in game.choices.items():
             values = list(allowed)
-            numeric = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+            spans = [v for v in values if type(v) is range]
+            numeric = [v for v in values if type(v) is int] + [n for r in spans for n in (r.start, r.stop - 1)]
             options[key] = ({"min": min(numeric), "max": max(numeric), "null": None in values}
-                            if len(numeric) > 12 else {"values": values})
+                            if spans or len(numeric) > 12 else {"values": values})
             meanings = game.option_descriptions.get(key)
             if meanings:
                 options[key]["descriptions"] = dict(meanings)

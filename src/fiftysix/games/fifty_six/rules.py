@@ -32,9 +32,9 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "all_pass": ("28nt", "forced"),
     "trump": ("bid", "chosen", "hidden"),
     "scoring": ("tables", "points"),
-    "tables": tuple(range(1, 1000)),
-    "deals": tuple(range(1, 10000)),
-    "target": (None, *range(1, 100000)),
+    "tables": (range(1, 1000),),       # a range allows each number in it (core.options.allows)
+    "deals": (range(1, 10000),),
+    "target": (None, range(1, 100000)),
     "claim": (False, True),
 }
 
