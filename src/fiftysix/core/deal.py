@@ -31,6 +31,7 @@ from .errors import (
 )
 from .meaning import N_, Meaning
 from .moves import Call, Move
+from .options import Rules
 from .tricks import Trick
 
 AUCTION = "auction"
@@ -62,7 +63,7 @@ class Deal(ABC):
     phase: str
     to_move: int | None
 
-    def __init__(self, rules: Any, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+    def __init__(self, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
         """Deal ``hands`` (any order; kept sorted) with ``dealer`` dealing.
 
         :raises ValueError: for a card that is not in the game, or a hand holding one card more often than
@@ -77,7 +78,7 @@ class Deal(ABC):
             twice.append(t)
         self._deal_masks(rules, dealer, once, twice)
 
-    def _deal_masks(self, rules: Any, dealer: int, once: list[int], twice: list[int]) -> None:
+    def _deal_masks(self, rules: Rules, dealer: int, once: list[int], twice: list[int]) -> None:
         """The shared part of dealing, from each seat's masks (known to be valid; the lists are kept)."""
         self.rules = rules
         self.n: int = rules.players
