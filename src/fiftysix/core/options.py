@@ -115,11 +115,7 @@ def _shown(allowed: tuple[Any, ...]) -> str:
             return f"{a.start}-{a.stop - 1}"
         return "null" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
 
-    numbers = [a for a in allowed if isinstance(a, int) and not isinstance(a, bool)]
-    if len(numbers) > 10:
-        rest = [one(a) for a in allowed if a not in numbers or isinstance(a, bool)]
-        return ", ".join([*rest, f"{min(numbers)}-{max(numbers)}"])
-    return ", ".join(one(a) for a in allowed)
+    return ", ".join(one(a) for a in allowed)     # long runs of numbers are ranges, shown as low-high
 
 
 class Rules(Protocol):

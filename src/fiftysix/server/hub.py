@@ -231,11 +231,9 @@ def catalogue() -> dict[str, Any]:
             presets[preset] = game.rules_to_json(rules, full=True)
         options: dict[str, dict[str, Any]] = {}
         for key, allowed in game.choices.items():
-            values = list(allowed)
-            spans = [v for v in values if type(v) is range]
-            numeric = [v for v in values if type(v) is int] + [n for r in spans for n in (r.start, r.stop - 1)]
-            options[key] = ({"min": min(numeric), "max": max(numeric), "null": None in values}
-                            if spans or len(numeric) > 12 else {"values": values})
+            spans = [v for v in allowed if type(v) is range]     # a span of numbers: its bounds
+            options[key] = ({"min": min(r.start for r in spans), "max": max(r.stop - 1 for r in spans),
+                             "null": None in allowed} if spans else {"values": list(allowed)})
             meanings = game.option_descriptions.get(key)
             if meanings:
                 options[key]["descriptions"] = dict(meanings)
