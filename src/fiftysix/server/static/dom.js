@@ -23,6 +23,14 @@ export function clear(el) {
   return el;
 }
 
+/** Show or hide a panel that is drawn afresh each time; a hidden one is emptied, so nothing stale (the last
+ * deal's "Next deal" button or hand) stays in the page behind it.  Returns ``on``. */
+export function showPanel(panel, on) {
+  panel.classList.toggle("hidden", !on);
+  if (!on) clear(panel);
+  return on;
+}
+
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 /** "hearts": a suit (or NT) in words, in the language in use. */
 export function suitWord(suit) {

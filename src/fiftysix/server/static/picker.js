@@ -1,8 +1,7 @@
 // Your hand and your move: legal cards raised, the others greyed (a tap says why); tap to select, then confirm.
-import { card, cardName, cardParts, clear, h, pretty, suitWord, trumpText, SUITS } from "./dom.js";
+import { card, cardName, cardParts, clear, h, pretty, showPanel, suitWord, trumpText, SUITS } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
-const show = (el, on) => el.classList.toggle("hidden", !on);
 const SPECIAL_WORDS = () => ({ P: t("Pass"), X: t("Double"), XX: t("Redouble"), HOLD: t("Hold"), PP: t("Plus pass") });
 const OTHER_WORDS = () => ({ "?": t("Ask for trumps to be turned up"), CLAIM: t("Claim the rest") });
 const DOING = () => ({ auction: t("call"), play: t("play"), trump: t("choose trumps"), discard: t("discard") });
@@ -36,8 +35,7 @@ export function whyNot(S, c, cd) {
 export function renderHand(S, c, actions, panel) {
   const v = c.v;
   const on = !!(v && v.hand && v.hand.length && c.t.status !== "lobby");
-  show(panel, on);
-  if (!on) return;
+  if (!showPanel(panel, on)) return;
   // a keyboard user keeps their place: the card in focus is focused again after the redraw
   const active = document.activeElement;
   const focusAt = active && panel.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
@@ -84,8 +82,7 @@ export function renderAction(S, c, actions, panel) {
   const st = c.t.status;
   const legal = (v && S.sentAt === null && v.legal) || [];
   const on = !!v && st === "playing";
-  show(panel, on);
-  if (!on) return;
+  if (!showPanel(panel, on)) return;
   clear(panel);
   panel.classList.toggle("you-move", legal.length > 0);
   panel.classList.toggle("offline", !S.online);

@@ -1,5 +1,5 @@
 // Drawing the table from the latest message. Names are user data: they only ever go in as text.
-import { card, clear, h, isCard, pretty, trumpText } from "./dom.js";
+import { card, clear, h, isCard, pretty, showPanel, trumpText } from "./dom.js";
 import { finishedTrick, renderFelt } from "./felt.js";
 import { renderAction, renderHand } from "./picker.js";
 import { renderExtras } from "./extras.js";
@@ -155,8 +155,7 @@ export function contractText(c) {
 function renderTable(S, c) {
   const panel = $("table-panel");
   const v = c.v;
-  show(panel, !!v);
-  if (!v) return;
+  if (!showPanel(panel, !!v)) return;
   clear(panel);
   const facts = h("dl", { class: "facts" });
   const add = (k, val) => facts.append(h("dt", {}, k), h("dd", {}, val));
@@ -192,8 +191,7 @@ function renderSummary(S, c, actions) {
   const st = c.t.status;
   const v = c.v;
   const on = (st === "deal_over" || st === "match_over") && v && v.result;
-  show(panel, on);
-  if (!on) return;
+  if (!showPanel(panel, on)) return;
   clear(panel);
   const r = v.result;
   const m = c.t.match;
@@ -308,8 +306,7 @@ function renderLobby(S, c, actions) {
 function renderAuction(S, c) {
   const panel = $("auction-panel");
   const v = c.v;
-  show(panel, !!v);
-  if (!v) return;
+  if (!showPanel(panel, !!v)) return;
   const open = v.phase === "auction";
   clear(panel);
   const list = h("ol", { class: "auction", id: "auction" });
@@ -328,8 +325,7 @@ function renderAuction(S, c) {
 function renderHistory(S, actions) {
   const panel = $("history-panel");
   const deals = S.deals;
-  show(panel, deals.length > 0);
-  if (!deals.length) return;
+  if (!showPanel(panel, deals.length > 0)) return;
   clear(panel);
   const table = h("table", { class: "history", id: "history" },
     h("tr", {}, h("th", {}, "#"), h("th", {}, t("Contract")), h("th", {}, t("Result")), h("th", {}, t("Record"))));
