@@ -201,8 +201,8 @@ function renderCentre(S, c, actions, places) {
   box.dataset.led = current.length ? current[0][1] : "";
   if (held && winner !== null) {
     const tr = v.tricks[Math.min(hold.index ?? lastIndex, lastIndex)];
-    let text = t("{name} wins the trick ({points} points)", {
-      name: winner === c.me ? t("you") : c.nameOf(winner), points: tr.points });
+    let text = winner === c.me ? t("You win the trick ({points} points)", { points: tr.points })
+      : t("{name} wins the trick ({points} points)", { name: c.nameOf(winner), points: tr.points });
     // the next trick has begun under the held one: its lead is said at once, so nobody waits to see it
     if (current.length) text += ` · ${t("{name} led {card}", { name: c.nameOf(current[0][0]), card: pretty(current[0][1]) })}`;
     info.textContent = text;
