@@ -141,6 +141,15 @@ class Server:
         return JSONResponse({"error": WRONG_KEY if verdict == "wrong" else PRIVATE, "code": table.code,
                              "private": True}, status_code=403)
 
+    async def readable(self, request: Request) -> LiveTable | Response:
+        """The table of the path's ``code`` if this request may read it; else the answer to send (:meth:`find`,
+        then :meth:`admit`)."""
+        table = await self.find(request.path_params["code"], _address(request))
+        if isinstance(table, tuple):
+            return _error(table[1], table[0])
+        refused = await self.admit(request, table)
+        return table if refused is None else refused
+
     async def startup(self) -> None:
         await self.db.migrate()
         self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
@@ -181,10 +190,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return Response(text[0].upper() + text[1:] + ".", status_code=status, media_type="text/plain")
         return FileResponse(STATIC / "table.html")
 
-    async def api_share(request: Request) -> Response:
-        body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
+    @_with_body
+    async def api_share(request: Request, body: dict[str, Any]) -> Response:
         try:
             path = check_path(body.get("path"))
         except ValueError as e:
@@ -198,10 +205,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_catalogue(request: Request) -> Response:
         return JSONResponse(localize_catalogue(catalogue(), language_of(request)))
 
-    async def api_player(request: Request) -> Response:
-        body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
+    @_with_body
+    async def api_player(request: Request, body: dict[str, Any]) -> Response:
         try:
             name = clean_name(body.get("name"))
         except ValueError as e:
@@ -212,10 +217,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         _set_cookie(response, token, tokens().max_age)
         return response
 
-    async def api_signout_all(request: Request) -> Response:
-        body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
+    @_with_body
+    async def api_signout_all(request: Request, body: dict[str, Any]) -> Response:
         player = tokens().read(body.get("token") or request.cookies.get(COOKIE))
         if player is None:
             return _error("no valid player token (cookie or \"token\"): nothing to sign out", 401)
@@ -224,10 +227,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         response.delete_cookie(COOKIE, httponly=True, samesite="lax")
         return response
 
-    async def api_create(request: Request) -> Response:
-        body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
+    @_with_body
+    async def api_create(request: Request, body: dict[str, Any]) -> Response:
         player = tokens().read(body.get("token") or request.cookies.get(COOKIE))
         try:
             name = clean_name(body.get("player_name")) if body.get("player_name") else None
@@ -256,22 +257,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return response
 
     async def api_table(request: Request) -> Response:
-        table = await server.find(request.path_params["code"], _address(request))
-        if isinstance(table, tuple):
-            return _error(table[1], table[0])
-        refused = await server.admit(request, table)
-        if refused is not None:
-            return refused
+        table = await server.readable(request)
+        if isinstance(table, Response):
+            return table
         async with table.lock:
             return JSONResponse({**table_info(table.state, table.presence), "deals": list(table.state.recent_deals)})
 
     async def api_deals(request: Request) -> Response:
-        table = await server.find(request.path_params["code"], _address(request))
-        if isinstance(table, tuple):
-            return _error(table[1], table[0])
-        refused = await server.admit(request, table)
-        if refused is not None:
-            return refused
+        table = await server.readable(request)
+        if isinstance(table, Response):
+            return table
         try:
             before = int(request.query_params.get("before", table.state.deals_count + 1))
             limit = int(request.query_params.get("limit", 20))
@@ -291,12 +286,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
-        table = await server.find(code, _address(request))
-        if isinstance(table, tuple):
-            return _error(table[1], table[0])
-        refused = await server.admit(request, table)
-        if refused is not None:
-            return refused
+        table = await server.readable(request)
+        if isinstance(table, Response):
+            return table
         record = await server.db.deal_record(code, number)
         if record is None:
             return _error(f"table {code[:16]} has no finished deal {number}", 404)
@@ -306,12 +298,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_match_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
-        table = await server.find(code, _address(request))
-        if isinstance(table, tuple):
-            return _error(table[1], table[0])
-        refused = await server.admit(request, table)
-        if refused is not None:
-            return refused
+        table = await server.readable(request)
+        if isinstance(table, Response):
+            return table
         record = None
         span = table.state.match_deals(number)
         if span is not None:
@@ -328,12 +317,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_review(request: Request) -> Response:
         code = request.path_params["code"].upper()
         number = request.path_params["number"]
-        table = await server.find(code, _address(request))
-        if isinstance(table, tuple):
-            return _error(table[1], table[0])
-        refused = await server.admit(request, table)
-        if refused is not None:
-            return refused
+        table = await server.readable(request)
+        if isinstance(table, Response):
+            return table
         if not 1 <= number <= table.state.deals_count:
             in_progress = number == table.state.deals_count + 1 and table.state.status == "playing"
             return _error(f"deal {number} of table {code[:16]} is in progress: its review opens when it ends"
@@ -345,10 +331,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number},
                              language_of(request))
 
-    async def api_review_file(request: Request) -> Response:
-        body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
+    @_with_body
+    async def api_review_file(request: Request, body: dict[str, Any]) -> Response:
         record, index = body.get("record"), body.get("deal", 0)
         if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
             return _error('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
@@ -572,6 +556,15 @@ async def _receive(ws: WebSocket) -> str | bytes:
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
     text = message.get("text")
     return text if text is not None else bytes(message.get("bytes") or b"")
+
+
+def _with_body(handler: Callable[[Request, dict[str, Any]], Awaitable[Response]],
+               ) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint that reads the request's JSON object and passes it on (or answers 400 naming the fault)."""
+    async def endpoint(request: Request) -> Response:
+        body = await _json_body(request)
+        return body if isinstance(body, Response) else await handler(request, body)
+    return endpoint
 
 
 async def _json_body(request: Request) -> dict[str, Any] | Response:

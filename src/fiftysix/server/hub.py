@@ -116,17 +116,22 @@ class Hub:
             return table
         async with self._loading:
             table = self.tables.get(code)
-            if table is None:
-                if len(code) > 16 or not await self.db.exists(code):
-                    return None
-                count = await self.db.events_count(code)
-                state, history = await History.load_stream(code, count, self.db.stream_events(code),
-                                                           self.timing.replay_limit)
-                table = self._live(state, history)
-                self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
-                self.tables[code] = table
+            if table is None and len(code) <= 16 and await self.db.exists(code):
+                table = self.tables[code] = await self._bring(code)
                 table.start()
             return table
+
+    async def load(self, code: str) -> tuple[TableState, History]:
+        """A stored table's state and its recent events, from its log."""
+        count = await self.db.events_count(code)
+        return await History.load_stream(code, count, self.db.stream_events(code), self.timing.replay_limit)
+
+    async def _bring(self, code: str) -> LiveTable:
+        """The live table of the stored table ``code``, not yet started (under ``_loading``, from :meth:`get`)."""
+        state, history = await self.load(code)
+        table = self._live(state, history)
+        self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
+        return table
 
     async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None) -> LiveTable:
         """A new table from the create form; the host sits in seat 0.

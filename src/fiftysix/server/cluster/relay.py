@@ -121,10 +121,6 @@ class ClusterHub(Hub):
             return None
         return None if full is None else full[1]
 
-    async def load(self, code: str) -> tuple[TableState, History]:
-        count = await self.db.events_count(code)
-        return await History.load_stream(code, count, self.db.stream_events(code), self.timing.replay_limit)
-
     # -- life ------------------------------------------------------------------------------------------
     async def resume_all(self) -> int:
         """Connect to Redis and start the lease loop; tables with a deal in progress whose writer is gone
@@ -149,41 +145,32 @@ class ClusterHub(Hub):
                 await self.lease.release(code, epoch)
         await self.bus.stop()
 
-    async def get(self, code: str) -> LiveTable | None:
-        code = code.strip().upper()
-        table = self.tables.get(code)
-        if table is not None:
-            return table
-        async with self._loading:
-            table = self.tables.get(code)
-            if table is not None:
-                return table
-            if len(code) > 16 or not await self.db.exists(code):
-                return None
-            epoch = (await self.lease.take([code])).get(code)
-            if epoch is None:       # a replica: listen first, so no event falls between the log and the channel
-                self._early[code] = []
-                await self.bus.watch(table_channel(code))
-            try:
-                state, history = await self.load(code)
-            except Exception:
-                if epoch is None:
-                    self._early.pop(code, None)
-                    await self.bus.unwatch(table_channel(code))
-                raise
-            if epoch is not None:
-                self.db.forget_row(code)
-            table = ClusterTable(self, state, history, epoch)
-            table.check_bot = lambda bot, t=table: self._check_search(t, bot)
+    async def _bring(self, code: str) -> LiveTable:
+        """:meth:`Hub._bring` as this table's writer if its lease is free, else as a replica of its writer."""
+        epoch = (await self.lease.take([code])).get(code)
+        if epoch is None:       # a replica: listen first, so no event falls between the log and the channel
+            self._early[code] = []
+            await self.bus.watch(table_channel(code))
+        try:
+            state, history = await self.load(code)
+        except Exception:
             if epoch is None:
-                table.owner = await self.lease.owner(code)
-            self.tables[code] = table
-            for data in self._early.pop(code, []):
-                table.receive(data)
-            table.start()
-            if epoch is not None:
-                log.info("table %s: writing it here (epoch %d)", code, epoch)
-            return table
+                self._early.pop(code, None)
+                await self.bus.unwatch(table_channel(code))
+            raise
+        if epoch is not None:
+            self.db.forget_row(code)
+        table = ClusterTable(self, state, history, epoch)
+        table.check_bot = lambda bot, t=table: self._check_search(t, bot)
+        if epoch is None:
+            table.owner = await self.lease.owner(code)
+        # no await from here until Hub.get has registered the table: a message on its channel goes to
+        # _early or to the table, never nowhere
+        for data in self._early.pop(code, []):
+            table.receive(data)
+        if epoch is not None:
+            log.info("table %s: writing it here (epoch %d)", code, epoch)
+        return table
 
     async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None) -> LiveTable:
         """:meth:`Hub.create` with the quotas counted in Redis (``fs:made``, ``fs:open``, ``fs:search``).
