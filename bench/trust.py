@@ -1,11 +1,11 @@
 """Trust rates: how often each bot, playing every seat of the same deals, (a) overtakes a trick its teammate was
 sure to win, (b) bids a form whose promise its hand does not keep, (c) passes a hand that must open.
 
-The definitions are those of :mod:`fiftysix.bots.trust` (decided from the bot's own view: "sure" means no later
-player can beat the teammate's card given the cards played, the bot's hand and the voids shown). Each rate is
-per opportunity: (a) per play decision where the teammate's card is sure and the bot holds a legal card that does
-not overtake; (b) per bid (not pass, double or redouble); (c) per call where nobody has bid and the hand has a
-suit of 4+ cards with its jack and nine. Rates with a 95% Wilson interval.
+The definitions are those of :mod:`fiftysix.bots.heuristic.trust56` (decided from the bot's own view: "sure" means
+no later player can beat the teammate's card given the cards played, the bot's hand and the voids shown). Each rate
+is per opportunity: (a) per play decision where the teammate's card is sure and the bot holds a legal card that does
+not overtake; (b) per bid (not pass, double or redouble); (c) per call where nobody has bid and the hand has a suit
+of 4+ cards with its jack and nine. Rates with a 95% Wilson interval.
 
     .venv/bin/python bench/trust.py --rules 56-6 --deals 2000 rules pimc,fast=true kermit,fast=true
 """
@@ -17,8 +17,8 @@ import json
 import math
 import time
 
+from fiftysix.bots.heuristic.trust56 import broken_promise, must_open, overtake_avoidable, overtakes
 from fiftysix.bots.protocol import bot_from_spec
-from fiftysix.bots.trust import broken_promise, must_open, overtake_avoidable, overtakes
 from fiftysix.games import game_of_preset
 from fiftysix.views import view
 

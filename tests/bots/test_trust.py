@@ -1,5 +1,5 @@
-"""The trust detectors on hand-made positions, ``kermit`` never overtaking a teammate's sure trick, and the
-optional ``reason`` of a decision (in the protocol too)."""
+"""The trust detectors on hand-made positions, ``pimc`` and ``kermit`` never overtaking a teammate's sure trick,
+and the optional ``reason`` of a decision (in the protocol too)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from fiftysix.bots import RandomBot, make_bot
+from fiftysix.bots.heuristic.trust56 import broken_promise, must_open, overtake_avoidable, overtakes, sure_for_partner
 from fiftysix.bots.protocol import run_bot
 from fiftysix.bots.search.kermit import KermitBot
-from fiftysix.bots.trust import broken_promise, must_open, overtake_avoidable, overtakes, sure_for_partner
+from fiftysix.bots.search.pimc import PimcBot
 from fiftysix.bots.why import MAX_REASON
 from fiftysix.games import game_of_preset
 from fiftysix.views import view
@@ -97,12 +98,21 @@ def test_must_open_counts_a_long_suit_with_its_jack_and_nine() -> None:
     assert not must_open(auction_view(["JH", "9H", "AH", "KS", "QS", "KD", "QC", "QD"]))   # three hearts
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_kermit_never_overtakes_a_teammates_sure_trick(seed: int) -> None:
+def test_pimc_keeps_off_a_sure_trick_of_its_teammate_unless_told_not_to() -> None:
+    v = play_view(["JH", "QH"], ["9S", "KD"], ["9S", "KD"], "S", tricks=SEAT3_VOID_IN_SPADES)
+    bot = PimcBot(seed=1, samples=4)
+    assert bot.choose(v) == "KD" and bot.last["how"] == "trust"
+    assert bot.reason is not None and "sure" in bot.reason
+    free = PimcBot(seed=1, samples=4, trusty=False)
+    assert free.choose(v) in ("9S", "KD") and free.last["how"] != "trust"
+
+
+@pytest.mark.parametrize(("maker", "seed"), [(m, s) for m in (KermitBot, PimcBot) for s in range(3)])
+def test_pimc_and_kermit_never_overtake_a_teammates_sure_trick(maker: type[PimcBot], seed: int) -> None:
     game = game_of_preset("56-4")
     rules = game.rules_from_json("56-4")
     deal = game.new_deal(rules, seed=100 + seed)
-    bots = [KermitBot(seed=s, bid_samples=16, samples=4) for s in range(rules.players)]
+    bots = [maker(seed=s, bid_samples=16, samples=4) for s in range(rules.players)]
     chances = 0
     while not deal.is_over:
         v = view(deal, deal.to_move)

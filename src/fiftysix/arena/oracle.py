@@ -36,7 +36,8 @@ class _SeeingPimc(PimcBot):
     name = NAME
 
     def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+        # the ceiling plays the best card: no guard for a teammate's trick (it sees whether it is sure anyway)
+        super().__init__(**{"trusty": False, **options})
         self.deal: Deal | None = None
 
     def sampler(self, view: Any) -> Sampler:

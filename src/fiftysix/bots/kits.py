@@ -63,6 +63,22 @@ class Goal(Protocol):
         ...
 
 
+class Trust(Protocol):
+    """A game's rules of a partner people trust, judged from a seat's view (56: :mod:`.heuristic.trust56`)."""
+
+    def sure_for_partner(self, view: View) -> bool:
+        """A teammate's card is winning the trick and no later player can beat it."""
+        ...
+
+    def overtakes(self, view: View, move: str) -> bool:
+        """Playing ``move`` takes the trick from the teammate now winning it."""
+        ...
+
+    def overtake_avoidable(self, view: View) -> list[str]:
+        """When a teammate's card is sure to win: the legal cards that do not take the trick from it."""
+        ...
+
+
 class GameKit(Protocol):
     @property
     def name(self) -> str: ...
@@ -79,6 +95,11 @@ class GameKit(Protocol):
     def replays_from_hands(self) -> bool:
         """Every card of a deal is in the seats' hands or tricks (no kitty), so a sampled deal can be replayed
         from its first move (what ``kermit``'s weighting needs)."""
+        ...
+
+    @property
+    def trust(self) -> Trust | None:
+        """What a trusted partner does not do in this game (``pimc``'s ``trusty``, the reasons), or ``None``."""
         ...
 
     def ismcts_policy(self) -> IsmctsPolicy: ...

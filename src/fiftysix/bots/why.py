@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import View
-from .trust import overtakes, sure_for_partner
+from .kits import KITS
 
 MAX_REASON = 200
 """Characters; a reason is one short sentence."""
@@ -36,8 +36,10 @@ def reason(view: View, move: str, last: Mapping[str, Any] | None = None) -> str:
     what = _doing(view, move)
     how = last.get("how")
     why = ""
-    if view.get("phase") == "play" and move not in ("?", "CLAIM") and sure_for_partner(view) \
-            and not overtakes(view, move):
+    kit = KITS.get(str(view.get("game")))
+    trust = kit.trust if kit is not None else None
+    if trust is not None and view.get("phase") == "play" and move not in ("?", "CLAIM") \
+            and trust.sure_for_partner(view) and not trust.overtakes(view, move):
         trick: Mapping[str, Any] = view.get("trick") or {}
         cards = list(trick.get("cards") or [])
         why = "partner's card is sure to win the trick" if cards else ""

@@ -1,12 +1,13 @@
 """The bots' kit for 56 (:class:`~fiftysix.bots.kits.GameKit`): the ``rules`` player, the ISMCTS policy,
-the ``pimc`` auction and trump choice by simulation, and how deep the play is solved."""
+the ``pimc`` auction and trump choice by simulation, how deep the play is solved, and what a trusted partner does
+not do."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..kits import Chooser, register_kit
-from . import pimc_auction56
+from ..kits import Chooser, Trust, register_kit
+from . import pimc_auction56, trust56
 from .policy56 import Policy56
 
 
@@ -27,6 +28,7 @@ class Kit56:
     pimc_choosers: Mapping[str, Chooser] = {"auction": pimc_auction56.choose_call,
                                             "trump": pimc_auction56.choose_trump}
     replays_from_hands = True
+    trust: Trust | None = trust56
 
     def __init__(self) -> None:
         self._policy: Policy56 | None = None

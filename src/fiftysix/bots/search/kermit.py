@@ -16,8 +16,7 @@ play only; calls are simulated as ``pimc`` does (its bid-form claims already sha
 
 Options (``--bot kermit,epsilon=0.2,...``): those of ``pimc``, and ``epsilon`` (default 0.25), ``window``
 (other seats' moves weighed, the latest first; default 8), ``pool`` (candidate deals per decision, default
-twice the deals solved, drawn within 0.4 of the time limit), ``trusty`` (default true: never overtake a trick a
-teammate is sure to win, see :mod:`fiftysix.bots.trust`).
+twice the deals solved, drawn within 0.4 of the time limit). Like ``pimc`` it is ``trusty`` by default.
 """
 
 from __future__ import annotations
@@ -31,9 +30,8 @@ from ...core.cards import Card
 from ...core.deal import Deal
 from ...views import view as seat_view
 from ..base import Bot, clock, make_bot, register
-from ..kits import KITS, View
+from ..kits import KITS, View, kit_for
 from ..sampling import Sampler, sampler_for
-from ..trust import overtake_avoidable
 from .pimc import PimcBot, samples_for
 
 DEFAULT_EPSILON = 0.25
@@ -145,7 +143,7 @@ class KermitBot(PimcBot):
     name = "kermit"
 
     def __init__(self, seed: int | None = None, epsilon: float = DEFAULT_EPSILON, window: int = DEFAULT_WINDOW,
-                 pool: int | None = None, trusty: bool = True, **options: Any) -> None:
+                 pool: int | None = None, **options: Any) -> None:
         super().__init__(seed=seed, **options)
         if not 0.0 < float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in (0, 1], not {epsilon}")
@@ -154,23 +152,10 @@ class KermitBot(PimcBot):
         self.epsilon = float(epsilon)
         self.window = int(window)
         self.pool = None if pool is None else int(pool)
-        self.trusty = bool(trusty)
-
-    def play(self, view: View, legal: list[str]) -> str:
-        """``pimc``'s play, never taking a trick from a teammate whose card is sure to win it (when another
-        legal card does not): :func:`fiftysix.bots.trust.overtake_avoidable`."""
-        if self.trusty:
-            keep = overtake_avoidable(view)
-            if keep:
-                legal = keep + [m for m in legal if m == "?"]
-                if len(legal) == 1:
-                    self.last = {"how": "trust", "samples": 0}
-                    return legal[0]
-        return super().play(view, legal)
 
     def sampler(self, view: View) -> Sampler:
         base = sampler_for(view)
-        if view.get("phase") != "play" or view.get("game") != "56" or self.window == 0:
+        if view.get("phase") != "play" or not kit_for(view["game"]).replays_from_hands or self.window == 0:
             return base
         held = len(view.get("hand") or [])
         n = self.samples if self.samples is not None else samples_for(held, True, self.fast)

@@ -29,7 +29,8 @@ samples and one trick less deep, for arena runs), ``points_weight`` (what the av
 chance of reaching its goal),
 ``bid_margin`` (expected tables, or points in 55, a bid must gain over passing), ``weights`` (weight the
 sampled deals by the values bid, 56; off by default: in arena runs it made the bids worse), ``compete``
-(look ahead to the opponents bidding on, 56).
+(look ahead to the opponents bidding on, 56), ``trusty`` (default true: never take a trick from a teammate whose
+card is sure to win it when another legal card does not: the game kit's ``trust``, 56 only).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class PimcBot:
     def __init__(self, seed: int | None = None, samples: int | None = None, bid_samples: int | None = None,
                  time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
                  points_weight: float = 0.5, bid_margin: float | None = None, weights: bool = False,
-                 compete: bool = True, game: str = DEFAULT_GAME) -> None:
+                 compete: bool = True, trusty: bool = True, game: str = DEFAULT_GAME) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         self.seed = seed
@@ -78,6 +79,7 @@ class PimcBot:
         self.bid_margin = bid_margin
         self.weights = bool(weights)
         self.compete = bool(compete)
+        self.trusty = bool(trusty)
         self.game = game
         self._fallback: Bot | None = None
         self._fallback_game: str | None = None
@@ -130,6 +132,18 @@ class PimcBot:
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, view: View, legal: list[str]) -> str:
+        """The card: the ``rules`` card early in the deal, else the best over solved sampled deals; with
+        ``trusty``, never one that takes a trick from a teammate whose card is sure to win it when another legal
+        card does not (the game kit's :attr:`~fiftysix.bots.kits.GameKit.trust`)."""
+        trust = kit_for(view["game"]).trust if self.trusty else None
+        if trust is not None:
+            keep = trust.overtake_avoidable(view)
+            if keep:
+                legal = keep + [m for m in legal if m == "?"]
+                if len(legal) == 1:
+                    self.last = {"how": "trust", "samples": 0}
+                    return legal[0]
+                view = {**view, "legal": legal}     # the rules card, where asked for, comes from these too
         game = view["game"]
         rules_move = None
         if "?" in legal:   # 56, hidden trump: ask for it as the rules bot would (the solver does not search it)

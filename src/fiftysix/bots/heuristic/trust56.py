@@ -1,5 +1,8 @@
 """What makes a partner untrustworthy in 56, decided from a seat's view alone (what the bot itself could know).
 
+The search bots reach these through the 56 kit (:attr:`fiftysix.bots.kits.GameKit.trust`); every function takes
+a 56 view.
+
 * **Overtaking a sure trick** (:func:`sure_for_partner`, :func:`overtakes`): a teammate's card is winning the
   trick and, from what the view shows (the cards played, the bot's own hand, the voids shown in play and by bid
   forms), no later player in the trick can hold a card that beats it: no outstanding higher card of the led suit
@@ -19,12 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..core.cards import Card, Suit
-from ..games import GAMES
-from ..games.fifty_six import bid_claims
-from ..games.sampling import Claim
-from .base import View
-from .heuristic.knowledge import Table, rules_of, suit_of
+from ...core.cards import Card, Suit
+from ...games import GAMES
+from ...games.fifty_six import bid_claims
+from ...games.sampling import Claim
+from ..base import View
+from .knowledge import Table, rules_of, suit_of
 
 __all__ = ["broken_promise", "must_open", "overtake_avoidable", "overtakes", "sure_for_partner"]
 
@@ -37,7 +40,7 @@ def _trick(view: View) -> tuple[Table, list[Card], Suit | None]:
 
 def sure_for_partner(view: View) -> bool:
     """A teammate's card is winning the trick and no later player can beat it (see the module text)."""
-    if view.get("phase") != "play" or view.get("game") != "56":
+    if view.get("phase") != "play":
         return False
     t, cards, trump = _trick(view)
     if not cards:
@@ -67,7 +70,7 @@ def sure_for_partner(view: View) -> bool:
 
 def overtakes(view: View, move: str) -> bool:
     """Playing ``move`` takes the trick from the teammate now winning it."""
-    if move in ("?", "CLAIM") or view.get("game") != "56":
+    if move in ("?", "CLAIM"):
         return False
     _, cards, trump = _trick(view)
     return bool(cards) and GAMES["56"].play.trick_winner([*cards, Card.parse(move)], trump) == len(cards)
@@ -90,7 +93,7 @@ def _holds(hand: Sequence[str], claim: Claim) -> bool:
 
 def broken_promise(view: View, move: str) -> bool:
     """``move`` is a bid whose form claims what the bidder's hand (in ``view``) does not hold."""
-    if view.get("phase") != "auction" or view.get("game") != "56":
+    if view.get("phase") != "auction":
         return False
     rules = rules_of(view)
     first = (int(view["dealer"]) + 1) % rules.players
@@ -106,7 +109,7 @@ def broken_promise(view: View, move: str) -> bool:
 
 def must_open(view: View) -> bool:
     """Nobody has bid and the hand has a suit of four or more cards headed by its jack and nine."""
-    if view.get("phase") != "auction" or view.get("game") != "56":
+    if view.get("phase") != "auction":
         return False
     if any(str(c).upper() not in ("P", "PASS") for c in view.get("auction") or []):
         return False
