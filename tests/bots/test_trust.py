@@ -107,6 +107,25 @@ def test_pimc_keeps_off_a_sure_trick_of_its_teammate_unless_told_not_to() -> Non
     assert free.choose(v) in ("9S", "KD") and free.last["how"] != "trust"
 
 
+class _Lost(PimcBot):
+    """A ``pimc`` whose search always fails, so that its rules-card fallback decides."""
+
+    def sampler(self, view: Any) -> Any:
+        raise RuntimeError("no deal agrees with the view")
+
+
+def test_pimc_keeps_off_a_sure_trick_also_when_its_search_fails() -> None:
+    # no trumps; seat 3 (last) has shown it has no clubs, so partner's AC is sure; my 9C would take it, and it is
+    # the card the rules bot (the fallback) plays here
+    seat3_void_in_clubs = [{"leader": 0, "cards": ["AC", "TC", "KC", "QD"], "winner": 0, "points": 3}]
+    v = play_view(["AC", "QD"], ["9C", "TC", "KC", "KD"], ["9C", "TC", "KC"], None, tricks=seat3_void_in_clubs)
+    assert overtake_avoidable(v) == ["TC", "KC"]
+    assert make_bot("rules", seed=1, game="56").choose(v) == "9C"
+    bot = _Lost(seed=1, samples=4)
+    assert bot.choose(v) in ("TC", "KC")
+    assert bot.last["how"] == "fallback"
+
+
 @pytest.mark.parametrize(("maker", "seed"), [(m, s) for m in (KermitBot, PimcBot) for s in range(3)])
 def test_pimc_and_kermit_never_overtake_a_teammates_sure_trick(maker: type[PimcBot], seed: int) -> None:
     game = game_of_preset("56-4")

@@ -96,6 +96,11 @@ class PimcBot:
             raise ValueError("the view has no legal moves: it is not this seat's turn")
         start = time.perf_counter()
         self.last = {"how": "only move", "samples": 0}
+        trust = kit_for(view["game"]).trust if self.trusty and view.get("phase") == "play" else None
+        keep = trust.overtake_avoidable(view) if trust is not None else []
+        if keep:    # every later step, the rules card's included, chooses among these
+            legal = keep + [m for m in legal if m == "?"]
+            self.last = {"how": "trust", "samples": 0}
         if len(legal) == 1:
             self.reason = reason(view, legal[0], self.last)
             return legal[0]
@@ -103,9 +108,9 @@ class PimcBot:
             move = self._choose(view, legal)
         except Exception as e:  # noqa: BLE001 - a search failure must never cost the move
             self.last = {"how": "fallback", "error": f"{type(e).__name__}: {e}"}
-            move = self.fallback(view["game"]).choose(view)
+            move = self.rules_move(view, legal)
         self.last["seconds"] = time.perf_counter() - start
-        move = move if move in legal else self.fallback(view["game"]).choose(view)
+        move = move if move in legal else self.rules_move(view, legal)
         self.reason = reason(view, move, self.last)
         return move
 
@@ -114,6 +119,13 @@ class PimcBot:
         if chooser is not None:     # the calls, the trump choice, 55's discard: the game's own simulation
             return chooser(self, view, legal)
         return self.play(view, legal)
+
+    def rules_move(self, view: View, legal: list[str]) -> str:
+        """The ``rules`` bot's move among ``legal``: the view's legal moves, or fewer (a trusty bot's). The
+        view itself stays as it is for the samplers, which read what its legal moves show."""
+        if legal != list(view.get("legal") or []):
+            view = {**view, "legal": legal}
+        return self.fallback(view["game"]).choose(view)
 
     def fallback(self, game: str) -> Bot:
         """The game's ``rules`` bot, for what this bot does not search."""
@@ -132,22 +144,12 @@ class PimcBot:
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, view: View, legal: list[str]) -> str:
-        """The card: the ``rules`` card early in the deal, else the best over solved sampled deals; with
-        ``trusty``, never one that takes a trick from a teammate whose card is sure to win it when another legal
-        card does not (the game kit's :attr:`~fiftysix.bots.kits.GameKit.trust`)."""
-        trust = kit_for(view["game"]).trust if self.trusty else None
-        if trust is not None:
-            keep = trust.overtake_avoidable(view)
-            if keep:
-                legal = keep + [m for m in legal if m == "?"]
-                if len(legal) == 1:
-                    self.last = {"how": "trust", "samples": 0}
-                    return legal[0]
-                view = {**view, "legal": legal}     # the rules card, where asked for, comes from these too
+        """The card: the ``rules`` card early in the deal, else the best over solved sampled deals (among
+        ``legal``, which :meth:`choose` has narrowed for a ``trusty`` bot)."""
         game = view["game"]
         rules_move = None
         if "?" in legal:   # 56, hidden trump: ask for it as the rules bot would (the solver does not search it)
-            rules_move = self.fallback(game).choose(view)
+            rules_move = self.rules_move(view, legal)
             if rules_move == "?":
                 self.last = {"how": "rules", "samples": 0}
                 return "?"
@@ -160,12 +162,12 @@ class PimcBot:
         if self.dd_depth is not None:
             exact_depth = reach_depth = self.dd_depth
         if held > reach_depth:
-            move = rules_move or self.fallback(game).choose(view)
+            move = rules_move or self.rules_move(view, legal)
             self.last = {"how": "rules", "samples": 0}
             return move if move in cards else cards[0]
         exact = held <= exact_depth
         n = self.samples if self.samples is not None else samples_for(held, exact, self.fast)
-        preferred = None if exact else (rules_move or self.fallback(game).choose(view))
+        preferred = None if exact else (rules_move or self.rules_move(view, legal))
         return choose_card(self, view, cards, n, exact, preferred)
 
 
