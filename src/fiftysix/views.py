@@ -9,23 +9,25 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from .core.deal import OVER, PLAY
+from .core.deal import OVER, PLAY, Deal
 from .core.moves import Call
+from .core.tricks import TrickJSON
 from .games import GAMES
+from .games.spec import MatchLike
 
 
 class TrickView(TypedDict):
+    """The trick being played: who led and the cards so far."""
+
     leader: int
     cards: list[str]
-    winner: NotRequired[int]
-    points: NotRequired[int]
 
 
 class SeatView(TypedDict):
     """A view as JSON-ready data: the fields of ``views-and-bots.md`` (the game's own fields not required)."""
 
     game: str
-    rules: Any
+    rules: Any      # the rules as JSON (rules_to_json, full)
     seat: int | None
     dealer: int
     to_move: int | None
@@ -35,7 +37,7 @@ class SeatView(TypedDict):
     auction: list[str]
     auction_meanings: list[str]
     contract: dict[str, Any] | None
-    tricks: list[TrickView]
+    tricks: list[TrickJSON]
     trick: TrickView | None
     points: list[int]
     match: dict[str, Any] | None
@@ -50,7 +52,7 @@ class SeatView(TypedDict):
     highest_trump: NotRequired[dict[str, Any] | None]
 
 
-def view(deal: Any, seat: int | None, match: Any | None = None) -> SeatView:
+def view(deal: Deal, seat: int | None, match: MatchLike | None = None) -> SeatView:
     """What ``seat`` may know now, as JSON-ready data (``seat=None``: a spectator).
 
     :param match: the match the deal belongs to, for the ``match`` field (scores, deal number).

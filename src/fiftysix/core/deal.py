@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy as _copy
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from .cardbits import CardBits
 from .cards import Card
@@ -44,6 +44,14 @@ _NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(1, 17
 """The seat after each seat, per number of players."""
 
 
+class Contract(Protocol):
+    """What the views and records need of any game's contract."""
+
+    def to_json(self) -> dict[str, object]:
+        """The contract as records.md writes it."""
+        ...
+
+
 class Deal(ABC):
     """One deal of a trick-taking game with an auction.
 
@@ -62,6 +70,10 @@ class Deal(ABC):
     COPIES: ClassVar[int] = 1
     phase: str
     to_move: int | None
+    contract: Contract | None
+    """Once the auction has ended (``None`` before, or when every seat passed)."""
+    points: list[int]
+    """Card points taken so far, per team or side."""
 
     def __init__(self, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
         """Deal ``hands`` (any order; kept sorted) with ``dealer`` dealing.

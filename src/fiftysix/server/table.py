@@ -393,6 +393,7 @@ class LiveTable:
             return {"kind": "next", "seed": secrets.randbits(62)}
         name = self._bot_for(table_seat) or "random"
         state = self.state
+        assert state.deal is not None, "a computer player's move is pending only during a deal"
         deal_seat = state.deal_seat(table_seat)
         seat_view = view(state.deal, deal_seat, state.match)
         bot = self.bots.get((table_seat, name))
