@@ -19,6 +19,7 @@ import pytest
 
 from fiftysix import check
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+from helpers.page import each_of
 
 pytestmark = pytest.mark.browser
 
@@ -310,7 +311,7 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
         assert shown == RECENT_DEALS
         tap(page.locator("#older-deals"))
         page.wait_for_function(f"() => document.querySelectorAll('#history tr').length > {RECENT_DEALS + 1}")
-        numbers = page.eval_on_selector_all("#history tr td:last-child a", "els => els.map(a => a.href)")
+        numbers = each_of(page, "#history tr td:last-child a", "els => els.map(a => a.href)")
         assert [int(n.rsplit("/", 1)[1].split(".")[0]) for n in numbers][:3] == [1, 2, 3]
         assert page.locator("#older-deals").count() == 0
         assert not errors, errors

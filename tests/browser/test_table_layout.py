@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from helpers.live import LiveServer, browser_api
-from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, in_play, new_page, tap, until
+from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, each_of, in_play, new_page, tap, until
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +94,7 @@ def test_a_55_table_of_nine_is_laid_out_without_overlap_on_a_360_px_phone(server
     page = new_page(browser, SMALL_PHONE, errors)
     create_table(page, server.url, "55-9")
     page.wait_for_selector("#seats .seat >> nth=8")
-    seats = page.eval_on_selector_all("#seats .seat", """els => els.map(e => {
+    seats = each_of(page, "#seats .seat", """els => els.map(e => {
         const r = e.getBoundingClientRect(); const name = e.querySelector('.name');
         return { seat: e.dataset.seat, x: r.left, y: r.top, w: r.width, h: r.height,
                  cut: name.scrollWidth > name.clientWidth + 1 }; })""")
@@ -107,7 +107,7 @@ def test_a_55_table_of_nine_is_laid_out_without_overlap_on_a_360_px_phone(server
     # shown: in 2 of some 40 runs it was in the page but not laid out yet, every box 0 wide)
     page.wait_for_function("() => { const cs = [...document.querySelectorAll('#hand .card')]; "
                            "return cs.length > 0 && cs.every(e => e.getBoundingClientRect().width > 0); }")
-    cards = page.eval_on_selector_all("#hand .card", """els => els.map(e => {
+    cards = each_of(page, "#hand .card", """els => els.map(e => {
         const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; })""")
     assert cards and all(c["x"] >= 0 and c["x"] + c["w"] <= 360 for c in cards)
     assert all(b["x"] - a["x"] >= 14 for a, b in zip(cards, cards[1:], strict=False)), "hand cards hide their ranks"

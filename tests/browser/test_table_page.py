@@ -14,7 +14,19 @@ from typing import Any
 import pytest
 
 from helpers.live import LiveServer, browser_api
-from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, in_play, my_turn, new_page, play_card, tap, until
+from helpers.page import (
+    DESKTOP,
+    PHONE,
+    SMALL_PHONE,
+    create_table,
+    each_of,
+    in_play,
+    my_turn,
+    new_page,
+    play_card,
+    tap,
+    until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -119,12 +131,12 @@ def test_eight_seats_are_readable_round_the_table_on_a_360_px_phone(server: Live
     page = new_page(browser, SMALL_PHONE, errors)
     create_table(page, server.url, "56-8")
     page.wait_for_selector("#seats .seat >> nth=7")
-    boxes = page.eval_on_selector_all("#seats .seat", """els => els.map(e => {
+    boxes = each_of(page, "#seats .seat", """els => els.map(e => {
         const r = e.getBoundingClientRect();
         const name = e.querySelector('.name');
         return { seat: e.dataset.seat, x: r.left, y: r.top, w: r.width, h: r.height,
                  cut: name.scrollWidth > name.clientWidth + 1, badges: !!e.querySelector('.seat-badges'),
-                 me: e.classList.contains('me') };
+                 me: e.classList.contains('me'), colour: getComputedStyle(e).borderTopColor };
     })""")
     assert sorted(int(b["seat"]) for b in boxes) == list(range(8))
     assert all(b["badges"] for b in boxes) and not any(b["cut"] for b in boxes)
@@ -138,8 +150,7 @@ def test_eight_seats_are_readable_round_the_table_on_a_360_px_phone(server: Live
     me = next(b for b in boxes if b["me"])
     assert me["y"] == max(b["y"] for b in boxes), "your seat is at the bottom"
     # the teams alternate round the table: in playing order from you, seat k's team is that of k % 2
-    colours = page.eval_on_selector_all(
-        "#seats .seat", "els => els.map(e => getComputedStyle(e).getPropertyValue('border-top-color'))")
+    colours = [b["colour"] for b in boxes]
     assert len(set(colours[0::2])) == 1 and len(set(colours[1::2])) == 1 and colours[0] != colours[1]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     assert not errors, errors
@@ -207,7 +218,7 @@ def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: Liv
     page = new_page(browser, PHONE, errors)
     page.goto(server.url + "/")
     page.wait_for_selector("#preset option >> nth=3", state="attached")
-    presets = page.eval_on_selector_all("#preset option", "els => els.map(e => [e.value, e.textContent])")
+    presets = each_of(page, "#preset option", "els => els.map(e => [e.value, e.textContent])")
     assert {"55-2", "55-9", "56-6"} <= {value for value, _ in presets}
     for _value, text in presets:
         sentence = text.split(" — ", 1)[1]
@@ -215,7 +226,7 @@ def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: Liv
     for preset in ("56-6", "55-4"):
         page.select_option("#preset", preset)
         page.wait_for_function(f"() => document.getElementById('preset-help').textContent.startsWith('{preset[:2]}')")
-        rows = page.eval_on_selector_all("[data-option-row]", """els => els.map(e => ({
+        rows = each_of(page, "[data-option-row]", """els => els.map(e => ({
             key: e.dataset.optionRow, label: e.querySelector('label').textContent,
             values: [...e.querySelectorAll('option')].map(o => [JSON.parse(o.value), o.textContent]) }))""")
         assert rows
@@ -233,8 +244,8 @@ def test_a_bid_promising_a_jack_you_do_not_hold_gets_a_gentle_hint_once(server: 
     page = new_page(browser, PHONE, errors)
     create_table(page, server.url, "56-4")
     until(page, lambda p: my_turn(p) and p.locator("#bids").count() > 0)
-    hand = set(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)"))
-    tabs = page.eval_on_selector_all("[data-tab]", "els => els.map(e => e.dataset.tab)")
+    hand = set(each_of(page, "#hand .card", "els => els.map(e => e.dataset.card)"))
+    tabs = each_of(page, "[data-tab]", "els => els.map(e => e.dataset.tab)")
     lacking = [s for s in "SHDC" if f"J{s}" not in hand and (not tabs or s in tabs)]
     if not lacking:
         pytest.skip("this hand holds every jack")
@@ -242,7 +253,7 @@ def test_a_bid_promising_a_jack_you_do_not_hold_gets_a_gentle_hint_once(server: 
     if tabs:
         tap(page.locator(f'[data-tab="{suit}"]'))
     # "28H" (a number, then the suit) says the bidder holds the suit's jack
-    moves = page.eval_on_selector_all("#bids [data-move]", "els => els.map(e => e.dataset.move)")
+    moves = each_of(page, "#bids [data-move]", "els => els.map(e => e.dataset.move)")
     promising = [m for m in moves if m[:-1].isdigit() and m.endswith(suit)]
     assert promising, moves
     tap(page.locator(f'#bids [data-move="{promising[0]}"]'))

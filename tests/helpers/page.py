@@ -23,6 +23,15 @@ def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
     return page
 
 
+def each_of(page: Any, selector: str, function: str) -> Any:
+    """``function`` (JS, taking the list of elements) on every element matching ``selector``, in one look.
+
+    Playwright's ``eval_on_selector_all`` finds the elements and runs the function in two round trips: a redraw
+    between them (a bot's move) leaves detached elements, 0 px wide and with no computed style.
+    """
+    return page.evaluate(f"sel => ({function})([...document.querySelectorAll(sel)])", selector)
+
+
 def create_table(page: Any, url: str, preset: str, name: str = "Asha", start: bool = True) -> str:
     """From the start page: a table of ``preset`` with computer players in the empty seats; its code."""
     page.goto(url + "/")
