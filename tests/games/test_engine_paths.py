@@ -54,6 +54,58 @@ def test_checked_and_unchecked_paths_agree_move_for_move(case: int, seed: int) -
     assert checked.result() == unchecked.result() == text.result()
 
 
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(CASES))), st.integers(0, 2**32 - 1), st.integers(0, 80))
+def test_the_history_is_every_move_with_its_seat_whatever_the_path(case: int, seed: int, split: int) -> None:
+    """The history is worked out when read (cards are kept in their tricks only): it must still list every
+    move with its seat, read after any move, on either path, and on a copy taken mid-deal that goes its own way."""
+    preset, options = CASES[case]
+    game = game_of_preset(preset)
+    rules = game.rules_from_json({"preset": preset, **options})
+    deal = game.new_deal(rules, seed=seed)
+    rng = random.Random(seed)
+    made: list[tuple[int, object]] = []
+    copy, copy_made = None, []
+    while not deal.is_over:
+        legal = deal.legal_moves()
+        move = legal[rng.randrange(len(legal))]
+        made.append((deal.to_move, move))
+        if rng.random() < 0.5:
+            deal.push(move)
+        else:
+            deal.push_unchecked(move)
+        if rng.random() < 0.3:      # read now and then: a stale cached history must never be returned
+            assert deal.history == made and deal.moves_made() == len(made)
+        if len(made) == split:
+            copy, copy_made = deal.copy(), list(made)
+    assert deal.history == made and deal.moves_made() == len(made)
+    assert deal.moves_text() == [str(m) for _, m in made]
+    if copy is not None:
+        assert copy.history == copy_made        # untouched by the moves made on the original since
+        while not copy.is_over:
+            legal = copy.legal_moves()
+            move = legal[-1]
+            copy_made.append((copy.to_move, move))
+            copy.push(move)
+        assert copy.history == copy_made and deal.history == made
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES)
+def test_a_deal_keeps_fewer_than_30_attributes_from_start_to_end(preset: str, options: dict[str, Any]) -> None:
+    """CPython reads an object's attributes fast only while it has fewer than 30: a 30th made the play 9% slower
+    (bench/engine_count.py). A deal of every preset stays below that at every move."""
+    game = game_of_preset(preset)
+    deal = game.new_deal(game.rules_from_json({"preset": preset, **options}), seed=3)
+    rng = random.Random(3)
+    most = len(vars(deal))
+    while not deal.is_over:
+        legal = deal.legal_moves()
+        deal.push(legal[rng.randrange(len(legal))])
+        deal.hands, deal.history, deal.tricks, deal.dealt     # noqa: B018 - what reading fills in counts too
+        most = max(most, len(vars(deal)), len(vars(deal.copy())))
+    assert most < 30, most
+
 def _perft(deal: Any, depth: int, checked: bool) -> int:
     legal = deal.legal_moves()
     if depth == 1 or not legal:

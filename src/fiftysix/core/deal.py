@@ -59,7 +59,8 @@ class Deal(ABC):
     :ivar dealer: the dealer's seat; first hand (the seat after) calls first and leads first.
     :ivar dealt: each seat's cards as dealt, in canonical order.
     :ivar hands: each seat's cards still held.
-    :ivar history: every move so far with the seat that made it, in order.
+    :ivar history: every move so far with the seat that made it, in order (worked out when read: the cards
+        played are kept in the tricks only, the other moves in a short log).
     :ivar tricks: the completed tricks.
     :ivar is_over: whether the deal has ended (``phase == "over"``).
     """
@@ -68,12 +69,22 @@ class Deal(ABC):
     BITS: ClassVar[CardBits]
     """How the game lays its cards out as bits."""
     COPIES: ClassVar[int] = 1
+    _bit: ClassVar[Any]
+    """``BITS.bit``, looked up once per class (see ``__init_subclass__``)."""
     phase: str
     to_move: int | None
     contract: Contract | None
     """Once the auction has ended (``None`` before, or when every seat passed)."""
     points: list[int]
     """Card points taken so far, per team or side."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # a class attribute, not one per deal: a deal keeps few attributes (27; tests/games/test_engine_paths.py)
+        # because CPython reads them fast only while there are fewer than 30 (a 30th cost 9% of the play's
+        # instructions, bench/engine_count.py)
+        if "BITS" in cls.__dict__:
+            cls._bit = cls.BITS.bit
 
     def __init__(self, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
         """Deal ``hands`` (any order; kept sorted) with ``dealer`` dealing.
@@ -95,16 +106,14 @@ class Deal(ABC):
         self.rules = rules
         self.n: int = rules.players
         self.dealer = dealer
-        self.first_hand = (dealer + 1) % self.n
         self._next_seat = _NEXT_SEAT[self.n]
         self._once = once
         self._twice = twice
         self._dealt_masks = (tuple(once), tuple(twice))
         self._dealt: tuple[tuple[Card, ...], ...] | None = None
-        self._bit = self.BITS.bit
-        self._hands: list[list[Card]] | None = None
-        self._hands_at = 0
-        self.history: list[tuple[int, Move]] = []
+        self._hands: tuple[int, list[list[Card]]] | None = None     # (moves made, hands) once read
+        self._log: list[tuple[int, int, Move]] = []     # (cards played before, seat, move) of every move but cards
+        self._history: list[tuple[int, Move]] | None = None
         self._tricks: list[Trick] = []
         self._trick_rows: list[tuple[int, tuple[Card, ...], int, int]] = []
         self.trick_leader = self.first_hand
@@ -125,12 +134,55 @@ class Deal(ABC):
     @property
     def hands(self) -> list[list[Card]]:
         """Each seat's cards still held, in display order (read them; moves change them)."""
-        hands = self._hands
-        if hands is None or self._hands_at != len(self.history):
-            hand = self.BITS.hand
-            hands = self._hands = [hand(o, t) for o, t in zip(self._once, self._twice, strict=True)]
-            self._hands_at = len(self.history)
+        cached, at = self._hands, self.moves_made()
+        if cached is not None and cached[0] == at:
+            return cached[1]
+        hand = self.BITS.hand
+        hands = [hand(o, t) for o, t in zip(self._once, self._twice, strict=True)]
+        self._hands = (at, hands)
         return hands
+
+    def cards_played(self) -> int:
+        """How many cards have been played in this deal."""
+        return len(self._trick_rows) * self.n + len(self.trick_cards)
+
+    def moves_made(self) -> int:
+        """How many moves have been made (``len(history)``, without working the history out)."""
+        return len(self._log) + len(self._trick_rows) * self.n + len(self.trick_cards)
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """Every move so far with the seat that made it, in order (read it; moves change it).
+
+        Pushing a card only adds it to its trick (a tuple a move cost the play some 6% of its time): the
+        history merges the tricks' cards with the log of the other moves when it is read.
+        """
+        log, rows, current = self._log, self._trick_rows, self.trick_cards
+        cached = self._history
+        if cached is not None and len(cached) == len(log) + len(rows) * self.n + len(current):
+            return cached
+        following = self._next_seat
+        cards: list[tuple[int, Card]] = []
+        for leader, played, _, _ in (*rows, (self.trick_leader, current, 0, 0)):
+            seat = leader
+            for c in played:
+                cards.append((seat, c))
+                seat = following[seat]
+        history: list[tuple[int, Move]] = []
+        at = 0
+        for before, seat, move in log:
+            if before > at:
+                history.extend(cards[at:before])
+                at = before
+            history.append((seat, move))
+        history.extend(cards[at:])
+        self._history = history
+        return history
+
+    @property
+    def first_hand(self) -> int:
+        """The seat after the dealer: it calls first and leads first."""
+        return self._next_seat[self.dealer]
 
     @property
     def tricks(self) -> list[Trick]:
@@ -204,7 +256,6 @@ class Deal(ABC):
                 legal = self.legal_moves()
             to: int = self.to_move  # type: ignore[assignment]
             if move in legal and (seat is None or seat == to):
-                self.history.append((to, move))
                 self._legal = None
                 b = self._bit[move]
                 if self._twice[to] & b:
@@ -237,7 +288,7 @@ class Deal(ABC):
             self._play(move)
             return
         assert self.to_move is not None
-        self.history.append((self.to_move, move))
+        self._log.append((self.cards_played() if self.phase == PLAY else 0, self.to_move, move))
         self._legal = None
         self._apply(move)
 
@@ -245,7 +296,9 @@ class Deal(ABC):
     _SHARED: ClassVar[frozenset[str]] = frozenset(("rules", "contract"))
     # Flat lists of immutable values: copied with one slice.
     _FLAT: ClassVar[frozenset[str]] = frozenset(
-        ("_once", "_twice", "history", "_tricks", "_trick_rows", "trick_cards", "points", "tricks_won"))
+        ("_once", "_twice", "_log", "_tricks", "_trick_rows", "trick_cards", "points", "tricks_won"))
+    # Worked out when read: a copy works them out again.
+    _CACHES: ClassVar[frozenset[str]] = frozenset(("_hands", "_history"))
     # Objects whose attributes are immutable values or flat lists of them (the auction).
     _FLAT_OBJECTS: ClassVar[frozenset[str]] = frozenset(("auction",))
 
@@ -256,15 +309,15 @@ class Deal(ABC):
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         # setattr (not the new object's __dict__) keeps the copy's attributes in CPython's fast layout
         new = object.__new__(type(self))
-        shared, flat, objects = self._SHARED, self._FLAT, self._FLAT_OBJECTS
+        shared, flat, objects, caches = self._SHARED, self._FLAT, self._FLAT_OBJECTS, self._CACHES
         memo[id(self.rules)] = self.rules
         for key, value in self.__dict__.items():
-            if key in shared or value is None or isinstance(value, (int, str, tuple, frozenset)):
+            if key in caches:
+                setattr(new, key, None)
+            elif key in shared or value is None or isinstance(value, (int, str, tuple, frozenset)):
                 setattr(new, key, value)
             elif key in flat:
                 setattr(new, key, value[:])
-            elif key == "_hands":
-                setattr(new, key, None)
             elif key in objects:
                 part = object.__new__(type(value))
                 for k, v in value.__dict__.items():
@@ -279,7 +332,6 @@ class Deal(ABC):
         """Play ``card`` (known to be legal) for the seat to move; score the trick once it is full."""
         seat = self.to_move
         assert seat is not None
-        self.history.append((seat, card))
         self._legal = None
         b = self._bit[card]
         if self._twice[seat] & b:

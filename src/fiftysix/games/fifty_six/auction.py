@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ...core.cards import Suit
 from ...core.errors import CallNotAllowedError, WrongPhaseError
@@ -16,11 +15,18 @@ from .rules import Rules56
 _SPECIALS = tuple(tuple(c for i, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> i & 1) for bits in range(8))
 
 
-@lru_cache(maxsize=8192)
+_LegalCalls = tuple[tuple[Call, ...], tuple[Call, ...], frozenset[str]]
+
+_KNOWN: dict[int, _LegalCalls] = {}
+""":func:`_legal_calls` of each auction state met so far, keyed by one int (``Auction56._compute_legal``: an int
+is cheaper than ``lru_cache``'s tuple of six arguments).  Bounded: 30 values x 8 sets of specials x 2 x at most
+30 suit bids x 2 bidding systems x a few deck sizes."""
+
+
 def _legal_calls(specials: int, bidding: str, current: int, first_bid: bool, suit_bids: int,
-                 suit_size: int) -> tuple[tuple[Call, ...], tuple[Call, ...], frozenset[str]]:
+                 suit_size: int) -> _LegalCalls:
     """The legal calls (``P X XX`` as ``specials`` says, then :func:`legal_bids`), the specials and the
-    bids' texts: worked out once per auction state."""
+    bids' texts."""
     bids, texts = legal_bids(bidding, current, first_bid, suit_bids, suit_size)
     return _SPECIALS[specials] + bids, _SPECIALS[specials], texts
 
@@ -69,6 +75,7 @@ class Auction56:
         self._closes = rules.double == "closes"
         self._suit_size = rules.deck_size // 4
         self._announcements = rules.bidding == "announcements"
+        self._system = self._suit_size * 2 + self._announcements     # below 64: suits of up to 13 cards
 
     @property
     def meanings(self) -> list[str]:
@@ -109,9 +116,15 @@ class Auction56:
                 self._bid_texts = frozenset()
                 return self._specials
         # standard bids only ask whether a suit was named (NOES); announcements count them (kNOS)
-        suit_bids = len(self.suit_bids) if self._announcements else min(len(self.suit_bids), 1)
-        legal, self._specials, self._bid_texts = _legal_calls(
-            specials, self.rules.bidding, self.value, bidder is None, suit_bids, self._suit_size)
+        suit_bids = len(self.suit_bids) if self._announcements else 1 if self.suit_bids else 0
+        # one int for the state (suit_bids < 64: every bid raises the value, and values run from 28 to 56)
+        first = 1 if bidder is None else 0
+        key = (((self.value * 8 + specials) * 2 + first) * 64 + suit_bids) * 64 + self._system
+        found = _KNOWN.get(key)
+        if found is None:
+            found = _KNOWN[key] = _legal_calls(
+                specials, self.rules.bidding, self.value, bidder is None, suit_bids, self._suit_size)
+        legal, self._specials, self._bid_texts = found
         return legal
 
     def is_legal(self, call: Call) -> bool:

@@ -83,6 +83,7 @@ class Deal56(Deal):
         self.revealed_at: int | None = None  # trick index where a hidden trump was turned up
         self.points = [0] * rules.n_teams
         self.claimed_by: int | None = None
+        self._last = self.dealer     # who plays a trick's last card: the seat before its leader
 
     @classmethod
     def from_seed(cls, rules: Rules56, seed: int | None = None, dealer: int | None = None,
@@ -128,8 +129,8 @@ class Deal56(Deal):
     @property
     def must_trump(self) -> bool:
         """The seat to move has just asked for the hidden trump: it must play a trump if it holds one."""
-        history = self.history
-        return bool(history) and isinstance(history[-1][1], Reveal)
+        log = self._log
+        return bool(log) and isinstance(log[-1][2], Reveal) and log[-1][0] == self.cards_played()
 
     def push(self, move: Move | str, seat: int | None = None) -> Move:
         """Validate and apply one move; returns the move as applied (:meth:`Deal.push <.core.deal.Deal.push>`).
@@ -146,7 +147,6 @@ class Deal56(Deal):
                 legal = self.legal_moves()
             to: int = self.to_move  # type: ignore[assignment]
             if move in legal and (seat is None or seat == to):
-                self.history.append((to, move))
                 b = _BIT[move]
                 twice = self._twice
                 if twice[to] & b:
@@ -155,7 +155,7 @@ class Deal56(Deal):
                     self._once[to] ^= b
                 cards = self.trick_cards
                 cards.append(move)
-                if len(cards) == self.n:
+                if to == self._last:    # the trick's last card (cheaper to ask than its length)
                     self._legal = None
                     self._end_trick()
                 else:
@@ -174,7 +174,7 @@ class Deal56(Deal):
             auction = self.auction
             legal = auction.push_if_legal(move)
             if legal is not None:
-                self.history.append((to, move))
+                self._log.append((0, to, move))    # (no card is played before the auction ends)
                 if auction.done:
                     self._legal = None
                     self._end_auction()
@@ -393,6 +393,7 @@ class Deal56(Deal):
         self._trick_rows.append((leader, cards, winner, points))
         self.trick_cards = []
         self.trick_leader = self.to_move = winner
+        self._last = (winner or self.n) - 1
         once = self._once[winner]
         if not once:
             self._finish()
