@@ -116,7 +116,7 @@ class Deal(ABC):
         self._history: list[tuple[int, Move]] | None = None
         self._tricks: list[Trick] = []
         self._trick_rows: list[tuple[int, tuple[Card, ...], int, int]] = []
-        self.trick_leader = self.first_hand
+        self.trick_leader = self._next_seat[dealer]     # first hand
         self.trick_cards: list[Card] = []
         self._legal: tuple[Move, ...] | None = None
         self.is_over = False

@@ -22,6 +22,15 @@ T = TypeVar("T")
 _BITS = tuple((i + 1).bit_length() for i in range(1024))
 """``_BITS[i]``: the bits drawn to pick a place among ``i + 1`` (``_randbelow(i + 1)``)."""
 
+_WALKS: dict[int, tuple[tuple[int, int], ...]] = {}
+"""Per deck size, the walk's steps ``(i, bits drawn)`` from the last place down (built once per size)."""
+
+
+def _walk(size: int) -> tuple[tuple[int, int], ...]:
+    walk = _WALKS[size] = tuple(zip(range(size - 1, 0, -1), _BITS[size - 1:0:-1], strict=True))
+    return walk
+
+
 def _inline_shuffle(items: list[T], rng: random.Random) -> None:
     getrandbits = rng.getrandbits
     size = len(items)
@@ -30,7 +39,8 @@ def _inline_shuffle(items: list[T], rng: random.Random) -> None:
         return
     if size < 2:
         return      # nothing to draw (the standard library draws nothing either)
-    for i, k in zip(range(size - 1, 0, -1), _BITS[size - 1:0:-1], strict=True):
+    walk = _WALKS.get(size) or _walk(size)
+    for i, k in walk:
         j = getrandbits(k)
         while j > i:        # draw again until below i + 1, as _randbelow does
             j = getrandbits(k)

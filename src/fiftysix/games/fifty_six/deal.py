@@ -40,6 +40,7 @@ def _deck_bits(ranks: str) -> tuple[int, ...]:
 
 
 TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
+_TRUMP_CHOICE_IDS = frozenset(map(id, TRUMP_CHOICES))    # the legal choices themselves: let in without comparing
 
 # Hands as bitmasks: 8 bits a suit, the ranks in display order (J 9 A T K Q 8 7).
 BITS = CardBits([CARDS[s * 13 + RANK_CHARS.index(r)] for s in SUITS for r in RANKS], 8)
@@ -74,8 +75,8 @@ class Deal56(Deal):
     def _start(self, rules: Rules56) -> None:
         """56's own part of a new deal (after the hands are dealt)."""
         self.phase = AUCTION
-        self.auction = Auction56(rules, self.first_hand)
-        self.to_move = self.first_hand
+        first = self.to_move = self.trick_leader     # first hand: it calls first and leads first
+        self.auction = Auction56(rules, first)
         self.contract: Contract | None = None
         self.trump: Strain = None          # the chosen trump once known to the rules
         self.trump_chosen = False
@@ -182,6 +183,13 @@ class Deal56(Deal):
                     self.to_move = auction.to_move
                     self._legal = legal
                 return move
+        elif id(move) in _TRUMP_CHOICE_IDS and self.phase == TRUMP and (seat is None or seat == self.to_move):
+            # a trump choice of TRUMP_CHOICES (all legal now), likewise (any other goes the general way)
+            choice: TrumpChoice = move  # type: ignore[assignment]
+            self._log.append((0, self.to_move, choice))   # type: ignore[arg-type]
+            self._legal = None
+            self._apply(choice)
+            return choice
         return super().push(move, seat)
 
     def legal_moves(self) -> tuple[Move, ...]:
