@@ -80,7 +80,7 @@ class Deal(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # a class attribute, not one per deal: a deal keeps few attributes (27; tests/games/test_engine_paths.py)
+        # a class attribute, not one per deal: a deal keeps few attributes (28; tests/games/test_engine_paths.py)
         # because CPython reads them fast only while there are fewer than 30 (a 30th cost 9% of the play's
         # instructions, bench/engine_count.py)
         if "BITS" in cls.__dict__:
@@ -157,10 +157,10 @@ class Deal(ABC):
         Pushing a card only adds it to its trick (a tuple a move cost the play some 6% of its time): the
         history merges the tricks' cards with the log of the other moves when it is read.
         """
-        log, rows, current = self._log, self._trick_rows, self.trick_cards
         cached = self._history
-        if cached is not None and len(cached) == len(log) + len(rows) * self.n + len(current):
+        if cached is not None and len(cached) == self.moves_made():
             return cached
+        log, rows, current = self._log, self._trick_rows, self.trick_cards
         following = self._next_seat
         cards: list[tuple[int, Card]] = []
         for leader, played, _, _ in (*rows, (self.trick_leader, current, 0, 0)):
