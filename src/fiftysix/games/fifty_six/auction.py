@@ -100,30 +100,29 @@ class Auction56:
         if self.done:
             return ()
         seat = self.to_move
-        specials = 0        # bits: 1 pass, 2 double, 4 redouble
-        if self._pass_first or self.calls or seat != self.first_hand:
-            specials = 1
         bidder = self.bidder
-        if bidder is not None:
+        # The state as one int for _KNOWN: value * 2**16 + specials (bits: 1 pass, 2 double, 4 redouble) * 2**13
+        # + (no bid yet) * 2**12 + suit bids (below 64: every bid raises the value, 28 to 56) * 2**6 + _system.
+        if bidder is None:      # nothing bid yet, so no suit named: pass (unless first hand must open) and bids
+            specials = 1 if self._pass_first or self.calls or seat != self.first_hand else 0
+            key = self.value * 65536 + specials * 8192 + 4096 + self._system
+        else:
             team_of = self._team_of
             same = team_of[bidder] == team_of[seat]
-            if self.doubled == 0 and not same:
-                specials |= 2
-            elif self.doubled == 1 and same:
-                specials |= 4
-            if self.doubled and self._closes:
+            doubled = self.doubled
+            specials = 3 if doubled == 0 and not same else 5 if doubled == 1 and same else 1
+            if doubled and self._closes:
                 self._specials = _SPECIALS[specials]
                 self._bid_texts = frozenset()
                 return self._specials
-        # standard bids only ask whether a suit was named (NOES); announcements count them (kNOS)
-        suit_bids = len(self.suit_bids) if self._announcements else 1 if self.suit_bids else 0
-        # one int for the state (suit_bids < 64: every bid raises the value, and values run from 28 to 56)
-        first = 1 if bidder is None else 0
-        key = (((self.value * 8 + specials) * 2 + first) * 64 + suit_bids) * 64 + self._system
+            # standard bids only ask whether a suit was named (NOES); announcements count them (kNOS)
+            suit_bids = len(self.suit_bids) if self._announcements else 1 if self.suit_bids else 0
+            key = self.value * 65536 + specials * 8192 + suit_bids * 64 + self._system
         found = _KNOWN.get(key)
         if found is None:
-            found = _KNOWN[key] = _legal_calls(
-                specials, self.rules.bidding, self.value, bidder is None, suit_bids, self._suit_size)
+            found = _KNOWN[key] = _legal_calls(specials, self.rules.bidding, self.value, bidder is None,
+                                               len(self.suit_bids) if self._announcements else
+                                               1 if self.suit_bids else 0, self._suit_size)
         legal, self._specials, self._bid_texts = found
         return legal
 
@@ -226,18 +225,16 @@ class Auction56:
         self.push_unchecked(call)
 
     def push_unchecked(self, call: Call) -> None:
+        if self._describing:    # the words are worked out only when asked for (see meanings)
+            self._meanings.append(self._meaning(call))
         seat = self.to_move
         self._legal = None
-        describing = self._describing   # the words are worked out only when asked for (see meanings)
-        meaning: str = ""
         if call is PASS:
             if not self.calls and self._announcements:
                 # Seed 004: first hand's pass on the very first call counts as Plus Pass.
-                meaning = self._apply_bid(PLUS_PASS, seat, counted_as_pass=True)
+                self._apply_bid(PLUS_PASS, seat)
             else:
                 passes = self.passes = self.passes + 1
-                if describing:
-                    meaning = Meaning("pass")
                 if self.bidder is None:
                     if passes == self.n:
                         self.done = True
@@ -249,25 +246,30 @@ class Auction56:
         elif call is DOUBLE:
             self.doubled = 1
             self.passes = 0
-            if describing:
-                meaning = Meaning("double: bets that the {v} of seat {seat}'s team will fail",
-                                  {"v": self.value, "seat": self.bidder})
         elif call is REDOUBLE:
             self.doubled = 2
             self.passes = 0
             self.done = True
-            if describing:
-                meaning = Meaning("redouble: the doubled team bets that it will make its bid")
         else:
-            meaning = self._apply_bid(call, seat)
+            self._apply_bid(call, seat)
         self.calls.append(call)
-        if describing:
-            self._meanings.append(meaning)
         seat += 1
         self.to_move = seat if seat < self.n else 0
 
-    def _apply_bid(self, call: Call, seat: int, counted_as_pass: bool = False) -> str:
-        meaning = describe(call, self, counted_as_pass) if self._describing else ""
+    def _meaning(self, call: Call) -> str:
+        """What ``call`` tells the table, in words, read from the auction before it is applied."""
+        if call is PASS:
+            if not self.calls and self._announcements:
+                return describe(PLUS_PASS, self, True)
+            return Meaning("pass")
+        if call is DOUBLE:
+            return Meaning("double: bets that the {v} of seat {seat}'s team will fail",
+                           {"v": self.value, "seat": self.bidder})
+        if call is REDOUBLE:
+            return Meaning("redouble: the doubled team bets that it will make its bid")
+        return describe(call, self)
+
+    def _apply_bid(self, call: Call, seat: int) -> None:
         old = self.value
         value = self.value = call.value if call.value is not None else old + call.step   # resulting_value
         self.bidder = seat
@@ -282,7 +284,6 @@ class Auction56:
             self.strain = call.strain
         if suit is not None:
             self.suit_bids.append(suit)
-        return meaning
 
     # -- outcome ------------------------------------------------------------------------------------
     def contract(self) -> Contract | None:
