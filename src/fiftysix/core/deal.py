@@ -148,7 +148,7 @@ class Deal(ABC):
 
     def moves_made(self) -> int:
         """How many moves have been made (``len(history)``, without working the history out)."""
-        return len(self._log) + len(self._trick_rows) * self.n + len(self.trick_cards)
+        return len(self._log) + self.cards_played()
 
     @property
     def history(self) -> list[tuple[int, Move]]:

@@ -105,6 +105,7 @@ class Auction56:
         # + (no bid yet) * 2**12 + suit bids (below 64: every bid raises the value, 28 to 56) * 2**6 + _system.
         if bidder is None:      # nothing bid yet, so no suit named: pass (unless first hand must open) and bids
             specials = 1 if self._pass_first or self.calls or seat != self.first_hand else 0
+            suit_bids = 0
             key = self.value * 65536 + specials * 8192 + 4096 + self._system
         else:
             team_of = self._team_of
@@ -121,8 +122,7 @@ class Auction56:
         found = _KNOWN.get(key)
         if found is None:
             found = _KNOWN[key] = _legal_calls(specials, self.rules.bidding, self.value, bidder is None,
-                                               len(self.suit_bids) if self._announcements else
-                                               1 if self.suit_bids else 0, self._suit_size)
+                                               suit_bids, self._suit_size)
         legal, self._specials, self._bid_texts = found
         return legal
 

@@ -184,11 +184,9 @@ class Deal56(Deal):
                     self._legal = legal
                 return move
         elif id(move) in _TRUMP_CHOICE_IDS and self.phase == TRUMP and (seat is None or seat == self.to_move):
-            # a trump choice of TRUMP_CHOICES (all legal now), likewise (any other goes the general way)
+            # a trump choice of TRUMP_CHOICES (all legal now) goes straight in; any other goes the general way
             choice: TrumpChoice = move  # type: ignore[assignment]
-            self._log.append((0, self.to_move, choice))   # type: ignore[arg-type]
-            self._legal = None
-            self._apply(choice)
+            self.push_unchecked(choice)
             return choice
         return super().push(move, seat)
 
