@@ -80,3 +80,15 @@ def test_a_seeded_shuffle_is_the_standard_librarys_draws(seed: int | str | None,
     rng.shuffle(expected)
     assert items == expected
     assert deck == tuple(range(size))   # the deck given is left as it was
+
+
+@given(st.one_of(st.integers(-2**70, 2**70), st.text(max_size=5)), st.integers(0, 120), st.integers(0, 17),
+       st.integers(0, 130))
+def test_a_loose_seeded_shuffle_differs_only_in_the_order_of_its_first_places(
+        seed: int | str, size: int, choices: int, loose: int) -> None:
+    deck = tuple(range(size))
+    first, items = shuffling.seeded_shuffle(deck, seed, choices, loose)
+    exact_first, exact = shuffling.seeded_shuffle(deck, seed, choices)
+    assert first == exact_first
+    assert items[loose:] == exact[loose:]
+    assert sorted(items[:loose]) == sorted(exact[:loose])

@@ -23,15 +23,18 @@ _BITS = tuple((i + 1).bit_length() for i in range(1024))
 """``_BITS[i]``: the bits drawn to pick a place among ``i + 1`` (``_randbelow(i + 1)``)."""
 
 _WALKS: dict[int, tuple[tuple[int, int], ...]] = {}
-"""Per deck size, the walk's steps ``(i, bits drawn)`` from the last place down (built once per size)."""
+"""Per deck size and place the walk stops at (``size * 1024 + stop``), its steps ``(i, bits drawn)`` from the
+last place down to ``stop`` (built once each)."""
 
 
-def _walk(size: int) -> tuple[tuple[int, int], ...]:
-    walk = _WALKS[size] = tuple(zip(range(size - 1, 0, -1), _BITS[size - 1:0:-1], strict=True))
+def _walk(size: int, stop: int) -> tuple[tuple[int, int], ...]:
+    walk = _WALKS[size * 1024 + stop] = tuple(zip(range(size - 1, stop - 1, -1), _BITS[size - 1:stop - 1:-1],
+                                                  strict=True))
     return walk
 
 
-def _inline_shuffle(items: list[T], rng: random.Random) -> None:
+def _inline_shuffle(items: list[T], rng: random.Random, stop: int = 1) -> None:
+    """The standard library's walk, from the last place down to place ``stop`` (1: the whole walk)."""
     getrandbits = rng.getrandbits
     size = len(items)
     if size > len(_BITS):
@@ -39,7 +42,7 @@ def _inline_shuffle(items: list[T], rng: random.Random) -> None:
         return
     if size < 2:
         return      # nothing to draw (the standard library draws nothing either)
-    walk = _WALKS.get(size) or _walk(size)
+    walk = _WALKS.get(size * 1024 + stop) or _walk(size, stop)
     for i, k in walk:
         j = getrandbits(k)
         while j > i:        # draw again until below i + 1, as _randbelow does
@@ -71,7 +74,7 @@ def shuffle(items: list[T], rng: random.Random) -> None:
         rng.shuffle(items)
 
 
-def _seeded(deck: Sequence[T], seed: int, choices: int) -> tuple[int, list[T]]:
+def _seeded(deck: Sequence[T], seed: int, choices: int, loose: int = 0) -> tuple[int, list[T]]:
     """:func:`seeded_shuffle` on the generator's C core (``_random.Random``: the same words from the same
     int seed, without ``random.Random``'s Python ``__init__``/``seed``), the choice drawn inline."""
     rng = _random.Random(seed)
@@ -82,7 +85,9 @@ def _seeded(deck: Sequence[T], seed: int, choices: int) -> tuple[int, list[T]]:
         while first >= choices:
             first = getrandbits(k)
     items = list(deck)
-    _inline_shuffle(items, rng)     # type: ignore[arg-type]  # it only calls getrandbits
+    # the walk's last steps only order the first places among themselves: with nothing drawn after the
+    # shuffle, they can be left out when that order does not matter (loose)
+    _inline_shuffle(items, rng, max(loose, 1))     # type: ignore[arg-type]  # it only calls getrandbits
     return first, items
 
 
@@ -94,14 +99,17 @@ def _standard(deck: Sequence[T], seed: int | None, choices: int) -> tuple[int, l
     return first, items
 
 
-def seeded_shuffle(deck: Sequence[T], seed: int | None, choices: int = 0) -> tuple[int, list[T]]:
+def seeded_shuffle(deck: Sequence[T], seed: int | None, choices: int = 0,
+                   loose: int = 0) -> tuple[int, list[T]]:
     """What ``rng = random.Random(seed)`` gives for ``rng.randrange(choices)`` (0 when ``choices`` is 0:
     nothing drawn) followed by ``rng.shuffle(list(deck))``: that number and the shuffled list.
 
-    The same results as those calls (checked at import), in fewer steps for an ``int`` seed.
+    The same results as those calls (checked at import), in fewer steps for an ``int`` seed.  With
+    ``loose``, the first ``loose`` places hold the same items but perhaps in another order among themselves
+    (for a first hand whose order does not matter: the walk need not draw that order).
     """
     if SEEDED and type(seed) is int:
-        return _seeded(deck, seed, choices)
+        return _seeded(deck, seed, choices, loose)
     return _standard(deck, seed, choices)
 
 

@@ -15,6 +15,10 @@ from .rules import Rules56
 _SPECIALS = tuple(tuple(c for i, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> i & 1) for bits in range(8))
 
 
+_CONTRACTS: dict[int, Contract] = {}
+"""Every contract made so far, by one int of its fields (``Auction56.contract``): contracts are immutable, and
+building a frozen dataclass costs more than looking one up.  Bounded: seats x teams x 30 values x 5 strains x 3."""
+
 _LegalCalls = tuple[tuple[Call, ...], tuple[Call, ...], frozenset[str]]
 
 _KNOWN: dict[int, _LegalCalls] = {}
@@ -287,10 +291,15 @@ class Auction56:
 
     # -- outcome ------------------------------------------------------------------------------------
     def contract(self) -> Contract | None:
-        if not self.done or self.bidder is None:
+        bidder = self.bidder
+        if not self.done or bidder is None:
             return None
-        return Contract(self.bidder, self.rules.team_of[self.bidder], self.value, self.strain,
-                        (1, 2, 4)[self.doubled])
+        team, strain = self._team_of[bidder], self.strain
+        key = (((bidder * 16 + team) * 64 + self.value) * 8 + (4 if strain is None else strain)) * 4 + self.doubled
+        contract = _CONTRACTS.get(key)
+        if contract is None:
+            contract = _CONTRACTS[key] = Contract(bidder, team, self.value, strain, (1, 2, 4)[self.doubled])
+        return contract
 
 
 def _short_legal(legal: tuple[Call, ...]) -> str:

@@ -34,9 +34,15 @@ def _deck(ranks: str) -> tuple[Card, ...]:
     return tuple(c for c in cards for _ in range(2))
 
 
+_COPY = 32
+"""A deck's second copy of a card is dealt as its bit shifted this far (past the 32 bits of a hand): a hand of
+bits then sums to ``once | twice << 32`` with no carry, each card's two copies apart."""
+_ONE_COPY = (1 << _COPY) - 1
+
+
 @cache
 def _deck_bits(ranks: str) -> tuple[int, ...]:
-    return tuple(BITS.bit[c] for c in _deck(ranks))
+    return tuple(BITS.bit[c] << (_COPY * i) for c in _deck(ranks)[::2] for i in range(2))
 
 
 TRUMP_CHOICES = tuple(TrumpChoice(s) for s in (*SUITS, None))
@@ -95,7 +101,7 @@ class Deal56(Deal):
         """
         deck = _deck_bits(rules.ranks)     # the deck's cards as bits: the same shuffle deals the same
         if rng is None:
-            drawn, bits = seeded_shuffle(deck, seed, rules.players if dealer is None else 0)
+            drawn, bits = seeded_shuffle(deck, seed, rules.players if dealer is None else 0, rules.hand_size)
             dealer = drawn if dealer is None else dealer
         else:
             if dealer is None:
@@ -106,10 +112,10 @@ class Deal56(Deal):
         once: list[int] = []
         twice: list[int] = []
         for i in range(0, rules.players * k, k):
-            hand = bits[i:i + k]
-            o = sum(set(hand))          # distinct bits: the sum is the union
-            once.append(o)
-            twice.append(sum(hand) - o)   # what is left: the cards held twice, once each
+            held = sum(bits[i:i + k])       # every bit apart (see _COPY): the sum is the union
+            first, second = held & _ONE_COPY, held >> _COPY
+            once.append(first | second)
+            twice.append(first & second)
         deal = cls.__new__(cls)
         deal._deal_masks(rules, dealer, once, twice)
         deal._start(rules)
