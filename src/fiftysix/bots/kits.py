@@ -40,6 +40,21 @@ class IsmctsPolicy(Protocol):
         ...
 
 
+class Likelihood(Protocol):
+    """How likely a sampled deal is, given one seat's view (log, up to a constant)."""
+
+    def log_weight(self, deal: Deal) -> float:
+        ...
+
+
+class CardModel(Protocol):
+    """A game's learned model of where the unseen cards lie."""
+
+    def likelihood(self, view: View, strength: float = 1.0) -> Likelihood:
+        """The weight of a sampled deal for ``view`` (``strength`` 0: every deal alike; 1: the model)."""
+        ...
+
+
 class Goal(Protocol):
     """What a side plays for in the play phase, for the double-dummy play of ``pimc``."""
 
@@ -98,6 +113,12 @@ class GameKit(Protocol):
         ...
 
     @property
+    def card_model(self) -> CardModel | None:
+        """A learned model of where the unseen cards lie (what ``reader`` weighs its sampled deals by), or
+        ``None``."""
+        ...
+
+    @property
     def trust(self) -> Trust | None:
         """What a trusted partner does not do in this game (``pimc``'s ``trusty``, the reasons), or ``None``."""
         ...
@@ -129,4 +150,5 @@ def kit_for(game: str) -> GameKit:
         raise ValueError(f"no bots for the game {game!r}; games with bots: {', '.join(KITS)}") from None
 
 
-__all__ = ["KITS", "Chooser", "GameKit", "Goal", "IsmctsPolicy", "View", "kit_for", "register_kit"]
+__all__ = ["KITS", "CardModel", "Chooser", "GameKit", "Goal", "IsmctsPolicy", "Likelihood", "View", "kit_for",
+           "register_kit"]

@@ -7,6 +7,7 @@ The samplers themselves live with their games (:mod:`fiftysix.games.sampling`, `
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -15,8 +16,13 @@ from ..core.deal import Deal
 from ..games import GAMES
 from ..games.sampling import Claim, DealSampler
 from ..games.spec import Sampler, SamplingError
+from .base import clock
+from .kits import Likelihood
 
-__all__ = ["Claim", "DealSampler", "Sampler", "SamplingError", "sample_deals", "sampler_for"]
+__all__ = ["Claim", "DealSampler", "Sampler", "SamplingError", "WeightedSampler", "sample_deals", "sampler_for"]
+
+MIN_POOL = 8
+"""Candidates a :class:`WeightedSampler` draws whatever its budget."""
 
 
 def sampler_for(view: Mapping[str, Any], *, use_bids: bool = True, infer: bool = True,
@@ -37,3 +43,42 @@ def sample_deals(view: Mapping[str, Any], n: int, rng: random.Random) -> list[De
     """
     sampler = sampler_for(view)
     return [sampler.sample(rng) for _ in range(n)]
+
+
+class WeightedSampler:
+    """Draws ``pool`` candidates from ``base`` once, then answers deals in proportion to their weights
+    (``exp(likelihood.log_weight(deal))``: sampling importance resampling, for ``kermit`` and ``reader``)."""
+
+    def __init__(self, base: Sampler, likelihood: Likelihood, pool: int,
+                 budget: float | None = None) -> None:
+        self.budget = budget
+        """CPU seconds the candidates may take (at least :data:`MIN_POOL` are drawn)."""
+        self.base = base
+        self.likelihood = likelihood
+        self.pool = max(1, pool)
+        self.deals: list[Deal] = []
+        self.weights: list[float] = []
+
+    def fill(self, rng: random.Random) -> None:
+        start = clock()
+        deals: list[Deal] = []
+        logs: list[float] = []
+        while len(deals) < self.pool:
+            if self.budget is not None and len(deals) >= MIN_POOL and clock() - start > self.budget:
+                break
+            deal = self.base.sample(rng)
+            deals.append(deal)
+            logs.append(self.likelihood.log_weight(deal))
+        top = max(logs)
+        self.deals = deals
+        self.weights = [math.exp(x - top) for x in logs]
+
+    def sample(self, rng: random.Random) -> Deal:
+        if not self.deals:
+            self.fill(rng)
+        return rng.choices(self.deals, weights=self.weights)[0].copy()
+
+    def effective_size(self) -> float:
+        """Kish's effective number of deals among the candidates (1 when one deal has all the weight)."""
+        s = sum(self.weights)
+        return s * s / sum(w * w for w in self.weights) if self.weights else 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..kits import Chooser, Trust, register_kit
+from ..kits import CardModel, Chooser, Trust, register_kit
 from . import pimc55
 from .policy55 import Policy55
 
@@ -29,6 +29,7 @@ class Kit55:
                                             "trump": pimc55.choose_trump}
     replays_from_hands = False      # the kitty and the discards are not in the seats' hands
     trust: Trust | None = None      # not defined for 55 (issue 18 asks it of 56)
+    card_model: CardModel | None = None     # none trained for 55
 
     def __init__(self) -> None:
         self._policy: Policy55 | None = None

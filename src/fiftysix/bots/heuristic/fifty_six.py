@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..kits import Chooser, Trust, register_kit
-from . import pimc_auction56, trust56
+from ..kits import CardModel, Chooser, Trust, register_kit
+from . import cardmodel56, pimc_auction56, trust56
 from .policy56 import Policy56
 
 
@@ -29,6 +29,10 @@ class Kit56:
                                             "trump": pimc_auction56.choose_trump}
     replays_from_hands = True
     trust: Trust | None = trust56
+
+    @property
+    def card_model(self) -> CardModel:
+        return cardmodel56.shipped()    # read from the package when first asked for
 
     def __init__(self) -> None:
         self._policy: Policy56 | None = None

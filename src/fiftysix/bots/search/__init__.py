@@ -1,4 +1,5 @@
-"""Game-agnostic search bots: ``pimc`` (:mod:`.pimc`, with :mod:`.ddplay`) and ``ismcts`` (:mod:`.ismcts`).
+"""Game-agnostic search bots: ``pimc`` (:mod:`.pimc`, with :mod:`.ddplay`), its weighted-sampling variants
+``kermit`` (:mod:`.kermit`) and ``reader`` (:mod:`.reader`), and ``ismcts`` (:mod:`.ismcts`).
 
 They reach a game only through its :class:`~fiftysix.games.spec.GameSpec` (observation, sampler, play rule,
 play state for the solver) and its bots' :class:`~fiftysix.bots.kits.GameKit`; they never name a game.
@@ -6,9 +7,10 @@ play state for the solver) and its bots' :class:`~fiftysix.bots.kits.GameKit`; t
 
 from __future__ import annotations
 
-from . import ismcts, kermit, pimc
+from . import ismcts, kermit, pimc, reader
 
 pimc.register_games()
 kermit.register_games()
+reader.register_games()
 
-__all__ = ["ismcts", "kermit", "pimc"]
+__all__ = ["ismcts", "kermit", "pimc", "reader"]

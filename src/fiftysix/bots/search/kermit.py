@@ -22,21 +22,19 @@ twice the deals solved, drawn within 0.4 of the time limit). Like ``pimc`` it is
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...views import view as seat_view
-from ..base import Bot, clock, make_bot, register
+from ..base import Bot, make_bot, register
 from ..kits import KITS, View, kit_for
-from ..sampling import Sampler, sampler_for
+from ..sampling import Sampler, WeightedSampler, sampler_for
 from .pimc import PimcBot, samples_for
 
 DEFAULT_EPSILON = 0.25
 DEFAULT_WINDOW = 8
-MIN_POOL = 8
 BUDGET_SHARE = 0.4
 """The share of a decision's time limit the weighting may take (the rest is the solver's)."""
 
@@ -97,44 +95,6 @@ class PolicyLikelihood:
                     total += math.log(p)
             replay.push_unchecked(move)
         return total
-
-
-class WeightedSampler:
-    """Draws ``pool`` candidates from ``base`` once, then answers deals in proportion to their weights."""
-
-    def __init__(self, base: Sampler, likelihood: PolicyLikelihood, pool: int,
-                 budget: float | None = None) -> None:
-        self.budget = budget
-        """CPU seconds the candidates may take (at least :data:`MIN_POOL` are drawn)."""
-        self.base = base
-        self.likelihood = likelihood
-        self.pool = max(1, pool)
-        self.deals: list[Deal] = []
-        self.weights: list[float] = []
-
-    def fill(self, rng: random.Random) -> None:
-        start = clock()
-        deals: list[Deal] = []
-        logs: list[float] = []
-        while len(deals) < self.pool:
-            if self.budget is not None and len(deals) >= MIN_POOL and clock() - start > self.budget:
-                break
-            deal = self.base.sample(rng)
-            deals.append(deal)
-            logs.append(self.likelihood.log_weight(deal))
-        top = max(logs)
-        self.deals = deals
-        self.weights = [math.exp(x - top) for x in logs]
-
-    def sample(self, rng: random.Random) -> Deal:
-        if not self.deals:
-            self.fill(rng)
-        return rng.choices(self.deals, weights=self.weights)[0].copy()
-
-    def effective_size(self) -> float:
-        """Kish's effective number of deals among the candidates (1 when one deal has all the weight)."""
-        s = sum(self.weights)
-        return s * s / sum(w * w for w in self.weights) if self.weights else 0.0
 
 
 class KermitBot(PimcBot):
