@@ -67,6 +67,7 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
                 "choice_mean": 1000 * mean(times),
                 "choice_median": 1000 * percentile(times, 0.5),
                 "choice_p90": 1000 * percentile(times, 0.9),
+                "choice_p99": 1000 * percentile(times, 0.99),
                 "max": 1000 * tally.max_seconds,
             },
             "faults": {"count": tally.faults, "messages": list(tally.fault_messages)},
