@@ -113,6 +113,12 @@ class GameKit(Protocol):
         ...
 
     @property
+    def sage_bid_margin(self) -> float | None:
+        """What a bid of the ``sage`` bot must gain over passing, in the game's score (56: tables), chosen by
+        duplicate-arena runs; ``None``: ``pimc``'s own margin."""
+        ...
+
+    @property
     def card_model(self) -> CardModel | None:
         """A learned model of where the unseen cards lie (what ``reader`` weighs its sampled deals by), or
         ``None``."""

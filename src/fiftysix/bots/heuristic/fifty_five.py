@@ -30,6 +30,7 @@ class Kit55:
     replays_from_hands = False      # the kitty and the discards are not in the seats' hands
     trust: Trust | None = None      # not defined for 55 (issue 18 asks it of 56)
     card_model: CardModel | None = None     # none trained for 55
+    sage_bid_margin: float | None = None    # not measured for 55: sage calls as pimc
 
     def __init__(self) -> None:
         self._policy: Policy55 | None = None
