@@ -1,15 +1,15 @@
 """Levels for the table page: what a beginner, a club player and an expert partner or opponent is, by game.
 
 Each level is a bot the server offers (a plain name, so a table's ``fill`` can be it). Measured strength is in
-docs/bots.md ("Levels"): ``rules`` < ``kermit`` (56; a little below ``pimc`` in small runs) ≤ ``pimc`` (+0.375
-tables a deal at 56-6, +0.409 at 56-4 against ``rules`` over 2,000 pairs). In 55: ``random`` < ``rules`` <
-``pimc``.
+docs/bots.md ("Levels"): in 56 ``rules`` < ``pimc`` (+0.375 tables a deal at 56-6, +0.409 at 56-4 against
+``rules`` over 2,000 pairs) < ``sage`` (+0.90 at 56-4 against ``pimc``, 2,000 pairs, fast setting). In 55:
+``random`` < ``rules`` < ``pimc``.
 """
 
 from __future__ import annotations
 
 LEVELS: dict[str, dict[str, str]] = {
-    "56": {"beginner": "rules", "club": "kermit", "expert": "pimc"},
+    "56": {"beginner": "rules", "club": "pimc", "expert": "sage"},
     "55": {"beginner": "random", "club": "rules", "expert": "pimc"},
 }
 
