@@ -35,8 +35,9 @@ def _deck(ranks: str) -> tuple[Card, ...]:
 
 
 _COPY = 32
-"""A deck's second copy of a card is dealt as its bit shifted this far (past the 32 bits of a hand): a hand of
-bits then sums to ``once | twice << 32`` with no carry, each card's two copies apart."""
+"""A deck's second copy of a card is dealt as its bit shifted this far (past the 32 bits of a hand): every bit of
+the deck is then distinct, a hand's bits sum with no carry, and the two halves of the sum are the first and the
+second copies held."""
 _ONE_COPY = (1 << _COPY) - 1
 
 
