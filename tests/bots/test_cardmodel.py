@@ -27,7 +27,7 @@ from fiftysix.bots.search.reader import ReaderBot
 from fiftysix.games import game_of_preset
 from fiftysix.views import view
 from helpers.paths import ROOT, SRC
-from helpers.positions56 import Uniform, consistent_deals, location, played_to
+from helpers.positions56 import Uniform, consistent_deals, location, played_to, worst_share_gap
 
 
 def test_the_shipped_model_loads_from_the_package_with_no_network(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,13 +150,7 @@ def test_weighted_sampling_matches_exact_enumeration(seed: int) -> None:
             exact[k] += w
     lik = Remembered(cardmodel56.shipped().likelihood(v))
     weighted = WeightedSampler(Uniform(deals), lik, pool=4000)  # type: ignore[arg-type]
-    rng = random.Random(seed)
-    draws = 4000
-    seen: Counter[tuple[str, int]] = Counter()
-    for _ in range(draws):
-        for k in location(weighted.sample(rng), me):
-            seen[k] += 1
-    worst = max(abs(seen[k] / draws - p / total) for k, p in exact.items())
+    worst = worst_share_gap(weighted, me, exact, total, 4000, random.Random(seed))
     assert worst < 0.05, worst
     assert lik.calls == 4000    # each candidate weighed once
 

@@ -14,7 +14,7 @@ from fiftysix.core.cards import Card
 from fiftysix.core.deal import Deal
 from fiftysix.games import game_of_preset
 from fiftysix.views import view
-from helpers.positions56 import Uniform, consistent_deals, location, played_to
+from helpers.positions56 import Uniform, consistent_deals, location, played_to, worst_share_gap
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -85,13 +85,7 @@ def test_weighted_sampling_matches_exact_enumeration(seed: int) -> None:
             exact[k] += w
             plain[k] += 1 / len(deals)
     weighted = WeightedSampler(Uniform(deals), lik, pool=3000)  # type: ignore[arg-type]
-    rng = random.Random(seed)
-    draws = 3000
-    seen: Counter[tuple[str, int]] = Counter()
-    for _ in range(draws):
-        for k in location(weighted.sample(rng), me):
-            seen[k] += 1
-    worst = max(abs(seen[k] / draws - p / total) for k, p in exact.items())
+    worst = worst_share_gap(weighted, me, exact, total, 3000, random.Random(seed))
     assert worst < 0.06, worst
 
 

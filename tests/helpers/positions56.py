@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 from fiftysix.bots import make_bot
+from fiftysix.bots.sampling import Sampler
 from fiftysix.core.cards import Card
 from fiftysix.core.deal import Deal
 from fiftysix.games import game_of_preset
@@ -78,3 +80,14 @@ class Uniform:
 
     def sample(self, rng: random.Random) -> Deal:
         return rng.choice(self.deals).copy()
+
+
+def worst_share_gap(sampler: Sampler, me: int, exact: Counter[tuple[str, int]], total: float,
+                    draws: int, rng: random.Random) -> float:
+    """The largest gap between how often ``draws`` deals from ``sampler`` put a card with a seat and its exact
+    share (``exact[(card, seat)] / total``)."""
+    seen: Counter[tuple[str, int]] = Counter()
+    for _ in range(draws):
+        for k in location(sampler.sample(rng), me):
+            seen[k] += 1
+    return max(abs(seen[k] / draws - p / total) for k, p in exact.items())

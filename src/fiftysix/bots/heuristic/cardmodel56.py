@@ -51,6 +51,8 @@ FEATURES: tuple[str, ...] = (
 )
 """What each weight multiplies, in order (``class k``: the card's rank class, see ``_POINT_CLASS``)."""
 WIDTH = len(FEATURES)
+_BID_TRUMP, _BID_HIGH, _FOLLOWED, _LED, _RUFFED = range(WIDTH - 5, WIDTH)
+"""Where the five features after the class-crossed ones sit."""
 
 
 def point_class(card: str) -> int:
@@ -63,10 +65,8 @@ class Observation:
     def __init__(self, view: Mapping[str, Any]) -> None:
         t = Table(view)
         a = AuctionState(view, t)
-        self.seat = t.seat
         self.others = [s for s in range(t.n) if s != t.seat]
         self.cards = sorted(t.outstanding, key=lambda c: (SUITS.index(suit_of(c)), -strength(c)))
-        self.copies = np.array([t.outstanding[c] for c in self.cards], dtype=float)
         sizes = list(view.get("hand_sizes") or [0] * t.n)
         k, m = len(self.cards), len(self.others)
         self.features = np.zeros((k, m, WIDTH))
@@ -77,11 +77,10 @@ class Observation:
             trump = str(t.contract["strain"])    # the declarer's own hidden trump
         named: list[set[str]] = [set() for _ in range(t.n)]
         top = [0] * t.n
-        for seat, value, _, text in a.bids:
+        for seat, value, strain, _ in a.bids:
             top[seat] = max(top[seat], value)
-            suit = text[0] if text[0] in SUITS else text[-1] if text[-1] in SUITS and "NOES" not in text else None
-            if suit is not None:
-                named[seat].add(suit)
+            if strain in SUITS:     # the suit the bid named (read_bid: "NT" or None when it named none)
+                named[seat].add(strain)
         led: list[list[str]] = [[] for _ in range(t.n)]
         ruffed = [False] * t.n
         for trick in list(view.get("tricks") or []) + ([view["trick"]] if view.get("trick") else []):
@@ -109,8 +108,8 @@ class Observation:
                 if trump is not None and u == trump:
                     role = 0 if declares else 1 if declaring else 2
                     f[role * CLASSES + pc] = 1.0
-                    f[WIDTH - 5] = (top[s] - 27) / 29 if top[s] else 0.0
-                    f[WIDTH - 1] = float(ruffed[s])
+                    f[_BID_TRUMP] = (top[s] - 27) / 29 if top[s] else 0.0
+                    f[_RUFFED] = float(ruffed[s])
                 elif trump is not None and declaring:
                     f[3 * CLASSES + pc] = 1.0
                 if u in named[s]:
@@ -122,9 +121,9 @@ class Observation:
                 if team == t.team:
                     f[7 * CLASSES + pc] = 1.0
                 if pc <= 1 and top[s]:
-                    f[WIDTH - 4] = (top[s] - 27) / 29
-                f[WIDTH - 3] = sum(1 for x in t.played_by[s].elements() if suit_of(x) == u) / 4
-                f[WIDTH - 2] = led[s].count(u) / 2
+                    f[_BID_HIGH] = (top[s] - 27) / 29
+                f[_FOLLOWED] = sum(1 for x in t.played_by[s].elements() if suit_of(x) == u) / 4
+                f[_LED] = led[s].count(u) / 2
 
     def log_probabilities(self, weights: np.ndarray) -> np.ndarray:
         """``[card, other seat]``: log chance that a copy of the card lies with the seat (−inf where it cannot)."""

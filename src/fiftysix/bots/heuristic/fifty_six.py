@@ -31,9 +31,9 @@ class Kit56:
     trust: Trust | None = trust56
     sage_bid_margin: float | None = 0.4
     """Tables a bid must gain over passing (pimc: 0.05). With pimc's margin the calls' chances of making
-    run high (over 183 self-play contracts at 56-6 the chance foreseen was 0.65 on average, 0.53 came true), and
-    the sweep at 200 pairs gave +0.76 (0.8), +0.96 (0.4) at 56-6 and +1.25 (0.4) at 56-4 tables a deal over pimc
-    (docs/bots.md, "sage")."""
+    run high (over 197 self-play contracts at 56-6 the chance foreseen was 0.66 on average, 0.54 came true); the
+    sweep at 200 pairs against pimc gave +0.64 (0.2), +0.96 (0.4), +0.82 (0.6), +0.76 (0.8) tables a deal at 56-6
+    and +1.25 (0.4) at 56-4 (docs/bots.md, "sage")."""
 
     @property
     def card_model(self) -> CardModel:
