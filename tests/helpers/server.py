@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 
+import anyio  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from fiftysix.server import Settings, Timing, create_app  # noqa: E402
@@ -69,13 +71,45 @@ def keyed(path: str) -> str:
     return path if key is None else f"{path}{'&' if '?' in path else '?'}k={key}"
 
 
+RECEIVE_SECONDS = 120.0
+"""How long one message may take to come before a test fails (instead of waiting for pytest-timeout)."""
+
+
+def receive(ws: Any, seconds: float = RECEIVE_SECONDS) -> Message:
+    """The next message of a test client's websocket, or an ``AssertionError`` after ``seconds``.
+
+    Starlette's test session waits forever; this waits on the same stream through its portal."""
+    stream = getattr(ws, "_send_rx", None)
+    if stream is None:      # another Starlette: no deadline
+        return dict(ws.receive_json())
+
+    async def within() -> Any:
+        with anyio.fail_after(seconds):
+            return await stream.receive()
+
+    try:
+        message = ws.portal.call(within)
+    except TimeoutError:
+        raise AssertionError(f"no message came for {seconds:g} s") from None
+    ws._raise_on_close(message)
+    return dict(json.loads(message["text"]))
+
+
 def receive_until(ws: Any, pred: Callable[[Message], bool], limit: int = 5000) -> Message:
-    """Read messages until one satisfies ``pred``; fails after ``limit`` messages."""
+    """Read messages until one satisfies ``pred``; fails after ``limit`` messages, after a silence, or at once
+    on a refusal for sending too fast (the refused message gets no answer), naming the last messages read."""
+    seen: list[str] = []
     for _ in range(limit):
-        msg: Message = ws.receive_json()
+        try:
+            msg = receive(ws)
+        except AssertionError as e:
+            raise AssertionError(f"{e}; the last messages were {seen[-8:]}") from None
         if pred(msg):
             return msg
-    raise AssertionError("the expected message never came")
+        seen.append(json.dumps(msg)[:200])
+        if msg["type"] == "error" and str(msg.get("message", "")).startswith("too many messages"):
+            raise AssertionError(f"the server refused a message as too fast: {seen[-8:]}")
+    raise AssertionError(f"the expected message never came; the last messages were {seen[-8:]}")
 
 
 def is_snapshot(msg: Message) -> bool:

@@ -22,6 +22,7 @@ from helpers.server import (
     keyed,
     my_turn,
     player,
+    receive,
     receive_until,
 )
 
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def play_until(ws: Any, stop: Any, limit: int = 5000) -> dict[str, Any]:
     """Play the first legal move whenever it is our turn, until ``stop(msg)``."""
     for _ in range(limit):
-        msg = ws.receive_json()
+        msg = receive(ws)
         if stop(msg):
             return msg
         if my_turn(msg):

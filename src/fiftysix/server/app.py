@@ -541,7 +541,12 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
         if message is None:
             return
         try:
-            await ws.send_text(encode(localize_message(message, conn.lang)))
+            text = encode(localize_message(message, conn.lang))
+        except Exception:   # a bug, not the client's doing: say so and go on, or every later message is lost
+            log.exception("a %r message could not be encoded; it was not sent", message.get("type"))
+            continue
+        try:
+            await ws.send_text(text)
         except Exception:  # the socket is gone; the receive side notices and cleans up
             return
 
