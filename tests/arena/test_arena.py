@@ -16,7 +16,7 @@ from fiftysix.arena.duplicate import run_chunk
 from fiftysix.arena.stats import mean_ci, running, t975
 from fiftysix.bots import RandomBot, register
 from fiftysix.cli.main import main
-from helpers.paths import SRC
+from helpers.paths import ROOT, SRC
 
 SEEN: list[tuple[str, int, tuple[str, ...], str]] = []
 
@@ -254,3 +254,46 @@ def test_stats() -> None:
     run = running([1.0, 2.0, 3.0])
     assert run[-1].mean == pytest.approx(2.0) and run[-1].low == pytest.approx(ci.low)
     assert run[0].low is None
+
+
+def test_a_run_from_deal_n_plays_the_seeds_later_deals_and_pools_with_the_first_part() -> None:
+    from fiftysix.arena.report import pool
+
+    whole = ArenaConfig("56-4", ("random", "rules"), deals=5, seed=4)
+    head = ArenaConfig("56-4", ("random", "rules"), deals=2, seed=4)
+    tail = ArenaConfig("56-4", ("random", "rules"), deals=3, seed=4, first=2, workers=2)
+    summaries = [summarize(c, *run_arena(c)) for c in (whole, head, tail)]
+    assert [row["deal"] for row in summaries[2]["per_deal"]] == [2, 3, 4] and summaries[2]["first"] == 2
+    assert summaries[1]["per_deal"] + summaries[2]["per_deal"] == summaries[0]["per_deal"]
+    pooled = pool([summaries[2], summaries[1]])
+    for got, want in zip(pooled["bots"], summaries[0]["bots"], strict=True):
+        assert got["paired_difference"] == want["paired_difference"]
+        assert (got["declared"], got["made"]) == (want["declared"], want["made"])
+        assert got["mean_points"] == pytest.approx(want["mean_points"])
+    assert [p["first"] for p in pooled["parts"]] == [2, 0] and pooled["deals"] == 5
+    with pytest.raises(ValueError, match="more than one run"):
+        pool([summaries[0], summaries[1]])
+    with pytest.raises(ValueError, match="different seed"):
+        pool([summaries[1], {**summaries[2], "seed": 5}])
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["arena", "--bot", "random", "--bot", "rules", "--first", "-1"], io.StringIO(), out, err) == 2
+    assert "--first not negative" in err.getvalue()
+
+
+def test_the_pooling_script_prints_the_pooled_difference(tmp_path: Path) -> None:
+    import subprocess
+
+    paths = []
+    for first, deals in ((0, 2), (2, 2)):
+        config = ArenaConfig("56-4", ("rules", "random"), deals=deals, seed=6, first=first)
+        paths.append(tmp_path / f"part{first}.json")
+        paths[-1].write_text(json.dumps(summarize(config, *run_arena(config))), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "pool_arena.py"), *map(str, paths), "--json",
+                           str(tmp_path / "pooled.json")], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    pooled = json.loads((tmp_path / "pooled.json").read_text(encoding="utf-8"))
+    assert pooled["deals"] == 4 and "n = 4 deals" in done.stdout and "paired difference rules - random" in done.stdout
+    clash = subprocess.run([sys.executable, str(ROOT / "bench" / "pool_arena.py"), str(paths[0]), str(paths[0])],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert clash.returncode == 2 and "more than one run" in clash.stderr

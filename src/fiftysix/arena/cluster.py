@@ -69,7 +69,8 @@ def run_on_ray(config: ArenaConfig, address: str, results: list[ChunkResult],
     """
     ray = connect(address)
     task = ray.remote(num_cpus=1, max_retries=0)(_chunk_task)
-    parts = [list(range(i, min(i + CHUNK, config.deals))) for i in range(0, config.deals, CHUNK)]
+    deals = config.indices
+    parts = [list(deals[i:i + CHUNK]) for i in range(0, len(deals), CHUNK)]
     pending = [task.remote(config, part) for part in parts]
     try:
         while pending:

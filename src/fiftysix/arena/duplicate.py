@@ -61,6 +61,12 @@ class ArenaConfig:
     timeout: float = DEFAULT_TIMEOUT
     fallback: str = "random"
     events: bool = True
+    first: int = 0      # the index of the first deal: a run may go on where another of the same seed stopped
+
+    @property
+    def indices(self) -> range:
+        """The deal indices the run plays (each deal's cards come from the seed and its index)."""
+        return range(self.first, self.first + self.deals)
 
 
 @dataclass
@@ -277,12 +283,13 @@ def _play(deal: Any, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallback
             bots[s].observe(view(deal, s))  # type: ignore[union-attr]
 
 
-def chunks(n: int, workers: int) -> list[list[int]]:
-    """Deal indices split for the workers: a few chunks each, so the progress bar moves."""
+def chunks(n: int, workers: int, first: int = 0) -> list[list[int]]:
+    """Deal indices ``first`` to ``first + n - 1`` split for the workers: a few chunks each, so the progress
+    bar moves."""
     if workers <= 1:
-        return [list(range(n))]
+        return [list(range(first, first + n))]
     size = max(1, min(20, -(-n // (workers * 4))))
-    return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
+    return [list(range(first + i, first + min(i + size, n))) for i in range(0, n, size)]
 
 
 def _ignore_interrupt() -> None:
@@ -314,14 +321,14 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
         sink = ChunkResult([], [Tally() for _ in config.bots])
         results.append(sink)
         try:
-            run_chunk(config, range(config.deals), progress, sink)
+            run_chunk(config, config.indices, progress, sink)
         except KeyboardInterrupt:
             interrupted = True
     else:
         import multiprocessing
         from functools import partial
 
-        parts = chunks(config.deals, config.workers)
+        parts = chunks(config.deals, config.workers, config.first)
         pool = multiprocessing.Pool(config.workers, initializer=_ignore_interrupt)
         try:
             for res in pool.imap_unordered(partial(run_chunk, config), parts):

@@ -79,6 +79,7 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
         "deals_planned": config.deals,
         "interrupted": result.interrupted,
         "seed": config.seed,
+        "first": config.first,
         "seatings": len(table),
         "workers": config.workers,
         "unit": unit,
@@ -95,8 +96,10 @@ def format_text(summary: dict[str, Any]) -> str:
     preset = rules if isinstance(rules, str) else json.dumps(rules)
     unit = summary["unit"]
     where = f"on the Ray cluster {summary['ray']}" if summary.get("ray") else f"{summary['workers']} worker(s)"
-    lines = [f"arena {preset}: {summary['deals']} deals x {summary['seatings']} seatings, seed {summary['seed']}, "
-             f"{where}, {summary['elapsed_seconds']:.1f} s"]
+    first = summary.get("first", 0)
+    which = f" (from deal {first})" if first else ""
+    lines = [f"arena {preset}: {summary['deals']} deals{which} x {summary['seatings']} seatings, "
+             f"seed {summary['seed']}, {where}, {summary['elapsed_seconds']:.1f} s"]
     if summary.get("interrupted"):
         lines.append(f"interrupted: {summary['deals']} of {summary['deals_planned']} deals played to the end")
     width = max([len("bot")] + [len(b["label"]) for b in summary["bots"]])
@@ -169,3 +172,43 @@ def write_plot(summary: dict[str, Any], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, format="png")
     plt.close(fig)
+
+
+def pool(summaries: list[dict[str, Any]]) -> dict[str, Any]:
+    """One summary of runs that played different deals of the same seed (``--first``): the paired difference
+    over all their deals, contracts summed, means weighted by deals; times stay per run, in ``parts``.
+
+    :raises ValueError: naming what differs (game, rules, seed, bots, unit) or a deal played twice.
+    """
+    if not summaries:
+        raise ValueError("nothing to pool: give at least one arena summary")
+    head = summaries[0]
+    for other in summaries[1:]:
+        for key in ("game", "rules", "seed", "unit"):
+            if other[key] != head[key]:
+                raise ValueError(f"runs with different {key} cannot be pooled: {head[key]!r} and {other[key]!r}")
+        if [b["bot"] for b in other["bots"]] != [b["bot"] for b in head["bots"]]:
+            raise ValueError("runs of different bots cannot be pooled")
+    rows = sorted((row for s in summaries for row in s["per_deal"]), key=lambda row: row["deal"])
+    twice = sorted({a["deal"] for a, b in zip(rows, rows[1:], strict=False) if a["deal"] == b["deal"]})
+    if twice:
+        raise ValueError(f"deals played in more than one run: {twice[:5]}; pool runs of different --first")
+    n_bots, n = len(head["bots"]), len(rows)
+    bots = []
+    for b, first in enumerate(head["bots"]):
+        others = [c for c in range(n_bots) if c != b]
+        diffs = [row["scores"][b] - mean([row["scores"][c] for c in others]) for row in rows]
+        declared = sum(s["bots"][b]["declared"] for s in summaries)
+        made = sum(s["bots"][b]["made"] for s in summaries)
+        bots.append({
+            "bot": first["bot"], "label": first["label"],
+            "mean_score": mean([row["scores"][b] for row in rows]),
+            "mean_points": sum(s["bots"][b]["mean_points"] * s["deals"] for s in summaries) / n,
+            "declared": declared, "made": made, "bid_success": made / declared if declared else None,
+            "paired_difference": {**mean_ci(diffs).to_json(), "versus": first["paired_difference"]["versus"]},
+        })
+    parts = [{"first": s.get("first", 0), "deals": s["deals"], "interrupted": s["interrupted"],
+              "workers": s["workers"], "elapsed_seconds": s["elapsed_seconds"],
+              "time_ms": [b["time_ms"] for b in s["bots"]]} for s in summaries]
+    return {"game": head["game"], "rules": head["rules"], "seed": head["seed"], "unit": head["unit"],
+            "deals": n, "seatings": head["seatings"], "bots": bots, "parts": parts, "per_deal": rows}

@@ -36,6 +36,9 @@ def add_parser(sub: Any) -> None:
                         '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
     p.add_argument("--deals", type=int, default=100, help="number of duplicate deals (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default %(default)s)")
+    p.add_argument("--first", type=int, default=0, metavar="N",
+                   help="play the seed's deals from index N on (default 0): to go on where a run of the same "
+                        "seed stopped, and pool the two with bench/pool_arena.py")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
     p.add_argument("--ray", default=None, metavar="ADDRESS",
                    help="play on a Ray cluster: its address (host:port), auto, or local to start one in this "
@@ -60,11 +63,11 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             raise CliError(f"--rules: malformed JSON: {e}") from None
     if len(args.bots) < 2:
         raise CliError("give at least two bots (--bot A --bot B)")
-    if args.deals < 1 or args.workers < 1 or args.timeout <= 0:
-        raise CliError("--deals and --workers must be at least 1, --timeout positive")
+    if args.deals < 1 or args.workers < 1 or args.timeout <= 0 or args.first < 0:
+        raise CliError("--deals and --workers must be at least 1, --first not negative, --timeout positive")
     config = ArenaConfig(rules=rules, bots=tuple(args.bots), deals=args.deals, seed=args.seed,
                          workers=args.workers, timeout=args.timeout, fallback=args.fallback,
-                         events=not args.no_events)
+                         events=not args.no_events, first=args.first)
     try:
         check_bots(config)
     except (ValueError, RulesError) as e:
