@@ -2,11 +2,12 @@
 
 For each table shape (players, deck, teams) it deals many seeded deals; for each deal and each strain a
 seat (cycling round the table) declares 28 in that strain with the truthful form and everybody passes;
-the ``rules`` bot plays every seat; then it fits the declaring team's card points against the features
-of the *team's combined hands* (:func:`fiftysix.bots.heuristic.simulate56.features`) by least squares with a
-little ridge, and prints the weights and the rms error to paste into ``pimc_weights56.py``.
+the ``rules`` bot plays every seat (or, ``--labels solver``, the deal is solved double dummy); then it
+fits the declaring team's card points against the features of the *team's combined hands*
+(:func:`fiftysix.bots.heuristic.simulate56.features`) by least squares with a little ridge, and prints the
+weights and the rms error to paste into ``pimc_weights56.py``.
 
-    .venv/bin/python bench/fit_pimc56.py [--deals 1500] [--shape 56-6] ...
+    .venv/bin/python bench/fit_pimc56.py [--deals 1500] [--shape 56-6] [--labels solver] ...
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from fiftysix import Deal56, Rules56, view
 from fiftysix.bots.heuristic.rules56 import Rules56Bot
 from fiftysix.bots.heuristic.simulate56 import NT_FEATURES, SUIT_FEATURES, features
+from fiftysix.solver import Position, solve
 
 SHAPES = {
     "56-6": ("56-6", {}), "56-4": ("56-4", {}), "56-4-32": ("56-4", {"deck": 32}), "56-8": ("56-8", {}),
@@ -28,9 +30,13 @@ SHAPES = {
     "56-pairs-8-48": ("56-pairs-8", {"double": "reopens", "deck": 48}),
 }
 STRAINS = ("S", "H", "D", "C", "NT")
+TOTAL_POINTS = 56
 
 
-def play(rules: Rules56, seed: int, strain_i: int) -> tuple[list[float], int]:
+def play(rules: Rules56, seed: int, strain_i: int, labels: str = "rules") -> tuple[list[float], int]:
+    """The features of the declaring team of deal ``seed`` in strain ``strain_i`` and its card points: as
+    the ``rules`` bot plays the deal out (``labels="rules"``), or with best play by every seat, every hand
+    known (``labels="solver"``: the double-dummy value of the deal from the first lead)."""
     deal = Deal56.from_seed(rules, seed=seed)
     n = rules.players
     declarer = (deal.first_hand + seed + strain_i) % n
@@ -46,6 +52,11 @@ def play(rules: Rules56, seed: int, strain_i: int) -> tuple[list[float], int]:
         deal.push(strain)
     team = rules.team_of[declarer]
     x = features(deal.dealt, rules.team_of, team, None if strain == "NT" else strain_i, deal.first_hand)
+    if labels == "solver":
+        mover = deal.to_move
+        assert mover is not None
+        value = solve(Position.from_deal(deal))    # the best total of the side to lead
+        return x, value if rules.team_of[mover] == team else TOTAL_POINTS - value
     bots = [Rules56Bot(seed * 31 + s) for s in range(n)]
     while not deal.is_over:
         s = deal.to_move
@@ -69,6 +80,10 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1500)
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES), default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--labels", choices=("rules", "solver"), default="rules",
+                        help="the declaring team's points as the rules bot plays the deal out (default), or its "
+                             "double-dummy value (whole 56-6 deals: about half a second each; 56-4's twelve "
+                             "cards a hand take seconds to minutes)")
     args = parser.parse_args()
     for name in args.shape or list(SHAPES):
         preset, options = SHAPES[name]
@@ -77,7 +92,7 @@ def main() -> int:
         data: dict[str, tuple[list[list[float]], list[float]]] = {"suit": ([], []), "nt": ([], [])}
         for seed in range(args.seed, args.seed + args.deals):
             for i in range(5):
-                x, y = play(rules, seed, i)
+                x, y = play(rules, seed, i, args.labels)
                 rows, ys = data["nt" if i == 4 else "suit"]
                 rows.append(x)
                 ys.append(float(y))
@@ -85,7 +100,7 @@ def main() -> int:
         nt, rms_nt = fit(*data["nt"])
         key = (rules.players, rules.deck_size, rules.n_teams)
         took = time.perf_counter() - start
-        print(f"    {key}: {{  # {name}, {args.deals} deals, {took:.0f} s", flush=True)
+        print(f"    {key}: {{  # {name}, {args.deals} deals, {args.labels} labels, {took:.0f} s", flush=True)
         print(f"        \"suit\": ({', '.join(f'{c:.3f}' for c in suit)}),")
         print(f"        \"nt\": ({', '.join(f'{c:.3f}' for c in nt)}),")
         print(f"        \"rms_suit\": {rms_suit:.2f}, \"rms_nt\": {rms_nt:.2f},")

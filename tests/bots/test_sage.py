@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from fiftysix.bots import make_bot
 from fiftysix.bots.kits import kit_for
 from fiftysix.bots.protocol import bot_from_spec
 from fiftysix.bots.search.pimc import PimcBot
 from fiftysix.bots.search.sage import SageBot
-from fiftysix.games import game_of_preset
 from fiftysix.views import view
-from helpers.positions56 import played_to
+from helpers.positions56 import auction_views, played_to
 
 
 def test_the_margin_comes_from_the_kit_unless_given() -> None:
@@ -20,21 +18,6 @@ def test_the_margin_comes_from_the_kit_unless_given() -> None:
     assert SageBot(game="56", bid_margin=0.7).bid_margin == 0.7
     bot = bot_from_spec("sage,bid_margin=0.2", seed=1, game="56")
     assert isinstance(bot, SageBot) and bot.bid_margin == 0.2
-
-
-def auction_views(preset: str, deals: int) -> list[dict[str, object]]:
-    """Every call's view in deals whose calls are made by ``rules`` bots."""
-    game = game_of_preset(preset)
-    rules = game.rules_from_json(preset)
-    out = []
-    for seed in range(deals):
-        deal = game.new_deal(rules, seed=seed)
-        bots = [make_bot("rules", seed=s, game="56") for s in range(rules.players)]
-        while deal.phase == "auction":
-            v = view(deal, deal.to_move)
-            out.append(v)
-            deal.push(bots[deal.to_move].choose(v))
-    return out
 
 
 @pytest.mark.parametrize("preset", ["56-4", "56-6"])

@@ -91,3 +91,18 @@ def worst_share_gap(sampler: Sampler, me: int, exact: Counter[tuple[str, int]], 
         for k in location(sampler.sample(rng), me):
             seen[k] += 1
     return max(abs(seen[k] / draws - p / total) for k, p in exact.items())
+
+
+def auction_views(preset: str, deals: int) -> list[dict[str, object]]:
+    """Every call's view in deals whose calls are made by ``rules`` bots."""
+    game = game_of_preset(preset)
+    rules = game.rules_from_json(preset)
+    out = []
+    for seed in range(deals):
+        deal = game.new_deal(rules, seed=seed)
+        bots = [make_bot("rules", seed=s, game="56") for s in range(rules.players)]
+        while deal.phase == "auction":
+            v = view(deal, deal.to_move)
+            out.append(v)
+            deal.push(bots[deal.to_move].choose(v))
+    return out

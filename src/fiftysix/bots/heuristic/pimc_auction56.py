@@ -49,8 +49,10 @@ if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
 class Simulation:
     """Sampled deals with their weights, and the contract chances they give."""
 
-    def __init__(self, rules: Rules56, deals: Sequence[Deal], weights: Sequence[float], first_hand: int) -> None:
+    def __init__(self, rules: Rules56, deals: Sequence[Deal], weights: Sequence[float], first_hand: int,
+                 model: str = "rules") -> None:
         self.rules = rules
+        self.model = model
         self.deals = list(deals)
         self.weights = np.array(weights, dtype=float)
         self.weights /= self.weights.sum() or 1.0
@@ -67,7 +69,8 @@ class Simulation:
         found = self._est.get(key)
         if found is None:
             s = STRAIN_INDEX[strain]
-            found = self._est[key] = np.array([team_estimate(self.rules, d.dealt, team, s, self.first_hand)
+            found = self._est[key] = np.array([team_estimate(self.rules, d.dealt, team, s, self.first_hand,
+                                                             self.model)
                                                for d in self.deals])
         return found
 
@@ -79,7 +82,7 @@ class Simulation:
         key = (team, strain)
         found = self._curves.get(key)
         if found is None:
-            sigma = residual(self.rules, STRAIN_INDEX[strain])
+            sigma = residual(self.rules, STRAIN_INDEX[strain], self.model)
             z = (self.estimates(team, strain)[:, None] - VALUES[None, :] + 0.5) / sigma
             found = self._curves[key] = self.weights @ normal_cdf_array(z)
         return found
@@ -141,7 +144,8 @@ def simulate(bot: PimcBot, view: View, t: Table) -> Simulation:
             break
     infer = t.bidding == "standard" and getattr(bot, "weights", True)
     weights = bid_weights(t.rules, deals, t.seat, calls_of(view, t)) if infer else [1.0] * len(deals)
-    return Simulation(t.rules, deals, weights, (int(view["dealer"]) + 1) % t.n)
+    return Simulation(t.rules, deals, weights, (int(view["dealer"]) + 1) % t.n,
+                      getattr(bot, "contract_model", "rules"))
 
 
 def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:

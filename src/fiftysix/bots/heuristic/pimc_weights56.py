@@ -51,3 +51,14 @@ WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
         "rms_suit": 6.62, "rms_nt": 9.45,
     },
 }
+
+
+SOLVER_WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
+}
+"""The same model fitted on double-dummy values of the deals (``bench/fit_pimc56.py --labels solver``): best
+play by every seat with every hand known.  Only 56-6 is fitted: a whole 56-4 deal (twelve cards a hand)
+takes seconds to minutes to solve.  ``pimc,contract_model=solver`` uses it; shapes not here use
+:data:`WEIGHTS`."""
+
+MODELS: dict[str, dict[tuple[int, int, int], dict[str, Any]]] = {"rules": WEIGHTS, "solver": SOLVER_WEIGHTS}
+"""The contract models by name (the bots' ``contract_model`` option)."""

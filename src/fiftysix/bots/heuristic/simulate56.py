@@ -21,7 +21,7 @@ from typing import Any
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...games.fifty_six import Rules56, play
-from .pimc_weights56 import WEIGHTS
+from .pimc_weights56 import MODELS, WEIGHTS
 from .rules56 import estimate
 
 SUIT_NAMES = "SHDC"
@@ -111,10 +111,9 @@ def shape_key(rules: Rules56) -> tuple[int, int, int]:
     return rules.players, rules.deck_size, rules.n_teams
 
 
-def _weights(rules: Rules56) -> dict[str, Any]:
-
+def _weights(rules: Rules56, model: str = "rules") -> dict[str, Any]:
     key = shape_key(rules)
-    found = WEIGHTS.get(key)
+    found = MODELS[model].get(key) or WEIGHTS.get(key)
     if found is not None:
         return found
     # Another shape: the nearest one fitted, scaled to this shape's share of the points.
@@ -123,17 +122,18 @@ def _weights(rules: Rules56) -> dict[str, Any]:
 
 
 def team_estimate(rules: Rules56, hands: Sequence[Sequence[Card]], team: int, strain: int | None,
-                  first_hand: int) -> float:
-    """Expected card points of ``team`` declaring in ``strain`` when these are all the hands."""
-    w = _weights(rules)
+                  first_hand: int, model: str = "rules") -> float:
+    """Expected card points of ``team`` declaring in ``strain`` when these are all the hands (``model``: a
+    name in :data:`~.pimc_weights56.MODELS`)."""
+    w = _weights(rules, model)
     coef = w["nt" if strain is None else "suit"]
     x = features(hands, rules.team_of, team, strain, first_hand)
     return float(sum(a * b for a, b in zip(coef, x, strict=True)))
 
 
-def residual(rules: Rules56, strain: int | None) -> float:
+def residual(rules: Rules56, strain: int | None, model: str = "rules") -> float:
     """The model's error (rms, card points) once every hand is known."""
-    w = _weights(rules)
+    w = _weights(rules, model)
     return float(w["rms_nt" if strain is None else "rms_suit"])
 
 

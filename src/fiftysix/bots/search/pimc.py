@@ -30,7 +30,9 @@ chance of reaching its goal),
 ``bid_margin`` (expected tables, or points in 55, a bid must gain over passing), ``weights`` (weight the
 sampled deals by the values bid, 56; off by default: in arena runs it made the bids worse), ``compete``
 (look ahead to the opponents bidding on, 56), ``trusty`` (default true: never take a trick from a teammate whose
-card is sure to win it when another legal card does not: the game kit's ``trust``, 56 only).
+card is sure to win it when another legal card does not: the game kit's ``trust``, 56 only),
+``contract_model`` (56: ``rules``, the default, the contract model fitted on deals the ``rules`` bot played out,
+or ``solver``, fitted on their double-dummy values; 56-6 only, other tables keep ``rules``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ from ..sampling import Sampler, sampler_for
 from ..why import reason
 from .ddplay import choose_card
 
+CONTRACT_MODELS = ("rules", "solver")
+"""What the 56 contract model is fitted on (``bots.heuristic.pimc_weights56.MODELS``): deals played out by the
+``rules`` bot, or their double-dummy values."""
 DEFAULT_TIME = 0.9
 """Seconds per decision at the default setting."""
 
@@ -65,9 +70,13 @@ class PimcBot:
     def __init__(self, seed: int | None = None, samples: int | None = None, bid_samples: int | None = None,
                  time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
                  points_weight: float = 0.5, bid_margin: float | None = None, weights: bool = False,
-                 compete: bool = True, trusty: bool = True, game: str = DEFAULT_GAME) -> None:
+                 compete: bool = True, trusty: bool = True, contract_model: str = "rules",
+                 game: str = DEFAULT_GAME) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
+        if contract_model not in CONTRACT_MODELS:
+            raise ValueError(f"contract_model must be one of {', '.join(CONTRACT_MODELS)}, not {contract_model!r}")
+        self.contract_model = contract_model
         self.seed = seed
         self.rng = random.Random(seed)
         self.samples = samples
