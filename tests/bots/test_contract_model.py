@@ -49,7 +49,8 @@ def test_the_model_changes_the_calls_chances_and_only_those() -> None:
         solved = PimcBot(seed=5, bid_samples=30, time_limit=None, contract_model="solver")
         a, b = plain.choose(v), solved.choose(v)
         assert a in v["legal"] and b in v["legal"]  # type: ignore[operator]
-        assert plain.last["samples"] == solved.last["samples"] and plain.last["scores"].keys() == (
-            solved.last["scores"].keys())
+        # the calls weighed are the same, but for a double (offered when the standing contract looks lost)
+        assert plain.last["samples"] == solved.last["samples"]
+        assert plain.last["scores"].keys() - {"X", "XX"} == solved.last["scores"].keys() - {"X", "XX"}
         differ += plain.last["chances"] != solved.last["chances"]
     assert differ > 0

@@ -54,6 +54,11 @@ WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
 
 
 SOLVER_WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
+    (6, 48, 2): {  # 56-6, 800 deals, solver labels, 3556 s
+        "suit": (-20.751, 2.208, 10.829, 3.256, 0.402, 4.721, 0.160, -0.275, 1.862, 1.932, 11.554, 0.148, -2.139),
+        "nt": (-23.783, 9.826, 0.734, 0.180, -0.357, 0.235, 13.967, 0.269, 0.339),
+        "rms_suit": 7.08, "rms_nt": 8.24,
+    },
 }
 """The same model fitted on double-dummy values of the deals (``bench/fit_pimc56.py --labels solver``): best
 play by every seat with every hand known.  Only 56-6 is fitted: a whole 56-4 deal (twelve cards a hand)
