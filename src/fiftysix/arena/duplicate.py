@@ -293,10 +293,12 @@ def chunks(n: int, workers: int, first: int = 0) -> list[list[int]]:
 
 
 def _ignore_interrupt() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them and keeps what is done."""
+    """Worker processes leave Ctrl-C to the parent, which stops them and keeps what is done; SIGTERM ends a
+    worker (the parent's handler, which turns it into Ctrl-C, is not for them)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None,

@@ -4,14 +4,19 @@
 [--workers N | --ray ADDRESS]``
 
 Exit status: 0; 1 when an outside program does not play (never says ready, or most of its moves are faults);
-2 for bad arguments; 130 after Ctrl-C (the deals played to the end are summarized and written first).
+2 for bad arguments; 130 after Ctrl-C or ``kill PID`` (SIGTERM): the deals played to the end are summarized and
+written first.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ..arena import ArenaConfig, BotFailure, check_bots, format_text, run_arena, summarize, write_plot
@@ -74,7 +79,8 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise CliError(str(e)) from None
     bar = None if args.quiet else _progress_bar(args.deals, stderr)
     try:
-        result, elapsed = run_arena(config, bar.update if bar is not None else None, ray_address=args.ray)
+        with _terminate_as_interrupt():
+            result, elapsed = run_arena(config, bar.update if bar is not None else None, ray_address=args.ray)
     except BotFailure as e:
         stderr.write(f"fiftysix arena: error: the run is stopped: {e}\n")
         return 1
@@ -102,6 +108,25 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except RuntimeError as e:
         raise CliError(str(e)) from None
     return INTERRUPTED if result.interrupted else 0
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """``kill PID`` (SIGTERM) stops a run as Ctrl-C does, keeping the deals played: a run started in the
+    background by a script ignores SIGINT (POSIX shells start background jobs so), and SIGTERM is what is left.
+    Outside the main thread (the library called from a thread) nothing is changed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 class _Bar:
