@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from fiftysix.bots.heuristic.pimc_weights56 import SOLVER_WEIGHTS, WEIGHTS
+from fiftysix.bots.heuristic.pimc_weights56 import MODELS, SOLVER_WEIGHTS, WEIGHTS
 from fiftysix.bots.heuristic.simulate56 import features, residual, shape_key, team_estimate
 from fiftysix.bots.protocol import bot_from_spec
-from fiftysix.bots.search.pimc import PimcBot
+from fiftysix.bots.search.pimc import CONTRACT_MODELS, PimcBot
 from fiftysix.games import game_of_preset
 from helpers.positions56 import auction_views
 
@@ -17,6 +17,7 @@ def test_an_unknown_model_is_refused_naming_the_models() -> None:
     with pytest.raises(ValueError, match="contract_model must be one of rules, solver, not 'dd'"):
         bot_from_spec("pimc,contract_model=dd", seed=1, game="56")
     assert bot_from_spec("sage,contract_model=solver", seed=1, game="56").contract_model == "solver"
+    assert set(CONTRACT_MODELS) == set(MODELS)   # the bot's list (it names no game) and the 56 kit's tables
 
 
 @pytest.mark.parametrize("preset", ["56-6", "56-4"])

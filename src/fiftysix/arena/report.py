@@ -195,17 +195,17 @@ def pool(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         raise ValueError(f"deals played in more than one run: {twice[:5]}; pool runs of different --first")
     n_bots, n = len(head["bots"]), len(rows)
     bots = []
-    for b, first in enumerate(head["bots"]):
+    for b, named in enumerate(head["bots"]):
         others = [c for c in range(n_bots) if c != b]
         diffs = [row["scores"][b] - mean([row["scores"][c] for c in others]) for row in rows]
         declared = sum(s["bots"][b]["declared"] for s in summaries)
         made = sum(s["bots"][b]["made"] for s in summaries)
         bots.append({
-            "bot": first["bot"], "label": first["label"],
+            "bot": named["bot"], "label": named["label"],
             "mean_score": mean([row["scores"][b] for row in rows]),
             "mean_points": sum(s["bots"][b]["mean_points"] * s["deals"] for s in summaries) / n,
             "declared": declared, "made": made, "bid_success": made / declared if declared else None,
-            "paired_difference": {**mean_ci(diffs).to_json(), "versus": first["paired_difference"]["versus"]},
+            "paired_difference": {**mean_ci(diffs).to_json(), "versus": named["paired_difference"]["versus"]},
         })
     parts = [{"first": s.get("first", 0), "deals": s["deals"], "interrupted": s["interrupted"],
               "workers": s["workers"], "elapsed_seconds": s["elapsed_seconds"],
