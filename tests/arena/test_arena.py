@@ -276,6 +276,10 @@ def test_a_run_from_deal_n_plays_the_seeds_later_deals_and_pools_with_the_first_
         assert (got["declared"], got["made"]) == (want["declared"], want["made"])
         assert got["mean_points"] == pytest.approx(want["mean_points"])
     assert [p["first"] for p in pooled["parts"]] == [2, 0] and pooled["deals"] == 5
+    again = pool([pool([summaries[1]]), summaries[2]])      # a pooled summary pooled with a further run
+    assert [b["paired_difference"] for b in again["bots"]] == [b["paired_difference"] for b in pooled["bots"]]
+    assert [(p["first"], p["deals"]) for p in again["parts"]] == [(0, 2), (2, 3)]
+    assert again["parts"][0]["time_ms"] == [b["time_ms"] for b in summaries[1]["bots"]]
     with pytest.raises(ValueError, match="more than one run"):
         pool([summaries[0], summaries[1]])
     with pytest.raises(ValueError, match="different seed"):

@@ -177,6 +177,7 @@ def write_plot(summary: dict[str, Any], path: str) -> None:
 def pool(summaries: list[dict[str, Any]]) -> dict[str, Any]:
     """One summary of runs that played different deals of the same seed (``--first``): the paired difference
     over all their deals, contracts summed, means weighted by deals; times stay per run, in ``parts``.
+    A pooled summary may be pooled again with further runs: its parts are carried over.
 
     :raises ValueError: naming what differs (game, rules, seed, bots, unit) or a deal played twice.
     """
@@ -207,8 +208,15 @@ def pool(summaries: list[dict[str, Any]]) -> dict[str, Any]:
             "declared": declared, "made": made, "bid_success": made / declared if declared else None,
             "paired_difference": {**mean_ci(diffs).to_json(), "versus": named["paired_difference"]["versus"]},
         })
-    parts = [{"first": s.get("first", 0), "deals": s["deals"], "interrupted": s["interrupted"],
-              "workers": s["workers"], "elapsed_seconds": s["elapsed_seconds"],
-              "time_ms": [b["time_ms"] for b in s["bots"]]} for s in summaries]
+    parts = [part for s in summaries for part in _parts(s)]
     return {"game": head["game"], "rules": head["rules"], "seed": head["seed"], "unit": head["unit"],
             "deals": n, "seatings": head["seatings"], "bots": bots, "parts": parts, "per_deal": rows}
+
+
+def _parts(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The runs a summary stands for: its own ``parts`` when it was pooled, else the run itself."""
+    if "parts" in summary:
+        return list(summary["parts"])
+    return [{"first": summary.get("first", 0), "deals": summary["deals"], "interrupted": summary["interrupted"],
+             "workers": summary["workers"], "elapsed_seconds": summary["elapsed_seconds"],
+             "time_ms": [b["time_ms"] for b in summary["bots"]]}]
