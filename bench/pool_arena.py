@@ -18,7 +18,8 @@ from fiftysix.arena.report import pool
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("summaries", nargs="+", help="arena --json files (or summaries this script pooled) of the same seed, rules and bots")
+    parser.add_argument("summaries", nargs="+",
+                        help="arena --json files (or summaries this script pooled) of the same seed, rules and bots")
     parser.add_argument("--json", help="write the pooled summary here")
     args = parser.parse_args(argv)
     try:
