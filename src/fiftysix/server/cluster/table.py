@@ -263,6 +263,9 @@ class ClusterTable(LiveTable):
             self.shared_knocks = {}     # the new writer publishes them again as it hears of them
             LiveTable._tell_host(self)
             self.hub.send_here(self)
+            # the old writer may have stored its last event and died before publishing it: the new writer
+            # read it from the log, but no later event shows the gap here while that event's seat waits
+            self.hub.later(self.resync())
         elif op == "knocks":
             self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
             LiveTable._tell_host(self)
