@@ -292,7 +292,7 @@ def chunks(n: int, workers: int, first: int = 0) -> list[list[int]]:
     return [list(range(first + i, first + min(i + size, n))) for i in range(0, n, size)]
 
 
-def _ignore_interrupt() -> None:
+def _worker_signals() -> None:
     """Worker processes leave Ctrl-C to the parent, which stops them and keeps what is done; SIGTERM ends a
     worker (the parent's handler, which turns it into Ctrl-C, is not for them)."""
     import signal
@@ -331,7 +331,7 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
         from functools import partial
 
         parts = chunks(config.deals, config.workers, config.first)
-        pool = multiprocessing.Pool(config.workers, initializer=_ignore_interrupt)
+        pool = multiprocessing.Pool(config.workers, initializer=_worker_signals)
         try:
             for res in pool.imap_unordered(partial(run_chunk, config), parts):
                 results.append(res)
