@@ -51,6 +51,8 @@ def reason(view: View, move: str, last: Mapping[str, Any] | None = None) -> str:
             why = f"it scores {share:.2f} over {n} deals the bot thinks likely, solved with every hand shown"
         else:
             why = f"it did best over {n} deals solved with every hand shown"
+    elif not why and how == "alphamu":
+        why = f"one plan for its next cards did best over {int(last.get('samples') or 0)} deals the bot thinks likely"
     elif not why and how == "simulation":
         why = "its expected score was the best over the simulated deals"
     elif not why and how == "only move":

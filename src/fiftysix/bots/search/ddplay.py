@@ -32,12 +32,13 @@ CanReach = Callable[[Position, int, int], bool]
 
 
 def choose_card(bot: PimcBot, view: View, cards: list[str], n: int, exact: bool = True,
-                preferred: str | None = None) -> str:
+                preferred: str | None = None, spent: float = 0.0) -> str:
     """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
 
     :param exact: solve each deal for the value of every card (:func:`~fiftysix.solver.card_values`);
         otherwise only ask, card by card, whether the goal can still be reached (null-window searches,
         several times faster on deep positions), and break ties with ``preferred``.
+    :param spent: CPU seconds this decision has used already (they count against the bot's time limit).
     """
     start = clock()
     sampler = bot.sampler(view)
@@ -45,11 +46,11 @@ def choose_card(bot: PimcBot, view: View, cards: list[str], n: int, exact: bool 
     totals = dict.fromkeys(cards, 0.0)
     parsed = {c: Card.parse(c) for c in cards}
     done = 0
-    limit = bot.time_limit
+    limit = None if bot.time_limit is None else bot.time_limit - spent
     for _ in range(n):
         if limit is not None and done >= 2:
-            spent = clock() - start
-            if spent + spent / done > limit:
+            used = clock() - start
+            if used + used / done > limit:
                 break
         deal = sampler.sample(bot.rng)
         pos = Position.from_deal(deal)

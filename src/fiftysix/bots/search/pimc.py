@@ -32,7 +32,9 @@ sampled deals by the values bid, 56; off by default: in arena runs it made the b
 (look ahead to the opponents bidding on, 56), ``trusty`` (default true: never take a trick from a teammate whose
 card is sure to win it when another legal card does not: the game kit's ``trust``, 56 only),
 ``contract_model`` (56: ``rules``, the default, the contract model fitted on deals the ``rules`` bot played out,
-or ``solver``, fitted on their double-dummy values; 56-6 only, other tables keep ``rules``).
+or ``solver``, fitted on their double-dummy values; 56-6 only, other tables keep ``rules``),
+``alphamu`` (0, the default: off; ``M`` ≥ 2: plan our next ``M`` cards as one plan over the sampled deals in
+short endings, :mod:`.alphamu`; two sides only, where the tree is small: 56-4 from three cards a hand).
 """
 
 from __future__ import annotations
@@ -43,10 +45,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...games import DEFAULT_GAME
-from ..base import Bot, make_bot, register
+from ..base import Bot, clock, make_bot, register
 from ..kits import KITS, View, kit_for
 from ..sampling import Sampler, sampler_for
 from ..why import reason
+from . import alphamu
 from .ddplay import choose_card
 
 CONTRACT_MODELS = ("rules", "solver")
@@ -71,12 +74,15 @@ class PimcBot:
                  time_limit: float | None = DEFAULT_TIME, dd_tricks: int | None = None, fast: bool = False,
                  points_weight: float = 0.5, bid_margin: float | None = None, weights: bool = False,
                  compete: bool = True, trusty: bool = True, contract_model: str = "rules",
-                 game: str = DEFAULT_GAME) -> None:
+                 alphamu: int = 0, game: str = DEFAULT_GAME) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         if contract_model not in CONTRACT_MODELS:
             raise ValueError(f"contract_model must be one of {', '.join(CONTRACT_MODELS)}, not {contract_model!r}")
+        if alphamu < 0:
+            raise ValueError(f"alphamu must be 0 (off) or the number of our cards to plan together, not {alphamu}")
         self.contract_model = contract_model
+        self.alphamu = int(alphamu)
         self.seed = seed
         self.rng = random.Random(seed)
         self.samples = samples
@@ -177,7 +183,16 @@ class PimcBot:
         exact = held <= exact_depth
         n = self.samples if self.samples is not None else samples_for(held, exact, self.fast)
         preferred = None if exact else (rules_move or self.rules_move(view, legal))
-        return choose_card(self, view, cards, n, exact, preferred)
+        spent = 0.0
+        worlds = alphamu.worlds_for(players, held, n, self.alphamu) if exact else 0
+        if worlds:
+            start = clock()
+            budget = None if self.time_limit is None else self.time_limit / 2
+            planned = alphamu.choose_card(self, view, cards, n, worlds, self.alphamu, budget)
+            if planned is not None:
+                return planned
+            spent = clock() - start     # out of time: pimc chooses in what is left
+        return choose_card(self, view, cards, n, exact, preferred, spent)
 
 
 def _factory(game: str) -> Callable[..., PimcBot]:
