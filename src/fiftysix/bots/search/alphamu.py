@@ -17,10 +17,11 @@ side's goal, with dominated outcomes (subsets of another) dropped.
   legal in it; a partner's move: its best card in each world, the outcomes of the worlds joined;
 * the end of the play: the worlds whose points reach the goal.
 
-At the root a card's score is the best outcome's share of worlds, plus ``points_weight`` times its average
-points (from the same solves ``pimc`` makes).  ``moves=1`` is exactly ``pimc``'s choice.  The search costs
-about ``held ** seats`` solves a world, so it runs only where that is small (56-4 from three cards a hand);
-past its time budget it gives up and ``pimc`` plays.
+At the root a card's score is ``pimc``'s (its share of deals reaching the goal plus ``points_weight`` times
+its average points) less what fusion added to it: the share of deals ``pimc`` counted as reached that no one
+plan reaches.  Where no fusion is found the card is ``pimc``'s on the same samples; ``moves=1`` is ``pimc``.
+The search costs about ``held ** seats`` solves a world, so it runs only where that is small (56-4 from three
+cards a hand); past its time budget it gives up and ``pimc`` plays.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ deals where the tree is larger."""
 MIN_WORLDS = 12
 """Fewest sampled deals αμ plans over; where the budget allows fewer, ``pimc`` plays."""
 MAX_FRONT = 64
-"""Most outcomes a front keeps (the largest); a cap the small endings αμ runs in never reach in practice."""
+"""Most outcomes a front keeps (the largest first), so that no front grows without bound."""
 
 
 class OutOfTime(Exception):
