@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -23,9 +24,9 @@ from fiftysix.solver import Position, can_reach, card_values
 from fiftysix.views import view
 
 
-def ending(seed: int, held: int = 3) -> tuple[Any, dict[str, Any]] | None:
-    """A 56-4 deal played at random (bids by ``sage``'s simple cousin, ``rules``) until the seat to move holds
-    ``held`` cards, with that seat's view; ``None`` when no contract was made."""
+def ending(seed: int, held: int = 3) -> dict[str, Any] | None:
+    """The view of the seat to move once it holds ``held`` cards (with a choice) in a 56-4 deal bid by ``rules``
+    bots and played at random; ``None`` when no contract was made."""
     game = game_of_preset("56-4")
     rules = game.rules_from_json("56-4")
     match = game.new_match(rules, first_dealer=seed % 4, seed=seed)
@@ -36,10 +37,23 @@ def ending(seed: int, held: int = 3) -> tuple[Any, dict[str, Any]] | None:
         s = deal.to_move
         v = view(deal, s, match)
         if v["phase"] == "play" and len(v["hand"]) == held and len(v["legal"]) > 1:
-            return deal, v
+            return v
         move = rules_bots[s].choose(v) if v["phase"] != "play" else rng.choice(list(v["legal"]))
         deal.push(move, seat=s)
     return None
+
+
+def endings(seeds: Iterable[int]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(seed, view)`` for each of ``seeds`` whose deal reaches an ending (:func:`ending`)."""
+    for seed in seeds:
+        v = ending(seed)
+        if v is not None:
+            yield seed, v
+
+
+def pimc_reached(worlds: list[Position], goal: Goal, card: Card) -> list[bool]:
+    """Per world, whether ``card`` reaches the goal double dummy: what ``pimc`` counts."""
+    return [bool(goal.reached(p, card, card_values(p)[card], can_reach)) for p in worlds]
 
 
 def worlds_of(v: dict[str, Any], n: int, seed: int) -> list[Position]:
@@ -97,11 +111,7 @@ def best_plan(worlds: list[Position], goal: Goal, root: Card, most: int = 12) ->
 
 def test_the_best_plan_of_the_front_is_the_best_plan_found_by_brute_force() -> None:
     checked = 0
-    for seed in range(300):
-        found = ending(seed)
-        if found is None:
-            continue
-        _, v = found
+    for seed, v in endings(range(300)):
         worlds = worlds_of(v, 2 + seed % 2, seed)
         goal = Goal(v)
         search = alphamu.Search(worlds, goal, moves=2, deadline=None)
@@ -119,10 +129,9 @@ def test_the_best_plan_of_the_front_is_the_best_plan_found_by_brute_force() -> N
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), n=st.integers(1, 6))
 def test_a_plan_is_never_more_hopeful_than_pimc_and_one_world_has_no_fusion(seed: int, n: int) -> None:
-    found = ending(seed)
-    if found is None:
+    v = ending(seed)
+    if v is None:
         return
-    _, v = found
     worlds = worlds_of(v, n, seed)
     goal = Goal(v)
     search = alphamu.Search(worlds, goal, moves=2, deadline=None)
@@ -130,7 +139,7 @@ def test_a_plan_is_never_more_hopeful_than_pimc_and_one_world_has_no_fusion(seed
         front = search.card_front(root)
         assert all(m >> n == 0 for m in front)          # outcomes are sets of the worlds
         assert alphamu.prune(front) == front               # no outcome inside another
-        pimc = sum(goal.reached(p, root, card_values(p)[root], can_reach) for p in worlds)
+        pimc = sum(pimc_reached(worlds, goal, root))
         best = max(m.bit_count() for m in front)
         assert best <= pimc
         if n == 1:
@@ -138,16 +147,12 @@ def test_a_plan_is_never_more_hopeful_than_pimc_and_one_world_has_no_fusion(seed
 
 
 def test_one_planned_move_is_pimc() -> None:
-    for seed in range(3, 40):
-        found = ending(seed)
-        if found is None:
-            continue
-        _, v = found
+    for seed, v in endings(range(3, 40)):
         worlds = worlds_of(v, 5, seed)
         goal = Goal(v)
         search = alphamu.Search(worlds, goal, moves=1, deadline=None)
         for root in worlds[0].legal():
-            want = sum(1 << w for w, p in enumerate(worlds) if goal.reached(p, root, card_values(p)[root], can_reach))
+            want = sum(1 << w for w, made in enumerate(pimc_reached(worlds, goal, root)) if made)
             assert search.card_front(root) == [want]
         return
     pytest.fail("no ending found")
@@ -173,11 +178,7 @@ def test_where_it_runs() -> None:
 def test_the_bot_plays_pimc_card_unless_a_plan_costs_it() -> None:
     """Same seed, same samples: where αμ finds no fusion for any card, ``sage`` with it plays ``sage``'s card."""
     checked = 0
-    for seed in range(60):
-        found = ending(seed)
-        if found is None:
-            continue
-        _, v = found
+    for seed, v in endings(range(60)):
         plain = SageBot(seed=seed, time_limit=None, game="56")
         planned = SageBot(seed=seed, time_limit=None, alphamu=2, game="56")
         a, b = plain.choose(v), planned.choose(v)
@@ -210,7 +211,7 @@ def two_worlds() -> tuple[list[Position], Goal]:
 def test_a_guess_later_in_the_ending_is_one_plan_not_two() -> None:
     worlds, goal = two_worlds()
     lead = Card.parse("KC")
-    assert sum(goal.reached(p, lead, card_values(p)[lead], can_reach) for p in worlds) == 2     # pimc: both
+    assert pimc_reached(worlds, goal, lead) == [True, True]     # pimc: both
     front = alphamu.Search(worlds, goal, moves=2, deadline=None).card_front(lead)
     assert sorted(front) == [0b01, 0b10]      # keep the 9 of spades, or of hearts: one world each
     assert best_plan(worlds, goal, lead) == 1
