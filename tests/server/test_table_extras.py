@@ -215,3 +215,30 @@ def test_a_record_file_that_cannot_be_reviewed_is_refused_saying_why(tmp_path: A
         match = {"game": "56", "rules": {"preset": "56-4"}, "deals": []}
         r = c.post("/api/review", json={"record": match, "deal": 0})
         assert r.status_code == 422 and "deals" in r.json()["error"], r.text
+
+
+def test_a_pause_costs_the_person_to_move_nothing(db: str) -> None:
+    """Paused 1.5 s into a 3 s move and resumed: 1.5 s are left (the pause once took them twice, and the
+    computer player moved for the person right after the resume)."""
+    with client(db, bot_delay=0.05) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="random", clock={"move": 3, "bank": 0})
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            hello(ws, asha)
+            ws.send_json({"type": "start"})
+            turn = receive_until(ws, my_turn)
+            began = time.monotonic()
+            time.sleep(1.5)
+            ws.send_json({"type": "pause"})
+            paused = receive_until(ws, lambda m: is_snapshot(m) and m["table"]["paused"])
+            spent = time.monotonic() - began
+            left = paused["table"]["turn_clock"]["move_left"]
+            assert paused["version"] == turn["version"] + 1 and left >= 3 - spent - 0.05, (left, spent)
+            ws.send_json({"type": "resume"})
+            resumed = receive_until(ws, lambda m: is_snapshot(m) and not m["table"]["paused"])
+            tc = resumed["table"]["turn_clock"]
+            assert tc["seat"] == 0 and not tc["expired"] and tc["move_left"] == left
+            assert tc["deadline"] - tc["now"] >= left - 0.05
+            ws.send_json({"type": "move", "move": resumed["view"]["legal"][0], "id": "mine"})
+            moved = receive_until(ws, lambda m: m["type"] in ("moved", "error"))
+            assert moved["type"] == "moved", moved      # still her turn: the computer did not play it

@@ -55,8 +55,9 @@ class TurnClock:
     """The clock of one live table.  :meth:`update` after every change; it calls ``on_timeout`` when the
     person to move has run out (the table's computer player then moves for them)."""
 
-    def __init__(self, on_timeout: Callable[[], None]) -> None:
+    def __init__(self, on_timeout: Callable[[], None], now: Callable[[], float] = time.monotonic) -> None:
         self.on_timeout = on_timeout
+        self.now = now              # the monotonic clock (a test passes its own)
         self.turn: tuple[int, int, int] | None = None   # (table seat, finished deals, moves of the deal)
         self.started = 0.0          # monotonic time the running part of the turn began
         self.move = 0.0             # move seconds and bank left when it began
@@ -70,7 +71,7 @@ class TurnClock:
         """Move seconds and bank left now."""
         if not self.running:
             return self.move, self.bank
-        spent = time.monotonic() - self.started
+        spent = self.now() - self.started
         return max(0.0, self.move - spent), max(0.0, self.bank - max(0.0, spent - self.move))
 
     def update(self, state: TableState, person_turn: int | None) -> None:
@@ -90,10 +91,9 @@ class TurnClock:
             self.info = None
             return
         if state.paused and self.running:
-            self.move, self.bank = self.left()
-            self._stop()
+            self._stop()    # keeps what is left (taking it here as well charged the time spent twice)
         elif not state.paused and not self.running and self.expired is None:
-            self.started, self.running = time.monotonic(), True
+            self.started, self.running = self.now(), True
             loop = asyncio.get_running_loop()
             self.timer = loop.call_later(self.move + self.bank, self._ran_out)
         self._note(state.paused)
