@@ -8,6 +8,7 @@ they did not hold when the deal started.  The flows that store something run on 
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from typing import Any
@@ -369,6 +370,60 @@ def test_renames_are_limited(tmp_path: Any) -> None:
             assert [g["type"] for g in got] == ["event", "event", "error"]
             assert "2 times an hour" in got[2]["message"] and got[1]["table"]["host_name"] == "A3"
 
+
+
+def test_seat_and_host_changes_are_limited_so_the_log_grows_with_play(db: str) -> None:
+    """A member sitting and standing, and the host pausing and resuming, as fast as the message limit
+    lets them: the log takes a burst of changes, then refusals that name the limit (it took every one)."""
+    with client(db, message_rate=10**6, message_burst=10**6) as c:
+        asha, ben = player(c, "Asha"), player(c, "Ben")
+        code = create(c, asha, preset="56-4", fill="random")
+        server = c.app.state.server  # type: ignore[attr-defined]
+        limits = server.hub.limits
+        with c.websocket_connect(keyed(f"/ws/{code}")) as wa, c.websocket_connect(keyed(f"/ws/{code}")) as wb:
+            hello(wa, asha)
+            hello(wb, ben)
+            wb.send_json({"type": "join", "name": "Ben"})
+            receive_until(wb, lambda m: is_snapshot(m) and m["you"]["joined"])
+            before = len(c.portal.call(server.db.events_of, code))  # type: ignore[union-attr]
+            for i in range(60):
+                wb.send_json({"type": "sit", "seat": 2} if i % 2 == 0 else {"type": "stand"})
+            answers = [receive_until(wb, lambda m: m["type"] in ("event", "error")) for _ in range(60)]
+            kinds = [a["type"] for a in answers]
+            assert kinds.count("event") == limits.change_burst and kinds[limits.change_burst] == "error"
+            refusal = answers[limits.change_burst]["message"]
+            assert f"at most {limits.changes_per_minute} a minute" in refusal and "each person" in refusal
+            wa.send_json({"type": "start"})
+            receive_until(wa, lambda m: is_snapshot(m) and m["table"]["status"] == "playing")
+            for i in range(60):
+                wa.send_json({"type": "pause"} if i % 2 == 0 else {"type": "resume"})
+            answers = [receive_until(wa, lambda m: m["type"] == "error" or (is_snapshot(m) and m["event"]["kind"]
+                                                                            in ("pause", "resume")))
+                       for _ in range(60)]
+            logged = sum(1 for a in answers if a["type"] == "event")
+            assert logged <= limits.change_burst and "seat and table changes" in answers[-1]["message"]
+        after = len(c.portal.call(server.db.events_of, code))  # type: ignore[union-attr]
+        assert after - before <= 2 * limits.change_burst + 1 + 60     # the start, and the bots' moves meanwhile
+
+
+def test_seat_changes_of_all_members_together_are_limited(tmp_path: Any) -> None:
+    with _app(tmp_path, table_changes_per_minute=6, table_change_burst=3) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4")
+        got, socks = [], {}
+        with contextlib.ExitStack() as stack:
+            for name in ("Ben", "Cy", "Dev"):
+                ws = socks[name] = stack.enter_context(c.websocket_connect(keyed(f"/ws/{code}")))
+                hello(ws, player(c, name))
+                ws.send_json({"type": "join", "name": name})
+                receive_until(ws, lambda m: is_snapshot(m) and m["you"]["joined"])
+            for name, msg in (("Ben", {"type": "sit", "seat": 1}), ("Cy", {"type": "sit", "seat": 2}),
+                              ("Dev", {"type": "sit", "seat": 3}), ("Ben", {"type": "stand"})):
+                socks[name].send_json(msg)
+                got.append(receive_until(socks[name], lambda m, name=name: m["type"] == "error" or (
+                    is_snapshot(m) and m["event"].get("name") == name)))
+        assert [g["type"] for g in got] == ["event", "event", "event", "error"]
+        assert "at this table: at most 6 a minute and 3 at once" in got[3]["message"]
 
 # -- 6. moves around a dropped connection ------------------------------------------------------------------
 def test_a_move_id_is_applied_once_and_listed_on_reconnect(db: str) -> None:

@@ -3,7 +3,7 @@
 - failed lookups (an unknown table code, a wrong link secret) per client address: a token bucket; past
   it every lookup from that address is answered 429 without asking the database;
 - quotas per person and per client address: tables created an hour, open (unfinished) tables, tables
-  with searching computer players; per table: spectators, members, renames.
+  with searching computer players; per table: spectators, members, renames, seat and host changes.
 
 All numbers are :class:`Limits` fields (``Settings.limits``); the defaults are written in docs/server.md.
 Counters live in memory and start afresh with the server; with many processes (``serve --redis``) the failed
@@ -39,6 +39,10 @@ class Limits:
     renames_per_hour: int = 6             # a member's name changes at one table
     reactions_per_minute: int = 12        # reactions one member may send at one table, on average ...
     reaction_burst: int = 4               # ... and at once
+    changes_per_minute: int = 20          # seat and host changes (sit, stand, pause, ...) of a member at a table ...
+    change_burst: int = 10                # ... and at once
+    table_changes_per_minute: int = 60    # the same changes of all members of one table together ...
+    table_change_burst: int = 30          # ... and at once
 
 
 def limits_from(items: Iterable[str], base: Limits) -> Limits:

@@ -59,6 +59,9 @@ MAX_MESSAGE = 4096
 TYPES = ("hello", "join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "explain",
          "state", "ping", "offer", "ask", "admit", "refuse", "react", "pause", "resume", "replace", "host")
 MAX_MOVE_ID = 32
+CHANGES = frozenset({"sit", "stand", "bot", "unbot", "swap", "offer", "pause", "resume", "replace", "host"})
+"""Messages that change the table without playing: each is a logged event, so they are rate limited
+(``Limits.changes_per_minute`` per member, ``table_changes_per_minute`` per table): the log grows with play."""
 
 
 class RateLimit:
@@ -221,7 +224,25 @@ async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> No
         return
     if kind != "join" and player not in table.state.players:
         raise TableError(N_("join the table with a name first"))
+    if kind in CHANGES:
+        _check_changes(table, player)
     await table.submit(event)
+    if kind in CHANGES:     # only what was logged counts
+        table.changes.take(player)
+        table.table_changes.take("")
+
+
+def _check_changes(table: LiveTable, player: str) -> None:
+    """:raises TableError: when ``player`` (or the whole table) made too many seat and host changes of late."""
+    limits = table.limits
+    if table.changes.empty(player):
+        raise TableError(Meaning("too many seat and table changes: at most {n} a minute and {burst} at once "
+                                 "for each person; wait a moment and try again",
+                                 {"n": limits.changes_per_minute, "burst": limits.change_burst}))
+    if table.table_changes.empty(""):
+        raise TableError(Meaning("too many seat and table changes at this table: at most {n} a minute and "
+                                 "{burst} at once; wait a moment and try again",
+                                 {"n": limits.table_changes_per_minute, "burst": limits.table_change_burst}))
 
 
 def _replacement_bot(table: LiveTable, bot: object) -> str:

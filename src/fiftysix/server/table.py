@@ -105,6 +105,9 @@ class LiveTable:
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
         self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
+        # seat and host changes (protocol.CHANGES) are logged: limited per member and for the whole table
+        self.changes = Buckets(self.limits.changes_per_minute / 60, self.limits.change_burst, keep=1000)
+        self.table_changes = Buckets(self.limits.table_changes_per_minute / 60, self.limits.table_change_burst)
         self.clock = TurnClock(self._clock_ran_out)
         self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
         # the hub's quota on searching computer players (a coroutine with many processes: counted in Redis)
