@@ -58,6 +58,7 @@ from .review import PENDING, ReviewBusy, ReviewError, Reviews, record_key
 from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
+from .services import RETRY_AFTER, WORDS, service_message, service_of
 from .share import check_path, loopback_only, qr_data_uri, share_base
 from .state import TableError, deal_summary
 from .table import Connection, LiveTable, Timing
@@ -432,6 +433,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 except TableError as e:
                     conn.send({"type": "error", "message": e.message})
                     break
+                for message in server.db.services.messages():     # a service down now: say so at once
+                    conn.send(message)
                 if error is not None:
                     conn.send({"type": "error", "message": error})
                 elif msg is not None and msg.get("type") != "hello":
@@ -492,9 +495,41 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                                                        server.settings.allowed_origins],
                                         allow_credentials=True, allow_methods=["GET", "POST"],
                                         allow_headers=["content-type"]))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers=dict.fromkeys(_service_errors(), _service_down(server)))  # type: ignore[arg-type]
     app.state.server = server
     return app
+
+
+def _service_errors() -> tuple[type[Exception], ...]:
+    """The exception classes a service that went away raises (:func:`.services.service_of` decides)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    errors: list[type[Exception]] = [SQLAlchemyError, OSError]
+    with contextlib.suppress(ImportError):
+        from redis.exceptions import RedisError
+
+        errors.append(RedisError)
+    return tuple(errors)
+
+
+def _service_down(server: Server) -> Callable[[Request | WebSocket, Exception], Awaitable[Response | None]]:
+    """A request that needed a service that is down: 503 with Retry-After and words for people (a websocket:
+    the service message, then a close that asks the client to try again later), never a 500."""
+    async def handler(conn: Request | WebSocket, error: Exception) -> Response | None:
+        service = service_of(error)
+        if service is None:
+            raise error
+        server.db.services.report(service, False)
+        lang = language_of(conn)
+        if isinstance(conn, WebSocket):
+            with contextlib.suppress(Exception):
+                await conn.send_json(service_message(service, False))
+                await conn.close(code=1013, reason=f"{service} unavailable; try again")
+            return None
+        return JSONResponse({"error": translate(WORDS[service], lang), "service": service},
+                            status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+    return handler
 
 
 async def _ask(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:

@@ -42,6 +42,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from . import sqlite_writer
+from .services import DATABASE, Services, service_of
 
 metadata = MetaData()
 
@@ -128,6 +129,7 @@ class Database:
         self._writer: asyncio.Task[None] | None = None
         self._stored: dict[str, tuple[str, int]] = {}   # code -> (status, active) last written
         self._fast = _sqlite_writer(url)
+        self.services = Services()      # whether the database (and, with many processes, Redis) answers
 
     async def migrate(self) -> None:
         """Create or upgrade the schema (Alembic, programmatically).  On PostgreSQL processes starting at
@@ -201,7 +203,13 @@ class Database:
                 batch.append(self._pending.get_nowait())
             try:
                 await self._write(batch)
-            except Exception:
+            except Exception as e:
+                if service_of(e) == DATABASE:     # the database is away: every append of the batch fails
+                    self.services.report(DATABASE, False)
+                    for item in batch:
+                        if not item.done.done():
+                            item.done.set_exception(e)
+                    continue
                 for item in batch:      # one bad append must not fail the others: write them one by one
                     try:
                         await self._write([item])
@@ -212,6 +220,7 @@ class Database:
                         if not item.done.done():
                             item.done.set_result(None)
             else:
+                self.services.report(DATABASE, True)
                 for item in batch:
                     if not item.done.done():
                         item.done.set_result(None)

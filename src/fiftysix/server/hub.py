@@ -25,6 +25,7 @@ from .db import Database
 from .history import History
 from .limits import Limits, Quotas, searching_bots
 from .names import TABLE_NAME, check_name
+from .services import service_message
 from .state import PLAYING, TableError, TableState
 from .table import LiveTable, Timing, default_bot
 from .words import option_words
@@ -44,6 +45,15 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._janitor: asyncio.Task[None] | None = None
+        self.services = db.services
+        self.services.listeners.append(self._tell_services)
+
+    def _tell_services(self, service: str, ok: bool) -> None:
+        """Every viewer on this process hears that ``service`` went down or came back."""
+        message = service_message(service, ok)
+        for table in list(self.tables.values()):
+            for conn in list(table.conns):
+                conn.send(message)
 
     def status_of(self, code: str) -> str | None:
         table = self.tables.get(code)
