@@ -45,9 +45,7 @@ export function context(S) {
 
 export function renderAll(S, actions) {
   $("dot").classList.toggle("on", S.online);
-  const banner = $("conn-banner");
-  show(banner, !S.online && S.table !== null);
-  banner.textContent = S.online ? "" : t("Reconnecting… the table is out of reach; your moves are sent when it is back.");
+  renderBanner(S);
   if (!S.table) return;
   if (S.sentAt !== null && S.sentAt !== S.version) S.sentAt = null;
   const c = context(S);
@@ -65,6 +63,24 @@ export function renderAll(S, actions) {
   renderAuction(S, c);
   renderHistory(S, actions);
   renderExtras(S, c, actions);
+}
+
+/** Out of reach, or the server's database or Redis away: say so, and that play goes on by itself. */
+function renderBanner(S) {
+  const banner = $("conn-banner");
+  const down = Object.keys(S.services || {});
+  let text = "";
+  if (down.includes("database")) {
+    text = t("The table is waiting: the server's database is not answering. Play goes on by itself when it is back.");
+  } else if (down.includes("redis")) {
+    text = t("The table is waiting: the server's processes cannot reach each other. Play goes on by itself " +
+             "when they can.");
+  } else if (!S.online && S.table !== null) {
+    text = t("Reconnecting… the table is out of reach; your moves are sent when it is back.");
+  }
+  show(banner, text !== "");
+  banner.textContent = text;
+  banner.classList.toggle("service", down.length > 0);
 }
 
 function renderJoin(S, actions) {

@@ -26,6 +26,7 @@ export const S = {
   knocks: [],          // (host) people asking to join
   closed: null,        // a private table we are not let into yet: {message, asked, refused}
   pendingAsk: null,
+  services: {},        // a service of the server that is not answering now ("database", "redis") -> true
 };
 
 let retry = 0;
@@ -38,14 +39,16 @@ function connect() {
   ws.addEventListener("open", () => {
     retry = 0;
     S.online = true;
+    S.services = {};     // the server says again, at once, what is down now
     ws.send(JSON.stringify(hello()));
     renderAll(S, actions);
   });
   ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
   ws.addEventListener("close", (e) => {
-    if (e.reason) showError(e.reason);   // refused by the server (cross-site, signed out): say why
+    if (e.reason && e.code !== 1013) showError(e.reason);   // refused (cross-site, signed out): say why
     S.online = false;
     if (e.code === 1008) S.version = null;   // dropped for falling behind: come back with a full state
+    if (e.code === 1013) retry = Math.max(retry, 3);   // a service is down: ask again every few seconds
     renderAll(S, actions);
     if (S.ws !== ws || e.code === 4404) return;     // no such table: asking again would not find it either
     retry = Math.min(retry + 1, 6);
@@ -114,6 +117,9 @@ function onMessage(msg) {
       break;
     case "reaction":
       noteReaction(msg);
+      break;
+    case "service":     // the server's database or Redis went away, or came back: the banner says so
+      if (msg.ok) delete S.services[msg.service]; else S.services[msg.service] = true;
       break;
     case "explained":
       S.meanings[msg.move] = msg.meaning || "";
