@@ -3,6 +3,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-serve
 
 .PHONY: serve play test test-fast lint typecheck bench check-examples clean i18n icons
 
@@ -12,10 +13,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster,scale]'
 	touch $(STAMP)
 
-serve: $(STAMP)
+# `make serve` and `make play` install only what the server and the bots need (the solver's numba included);
+# research (OpenSpiel, PettingZoo), Ray, plotting and the test tools come with `make test`.
+$(SERVE_STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[server,solver]'
+	touch $(SERVE_STAMP)
+
+serve: $(SERVE_STAMP)
 	$(VENV)/bin/fiftysix serve $(ARGS)
 
-play: $(STAMP)
+play: $(SERVE_STAMP)
 	$(VENV)/bin/fiftysix play $(ARGS)
 
 # axe-core (the accessibility scan of the browser tests), from the npm registry, kept out of git.
