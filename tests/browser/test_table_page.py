@@ -218,6 +218,7 @@ def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: Liv
     page = new_page(browser, PHONE, errors)
     page.goto(server.url + "/")
     page.wait_for_selector("#preset option >> nth=3", state="attached")
+    assert page.eval_on_selector("#preset", "s => s.value") == "56-6"     # the server's default, not "55" first
     presets = each_of(page, "#preset option", "els => els.map(e => [e.value, e.textContent])")
     assert {"55-2", "55-9", "56-6"} <= {value for value, _ in presets}
     for _value, text in presets:

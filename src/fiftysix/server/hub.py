@@ -255,5 +255,6 @@ def catalogue() -> dict[str, Any]:
         out[name] = {"presets": presets, "options": options, "bots": bot_names(name), "levels": levels_for(name),
                      "default_bot": default_bot(name), "side_word": game.side_word,
                      "descriptions": {p: game.preset_descriptions.get(p, "") for p in game.presets()},
-                     "default_preset": game.default_preset, "option_words": option_words(options)}
+                     "default_preset": game.default_preset, "option_words": option_words(options),
+                     "default": game is game_of_preset(DEFAULT_PRESET)}     # the game the form starts on
     return out

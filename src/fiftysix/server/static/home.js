@@ -105,8 +105,10 @@ async function main() {
   $("player-name").value = localStorage.getItem("fiftysix-name") || "";
   catalogue = await (await fetch("/api/catalogue")).json();
   const select = $("preset");
-  const defaultPreset = Object.values(catalogue)[0]?.default_preset;   // the server's default game comes first
-  for (const [game, info] of Object.entries(catalogue)) {
+  // the server's default game first: a game named by a number ("55", "56") would otherwise sort first by its key
+  const games = Object.entries(catalogue).sort(([, a], [, b]) => Number(Boolean(b.default)) - Number(Boolean(a.default)));
+  const defaultPreset = games[0]?.[1].default_preset;
+  for (const [game, info] of games) {
     const group = h("optgroup", { label: t("Game {game}", { game }) });
     for (const preset of Object.keys(info.presets)) {
       const help = (info.descriptions || {})[preset] || t("Game {game}", { game });
