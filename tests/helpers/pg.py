@@ -18,7 +18,7 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,25 @@ class Cluster:
     bin: Path
     root: Path
     port: int
+    options: str = ""
+    as_user: dict[str, Any] = field(default_factory=dict)
+
+    def _pg_ctl(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([str(self.bin / "pg_ctl"), *args, "-D", str(self.root / "data"), "-w",
+                               "-t", str(START_TIMEOUT)], capture_output=True, timeout=START_TIMEOUT + 10,
+                              cwd=self.root, **self.as_user)
+
+    def stop(self) -> None:
+        """Stop the server at once, as a crash would (``-m immediate``: no checkpoint, connections cut)."""
+        done = self._pg_ctl("stop", "-m", "immediate")
+        if done.returncode != 0:
+            raise RuntimeError(f"pg_ctl stop failed: {done.stderr.decode(errors='replace')}")
+
+    def start(self) -> None:
+        """Start it again on the same port and data (after :meth:`stop`)."""
+        done = self._pg_ctl("start", "-l", str(self.root / "log"), "-o", self.options)
+        if done.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {done.stderr.decode(errors='replace')}")
 
     def url(self, dbname: str) -> str:
         return f"postgresql+asyncpg://{SUPERUSER}@127.0.0.1:{self.port}/{dbname}"
@@ -109,7 +128,7 @@ def cluster(bin_dir: Path) -> Iterator[Cluster]:
                 log = (root / "log").read_text(errors="replace") if (root / "log").exists() else ""
                 raise RuntimeError(f"pg_ctl start failed: {started.stderr.decode(errors='replace')}\n{log}")
         try:
-            yield Cluster(bin_dir, root, port)
+            yield Cluster(bin_dir, root, port, options, as_user)
         finally:
             subprocess.run([str(bin_dir / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate", "-w",
                             "-t", str(START_TIMEOUT)],

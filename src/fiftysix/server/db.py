@@ -43,6 +43,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from . import sqlite_writer
 from .services import DATABASE, Services, service_of
+from .sqlite_writer import LogGap, first_versions, gaps_of
+
+__all__ = ["Database", "Fenced", "LogGap"]
 
 metadata = MetaData()
 
@@ -98,6 +101,8 @@ def _migrate(connection: Connection) -> None:
 
 
 BATCH = 512
+PROBE_EVERY = 1.0
+"""Seconds between two questions to a database that is away: is it back?"""
 ACTIVE_EVERY = 60
 """Seconds between two writes of a busy table's ``active`` time (a status change is written at once)."""
 
@@ -122,7 +127,7 @@ class Database:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url)
+        self.engine: AsyncEngine = create_async_engine(url, **_engine_options(url))
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._pending: asyncio.Queue[_Append] = asyncio.Queue()
@@ -130,6 +135,24 @@ class Database:
         self._stored: dict[str, tuple[str, int]] = {}   # code -> (status, active) last written
         self._fast = _sqlite_writer(url)
         self.services = Services()      # whether the database (and, with many processes, Redis) answers
+        self.services.listeners.append(self._watch_service)
+        self._probe: asyncio.Task[None] | None = None
+
+    def _watch_service(self, service: str, ok: bool) -> None:
+        """While the database is away, ask it every second whether it is back (so tables waiting for a person,
+        with nothing to write, hear of its return too)."""
+        if service == DATABASE and not ok and (self._probe is None or self._probe.done()):
+            self._probe = asyncio.get_running_loop().create_task(self._probe_loop(), name="database probe")
+
+    async def _probe_loop(self) -> None:
+        while not self.services.ok(DATABASE):
+            await asyncio.sleep(PROBE_EVERY)
+            try:
+                async with self.engine.connect() as conn:
+                    await conn.execute(text("SELECT 1"))
+            except Exception:
+                continue
+            self.services.report(DATABASE, True)
 
     async def migrate(self) -> None:
         """Create or upgrade the schema (Alembic, programmatically).  On PostgreSQL processes starting at
@@ -140,6 +163,8 @@ class Database:
             await conn.run_sync(_migrate)
 
     async def close(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
         if self._writer is not None:
             while not self._pending.empty():
                 await asyncio.sleep(0.01)
@@ -188,7 +213,11 @@ class Database:
         server pays for one transaction per batch, not per move.  ``epoch`` (many processes only): the
         writer's lease epoch, checked against the table's row in the same transaction.
 
+        An event is stored only right after the last stored event of its table (version N after N-1, checked
+        in the same transaction), so the log never has a gap, whatever the writer believed was stored.
+
         :raises Fenced: when the table's lease epoch is no longer ``epoch`` (nothing is stored).
+        :raises LogGap: when the table's log does not end at ``version - 1`` (nothing is stored).
         """
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="database writer")
@@ -260,6 +289,13 @@ class Database:
                 lost = sorted(c for c, e in fenced.items() if held.get(c) != e)
                 if lost:
                     raise Fenced(f"lease lost for table {', '.join(lost)}: another process writes it now")
+            first = first_versions([(a.code, a.version) for a in batch])   # an event only follows a stored one
+            last = {r[0]: int(r[1]) for r in await conn.execute(
+                select(events.c.table_code, func.max(events.c.version))
+                .where(events.c.table_code.in_(list(first))).group_by(events.c.table_code))}
+            gaps = gaps_of(first, last)
+            if gaps:
+                raise LogGap(gaps)
             rows = [{"c": c, "s": st, "a": now} for c, st in changed]
             if rows:
                 await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
@@ -371,6 +407,19 @@ class Database:
             row = (await conn.execute(select(deals.c.record).where(deals.c.table_code == code,
                                                                    deals.c.number == number))).first()
             return _json(row[0]) if row is not None else None
+
+
+def _engine_options(url: str) -> dict[str, Any]:
+    """PostgreSQL: every commit of ours is durable before it is acknowledged (``synchronous_commit`` on for our
+    sessions, whatever the cluster's default: an acknowledged move must survive the database's crash), and a
+    pooled connection is checked before use, so the connections a restart of the database killed are replaced
+    instead of failing one request each."""
+    if make_url(url).get_backend_name() != "postgresql":
+        return {}
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if make_url(url).get_driver_name() == "asyncpg":
+        options["connect_args"] = {"server_settings": {"synchronous_commit": "on"}, "timeout": 5}
+    return options
 
 
 def _storable(code: str) -> bool:

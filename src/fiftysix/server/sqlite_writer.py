@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,33 @@ def to_text(value: Any) -> str:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
         return json.dumps(value)
+
+
+class LogGap(Exception):
+    """Appends that would not follow the last stored event of their table (nothing of the batch is stored).
+
+    The writer's memory is ahead of the log: an event it was told was stored is not there (a database that
+    lost acknowledged commits, or another writer).  ``gaps``: code -> (last version stored, first version sent).
+    """
+
+    def __init__(self, gaps: dict[str, tuple[int, int]]) -> None:
+        self.gaps = gaps
+        super().__init__("; ".join(f"table {c}: the log ends at version {have}, not {want - 1}"
+                                   for c, (have, want) in sorted(gaps.items())))
+
+
+def first_versions(events: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """Each table's first version among ``(code, version)`` pairs (a table's rows come in order)."""
+    first: dict[str, int] = {}
+    for code, version in events:
+        first.setdefault(code, version)
+    return first
+
+
+def gaps_of(first: dict[str, int], last: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """The tables whose first version does not follow the last one stored (``last``: code -> version; absent:
+    nothing stored)."""
+    return {c: (last.get(c, 0), v) for c, v in first.items() if last.get(c, 0) != v - 1}
 
 
 @dataclass
@@ -106,6 +134,14 @@ class SqliteWriter:
     def _write(conn: sqlite3.Connection, batch: Batch) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
+            # one query a batch: an event only follows a stored one
+            first = first_versions((e[0], e[1]) for e in batch.events)
+            marks = ",".join("?" * len(first))
+            last = dict(conn.execute(f"SELECT table_code, MAX(version) FROM events WHERE table_code IN ({marks}) "
+                                     "GROUP BY table_code", list(first)).fetchall())
+            gaps = gaps_of(first, last)
+            if gaps:
+                raise LogGap(gaps)
             if batch.created:
                 conn.executemany("INSERT INTO tables (code, created, status) VALUES (?, ?, ?)", batch.created)
             if batch.status:

@@ -23,17 +23,26 @@ from typing import Any
 
 from ..bots import make_bot
 from ..bots.base import Bot, RandomBot
+from ..core.meaning import N_
 from ..views import view
 from .clock import TurnClock
-from .db import Database
+from .db import Database, LogGap
 from .history import History
 from .limits import INLINE_BOTS, Buckets, Limits
 from .messages import Presence, snapshot, table_info
+from .services import service_of
 from .state import DEAL_OVER, PLAYING, TableError, TableState
 
 log = logging.getLogger("fiftysix.server")
 
 __all__ = ["INLINE_BOTS", "Connection", "LiveTable", "Timing"]
+
+class NotStored(TableError):
+    """A change the database did not store (it is away, or the log was not where the table thought)."""
+
+
+BACKOFF = 2.0
+"""Seconds at most between a computer player's tries while the database does not store its moves."""
 
 MAX_KNOCKS = 20
 """People waiting at once for the host to let them into a private table."""
@@ -171,10 +180,18 @@ class LiveTable:
             finished = (f.number, f.record, f.result)
         try:
             await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch)
-        except Exception:
-            log.exception("table %s: could not store event %s", self.code, self.state.version)
+        except LogGap as e:     # the log lost events this table had stored: the log is the truth
+            log.error("table %s: %s; reading the table from its log again", self.code, e)
+            await self.reload()
+            raise NotStored(N_("the table was read again from the server's records; please make your move "
+                               "again")) from None
+        except Exception as e:
+            if service_of(e) is None:
+                log.exception("table %s: could not store event %s", self.code, self.state.version)
+            else:
+                log.warning("table %s: could not store event %s: %s", self.code, self.state.version, e)
             self.state = self.history.rebuild()    # back to what the database holds (all of it was stored)
-            raise TableError("the server could not save that; please try again") from None
+            raise NotStored(N_("the server could not save that just now; please try again")) from None
         self.history.append(stored)
         self.last_active = time.time()
         self._update_clock()
@@ -183,6 +200,22 @@ class LiveTable:
             conn.send(snapshot(self.state, self.presence, conn.player, stored, info))
         self._flush_presence()
         self.wake.set()
+
+    async def reload(self) -> None:
+        """Read the state again from the stored log (the caller holds the lock) and send every viewer a full
+        state.  If the database cannot be read now, the state of the recent history stands (the next change
+        finds out again)."""
+        try:
+            count = await self.db.events_count(self.code)
+            self.state, self.history = await History.load_stream(self.code, count, self.db.stream_events(self.code),
+                                                                 self.timing.replay_limit)
+        except Exception:
+            log.exception("table %s: reading the log again failed", self.code)
+            self.state = self.history.rebuild()
+            return
+        self._update_clock()
+        for conn in list(self.conns):
+            conn.send(snapshot(self.state, self.presence, conn.player))
 
     # -- connections ----------------------------------------------------------------------------------
     async def connect(self, conn: Connection, since: int | None) -> bool:
@@ -373,6 +406,7 @@ class LiveTable:
         return max(0.0, now - self.last_active)
 
     async def _bot_loop(self) -> None:
+        backoff = 0.0
         while True:
             await self.wake.wait()
             self.wake.clear()
@@ -386,9 +420,14 @@ class LiveTable:
                         continue
                     try:
                         await self.commit(await self._bot_event(pending))
+                        backoff = 0.0
+                    except NotStored:    # the database is away: try again, less and less often
+                        backoff = min(BACKOFF, max(0.1, 2 * backoff))
                     except TableError as e:
                         log.warning("table %s: a computer player's move was refused: %s", self.code, e)
-                        await asyncio.sleep(0.05)
+                        backoff = 0.05
+                if backoff:
+                    await asyncio.sleep(backoff)
 
     async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
         kind, table_seat = pending
