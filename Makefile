@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster,scale]'
-	touch $(STAMP)
+	touch $(STAMP) $(SERVE_STAMP)
 
 # `make serve` and `make play` install only what the server and the bots need (the solver's numba included);
 # research (OpenSpiel, PettingZoo), Ray, plotting and the test tools come with `make test`.

@@ -27,7 +27,7 @@ from .limits import Limits, Quotas, searching_bots
 from .names import TABLE_NAME, check_name
 from .services import service_message
 from .state import PLAYING, TableError, TableState
-from .table import LiveTable, Timing, default_bot
+from .table import LiveTable, Timing, default_bot, read_log
 from .words import option_words
 
 log = logging.getLogger("fiftysix.server")
@@ -133,8 +133,7 @@ class Hub:
 
     async def load(self, code: str) -> tuple[TableState, History]:
         """A stored table's state and its recent events, from its log."""
-        count = await self.db.events_count(code)
-        return await History.load_stream(code, count, self.db.stream_events(code), self.timing.replay_limit)
+        return await read_log(self.db, code, self.timing.replay_limit)
 
     async def _bring(self, code: str) -> LiveTable:
         """The live table of the stored table ``code``, not yet started (under ``_loading``, from :meth:`get`)."""

@@ -87,7 +87,7 @@ def service_of(error: BaseException) -> str | None:
         if isinstance(error, OperationalError | InterfaceError | PoolTimeout) or (
                 isinstance(error, DBAPIError) and error.connection_invalidated):
             return DATABASE
-        if isinstance(error, OSError) or type(error).__name__ in _ASYNCPG_LOST:
+        if isinstance(error, ConnectionError | TimeoutError) or type(error).__name__ in _ASYNCPG_LOST:
             return DATABASE
         error = error.__cause__ or error.__context__    # type: ignore[assignment]
     return None

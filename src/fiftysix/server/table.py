@@ -37,6 +37,7 @@ log = logging.getLogger("fiftysix.server")
 
 __all__ = ["INLINE_BOTS", "Connection", "LiveTable", "Timing"]
 
+
 class NotStored(TableError):
     """A change the database did not store (it is away, or the log was not where the table thought)."""
 
@@ -96,6 +97,15 @@ class Connection:
         self.queue.put_nowait(None)
         if self.on_drop is not None:
             self.on_drop()
+
+
+async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableState, History]:
+    """A stored table's state and its recent events (at most ``replay_limit``), from its log.
+
+    :raises TableError: if the log does not replay (a corrupt database).
+    """
+    count = await db.events_count(code)
+    return await History.load_stream(code, count, db.stream_events(code), replay_limit)
 
 
 def default_bot(game: str) -> str:
@@ -206,9 +216,7 @@ class LiveTable:
         state.  If the database cannot be read now, the state of the recent history stands (the next change
         finds out again)."""
         try:
-            count = await self.db.events_count(self.code)
-            self.state, self.history = await History.load_stream(self.code, count, self.db.stream_events(self.code),
-                                                                 self.timing.replay_limit)
+            self.state, self.history = await read_log(self.db, self.code, self.timing.replay_limit)
         except Exception:
             log.exception("table %s: reading the log again failed", self.code)
             self.state = self.history.rebuild()
