@@ -82,9 +82,10 @@ class Cluster:
         if done.returncode != 0:
             raise RuntimeError(f"pg_ctl stop failed: {done.stderr.decode(errors='replace')}")
 
-    def start(self) -> None:
-        """Start it again on the same port and data (after :meth:`stop`)."""
-        done = self._pg_ctl("start", "-l", str(self.root / "log"), "-o", self.options)
+    def start(self, settings: str = "") -> None:
+        """Start it again on the same port and data (after :meth:`stop`); ``settings``: more ``-c name=value``
+        options, after (so over) the session's own (``ALTER SYSTEM`` cannot change what a command line sets)."""
+        done = self._pg_ctl("start", "-l", str(self.root / "log"), "-o", f"{self.options} {settings}".strip())
         if done.returncode != 0:
             raise RuntimeError(f"pg_ctl start failed: {done.stderr.decode(errors='replace')}")
 
