@@ -5,12 +5,17 @@ processes' clocks do not matter), bumping ``lease_epoch``; it renews all its lea
 every :attr:`Lease.renew_every` seconds.  Every append of the holder names its epoch and
 :meth:`~fiftysix.server.db.Database.append` checks it against the row in the same transaction, with the
 row locked: a holder paused past its lease (SIGSTOP, a long GC, a network partition) finds on waking that
-its appends fail, whatever it believes.  Why not an advisory lock: its session may outlive a paused holder
-or die with a pooled connection the appends do not use; the epoch is what makes two writers impossible.
+its appends fail, whatever it believes.  The holder also keeps, by its own clock, until when each lease
+surely holds (counted from before it asked for it: never later than the database's end of it); a lease it
+could not renew in time (the database away) is not written with (:meth:`Lease.holds`), so a writer cut off
+from the database stops instead of piling up moves it cannot store.  Why not an advisory lock: its session
+may outlive a paused holder or die with a pooled connection the appends do not use; the epoch is what makes
+two writers impossible.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -29,6 +34,15 @@ class Lease:
 
     def __init__(self, db: Database, me: str, ttl: float = 3.0, renew_every: float = 1.0) -> None:
         self.db, self.me, self.ttl, self.renew_every = db, me, ttl, renew_every
+        self._until: dict[str, float] = {}      # code -> monotonic time until which this process surely holds it
+
+    def holds(self, code: str) -> bool:
+        """Whether this process's lease of ``code`` surely has not run out yet (by its own clock)."""
+        return time.monotonic() < self._until.get(code, 0.0)
+
+    def _held(self, codes: Iterable[str], asked: float) -> None:
+        for code in codes:
+            self._until[code] = asked + self.ttl
 
     def _free(self) -> ColumnElement[bool]:
         return or_(tables.c.lease_owner.is_(None), tables.c.lease_until < _now())
@@ -43,8 +57,11 @@ class Lease:
         query = (tables.update().where(tables.c.code.in_(codes), tables.c.status != EXPIRED, free)
                  .values(lease_owner=self.me, lease_epoch=tables.c.lease_epoch + 1, lease_until=_now() + self.ttl)
                  .returning(tables.c.code, tables.c.lease_epoch))
+        asked = time.monotonic()
         async with self.db.engine.begin() as conn:
-            return {r[0]: int(r[1]) for r in await conn.execute(query)}
+            taken = {r[0]: int(r[1]) for r in await conn.execute(query)}
+        self._held(taken, asked)
+        return taken
 
     async def renew(self, held: dict[str, int]) -> set[str]:
         """Extend the leases this process holds (code -> epoch); the codes still held at those epochs."""
@@ -52,11 +69,17 @@ class Lease:
             return set()
         query = (tables.update().where(tables.c.code.in_(list(held)), tables.c.lease_owner == self.me)
                  .values(lease_until=_now() + self.ttl).returning(tables.c.code, tables.c.lease_epoch))
+        asked = time.monotonic()
         async with self.db.engine.begin() as conn:
-            return {r[0] for r in await conn.execute(query) if held.get(r[0]) == int(r[1])}
+            kept = {r[0] for r in await conn.execute(query) if held.get(r[0]) == int(r[1])}
+        self._held(kept, asked)
+        for code in set(held) - kept:
+            self._until.pop(code, None)
+        return kept
 
     async def release(self, code: str, epoch: int) -> None:
         """Give a lease up at once (the table was unloaded, the process is stopping)."""
+        self._until.pop(code, None)
         query = (tables.update().where(tables.c.code == code, tables.c.lease_owner == self.me,
                                        tables.c.lease_epoch == epoch).values(lease_owner=None, lease_until=None))
         async with self.db.engine.begin() as conn:

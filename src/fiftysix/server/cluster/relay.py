@@ -39,6 +39,7 @@ from ..hub import Hub, creation_event
 from ..limits import Limits, searching_bots
 from ..messages import snapshot
 from ..protocol import handle_message
+from ..services import DATABASE, service_of
 from ..state import MATCH_OVER, TableError, TableState
 from ..table import Connection, LiveTable, Timing
 from .bus import ALL, Bus, inbox, table_channel
@@ -230,8 +231,13 @@ class ClusterHub(Hub):
         while True:
             try:
                 await self.tick()
-            except Exception:
-                log.exception("renewing leases failed; trying again")
+            except Exception as e:
+                if (service := service_of(e)) is None:
+                    log.exception("renewing leases failed; trying again")
+                else:   # one line a second, not a stack: tables refuse changes until the lease is renewed
+                    if service == DATABASE:     # (its probe tells when it is back)
+                        self.services.report(service, False)
+                    log.warning("renewing leases failed (%s is away); trying again", service)
             await asyncio.sleep(self.lease.renew_every)
 
     async def tick(self) -> None:

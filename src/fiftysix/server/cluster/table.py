@@ -12,11 +12,12 @@ import time
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
+from ...core.meaning import N_
 from ..db import Fenced
 from ..history import History
 from ..messages import Presence, snapshot, table_info
 from ..state import DEAL_OVER, TableError, TableState
-from ..table import Connection, LiveTable
+from ..table import Connection, LiveTable, NotStored
 from .bus import Bus, inbox, table_channel
 from .counters import Hosted, watch_key
 
@@ -96,6 +97,8 @@ class ClusterTable(LiveTable):
     async def commit(self, event: dict[str, Any]) -> None:
         if not self.writer:
             raise TableError("this table moved to another server just now; please try again")
+        if not self.hub.lease.holds(self.code):     # not renewed in time (the database away): may be another's now
+            raise NotStored(N_("the server could not save that just now; please try again"))
         try:
             await super().commit(event)
         except TableError as e:
@@ -104,6 +107,13 @@ class ClusterTable(LiveTable):
             raise
         self.hub.bus.publish_soon(table_channel(self.code), {"op": "event", "v": self.state.version,
                                                              "e": self.history.events[-1], "p": self._who()})
+
+    async def reload(self) -> None:
+        """:meth:`LiveTable.reload`, and every replica reads the log again too (they applied the events the log
+        lost, as published)."""
+        await super().reload()
+        if self.writer:
+            self.hub.bus.publish_soon(table_channel(self.code), {"op": "reread"})
 
     def _who(self) -> dict[str, Any]:
         return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
@@ -266,6 +276,9 @@ class ClusterTable(LiveTable):
             # the old writer may have stored its last event and died before publishing it: the new writer
             # read it from the log, but no later event shows the gap here while that event's seat waits
             self.hub.later(self.resync())
+        elif op == "reread":    # the writer's memory was ahead of the log: the log is the truth, whatever version
+            self.early = []     # from now on, events wait until the log is read (a new event may reuse a version)
+            self.hub.later(self._read_log(always=True))
         elif op == "knocks":
             self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
             LiveTable._tell_host(self)
@@ -318,15 +331,20 @@ class ClusterTable(LiveTable):
         if self.early is not None:
             return
         self.early = []
+        await self._read_log()
+
+    async def _read_log(self, always: bool = False) -> None:
+        """The work of :meth:`resync`, events arriving meanwhile held in ``early`` (set by the caller); with
+        ``always``, a full state is sent even when the log ends at the version this replica holds."""
         try:
             async with self.lock:
                 state, history = await self.hub.load(self.code)
-                if state.version != self.state.version:
+                if always or state.version != self.state.version:
                     self.state, self.history = state, history
                     for conn in list(self.conns):
                         conn.send(snapshot(self.state, self.presence, conn.player))
         finally:
-            waiting, self.early = self.early, None
+            waiting, self.early = self.early or [], None
         for data in waiting:
             self.receive(data)
         self._answer_later()
