@@ -80,8 +80,12 @@ def test_a_table_whose_log_lost_its_last_event_reads_it_again_and_plays_on(db: s
         assert _versions(c, code) == [1, 2]
 
 
+DOWN = 10.0     # seconds PostgreSQL stays away
+
+
 @pytest.mark.db
-def test_postgresql_stopped_and_started_again_the_table_waits_then_plays_on(pg_cluster: pg.Cluster) -> None:
+def test_postgresql_stopped_and_started_again_the_table_waits_then_plays_on(pg_cluster: pg.Cluster,
+                                                                            caplog: pytest.LogCaptureFixture) -> None:
     url = pg_cluster.create_database(f"outage{int(time.time() * 1000) % 10**9}")
     with client(url, bot_delay=0.02, next_delay=0.02) as c:
         asha = player(c, "Asha")
@@ -91,20 +95,47 @@ def test_postgresql_stopped_and_started_again_the_table_waits_then_plays_on(pg_c
             ws.send_json({"type": "stand"})
             ws.send_json({"type": "start"})
             before = receive_until(ws, lambda m: is_snapshot(m) and m["version"] >= 12)["version"]
+            caplog.clear()
             pg_cluster.stop()
+            stopped = time.monotonic()
             try:
                 down = receive_until(ws, lambda m: m["type"] == "service")
                 assert down == service_message(DATABASE, False)
                 r = c.get("/api/tables/NOSUCH")          # must be read from the database: away
                 assert r.status_code == 503 and r.json()["service"] == DATABASE, r.text
-                time.sleep(3)
+                time.sleep(max(0.0, DOWN - (time.monotonic() - stopped)))
             finally:
                 pg_cluster.start()
             back = time.monotonic()
+            tries = sum("could not store event" in r.getMessage() for r in caplog.records)
             assert receive_until(ws, lambda m: m["type"] == "service") == service_message(DATABASE, True)
             later = receive_until(ws, lambda m: is_snapshot(m) and m["version"] > before + 8)
             assert time.monotonic() - back < 10, "the table took more than 10 s to play again"
             assert later["table"]["status"] in ("playing", "deal_over", "match_over")
+        # the computer players tried less and less often (doubling to 2 s), not 20 times a second
+        assert 1 <= tries <= 2 * DOWN, f"{tries} failed tries to store in {DOWN} s"
         assert c.get("/api/tables/NOSUCH").status_code == 404
         versions = _versions(c, code)
         assert versions == list(range(1, len(versions) + 1))      # no gap
+
+
+@pytest.mark.db
+def test_a_table_with_nothing_to_store_hears_the_database_come_back(pg_cluster: pg.Cluster) -> None:
+    url = pg_cluster.create_database(f"probe{int(time.time() * 1000) % 10**9}")
+    with client(url) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4")       # a lobby: nothing is written while she waits
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            hello(ws, asha)
+            pg_cluster.stop()
+            try:
+                assert c.get("/api/tables/NOSUCH").status_code == 503      # this finds the database away
+                assert receive_until(ws, lambda m: m["type"] == "service") == service_message(DATABASE, False)
+            finally:
+                pg_cluster.start()
+            back = time.monotonic()
+            # only the probe can tell: no append succeeds here to say so
+            assert receive_until(ws, lambda m: m["type"] == "service") == service_message(DATABASE, True)
+            assert time.monotonic() - back < 5
+            ws.send_json({"type": "bot", "seat": 1, "bot": "random"})
+            assert receive_until(ws, lambda m: m["type"] == "event")["version"] == 2

@@ -4,6 +4,14 @@ The schema is created and upgraded by the Alembic migrations in :mod:`fiftysix.s
 run when the server starts.  Any SQLAlchemy async URL works; the server tests run on ``sqlite+aiosqlite``
 (the default) and on ``postgresql+asyncpg`` (a throwaway cluster, ``tests/pg.py``).
 
+What an append guarantees (:meth:`Database.append`): when it returns, the event is committed, durably
+(PostgreSQL sessions of the server commit synchronously whatever the cluster's ``synchronous_commit``), and
+it follows its table's last stored event (version N only after N-1, checked in the same transaction, one
+query per table per batch): the log never has a gap.  When it raises, nothing of that table's appends in the
+batch is stored: :class:`LogGap` when the log does not end where the writer believed (the table must be read
+again), :class:`Fenced` when another process holds the table's lease, or the database's own error (it is
+away: reported to :attr:`Database.services`, and asked every second whether it is back).
+
 Lookups by a code or deal number from a URL return "not found" for a key no row can have: PostgreSQL,
 unlike SQLite, refuses a NUL character in text and an integer beyond 32 bits outright.
 """
