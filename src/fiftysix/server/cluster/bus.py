@@ -5,6 +5,12 @@ where), ``fs:t:<code>`` a table's applied events (the writer publishes each once
 replica of the table subscribes), ``fs:all`` what every process must hear (sign-outs).
 Messages are JSON objects.  Publishing from a table's writer goes through one queue and one task, so a
 table's events reach Redis in their order without the writer waiting for Redis.
+
+When Redis goes away: every call is bounded by a timeout; one task writes this process's heartbeat every
+second and is the judge of Redis's health (reported to :class:`~..services.Services`); what is published
+meanwhile is dropped (replicas read the log when they see a gap, and all of them read it once on Redis's
+return); when the heartbeat succeeds again the subscriber is made anew, subscribed to every channel this
+process wants (kept here, whatever Redis saw), and ``on_back`` tells the hub.
 """
 
 from __future__ import annotations
@@ -17,11 +23,16 @@ from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from ..services import REDIS, Services
 
 log = logging.getLogger("fiftysix.server")
 
 ALL = "fs:all"
 ALIVE_MS = 3000      # a process's heartbeat key lives this long unless renewed
+BEAT = 1.0           # seconds between two heartbeats (and two looks at whether Redis is back)
+TIMEOUT = 3.0        # seconds any one Redis call may take before it counts as failed
 
 
 def inbox(process: str) -> str:
@@ -38,26 +49,36 @@ Handler = Callable[[str, dict[str, Any]], None]
 class Bus:
     """One process's Redis: a subscriber connection read by one task, a publishing queue, a heartbeat."""
 
-    def __init__(self, url: str, me: str, handler: Handler) -> None:
+    def __init__(self, url: str, me: str, handler: Handler, services: Services | None = None) -> None:
         self.url, self.me, self.handler = url, me, handler
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url)
+        self.services = services or Services()
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, socket_timeout=TIMEOUT,
+                                                             socket_connect_timeout=TIMEOUT)
         self.pubsub = self.redis.pubsub()
+        self.channels: set[str] = {inbox(me), ALL}     # what this process listens to, whatever Redis saw
+        self.on_back: Callable[[], None] | None = None  # the hub's: Redis answers again after an outage
         self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
 
+    @property
+    def up(self) -> bool:
+        return self.services.ok(REDIS)
+
     async def start(self) -> None:
-        """Connect, subscribe to this process's inbox and ``fs:all``, start reading and publishing.
+        """Connect, subscribe to this process's inbox and ``fs:all``, start reading, publishing and beating.
 
         :raises redis.exceptions.ConnectionError: when Redis cannot be reached.
         """
         await self.redis.ping()
-        await self.pubsub.subscribe(inbox(self.me), ALL)
+        await self.pubsub.subscribe(*self.channels)
+        await self.heartbeat()
         self._tasks = [asyncio.create_task(self._read(), name="redis reader"),
-                       asyncio.create_task(self._publish_loop(), name="redis publisher")]
+                       asyncio.create_task(self._publish_loop(), name="redis publisher"),
+                       asyncio.create_task(self._beat_loop(), name="redis heartbeat")]
 
     async def stop(self) -> None:
         for _ in range(100):     # what the writer published last still goes out (bounded wait)
-            if self._out.empty():
+            if self._out.empty() or not self.up:
                 break
             await asyncio.sleep(0.01)
         for task in self._tasks:
@@ -70,18 +91,65 @@ class Bus:
             await self.redis.aclose()
 
     async def watch(self, channel: str) -> None:
-        await self.pubsub.subscribe(channel)
+        """Listen to ``channel`` (now, or when Redis is back)."""
+        self.channels.add(channel)
+        if self.up:
+            try:
+                await self.pubsub.subscribe(channel)
+            except RedisError:
+                self._failed("subscribing")
 
     async def unwatch(self, channel: str) -> None:
-        await self.pubsub.unsubscribe(channel)
+        self.channels.discard(channel)
+        if self.up:
+            try:
+                await self.pubsub.unsubscribe(channel)
+            except RedisError:
+                self._failed("unsubscribing")
+
+    def _failed(self, doing: str) -> None:
+        log.warning("%s in Redis failed; Redis counts as away until a heartbeat succeeds", doing)
+        self.services.report(REDIS, False)
+
+    async def _beat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                await self.heartbeat()
+                if not self.up:
+                    await self._resubscribe()
+            except RedisError:
+                self.services.report(REDIS, False)
+                continue
+            except Exception:
+                log.exception("the Redis heartbeat failed")
+                continue
+            if not self.up:
+                self.services.report(REDIS, True)
+                if self.on_back is not None:
+                    self.on_back()
+
+    async def _resubscribe(self) -> None:
+        """A new subscriber with every channel this process wants (the old one's connection died with Redis)."""
+        old, self.pubsub = self.pubsub, self.redis.pubsub()
+        with contextlib.suppress(Exception):
+            await old.aclose()  # type: ignore[no-untyped-call]
+        await self.pubsub.subscribe(*self.channels)
 
     def publish_soon(self, channel: str, message: dict[str, Any]) -> None:
         """Queue a message; the publisher sends queued messages in order, many in one round trip."""
         self._out.put_nowait((channel, json.dumps(message, separators=(",", ":")).encode()))
 
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
-        """Publish now; how many subscribers got it (0: nobody listens, e.g. a dead process's inbox)."""
-        return int(await self.redis.publish(channel, json.dumps(message, separators=(",", ":"))))
+        """Publish now; how many subscribers got it (0: nobody listens, e.g. a dead process's inbox).
+
+        :raises redis.exceptions.RedisError: when Redis is away (then it counts as away).
+        """
+        try:
+            return int(await self.redis.publish(channel, json.dumps(message, separators=(",", ":"))))
+        except RedisError:
+            self._failed("publishing")
+            raise
 
     async def heartbeat(self) -> None:
         await self.redis.set(f"fs:alive:{self.me}", "1", px=ALIVE_MS)
@@ -98,6 +166,8 @@ class Bus:
             batch = [await self._out.get()]
             while not self._out.empty() and len(batch) < 512:
                 batch.append(self._out.get_nowait())
+            if not self.up:     # dropped: the replicas read the log when Redis is back
+                continue
             try:
                 if len(batch) == 1:
                     await self.redis.publish(*batch[0])
@@ -106,19 +176,26 @@ class Bus:
                     for channel, data in batch:
                         pipe.publish(channel, data)
                     await pipe.execute()
-            except Exception:   # replicas notice the gap in versions and read the log instead
+            except RedisError:   # replicas notice the gap in versions and read the log instead
+                self._failed(f"publishing {len(batch)} messages")
+            except Exception:
                 log.exception("publishing %d messages to Redis failed", len(batch))
                 await asyncio.sleep(0.1)
 
     async def _read(self) -> None:
         while True:
+            if not self.up:     # the heartbeat makes a new subscriber when Redis is back
+                await asyncio.sleep(0.2)
+                continue
+            pubsub = self.pubsub
             try:
-                message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("reading from Redis failed; trying again")
-                await asyncio.sleep(0.5)
+                if pubsub is self.pubsub:
+                    self._failed("reading")
+                await asyncio.sleep(0.2)
                 continue
             if message is None or message.get("type") != "message":
                 continue

@@ -32,6 +32,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from ...core.meaning import N_
 from ..access import Lookups
 from ..db import Database
 from ..history import History
@@ -39,7 +40,7 @@ from ..hub import Hub, creation_event
 from ..limits import Limits, searching_bots
 from ..messages import snapshot
 from ..protocol import handle_message
-from ..services import DATABASE, service_of
+from ..services import DATABASE, REDIS, WORDS, service_of
 from ..state import MATCH_OVER, TableError, TableState
 from ..table import Connection, LiveTable, Timing
 from .bus import ALL, Bus, inbox, table_channel
@@ -68,7 +69,8 @@ class ClusterHub(Hub):
                  lease_ttl: float = 3.0) -> None:
         super().__init__(db, timing, limits)
         self.me = process_name()
-        self.bus = Bus(redis_url, self.me, self._heard)
+        self.bus = Bus(redis_url, self.me, self._heard, self.services)
+        self.bus.on_back = self._redis_back
         self.lease = Lease(db, self.me, ttl=lease_ttl, renew_every=lease_ttl / 3)
         self.counters = Counters(self.bus.redis)
         self.lookups = SharedLookups(limits, self.counters)
@@ -127,7 +129,6 @@ class ClusterHub(Hub):
         """Connect to Redis and start the lease loop; tables with a deal in progress whose writer is gone
         are taken over by that loop (by whichever process comes first)."""
         await self.bus.start()
-        await self.bus.heartbeat()
         self._janitor = asyncio.create_task(self._sweep_loop(), name="idle tables")
         self._ticker = asyncio.create_task(self._lease_loop(), name="leases")
         return 0
@@ -243,7 +244,6 @@ class ClusterHub(Hub):
     async def tick(self) -> None:
         """Renew this process's leases (stepping down where one was lost), take over replicas whose writer
         is gone, pick up tables in play that nobody writes, and forget people on dead processes."""
-        await self.bus.heartbeat()
         held = {code: t.epoch for code, t in self.tables.items() if t.epoch is not None}
         kept = await self.lease.renew(held)
         for code, epoch in held.items():
@@ -256,12 +256,14 @@ class ClusterHub(Hub):
         for code in await self.lease.orphans(skip=list(self.tables)):
             with contextlib.suppress(Exception):
                 await self.get(code)
-        processes = sorted({p for t in self.tables.values() if t.writer for p in {*t.remote, *t.remote_knocks}})
-        alive = await self.bus.alive(processes)
-        for t in list(self.tables.values()):
-            for p in [p for p in {*t.remote, *t.remote_knocks} if p not in alive] if t.writer else []:
-                t.set_remote(p, set(), {})
+        if not self.bus.up:     # the leases above live in PostgreSQL: tables written here go on meanwhile
+            return
         try:
+            processes = sorted({p for t in self.tables.values() if t.writer for p in {*t.remote, *t.remote_knocks}})
+            alive = await self.bus.alive(processes)
+            for t in list(self.tables.values()):
+                for p in [p for p in {*t.remote, *t.remote_knocks} if p not in alive] if t.writer else []:
+                    t.set_remote(p, set(), {})
             await self.counters.keep([p for t in self.tables.values() for p in t.watchers_now()], WATCH_TTL)
             self._ticks += 1
             if self._ticks % RENEW_OPEN == 1:
@@ -338,7 +340,11 @@ class ClusterHub(Hub):
                     return
                 done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
                 self._waiting[rid] = (table, conn, done)
-                if table.owner is not None and await self.bus.publish(inbox(table.owner), request) > 0:
+                if not self.bus.up:     # no way to the writer: say so, do not spin
+                    conn.send(self.services.messages()[0] if self.services.messages() else
+                              {"type": "service", "service": REDIS, "ok": False})
+                    break
+                if table.owner is not None and await self._forward(table.owner, request) > 0:
                     with contextlib.suppress(TimeoutError):
                         if await asyncio.wait_for(done, ATTEMPT):
                             return
@@ -349,12 +355,32 @@ class ClusterHub(Hub):
                     await self.promote(table.code, taken)
                 else:
                     table.owner = await self.lease.owner(table.code)
-            error: dict[str, Any] = {"type": "error", "message": "the table's server did not answer; please try again"}
+            error: dict[str, Any] = {"type": "error", "message": N_("the table's server did not answer; please try "
+                                                                    "again") if self.bus.up else WORDS[REDIS]}
             if msg["type"] == "move" and isinstance(msg.get("id"), str):
                 error["id"] = msg["id"]
             conn.send(error)
         finally:
             self._waiting.pop(rid, None)
+
+    async def _forward(self, owner: str, request: dict[str, Any]) -> int:
+        """Send a change to its writer's inbox; 0 when nobody got it (or Redis just went away)."""
+        try:
+            return await self.bus.publish(inbox(owner), request)
+        except RedisError:
+            return 0
+
+    def _redis_back(self) -> None:
+        """Redis answers again: every replica reads its table's log once (it missed what was published
+        meanwhile) and tells its writer who is here; every writer tells its replicas to do the same."""
+        for table in list(self.tables.values()):
+            if table.writer:
+                self.bus.publish_soon(table_channel(table.code), {"op": "writer", "from": self.me})
+                table._broadcast_presence()
+                table._tell_host()
+            else:
+                self.later(table.resync())
+                self.send_here(table)
 
     async def _serve(self, data: dict[str, Any]) -> None:
         """A change forwarded by another process's replica."""
