@@ -34,14 +34,21 @@ def pg_cluster() -> Iterator[pg.Cluster]:
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
+def redis_server() -> Iterator[redis_helper.Server]:
     binary = redis_helper.find_server()
     if binary is None:
         if CI:
             pytest.fail("no redis-server in CI: .ci/run must install redis-server", pytrace=False)
         pytest.skip("no redis-server on PATH: apt-get install redis-server")
-    with redis_helper.server(binary) as url:
-        yield url
+    with redis_helper.server(binary) as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: redis_helper.Server) -> str:
+    if redis_server.proc is None:   # an outage test stopped it and failed before starting it again
+        redis_server.start()
+    return redis_server.url
 
 
 @pytest.fixture

@@ -20,10 +20,20 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
 
 from helpers import pg
-from helpers.cluster import Person, Proc, logged_events, new_player, new_table, sql, writer_pid
+from helpers.cluster import (
+    Person,
+    Player,
+    Proc,
+    check_log,
+    logged_events,
+    new_player,
+    new_table,
+    sql,
+    until,
+    writer_pid,
+)
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
@@ -31,66 +41,6 @@ ROUNDS = int(os.environ.get("FIFTYSIX_OUTAGES", "10"))
 DOWN = float(os.environ.get("FIFTYSIX_OUTAGE_SECONDS", "10"))
 TABLES = 8
 BACK_WITHIN = 10.0      # seconds after PostgreSQL is back by which every table must have played on
-
-
-class Player(Person):
-    """A :class:`Person` who, like someone at a page, tries again after a refusal or an outage: half a second
-    after an error, asks for the next deal again, and sends a move still unanswered after 3 s again (the same
-    id: applied at most once)."""
-
-    calm_until = 0.0
-    sent_at = 0.0
-
-    def _take(self, msg: dict[str, Any]) -> None:
-        super()._take(msg)
-        if msg["type"] in ("error", "service"):
-            self.asked_next = 0
-            self.calm_until = time.monotonic() + 0.5
-
-    async def _act(self) -> None:
-        now = time.monotonic()
-        if now < self.calm_until:
-            return
-        if self.pending is not None:
-            if now - self.sent_at > 3:
-                self.sent_at = now
-                await self.send({"type": "move", "move": self.pending[1], "id": self.pending[0]})
-            return
-        await super()._act()
-        if self.pending is not None:
-            self.sent_at = now
-
-    async def run(self, stop: asyncio.Event, elsewhere: Any) -> None:
-        while not stop.is_set():
-            assert self.ws is not None
-            try:
-                with contextlib.suppress(TimeoutError):
-                    self._take(json.loads(await asyncio.wait_for(self.ws.recv(), 0.5)))
-                await self._act()
-            except ConnectionClosed:    # closed (1013 while the database was away, say): come back
-                self.reconnects += 1
-                await self._reconnect(elsewhere)
-
-
-def check_log(cluster: pg.Cluster, dbname: str, code: str, people: list[Person]) -> int:
-    """The table's log runs 1..N; every move a person was told was stored is in it, at that version; its N."""
-    log = logged_events(cluster, dbname, code)
-    assert [v for v, _ in log] == list(range(1, len(log) + 1)), f"table {code}: the log has a gap"
-    at = {e["id"]: v for v, e in log if e.get("kind") == "move" and "id" in e}
-    for person in people:
-        for move_id, version in person.acked.items():
-            assert at.get(move_id) == version, f"table {code}: acknowledged move {move_id} (v{version}) lost"
-    return len(log)
-
-
-async def until(cond: Callable[[], bool], seconds: float, what: str, *show: object) -> float:
-    """Wait for ``cond``; the seconds it took."""
-    began = time.monotonic()
-    while not cond():
-        if time.monotonic() - began > seconds:
-            raise AssertionError(f"timed out after {seconds} s waiting for {what}: {show}")
-        await asyncio.sleep(0.05)
-    return time.monotonic() - began
 
 
 @pytest.mark.parametrize("commit", ["on", "off"])

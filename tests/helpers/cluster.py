@@ -4,6 +4,7 @@ people playing through them over real websockets, reconnecting elsewhere when th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +142,8 @@ class Person:
         self.gaps: list[str] = []
         self.errors: list[str] = []
         self.reconnects = 0
+        self.services: list[tuple[str, bool]] = []     # the service messages sent to this person, in order
+        self.service_times: list[float] = []              # when each came (monotonic)
         self.asked_next = 0
         self.table: dict[str, Any] = {}    # the table's public facts, as the last snapshot or presence had them
 
@@ -181,6 +185,9 @@ class Person:
             if self.pending is not None and msg.get("id") == self.pending[0]:
                 self.pending = None
             self.errors.append(msg["message"])
+        elif kind == "service":
+            self.services.append((msg["service"], msg["ok"]))
+            self.service_times.append(time.monotonic())
         elif kind == "synced" and self.pending is not None:
             self.fresh = False
 
@@ -240,3 +247,63 @@ class Person:
             except (OSError, ConnectionClosed):
                 await asyncio.sleep(0.2)
         raise AssertionError(f"{self.name} found no process to reconnect to")
+
+
+class Player(Person):
+    """A :class:`Person` who, like someone at a page, tries again after a refusal or an outage: half a second
+    after an error, asks for the next deal again, and sends a move still unanswered after 3 s again (the same
+    id: applied at most once)."""
+
+    calm_until = 0.0
+    sent_at = 0.0
+
+    def _take(self, msg: dict[str, Any]) -> None:
+        super()._take(msg)
+        if msg["type"] in ("error", "service"):
+            self.asked_next = 0
+            self.calm_until = time.monotonic() + 0.5
+
+    async def _act(self) -> None:
+        now = time.monotonic()
+        if now < self.calm_until:
+            return
+        if self.pending is not None:
+            if now - self.sent_at > 3:
+                self.sent_at = now
+                await self.send({"type": "move", "move": self.pending[1], "id": self.pending[0]})
+            return
+        await super()._act()
+        if self.pending is not None:
+            self.sent_at = now
+
+    async def run(self, stop: asyncio.Event, elsewhere: Any) -> None:
+        while not stop.is_set():
+            assert self.ws is not None
+            try:
+                with contextlib.suppress(TimeoutError):
+                    self._take(json.loads(await asyncio.wait_for(self.ws.recv(), 0.5)))
+                await self._act()
+            except ConnectionClosed:    # closed (1013 while the database was away, say): come back
+                self.reconnects += 1
+                await self._reconnect(elsewhere)
+
+
+def check_log(cluster: pg.Cluster, dbname: str, code: str, people: list[Person]) -> int:
+    """The table's log runs 1..N; every move a person was told was stored is in it, at that version; its N."""
+    log = logged_events(cluster, dbname, code)
+    assert [v for v, _ in log] == list(range(1, len(log) + 1)), f"table {code}: the log has a gap"
+    at = {e["id"]: v for v, e in log if e.get("kind") == "move" and "id" in e}
+    for person in people:
+        for move_id, version in person.acked.items():
+            assert at.get(move_id) == version, f"table {code}: acknowledged move {move_id} (v{version}) lost"
+    return len(log)
+
+
+async def until(cond: Callable[[], bool], seconds: float, what: str, *show: object) -> float:
+    """Wait for ``cond``; the seconds it took."""
+    began = time.monotonic()
+    while not cond():
+        if time.monotonic() - began > seconds:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}: {show}")
+        await asyncio.sleep(0.05)
+    return time.monotonic() - began

@@ -1,5 +1,6 @@
 """A throwaway ``redis-server`` for the cluster tests: on 127.0.0.1, a free port, no persistence, in a
-temporary directory; stopped (SIGTERM, then SIGKILL) and removed at the end.  Every wait is bounded."""
+temporary directory; stopped (SIGTERM, then SIGKILL) and removed at the end; an outage test may stop it and
+start it again on the same port.  Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -37,32 +38,71 @@ def _pong(port: int) -> bool:
         return False
 
 
+class Server:
+    """One ``redis-server`` on a loopback port, in its own folder; :meth:`stop` and :meth:`start` take it down
+    and bring it back on the same port (empty: it keeps nothing, as a Redis without persistence restarts)."""
+
+    def __init__(self, binary: Path) -> None:
+        self.binary = binary
+        self.root = Path(tempfile.mkdtemp(prefix="fiftysix-redis-"))
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _launch(self) -> bool:
+        self.proc = subprocess.Popen([str(self.binary), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(self.root), "--loglevel", "warning",
+                                      "--logfile", str(self.root / "log")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.root)
+        deadline = time.monotonic() + START_TIMEOUT
+        while self.proc.poll() is None and not _pong(self.port) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.proc.poll() is None and _pong(self.port):
+            return True
+        _stop(self.proc)
+        return False
+
+    def start(self) -> None:
+        """Start it: on a free port the first time, on the same port after :meth:`stop`.
+
+        :raises RuntimeError: when it does not answer PING within :data:`START_TIMEOUT` seconds.
+        """
+        again = self.port != 0
+        for _ in range(1 if again else 5):     # a free port may be taken before it listens on it
+            if not again:
+                self.port = _free_port()
+            if self._launch():
+                return
+        log = (self.root / "log").read_text(errors="replace") if (self.root / "log").exists() else ""
+        raise RuntimeError(f"redis-server did not start on port {self.port}:\n{log}")
+
+    def stop(self, crash: bool = True) -> None:
+        """Take it down: SIGKILL (a crash: clients see their connections reset) or, with ``crash=False``, SIGTERM."""
+        if self.proc is None:
+            return
+        if crash and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        _stop(self.proc)
+        self.proc = None
+
+    def close(self) -> None:
+        self.stop(crash=False)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 @contextlib.contextmanager
-def server(binary: Path) -> Iterator[str]:
-    """Start a Redis server; yield its URL (database 0)."""
-    root = Path(tempfile.mkdtemp(prefix="fiftysix-redis-"))
-    proc: subprocess.Popen[bytes] | None = None
+def server(binary: Path) -> Iterator[Server]:
+    """Start a Redis server; yield it (its :attr:`Server.url` names database 0); stopped and removed at the end."""
+    s = Server(binary)
     try:
-        for attempt in range(5):    # the free port may be taken between finding it and listening on it
-            port = _free_port()
-            proc = subprocess.Popen([str(binary), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                     "--appendonly", "no", "--dir", str(root), "--loglevel", "warning",
-                                     "--logfile", str(root / "log")],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=root)
-            deadline = time.monotonic() + START_TIMEOUT
-            while proc.poll() is None and not _pong(port) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            if proc.poll() is None and _pong(port):
-                break
-            _stop(proc)
-            if attempt == 4:
-                log = (root / "log").read_text(errors="replace") if (root / "log").exists() else ""
-                raise RuntimeError(f"redis-server did not start:\n{log}")
-        yield f"redis://127.0.0.1:{port}/0"
+        s.start()
+        yield s
     finally:
-        if proc is not None:
-            _stop(proc)
-        shutil.rmtree(root, ignore_errors=True)
+        s.close()
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

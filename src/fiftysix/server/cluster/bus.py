@@ -59,6 +59,8 @@ class Bus:
         self.on_back: Callable[[], None] | None = None  # the hub's: Redis answers again after an outage
         self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._look = asyncio.Event()     # a call failed: the heartbeat looks at once, not in a second
+        self._stale = False              # the subscriber's connection failed: make a new one
 
     @property
     def up(self) -> bool:
@@ -97,6 +99,7 @@ class Bus:
             try:
                 await self.pubsub.subscribe(channel)
             except RedisError:
+                self._stale = True
                 self._failed("subscribing")
 
     async def unwatch(self, channel: str) -> None:
@@ -105,29 +108,40 @@ class Bus:
             try:
                 await self.pubsub.unsubscribe(channel)
             except RedisError:
+                self._stale = True
                 self._failed("unsubscribing")
 
     def _failed(self, doing: str) -> None:
-        log.warning("%s in Redis failed; Redis counts as away until a heartbeat succeeds", doing)
-        self.services.report(REDIS, False)
+        """A call failed: the heartbeat judges at once whether Redis is away (one failure may be a pooled
+        connection from before Redis restarted; the heartbeat's own call is retried on a fresh one)."""
+        if self.up:
+            log.info("%s in Redis failed; asking whether Redis is there", doing)
+        self._look.set()
 
     async def _beat_loop(self) -> None:
+        """The one judge of Redis's health: a heartbeat every :data:`BEAT` seconds (at once after a failed
+        call); when it fails Redis is away; when it succeeds after that (or after the subscriber failed), a new
+        subscriber listens to every wanted channel and ``on_back`` tells the hub what it may have missed."""
         while True:
-            await asyncio.sleep(BEAT)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._look.wait(), BEAT)
+            self._look.clear()
             try:
                 await self.heartbeat()
-                if not self.up:
+                missed = self._stale or not self.up
+                if missed:
                     await self._resubscribe()
             except RedisError:
+                self._stale = True
                 self.services.report(REDIS, False)
+                await asyncio.sleep(BEAT / 4)   # not faster while it is away, however often calls fail
                 continue
             except Exception:
                 log.exception("the Redis heartbeat failed")
                 continue
-            if not self.up:
-                self.services.report(REDIS, True)
-                if self.on_back is not None:
-                    self.on_back()
+            self.services.report(REDIS, True)
+            if missed and self.on_back is not None:
+                self.on_back()
 
     async def _resubscribe(self) -> None:
         """A new subscriber with every channel this process wants (the old one's connection died with Redis)."""
@@ -135,6 +149,7 @@ class Bus:
         with contextlib.suppress(Exception):
             await old.aclose()  # type: ignore[no-untyped-call]
         await self.pubsub.subscribe(*self.channels)
+        self._stale = False
 
     def publish_soon(self, channel: str, message: dict[str, Any]) -> None:
         """Queue a message; the publisher sends queued messages in order, many in one round trip."""
@@ -143,7 +158,7 @@ class Bus:
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Publish now; how many subscribers got it (0: nobody listens, e.g. a dead process's inbox).
 
-        :raises redis.exceptions.RedisError: when Redis is away (then it counts as away).
+        :raises redis.exceptions.RedisError: when Redis is away (the heartbeat then judges at once).
         """
         try:
             return int(await self.redis.publish(channel, json.dumps(message, separators=(",", ":"))))
@@ -184,7 +199,7 @@ class Bus:
 
     async def _read(self) -> None:
         while True:
-            if not self.up:     # the heartbeat makes a new subscriber when Redis is back
+            if self._stale or not self.up:    # the heartbeat makes a new subscriber when Redis answers
                 await asyncio.sleep(0.2)
                 continue
             pubsub = self.pubsub
@@ -194,6 +209,7 @@ class Bus:
                 raise
             except Exception:
                 if pubsub is self.pubsub:
+                    self._stale = True
                     self._failed("reading")
                 await asyncio.sleep(0.2)
                 continue

@@ -151,7 +151,7 @@ class SharedLookups(Lookups):
             return await self.counters.bucket(f"fs:lookups:{address}", self.limits.lookup_rate,
                                               self.limits.lookup_burst, take)
         except RedisError:
-            log.exception("counting failed lookups in Redis failed; not refused")
+            log.warning("counting failed lookups in Redis failed; not refused (Redis is away)")
             return False
 
     async def refused(self, address: str) -> bool:
@@ -210,7 +210,7 @@ class SharedQuotas:
             if full is None:
                 await self.remember(code, hosted)
         except RedisError:
-            log.exception("counting a new table in Redis failed; not refused")
+            log.warning("counting a new table in Redis failed; not refused (Redis is away)")
             return hosted
         if full is not None:
             index, count = full
@@ -236,7 +236,7 @@ class SharedQuotas:
         try:
             full = await self.counters.take(places, code)
         except RedisError:
-            log.exception("counting a table's searching players in Redis failed; not refused")
+            log.warning("counting a table's searching players in Redis failed; not refused (Redis is away)")
             return
         if full is not None:
             who = ("the host has", "the host's address has")[full[0]]
