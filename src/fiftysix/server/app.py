@@ -50,7 +50,7 @@ from .access import PRIVATE, WRONG_KEY, Lookups, admission
 from .db import Database
 from .hub import Hub, catalogue
 from .lang import language_of, localize_catalogue, localize_message
-from .limits import Limits, QuotaError
+from .limits import Buckets, Limits, QuotaError, socket_cap
 from .messages import Presence, table_info
 from .names import TABLE_NAME
 from .protocol import RateLimit, handle_message, read_message
@@ -59,7 +59,7 @@ from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
 from .security import MAX_BODY, Edge, origin_of
 from .services import RETRY_AFTER, WORDS, service_message, service_of
-from .share import check_path, loopback_only, qr_data_uri, share_base
+from .share import QRBusy, QRCodes, check_path, loopback_only, share_base
 from .state import TableError, deal_summary
 from .table import Connection, LiveTable, Timing
 from .tokens import COOKIE, MAX_AGE, Tokens, clean_name
@@ -107,6 +107,11 @@ class Server:
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
         self.reviews = Reviews(settings.review_workers, settings.review_queue, from_trick=settings.review_from_trick)
+        lim = settings.limits
+        self.qr = QRCodes(lim)
+        self.review_asks = Buckets(lim.reviews_per_minute / 60, lim.review_burst)   # new reviews per address
+        self.open_sockets = 0           # websockets of this process (at most socket_cap)
+        self.socket_cap = lim.sockets or 1 << 30    # set at startup, from the file descriptors uvicorn was given
 
     async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
         """A table by code, or the status and message to answer: 404, or 429 once the address failed too many
@@ -152,6 +157,7 @@ class Server:
         return table if refused is None else refused
 
     async def startup(self) -> None:
+        self.socket_cap = socket_cap(self.settings.limits)
         await self.db.migrate()
         self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
                              self.settings.token_max_age)
@@ -201,7 +207,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         port = server_addr[1] if server_addr else request.url.port
         base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url), port)
         url = base + path
-        return JSONResponse({"url": url, "qr": qr_data_uri(url), "local_only": loopback_only(base)})
+        try:
+            qr = await server.qr.make(url, _address(request))
+        except QRBusy as e:
+            return JSONResponse({"error": translate(e.words, language_of(request))}, status_code=e.status,
+                                headers={"Retry-After": str(e.retry_after)})
+        return JSONResponse({"url": url, "qr": qr, "local_only": loopback_only(base)})
 
     async def api_catalogue(request: Request) -> Response:
         return JSONResponse(localize_catalogue(catalogue(), language_of(request)))
@@ -294,7 +305,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if record is None:
             return _error(f"table {code[:16]} has no finished deal {number}", 404)
         headers = {"Content-Disposition": f'attachment; filename="{code}-deal-{number}.json"'}
-        return Response(json.dumps(record, indent=1) + "\n", media_type="application/json", headers=headers)
+        return Response(await _download(record), media_type="application/json", headers=headers)
 
     async def api_match_record(request: Request) -> Response:
         code = request.path_params["code"].upper()
@@ -310,7 +321,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if record is None:
             return _error(f"table {code[:16]} has no match {number} with a finished deal", 404)
         headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
-        return Response(json.dumps(record, indent=1) + "\n", media_type="application/json", headers=headers)
+        return Response(await _download(record), media_type="application/json", headers=headers)
 
     async def review_page(_request: Request) -> Response:
         return FileResponse(STATIC / "review.html")
@@ -330,17 +341,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if record is None:
             return _error(f"table {code[:16]} has no finished deal {number}", 404)
         return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number},
-                             language_of(request))
+                             request)
 
     @_with_body
     async def api_review_file(request: Request, body: dict[str, Any]) -> Response:
         record, index = body.get("record"), body.get("deal", 0)
         if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
             return _error('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
-        return await _review(record_key(record, index), record, index, {}, language_of(request))
+        return await _review(record_key(record, index), record, index, {}, request)
 
-    async def _review(key: str, record: object, index: int, extra: dict[str, Any], lang: str) -> Response:
-        reviews = server.reviews
+    async def _review(key: str, record: object, index: int, extra: dict[str, Any], request: Request) -> Response:
+        reviews, lang, address = server.reviews, language_of(request), _address(request)
+        if not reviews.known(key):      # a new review costs a worker's CPU: a bucket per address
+            if server.review_asks.empty(address):
+                lim = server.settings.limits
+                wait = max(1, round(60 / lim.reviews_per_minute)) if lim.reviews_per_minute > 0 else 60
+                words = Meaning(N_("too many new reviews from your address (at most {burst} at once and {rate} a "
+                                   "minute); try again in {seconds} s"),
+                                {"burst": lim.review_burst, "rate": f"{lim.reviews_per_minute:g}", "seconds": wait})
+                return JSONResponse({"error": translate(words, lang)}, status_code=429,
+                                    headers={"Retry-After": str(wait)})
+            server.review_asks.take(address)
         try:
             found = reviews.get(key, record, index)
             if found is None:
@@ -353,10 +374,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if found is None:
             return JSONResponse({"pending": True, "message": translate(PENDING, lang)},
                                 status_code=202, headers={"Retry-After": "2"})
-        return JSONResponse(localize({**found, **extra}, lang))
+        # a review is large (every trick's marks): translated and encoded off the event loop
+        body = await asyncio.to_thread(lambda: encode(localize({**found, **extra}, lang)))
+        return Response(body, media_type="application/json")
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
+        if server.open_sockets >= server.socket_cap:    # the process's file descriptors are not endless
+            with contextlib.suppress(Exception):
+                await ws.send_json({"type": "error", "message": translate(SERVER_FULL, language_of(ws))})
+                await ws.close(code=1013, reason="server full; try again later")
+            return
+        server.open_sockets += 1
+        try:
+            await _table_socket(ws)
+        finally:
+            server.open_sockets -= 1
+
+    async def _table_socket(ws: WebSocket) -> None:
         address = _address(ws)
         if await server.lookups.refused(address):
             await ws.send_json({"type": "error", "message": server.lookups.refusal()})
@@ -388,7 +423,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             # the first message should be hello; anything else is answered as if hello had no version.  At a
             # private table without its secret the connection waits (it may ask the host) until let in.
             while conn is None or conn not in table.conns:
-                text = await _receive(ws)
+                if conn is None:    # a socket that never says hello holds a descriptor for nothing
+                    try:
+                        text = await asyncio.wait_for(_receive(ws), timing.hello_timeout or None)
+                    except TimeoutError:
+                        await ws.close(code=4408, reason=f"no hello within {timing.hello_timeout:g} s")
+                        return
+                else:
+                    text = await _receive(ws)
                 if conn is not None and not limit.allow():
                     conn.send({"type": "error", "message": limit.refusal()})
                     continue
@@ -407,7 +449,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     conn = Connection(player.id if player is not None else None, limit=timing.send_queue)
                     conn.lang = language_of(ws)
                     conn.on_drop = dropped
-                    sender = asyncio.create_task(_send_loop(ws, conn))
+                    sender = asyncio.create_task(_send_loop(ws, conn, timing.send_timeout))
                 conn.player = player.id if player is not None else None
                 if player is not None:
                     server.sockets.setdefault(player.id, set()).add(ws)
@@ -562,6 +604,8 @@ def _address(scope: Request | WebSocket) -> str:
 
 _closing: set[asyncio.Task[None]] = set()
 
+SERVER_FULL = N_("the server has as many connections as it can take; try again in a minute")
+
 
 async def _close(ws: WebSocket, reason: str) -> None:
     """Close a socket with a reason (1008: policy); a client that does not read may never take it, and
@@ -570,7 +614,9 @@ async def _close(ws: WebSocket, reason: str) -> None:
         await ws.close(code=1008, reason=reason[:120])
 
 
-async def _send_loop(ws: WebSocket, conn: Connection) -> None:
+async def _send_loop(ws: WebSocket, conn: Connection, timeout: float = 0.0) -> None:
+    """Send ``conn``'s messages as they come; one that the client does not take within ``timeout`` seconds
+    (0: no limit) drops the connection (a client that does not read must not hold the server's buffers)."""
     while True:
         message = await conn.queue.get()
         if message is None:
@@ -581,9 +627,18 @@ async def _send_loop(ws: WebSocket, conn: Connection) -> None:
             log.exception("a %r message could not be encoded; it was not sent", message.get("type"))
             continue
         try:
-            await ws.send_text(text)
+            await asyncio.wait_for(ws.send_text(text), timeout or None)
+        except TimeoutError:
+            log.info("dropped a connection that took no message for %g s", timeout)
+            conn.drop(f"too slow: a message waited {timeout:g} s to be sent; reconnect for a fresh state")
+            return
         except Exception:  # the socket is gone; the receive side notices and cleans up
             return
+
+
+async def _download(record: object) -> str:
+    """A record as a file to download (indented JSON), encoded in a thread: a match's records are large."""
+    return await asyncio.to_thread(lambda: json.dumps(record, indent=1) + "\n")
 
 
 async def _receive(ws: WebSocket) -> str | bytes:

@@ -3,7 +3,10 @@
 - failed lookups (an unknown table code, a wrong link secret) per client address: a token bucket; past
   it every lookup from that address is answered 429 without asking the database;
 - quotas per person and per client address: tables created an hour, open (unfinished) tables, tables
-  with searching computer players; per table: spectators, members, renames, seat and host changes.
+  with searching computer players; per table: spectators, members, renames, seat and host changes;
+- the same for the whole server, so that many addresses together cannot exhaust it: tables created an hour,
+  open tables, open websockets (below the process's file descriptors, :func:`descriptors`);
+- work that costs CPU, per client address (token buckets) and overall: share QR codes, review uploads.
 
 All numbers are :class:`Limits` fields (``Settings.limits``); the defaults are written in docs/server.md.
 Counters live in memory and start afresh with the server; with many processes (``serve --redis``) the failed
@@ -12,6 +15,8 @@ lookups and the table quotas are counted in Redis instead (:mod:`.cluster.counte
 
 from __future__ import annotations
 
+import contextlib
+import resource
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -43,6 +48,14 @@ class Limits:
     change_burst: int = 10                # ... and at once
     table_changes_per_minute: int = 60    # the same changes of all members of one table together ...
     table_change_burst: int = 30          # ... and at once
+    tables_per_hour_all: int = 1000       # tables all people together may create in an hour (the whole server)
+    open_tables_all: int = 2000           # unfinished tables of all hosts together
+    sockets: int = 0                      # open websockets of this process (0: 3/4 of its file descriptors)
+    qr_per_minute: float = 30             # share QR codes one client address may have made a minute ...
+    qr_burst: int = 10                    # ... and at once (a link asked for again costs nothing: cached)
+    qr_running: int = 2                   # QR codes being made at once, by everyone (more: 503, ask again)
+    reviews_per_minute: float = 6         # new reviews (not yet computed) one client address may ask for ...
+    review_burst: int = 6                 # ... and at once; review jobs in all: Settings.review_queue
 
 
 def limits_from(items: Iterable[str], base: Limits) -> Limits:
@@ -95,12 +108,48 @@ class Buckets:
             del self._buckets[key]
 
 
+FD_RESERVE = 64
+"""File descriptors kept back from connections: the database, Redis, log and static files, the review workers."""
+
+
+def descriptors(reserve: int = FD_RESERVE) -> int:
+    """File descriptors this process may give to connections: its soft ``RLIMIT_NOFILE`` (see
+    :func:`raise_descriptors`) less ``reserve``, at least 16."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 1 << 20
+    return max(16, soft - reserve)
+
+
+def raise_descriptors() -> int:
+    """Raise the soft ``RLIMIT_NOFILE`` to the hard limit (1,024 by default is too few for a busy server);
+    the soft limit after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):   # some systems cap it lower (macOS: OPEN_MAX)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def socket_cap(limits: Limits) -> int:
+    """Open websockets this process takes (:attr:`Limits.sockets`, or 3/4 of :func:`descriptors`: the
+    rest stays for HTTP requests)."""
+    return limits.sockets or max(8, descriptors() * 3 // 4)
+
+
 class QuotaError(Exception):
     """A request over a quota; the message names the limit."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+ALL = "all"                       # the key of the whole server's counts
+ALL_WHO = "this server's players"   # refusals over the whole server's quotas: who, and what to do
+ALL_HOSTS = "this server has"
+ALL_HINT = "the server is full; try again later"
 
 
 @dataclass
@@ -129,7 +178,8 @@ class Quotas:
         lim = self.limits
         self._prune(status_of)
         for key, most, who in ((f"p:{player}", lim.tables_per_hour, "you"),
-                               (f"a:{address}", lim.tables_per_hour_address, "your address")):
+                               (f"a:{address}", lim.tables_per_hour_address, "your address"),
+                               (ALL, lim.tables_per_hour_all, ALL_WHO)):
             if key == "a:None":
                 continue
             times = self._created.get(key, deque())
@@ -143,6 +193,7 @@ class Quotas:
                    "finish or leave one first")
         self._over("open tables", len(here), lim.open_tables_address, "your address hosts",
                    "finish one first")
+        self._over("open tables", len(self._hosted), lim.open_tables_all, ALL_HOSTS, ALL_HINT)
         if searching:
             self._over("tables with searching computer players", sum(h.searching for h in mine), lim.search_tables,
                        "you host", f"choose {' or '.join(sorted(INLINE_BOTS))} computer players")
@@ -176,6 +227,7 @@ class Quotas:
         self._created.setdefault(f"p:{player}", deque()).append(now)
         if address is not None:
             self._created.setdefault(f"a:{address}", deque()).append(now)
+        self._created.setdefault(ALL, deque()).append(now)
         self._hosted[code] = _Hosted(code, player, address, searching)
 
     def resumed(self, code: str, player: str, searching: bool) -> None:

@@ -16,7 +16,16 @@ the HTTP connection that was upgraded:
   ``431`` and the connection is closed (h11 stops at 16 KB by itself; httptools would keep them all);
 - **per address**: at most :attr:`EdgeLimits.per_address` open connections (HTTP and websocket together)
   from one IPv4 address or one IPv6 /64 (one machine's usual share); one more is answered ``429`` and
-  closed at once.  Trusted proxies (``exempt``) are not counted: behind one, let the proxy limit clients.
+  closed at once.  Trusted proxies (``exempt``) are not counted: behind one, let the proxy limit clients;
+- **in all**: at most :attr:`EdgeLimits.connections` open connections of every address together (by default
+  the process's file descriptors less a reserve for the database and files: :func:`~.limits.descriptors`,
+  after the soft limit is raised to the hard one); one more is answered ``503`` with ``Retry-After``;
+- **writes**: a websocket whose client does not read for :attr:`EdgeLimits.send_timeout` seconds while the
+  server has data for it is cut off (its buffer is dropped and its descriptor freed): the server's buffers
+  and descriptors are not held by clients that never read.
+
+:func:`server_config` also keeps link secrets out of the log: :class:`RedactSecrets` on uvicorn's loggers
+replaces the value of ``k=``, ``key=`` and ``token=`` in logged paths with ``***``.
 """
 
 from __future__ import annotations
@@ -24,11 +33,15 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.utils import ClientDisconnected
+
+from .limits import descriptors, raise_descriptors
 
 log = logging.getLogger("fiftysix.server")
 
@@ -40,6 +53,8 @@ class EdgeLimits:
     per_address: int = 64            # open connections from one address (0: no limit)
     header_bytes: int = 65536        # bytes a request may send before its headers are complete
     exempt: tuple[str, ...] = ()     # addresses not counted (trusted proxies); "*" for all
+    connections: int = 0             # open connections in all (0: the file descriptors less a reserve)
+    send_timeout: float = 10.0       # seconds a websocket's client may leave the server's data unread (0: no limit)
 
 
 def address_key(peer: Any) -> str | None:
@@ -60,11 +75,17 @@ def address_key(peer: Any) -> str | None:
 class Slots:
     """Open connections per address, shared by the HTTP and websocket protocols of one server."""
 
-    def __init__(self, limit: int, exempt: tuple[str, ...] = ()) -> None:
-        self.limit = limit
+    def __init__(self, limit: int, exempt: tuple[str, ...] = (), total: int = 0) -> None:
+        self.limit, self.total = limit, total      # per address, and in all (0: no limit)
+        self.count = 0                             # open connections in all
         self.exempt = frozenset(a if a == "*" else address_key((a,)) or a for a in exempt)
         self.open: Counter[str] = Counter()
-        self.handover: dict[object, str] = {}    # transport being upgraded to a websocket -> its address
+        # transport being upgraded to a websocket -> its address and whether it counts in the total
+        self.handover: dict[object, tuple[str | None, bool]] = {}
+
+    def full(self) -> bool:
+        """Whether the connections of every address together are at :attr:`total`."""
+        return 0 < self.total <= self.count
 
     def take(self, key: str | None) -> bool:
         """Count one more connection from ``key``; ``False`` (nothing counted) when it is over the limit."""
@@ -82,10 +103,11 @@ class Slots:
                 del self.open[key]
 
 
-def _plain(status: bytes, text: str) -> bytes:
+def _plain(status: bytes, text: str, retry_after: int = 0) -> bytes:
     body = text.encode()
+    retry = b"retry-after: " + str(retry_after).encode() + b"\r\n" if retry_after else b""
     return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-            b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            + retry + b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 
 
 def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots) -> type[asyncio.Protocol]:
@@ -101,8 +123,18 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
         _slot: str | None = None
         _head: int = 0                  # bytes received while waiting for the headers
 
+        _counted: bool = False
+
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
+            if slots.full():     # the descriptors are nearly all taken: refuse before anything else
+                log.warning("refused a connection: %d open in all, the most allowed", slots.count)
+                transport.write(_plain(b"503 Service Unavailable", "the server has as many connections as it can "
+                                       "take; try again in a minute", retry_after=60))
+                transport.close()
+                return
+            slots.count += 1
+            self._counted = True
             key = address_key(transport.get_extra_info("peername"))
             if not slots.take(key):
                 log.info("refused a connection from %s: %d open already", key, slots.limit)
@@ -117,6 +149,9 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
             self._disarm()
             slots.release(self._slot)
             self._slot = None
+            if self._counted:
+                slots.count -= 1
+                self._counted = False
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
@@ -146,9 +181,9 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
             self._disarm()
-            if self._slot is not None:               # the websocket protocol takes this connection's count over
-                slots.handover[self.transport] = self._slot
-                self._slot = None
+            # the websocket protocol takes this connection's counts over
+            slots.handover[self.transport] = (self._slot, self._counted)
+            self._slot, self._counted = None, False
             super().handle_websocket_upgrade(*args)
 
         def _arm(self, what: str) -> None:
@@ -179,20 +214,42 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
     return Guarded
 
 
-def guarded_websocket(base: type[asyncio.Protocol], slots: Slots) -> type[asyncio.Protocol]:
-    """``base`` (uvicorn's websocket protocol) releasing the address count it took over when it closes."""
+def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: float = 0.0,
+                      ) -> type[asyncio.Protocol]:
+    """``base`` (uvicorn's websocket protocol) releasing the counts it took over when it closes, and cutting
+    off a client that leaves the server's data unread for ``send_timeout`` seconds.
+
+    uvicorn's ``send`` waits for the transport's buffer to drain below its high-water mark with no limit, and
+    a close (its own keep-alive timeout's too) waits for that buffer to be written: a client that never
+    reads holds its buffer and its file descriptor for ever.  Aborting the transport frees both at once.
+    """
 
     class GuardedWebSocket(base):  # type: ignore[misc, valid-type]
         _slot: str | None = None
+        _counted: bool = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:
-            self._slot = slots.handover.pop(transport, None)
+            self._slot, self._counted = slots.handover.pop(transport, (None, False))
             super().connection_made(transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
             slots.release(self._slot)
             self._slot = None
+            if self._counted:
+                slots.count -= 1
+                self._counted = False
             super().connection_lost(exc)
+
+        async def send(self, message: Any) -> None:
+            writable = getattr(self, "writable", None)      # uvicorn's flow control (paused while full)
+            if send_timeout > 0 and isinstance(writable, asyncio.Event) and not writable.is_set():
+                try:
+                    await asyncio.wait_for(writable.wait(), send_timeout)
+                except TimeoutError:
+                    log.info("cut off a websocket from %s: it read nothing for %g s", self._slot, send_timeout)
+                    self.transport.abort()
+                    raise ClientDisconnected from None
+            await super().send(message)
 
     GuardedWebSocket.__name__ = GuardedWebSocket.__qualname__ = f"Guarded{base.__name__}"
     return GuardedWebSocket
@@ -213,6 +270,37 @@ def server_config(app: Any, limits: EdgeLimits | None = None, http: str = "auto"
         raise RuntimeError("uvicorn found no websocket library: pip install 'fiftysix[server]'")
     base = import_from_string(HTTP_PROTOCOLS[http])
     limits = limits or EdgeLimits()
-    slots = Slots(limits.per_address, limits.exempt)
-    return uvicorn.Config(app, http=guarded_http(base, limits, slots),
-                          ws=guarded_websocket(AutoWebSocketsProtocol, slots), **options)
+    raise_descriptors()
+    slots = Slots(limits.per_address, limits.exempt, limits.connections or descriptors())
+    config = uvicorn.Config(app, http=guarded_http(base, limits, slots),
+                            ws=guarded_websocket(AutoWebSocketsProtocol, slots, limits.send_timeout), **options)
+    redact_logs()       # after the Config: it sets uvicorn's logging up
+    return config
+
+
+_SECRETS = re.compile(r"([?&](?:k|key|token)=)[^&#\s\"']*", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` with the values of ``k=``, ``key=`` and ``token=`` query parameters replaced by ``***``."""
+    return _SECRETS.sub(r"\1***", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Keeps link secrets and tokens out of the log: uvicorn logs each request's path with its query string
+    (the access log; the websocket's "accepted" line goes to ``uvicorn.error``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def redact_logs() -> None:
+    """Put :class:`RedactSecrets` on uvicorn's loggers (once)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())

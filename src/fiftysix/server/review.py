@@ -160,6 +160,10 @@ class Reviews:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
+    def known(self, key: str) -> bool:
+        """Whether the review under ``key`` is done or being computed (asking for it costs nothing)."""
+        return key in self.done or key in self.running
+
     def get(self, key: str, record: object, index: int = 0) -> dict[str, Any] | None:
         """The review of ``record`` under ``key``, or ``None`` while it is being computed (ask again).
 

@@ -1,5 +1,9 @@
 """The link friends can reach, and its QR code: ``POST /api/share {"path": "/t/CODE#k=..."}``.
 
+QR codes cost some 15 ms of pure Python each (segno): :class:`QRCodes` makes them in a thread, never on the
+event loop, keeps the recent ones (a link asked for again costs no CPU), and limits them per client address
+(a token bucket: every request counts) and overall (:attr:`~.limits.Limits.qr_running` at once; more: 503).
+
 The base of the link is, in this order: the ``--public-url`` the server was given (behind a proxy, a tunnel or a
 name); when it listens on every interface (``--host 0.0.0.0`` or ``::``), this machine's address on the local
 network, found without sending anything (a UDP socket's ``connect`` only picks the route); otherwise the address
@@ -8,9 +12,14 @@ the browser used.  The secret stays in the fragment; the server keeps nothing of
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import ipaddress
 import socket
 from urllib.parse import urlsplit
+
+from ..core.meaning import N_, Meaning
+from .limits import Buckets, Limits
 
 MAX_PATH = 200
 ALL_INTERFACES = ("0.0.0.0", "::", "")
@@ -84,8 +93,48 @@ def check_path(path: object) -> str:
     return path
 
 
+@functools.lru_cache(maxsize=512)
 def qr_data_uri(text: str) -> str:
-    """An SVG QR code of ``text`` as a data: URI (the page's CSP allows data: images)."""
+    """An SVG QR code of ``text`` as a data: URI (the page's CSP allows data: images); the latest 512 are kept."""
     import segno
 
     return str(segno.make(text, error="m").svg_data_uri(scale=4, border=2))
+
+
+class QRBusy(Exception):
+    """A QR code refused for now: ``status`` (429: this address asked too often; 503: the server is making
+    as many as it will at once), ``retry_after`` seconds, and the words (a :class:`Meaning`)."""
+
+    def __init__(self, words: Meaning, status: int, retry_after: int) -> None:
+        super().__init__(words)
+        self.words, self.status, self.retry_after = words, status, retry_after
+
+
+class QRCodes:
+    """QR codes of share links, made in a thread, limited per client address and overall."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.buckets = Buckets(limits.qr_per_minute / 60, limits.qr_burst)
+        self.running = 0
+
+    async def make(self, url: str, address: str) -> str:
+        """``url``'s QR code as a data: URI.
+
+        :raises QRBusy: when ``address`` has asked for too many new ones, or too many are being made.
+        """
+        lim = self.limits
+        if self.buckets.empty(address):
+            wait = max(1, round(1 / lim.qr_per_minute * 60)) if lim.qr_per_minute > 0 else 60
+            raise QRBusy(Meaning(N_("too many QR codes from your address (at most {burst} at once and {rate} a "
+                                    "minute); try again in {seconds} s"),
+                                 {"burst": lim.qr_burst, "rate": f"{lim.qr_per_minute:g}", "seconds": wait}),
+                         429, wait)
+        if self.running >= lim.qr_running:
+            raise QRBusy(Meaning(N_("the server is busy making QR codes; try again in a moment")), 503, 1)
+        self.buckets.take(address)
+        self.running += 1
+        try:    # pure Python: in a thread the event loop keeps its turns (the GIL switches every 5 ms); a link
+            return await asyncio.to_thread(qr_data_uri, url)    # made recently is taken from the cache
+        finally:
+            self.running -= 1

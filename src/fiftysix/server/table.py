@@ -60,6 +60,8 @@ class Timing:
     idle_unload: float = 600.0    # seconds a table with nothing to do and no connection stays in memory
     lobby_expiry: float = 86400.0  # seconds a lobby table with no connection lives on (then it is closed)
     sweep_every: float = 30.0     # seconds between looks for idle and expired tables
+    hello_timeout: float = 10.0   # seconds a new websocket may take to say hello (then closed, 4408; 0: no limit)
+    send_timeout: float = 10.0    # seconds one message may wait for a client that does not read (then dropped)
 
 
 @dataclass(eq=False)

@@ -11,6 +11,7 @@ clocks do not matter):
 - ``fs:open:p:<player>``, ``fs:open:a:<address>``: open tables (not match over, held by a writer), scored
   with the time they stop counting unless their writer renews them (every :data:`RENEW_OPEN` lease ticks,
   for :data:`OPEN_TTL` ms: a table of a dead process stops counting then, unless another takes it over).
+- ``fs:made:all``, ``fs:open:all``: the same for the whole server (every host on every process).
 - ``fs:search:p:<player>``, ``fs:search:a:<address>``: the same for tables with searching computer players.
 - ``fs:host:<code>``: who created the table (``p`` player, ``a`` address, ``s`` searching), so that any
   process writing it later renews the right keys; it lives :data:`HOST_TTL` ms after its last renewal.
@@ -33,7 +34,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..access import Lookups
-from ..limits import Limits, QuotaError, bot_hint, over_refusal, per_hour_refusal
+from ..limits import ALL, ALL_HINT, ALL_HOSTS, ALL_WHO, Limits, QuotaError, bot_hint, over_refusal, per_hour_refusal
 
 log = logging.getLogger("fiftysix.server")
 
@@ -99,6 +100,11 @@ def host_key(code: str) -> str:
 
 def _keys(kind: str, player: str, address: str | None) -> list[str]:
     return [f"fs:{kind}:p:{player}"] + ([f"fs:{kind}:a:{address}"] if address is not None else [])
+
+
+def _all(kind: str) -> str:
+    """The whole server's count of ``kind`` ("made", "open")."""
+    return f"fs:{kind}:{ALL}"
 
 
 class Counters:
@@ -170,7 +176,8 @@ class Hosted:
     def places(self, code: str) -> list[tuple[str, str]]:
         """The (key, member) pairs this open table counts in."""
         kinds = ["open", "search"] if self.searching else ["open"]
-        return [(key, code) for kind in kinds for key in _keys(kind, self.player, self.address)]
+        return [(key, code) for kind in kinds for key in _keys(kind, self.player, self.address)] \
+            + [(_all("open"), code)]
 
 
 class SharedQuotas:
@@ -197,6 +204,11 @@ class SharedQuotas:
                                         ("you host", "your address hosts"), hints, strict=False):
             places.append((key, OPEN_TTL, most))
             refusals.append(lambda n, m, w=who, h=hint: over_refusal("open tables", n, m, w, h))
+        # the whole server's counts: many addresses together
+        places.append((_all("made"), HOUR, lim.tables_per_hour_all))
+        refusals.append(lambda n, m: per_hour_refusal(ALL_WHO, n, m))
+        places.append((_all("open"), OPEN_TTL, lim.open_tables_all))
+        refusals.append(lambda n, m: over_refusal("open tables", n, m, ALL_HOSTS, ALL_HINT))
         if searching:
             for key, most, who in zip(_keys("search", player, address),
                                       (lim.search_tables, lim.search_tables_address),
@@ -220,7 +232,7 @@ class SharedQuotas:
     async def uncount(self, code: str, hosted: Hosted) -> None:
         """Take back the count of a table that could not be stored after all."""
         await self.counters.drop([*((k, code) for k in _keys("made", hosted.player, hosted.address)),
-                                  *hosted.places(code)])
+                                  (_all("made"), code), *hosted.places(code)])
 
     async def check_search(self, code: str, hosted: Hosted) -> None:
         """Count table ``code`` as one with searching computer players for its host, or refuse it.
