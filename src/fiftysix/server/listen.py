@@ -22,7 +22,8 @@ the HTTP connection that was upgraded:
   after the soft limit is raised to the hard one); one more is answered ``503`` with ``Retry-After``;
 - **writes**: a websocket whose client does not read for :attr:`EdgeLimits.send_timeout` seconds while the
   server has data for it is cut off (its buffer is dropped and its descriptor freed): the server's buffers
-  and descriptors are not held by clients that never read.
+  and descriptors are not held by clients that never read; the kernel's send buffer of a connection is
+  :attr:`EdgeLimits.send_buffer` bytes (Linux grows it to 4 MB for a client that never reads).
 
 :func:`server_config` also keeps link secrets out of the log: :class:`RedactSecrets` on uvicorn's loggers
 replaces the value of ``k=``, ``key=`` and ``token=`` in logged paths with ``***``.
@@ -31,9 +32,11 @@ replaces the value of ``k=``, ``key=`` and ``token=`` in logged paths with ``***
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import re
+import socket
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +58,7 @@ class EdgeLimits:
     exempt: tuple[str, ...] = ()     # addresses not counted (trusted proxies); "*" for all
     connections: int = 0             # open connections in all (0: the file descriptors less a reserve)
     send_timeout: float = 10.0       # seconds a websocket's client may leave the server's data unread (0: no limit)
+    send_buffer: int = 262144        # the kernel's send buffer per connection, bytes (0: the system's own)
 
 
 def address_key(peer: Any) -> str | None:
@@ -135,6 +139,10 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
                 return
             slots.count += 1
             self._counted = True
+            sock = transport.get_extra_info("socket")
+            if limits.send_buffer > 0 and sock is not None:     # else it grows to megabytes a client never reads
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)
             key = address_key(transport.get_extra_info("peername"))
             if not slots.take(key):
                 log.info("refused a connection from %s: %d open already", key, slots.limit)
