@@ -176,9 +176,8 @@ def test_a_socket_that_never_says_hello_is_closed_after_the_hello_timeout(tmp_pa
     with app_client(tmp_path, hello_timeout=0.5) as c:
         _status, table = new_table(c)
         started = time.monotonic()
-        with c.websocket_connect(f"/ws/{table['code']}") as ws:
-            with pytest.raises(WebSocketDisconnect) as closed:
-                receive(ws, 5)
+        with c.websocket_connect(f"/ws/{table['code']}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws, 5)
         assert closed.value.code == 4408 and "no hello within 0.5 s" in (closed.value.reason or "")
         assert time.monotonic() - started < 4
 
