@@ -99,3 +99,41 @@ def test_places_run_out_unless_kept(redis_url: str) -> None:
                 await counters.take([(lapsed, 400, 1)], "y") is None)
 
     assert _run(redis_url, work) == (False, True)     # the kept one is still full; the other ran out
+
+
+def test_the_whole_servers_table_quotas_hold_across_processes_and_addresses(redis_url: str) -> None:
+    """Issue 26: two processes (two counters on one Redis), a new address for every table: the server's tables
+    an hour and open tables still stop at their limits, and a table taken back frees its place."""
+    from fiftysix.server.cluster.counters import SharedQuotas
+    from fiftysix.server.limits import Limits, QuotaError
+
+    many = 10**6
+    per_hour = Limits(tables_per_hour=many, tables_per_hour_address=many, open_tables=many, open_tables_address=many,
+                      tables_per_hour_all=3)
+    at_once = Limits(tables_per_hour=many, tables_per_hour_address=many, open_tables=many, open_tables_address=many,
+                     open_tables_all=2)
+
+    async def work(counters: Counters) -> list[str]:
+        await counters.redis.flushdb()
+        refusals: list[str] = []
+        two = [SharedQuotas(per_hour, counters), SharedQuotas(per_hour, Counters(counters.redis))]
+        for n in range(5):
+            try:
+                await two[n % 2].check_create(f"H{n}", f"p{n}", f"127.0.4.{n}", False)
+            except QuotaError as e:
+                refusals.append(e.message)
+        await counters.redis.flushdb()
+        two = [SharedQuotas(at_once, counters), SharedQuotas(at_once, Counters(counters.redis))]
+        hosted = [await two[n].check_create(f"O{n}", f"q{n}", f"127.0.5.{n}", False) for n in range(2)]
+        try:
+            await two[0].check_create("O2", "q2", "127.0.5.2", False)
+        except QuotaError as e:
+            refusals.append(e.message)
+        await two[1].uncount("O1", hosted[1])
+        await two[0].check_create("O3", "q3", "127.0.5.3", False)     # a place is free again
+        return refusals
+
+    refusals = _run(redis_url, work)
+    assert isinstance(refusals, list) and len(refusals) == 3, refusals
+    assert all("created 3 tables in the last hour, the most allowed (3 an hour)" in r for r in refusals[:2])
+    assert "this server has 2 open tables, the most allowed (2)" in refusals[2]
