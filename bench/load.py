@@ -82,6 +82,8 @@ def start_server(port: int, db: Path | str, bot_delay: float, one_core: bool, co
         cmd += ["--max-connections-per-address", "0"]   # every client is on 127.0.0.1
     if (server / "limits.py").exists():     # every table comes from this one address: raise its quotas
         cmd += ["--limit", f"tables_per_hour_address={MAX_TABLES}", "--limit", f"open_tables_address={MAX_TABLES}"]
+        if "tables_per_hour_all" in (server / "limits.py").read_text():     # the whole server's (issue 26)
+            cmd += ["--limit", f"tables_per_hour_all={MAX_TABLES}", "--limit", f"open_tables_all={MAX_TABLES}"]
     if one_core and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(core), *cmd]
     env = dict(os.environ)

@@ -31,8 +31,11 @@ def make_hub(db: Database, timing: Timing) -> Hub:
     except ImportError:      # an older tree: no quotas
         return Hub(db, timing)
     many = 10**6
-    return Hub(db, timing, Limits(tables_per_hour=many, tables_per_hour_address=many, open_tables=many,
-                                  open_tables_address=many))
+    limits = Limits(tables_per_hour=many, tables_per_hour_address=many, open_tables=many, open_tables_address=many)
+    for name in ("tables_per_hour_all", "open_tables_all"):     # the whole server's quotas (issue 26)
+        if hasattr(limits, name):
+            setattr(limits, name, many)
+    return Hub(db, timing, limits)
 
 
 async def run(tables: int, seconds: float, bot: str) -> tuple[int, float]:
