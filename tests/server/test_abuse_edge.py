@@ -673,6 +673,47 @@ def test_fiftysix_serve_times_out_slow_headers_and_caps_connections_per_address(
             server.wait(timeout=10)
 
 
+def test_fiftysix_serve_passes_its_edge_flags_to_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    import uvicorn
+
+    import fiftysix.server as server_pkg
+    from fiftysix.cli.main import main
+    from fiftysix.server import listen
+
+    seen: dict[str, Any] = {}
+
+    def app(settings: Settings) -> Any:
+        seen["settings"] = settings
+        return create_app(settings)
+
+    def config(app: Any, limits: listen.EdgeLimits, **options: Any) -> Any:
+        seen["edge"] = limits
+        return options
+
+    class NoServer:
+        def __init__(self, config: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            seen["ran"] = True
+
+    monkeypatch.setattr(server_pkg, "create_app", app)
+    monkeypatch.setattr(gc, "set_threshold", lambda *_: None)   # serve's own tuning stays out of the test run
+    monkeypatch.setattr(listen, "server_config", config)
+    monkeypatch.setattr(uvicorn, "Server", NoServer)
+    db = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
+    assert main(["serve", "--db", db, "--hello-timeout", "2.5", "--send-timeout", "4", "--max-connections", "300",
+                 "--limit", "qr_burst=3"]) == 0
+    timing, edge = seen["settings"].timing, seen["edge"]
+    assert (timing.hello_timeout, timing.send_timeout) == (2.5, 4.0)
+    assert (edge.connections, edge.send_timeout) == (300, 4.0)
+    assert seen["settings"].limits.qr_burst == 3 and seen["ran"]
+    assert main(["serve", "--db", db]) == 0     # the defaults: 10 s each, connections below the descriptors
+    assert (seen["settings"].timing.hello_timeout, seen["edge"].send_timeout, seen["edge"].connections) == (10, 10, 0)
+
+
 # -- the parsers' own properties ----------------------------------------------------------------------
 
 json_values = st.recursive(

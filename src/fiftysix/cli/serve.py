@@ -49,6 +49,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       help="seconds a request's body may take after its headers (default %(default)s; 0: no limit)")
     edge.add_argument("--max-connections-per-address", type=int, default=64, metavar="N",
                       help="open connections from one IPv4 address or IPv6 /64 (default %(default)s; 0: no limit)")
+    edge.add_argument("--max-connections", type=int, default=0, metavar="N",
+                      help="open connections in all (default 0: the file descriptors less a reserve)")
+    edge.add_argument("--hello-timeout", type=float, default=10.0, metavar="S",
+                      help="seconds a new websocket may take to say hello, then closed 4408 (default %(default)s; "
+                           "0: no limit)")
+    edge.add_argument("--send-timeout", type=float, default=10.0, metavar="S",
+                      help="seconds a client may leave the server's data unread, then cut off (default "
+                           "%(default)s; 0: no limit)")
 
 
 def run_serve(args: argparse.Namespace, err: TextIO) -> int:
@@ -84,12 +92,14 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
         except ImportError:
             err.write("fiftysix serve: --redis needs the redis package: pip install 'fiftysix[scale]'\n")
             return 2
-    settings = Settings(db_url=args.db, redis_url=args.redis, timing=Timing(bot_delay=args.bot_delay),
+    timing = Timing(bot_delay=args.bot_delay, hello_timeout=args.hello_timeout, send_timeout=args.send_timeout)
+    settings = Settings(db_url=args.db, redis_url=args.redis, timing=timing,
                         allowed_origins=origins, secure_cookie=args.secure_cookies, limits=quotas,
                         public_url=public_url, listen_host=args.host)
     trusted = tuple(ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip())
     limits = EdgeLimits(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                         per_address=args.max_connections_per_address,
+                        connections=args.max_connections, send_timeout=args.send_timeout,
                         exempt=trusted if args.proxy_headers else ())
     config = server_config(create_app(settings), limits, host=args.host, port=args.port, log_level=args.log_level,
                            ws_max_size=1 << 20, proxy_headers=args.proxy_headers,
