@@ -24,14 +24,14 @@ import pytest
 from helpers import pg
 from helpers.cluster import (
     Person,
-    Player,
     Proc,
+    busy_tables,
     check_log,
     logged_events,
     new_player,
     new_table,
+    outages,
     sql,
-    until,
     writer_pid,
 )
 
@@ -49,42 +49,10 @@ def test_postgresql_down_and_back_again_and_again_loses_nothing(start: Callable[
     pg_cluster.stop()       # the cluster as this variant's operator set it up
     pg_cluster.start(f"-c synchronous_commit={commit}")
     procs = [start(bot_delay=0.1), start(bot_delay=0.1)]
-    people: list[Player] = []
-    for i in range(TABLES):
-        token = new_player(procs[i % 2], f"P{i}")
-        code = new_table(procs[i % 2], token, preset="56-4", fill="random")     # written where it was made
-        people.append(Player(f"P{i}", token, code, host=True))
-    back_times: list[float] = []
-
-    async def play() -> None:
-        for i, person in enumerate(people):     # people on both processes, at tables written on both
-            await person.connect(procs[(i // 2) % 2])
-        stop = asyncio.Event()
-        runs = [asyncio.create_task(p.run(stop, lambda dead: dead)) for p in people]
-        try:
-            for person in people:
-                await person.send({"type": "start"})
-            for _ in range(ROUNDS):
-                seen = [p.version for p in people]
-                await until(lambda s=seen: all(p.version >= v + 3 for p, v in zip(people, s, strict=True)), 60,
-                            "every table playing before the outage", people)
-                pg_cluster.stop()
-                try:
-                    await asyncio.sleep(DOWN)
-                finally:
-                    pg_cluster.start(f"-c synchronous_commit={commit}")
-                seen = [p.version for p in people]
-                took = await asyncio.gather(*(until(lambda p=p, v=v: p.version >= v + 3, 60, f"{p.code} again", p)
-                                              for p, v in zip(people, seen, strict=True)))
-                back_times.append(max(took))
-        finally:
-            stop.set()
-            await asyncio.gather(*runs, return_exceptions=True)
-            for person in people:
-                await person.close()
-
+    people = busy_tables(procs, TABLES)
     try:
-        asyncio.run(play())
+        back_times = asyncio.run(outages(people, procs, ROUNDS, DOWN, pg_cluster.stop,
+                                         lambda: pg_cluster.start(f"-c synchronous_commit={commit}")))
     finally:
         pg_cluster.stop()       # the session's cluster as it was, for the tests after this one
         pg_cluster.start()

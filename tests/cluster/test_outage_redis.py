@@ -20,7 +20,7 @@ import pytest
 
 from helpers import pg
 from helpers import redis as redis_helper
-from helpers.cluster import Player, Proc, check_log, new_player, new_table, until, writer_pid
+from helpers.cluster import Player, Proc, busy_tables, check_log, new_player, new_table, outages, until, writer_pid
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 
@@ -88,49 +88,22 @@ def test_redis_down_and_back_again_and_again_loses_nothing(start: Callable[..., 
                                                            redis_server: redis_helper.Server,
                                                            pg_cluster: pg.Cluster, dbname: str) -> None:
     procs = [start(bot_delay=0.1), start(bot_delay=0.1)]
-    people: list[Player] = []
-    for i in range(TABLES):
-        token = new_player(procs[i % 2], f"P{i}")
-        code = new_table(procs[i % 2], token, preset="56-4", fill="random")     # written where it was made
-        people.append(Player(f"P{i}", token, code, host=True))
-    back_times: list[float] = []
+    people = busy_tables(procs, TABLES)
     statuses: list[int] = []
-    outages: list[float] = []       # when Redis went away, came back, went away...
+    outages_at: list[float] = []       # when Redis went away, came back, went away...
 
-    async def play() -> None:
-        for i, person in enumerate(people):     # people on both processes, at tables written on both
-            await person.connect(procs[(i // 2) % 2])
-        stop = asyncio.Event()
-        runs = [asyncio.create_task(p.run(stop, lambda dead: dead)) for p in people]
-        try:
-            for person in people:
-                await person.send({"type": "start"})
-            for _ in range(ROUNDS):
-                seen = [p.version for p in people]
-                await until(lambda s=seen: all(p.version >= v + 3 for p, v in zip(people, s, strict=True)), 60,
-                            "every table playing before the outage", people)
-                redis_server.stop()
-                down = time.monotonic()
-                outages.append(down)
-                try:
-                    await asyncio.sleep(1.5)
-                    statuses.extend(await asyncio.to_thread(_statuses, procs, [people[0].code, people[2].code],
-                                                            people[0].token))
-                    await asyncio.sleep(max(0.0, DOWN - (time.monotonic() - down)))
-                finally:
-                    redis_server.start()
-                    outages.append(time.monotonic())
-                seen = [p.version for p in people]
-                took = await asyncio.gather(*(until(lambda p=p, v=v: p.version >= v + 3, 60, f"{p.code} again", p)
-                                              for p, v in zip(people, seen, strict=True)))
-                back_times.append(max(took))
-        finally:
-            stop.set()
-            await asyncio.gather(*runs, return_exceptions=True)
-            for person in people:
-                await person.close()
+    def take_down() -> None:
+        redis_server.stop()
+        outages_at.append(time.monotonic())
 
-    asyncio.run(play())
+    def bring_back() -> None:
+        redis_server.start()
+        outages_at.append(time.monotonic())
+
+    async def look() -> None:
+        statuses.extend(await asyncio.to_thread(_statuses, procs, [people[0].code, people[2].code], people[0].token))
+
+    back_times = asyncio.run(outages(people, procs, ROUNDS, DOWN, take_down, bring_back, look))
     print(f"Redis down {DOWN:.0f} s x{ROUNDS}: the last table played again "
           f"{', '.join(f'{t:.1f}' for t in back_times)} s after each return; "
           f"{sum(len(p.acked) for p in people)} acknowledged moves")
@@ -139,11 +112,11 @@ def test_redis_down_and_back_again_and_again_loses_nothing(start: Callable[..., 
         assert not person.gaps, person.gaps
         assert writer_pid(pg_cluster, dbname, person.code) in {p.pid for p in procs}
     replicas = [p for i, p in enumerate(people) if (i // 2) % 2 != i % 2]      # viewers away from the writer
-    t0 = outages[0]
+    t0 = outages_at[0]
     for p in replicas:      # told at each outage (a reconnection is told again), and told it is over
         told = [f"{'back' if ok else 'away'}@{t - t0:.1f}"
                 for (_, ok), t in zip(p.services, p.service_times, strict=True)]
-        why = f"{p.name}: Redis away@{[round(t - t0, 1) for t in outages]}; told {told}"
+        why = f"{p.name}: Redis away@{[round(t - t0, 1) for t in outages_at]}; told {told}"
         assert p.services.count(REDIS_DOWN) >= ROUNDS and p.services[-1] == REDIS_BACK, why
     assert 500 not in statuses, statuses
     assert max(back_times) < BACK_WITHIN, back_times

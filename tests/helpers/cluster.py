@@ -307,3 +307,53 @@ async def until(cond: Callable[[], bool], seconds: float, what: str, *show: obje
             raise AssertionError(f"timed out after {seconds} s waiting for {what}: {show}")
         await asyncio.sleep(0.05)
     return time.monotonic() - began
+
+
+def busy_tables(procs: list[Proc], tables: int) -> list[Player]:
+    """``tables`` tables of 56-4 with computer players and a person each, made (so written) on each process in
+    turn; the people are connected by :func:`outages` to both processes, at tables written on both."""
+    people = []
+    for i in range(tables):
+        token = new_player(procs[i % 2], f"P{i}")
+        code = new_table(procs[i % 2], token, preset="56-4", fill="random")
+        people.append(Player(f"P{i}", token, code, host=True))
+    return people
+
+
+async def outages(people: list[Player], procs: list[Proc], rounds: int, seconds: float,
+                  take_down: Callable[[], None], bring_back: Callable[[], None],
+                  meanwhile: Callable[[], Any] | None = None) -> list[float]:
+    """People play while a service is taken down for ``seconds`` and brought back, ``rounds`` times (each round
+    once every table has played on); ``meanwhile`` (awaited 1.5 s into each outage) looks around.  Returns the
+    seconds after each return by which the last table had played on."""
+    back_times: list[float] = []
+    for i, person in enumerate(people):
+        await person.connect(procs[(i // 2) % 2])
+    stop = asyncio.Event()
+    runs = [asyncio.create_task(p.run(stop, lambda dead: dead)) for p in people]
+    try:
+        for person in people:
+            await person.send({"type": "start"})
+        for _ in range(rounds):
+            seen = [p.version for p in people]
+            await until(lambda s=seen: all(p.version >= v + 3 for p, v in zip(people, s, strict=True)), 60,
+                        "every table playing before the outage", people)
+            take_down()
+            down = time.monotonic()
+            try:
+                if meanwhile is not None:
+                    await asyncio.sleep(1.5)
+                    await meanwhile()
+                await asyncio.sleep(max(0.0, seconds - (time.monotonic() - down)))
+            finally:
+                bring_back()
+            seen = [p.version for p in people]
+            took = await asyncio.gather(*(until(lambda p=p, v=v: p.version >= v + 3, 60, f"{p.code} again", p)
+                                          for p, v in zip(people, seen, strict=True)))
+            back_times.append(max(took))
+    finally:
+        stop.set()
+        await asyncio.gather(*runs, return_exceptions=True)
+        for person in people:
+            await person.close()
+    return back_times

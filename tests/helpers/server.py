@@ -143,3 +143,33 @@ def cards_in(value: Any) -> list[str]:
     elif isinstance(value, str):
         out += [t for t in re.split(r"[\s,;:()]+", value) if CARD.match(t)]
     return out
+
+
+@contextmanager
+def serve_in_thread(app: Any, edge: Any, http: str = "auto", **options: Any) -> Iterator[int]:
+    """``app`` behind ``fiftysix serve``'s uvicorn configuration (``listen.server_config`` with ``edge``) on
+    127.0.0.1, a free port, in a thread of this process; yields the port; stopped at the end."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from fiftysix.server.listen import server_config
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(server_config(app, edge, http, host="127.0.0.1", port=port, log_level="warning",
+                                          **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

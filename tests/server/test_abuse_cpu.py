@@ -16,7 +16,6 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +25,7 @@ from typing import Any
 import pytest
 
 from fiftysix.server import Settings, Timing, create_app
-from helpers.server import receive
+from helpers.server import receive, serve_in_thread
 
 uvicorn = pytest.importorskip("uvicorn")
 from starlette.testclient import TestClient  # noqa: E402
@@ -34,7 +33,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from fiftysix.server import share  # noqa: E402
 from fiftysix.server.limits import Limits  # noqa: E402
-from fiftysix.server.listen import EdgeLimits, server_config  # noqa: E402
+from fiftysix.server.listen import EdgeLimits  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -193,21 +192,10 @@ def free_port() -> int:
 @contextmanager
 def live(tmp_path: Path, edge: EdgeLimits, limits: Limits | None = None, **timing: Any) -> Iterator[int]:
     """``fiftysix serve``'s uvicorn configuration on 127.0.0.1 in a thread of this process; yields the port."""
-    port = free_port()
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'live.db'}", limits=limits or roomy(),
                               timing=Timing(bot_delay=0.0, **timing)))
-    server = uvicorn.Server(server_config(app, edge, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
+    with serve_in_thread(app, edge) as port:
         yield port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def http(port: int, raw: bytes, source: str = "127.0.0.1", timeout: float = 5.0) -> bytes:

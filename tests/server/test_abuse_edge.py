@@ -12,7 +12,6 @@ import contextlib
 import json
 import random
 import socket
-import threading
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -26,14 +25,14 @@ from hypothesis import strategies as st
 
 from fiftysix.server import Settings, Timing, create_app
 from fiftysix.server.tokens import COOKIE, Tokens
-from helpers.server import client, create, hello, is_snapshot, keyed, player, receive_until
+from helpers.server import client, create, hello, is_snapshot, keyed, player, receive_until, serve_in_thread
 
 uvicorn = pytest.importorskip("uvicorn")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from fiftysix.server.limits import Limits  # noqa: E402
-from fiftysix.server.listen import EdgeLimits, server_config  # noqa: E402
+from fiftysix.server.listen import EdgeLimits  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -415,23 +414,9 @@ def test_printable_names_are_kept_nfc_with_single_spaces(shared: TestClient, nam
 @contextmanager
 def live(tmp_path: Path, limits: EdgeLimits, http: str = "auto", **options: Any) -> Iterator[int]:
     """``fiftysix serve``'s uvicorn configuration on 127.0.0.1 in a thread; yields the port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'live.db'}", timing=Timing(bot_delay=0.0)))
-    server = uvicorn.Server(server_config(app, limits, http, host="127.0.0.1", port=port, log_level="warning",
-                                          ws_max_size=1 << 20, **options))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
+    with serve_in_thread(app, limits, http, ws_max_size=1 << 20, **options) as port:
         yield port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def read_answer(s: socket.socket, timeout: float = 5.0) -> bytes:

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -95,21 +95,20 @@ class Bus:
     async def watch(self, channel: str) -> None:
         """Listen to ``channel`` (now, or when Redis is back)."""
         self.channels.add(channel)
-        if self.up:
-            try:
-                await self.pubsub.subscribe(channel)
-            except RedisError:
-                self._stale = True
-                self._failed("subscribing")
+        await self._tell_subscriber(self.pubsub.subscribe, channel, "subscribing")
 
     async def unwatch(self, channel: str) -> None:
         self.channels.discard(channel)
+        await self._tell_subscriber(self.pubsub.unsubscribe, channel, "unsubscribing")
+
+    async def _tell_subscriber(self, call: Callable[[str], Awaitable[Any]], channel: str, doing: str) -> None:
+        """Tell the subscriber now while Redis is up; a new one takes :attr:`channels` as they are then."""
         if self.up:
             try:
-                await self.pubsub.unsubscribe(channel)
+                await call(channel)
             except RedisError:
                 self._stale = True
-                self._failed("unsubscribing")
+                self._failed(doing)
 
     def _failed(self, doing: str) -> None:
         """A call failed: the heartbeat judges at once whether Redis is away (one failure may be a pooled
