@@ -19,7 +19,7 @@ import pytest
 
 from fiftysix import check
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
-from helpers.page import each_of
+from helpers.page import each_of, tap_card
 
 pytestmark = pytest.mark.browser
 
@@ -79,8 +79,8 @@ def act(page: Any, offline: bool = False) -> bool:
             page.wait_for_function("() => document.getElementById('meaning') && "
                                    "document.getElementById('meaning').textContent !== '…'")
     elif page.locator("#hand .card.legal").count() and page.locator("#hand button.card").count():
-        tap(page.locator("#hand button.card.legal").first)
-        page.wait_for_selector("#confirm-btn")
+        tap_card(page, page.locator("#hand button.card.legal").first)
+        return True
     elif panel.locator("[data-move]").count():
         tap(panel.locator("[data-move]").first)
         page.wait_for_selector("#confirm-btn")

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+from helpers.page import tap_card
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +71,8 @@ def act(page: Any) -> bool:
         button = panel.locator('[data-move="P"]')
         tap(button.first if button.count() else panel.locator("#bids button").first)
     elif page.locator("#hand button.card.legal").count():
-        tap(page.locator("#hand button.card.legal").first)
+        tap_card(page, page.locator("#hand button.card.legal").first)
+        return True
     elif panel.locator("[data-move]").count():
         tap(panel.locator("[data-move]").first)
     else:

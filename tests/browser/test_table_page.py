@@ -94,7 +94,8 @@ def test_a_finished_trick_is_shown_whole_with_its_winner_for_a_while(
     page.evaluate("""() => {
         window.__held = []; window.__since = null;
         const tick = () => {
-            const shown = !!document.querySelector('#trick.finished'), now = performance.now();
+            // whole in the middle, or shrunk aside once the next trick has begun
+            const shown = !!document.querySelector('#trick.finished, #prev-trick'), now = performance.now();
             if (shown && window.__since === null) window.__since = now;
             if (!shown && window.__since !== null) { window.__held.push(now - window.__since); window.__since = null; }
             requestAnimationFrame(tick);
@@ -116,7 +117,7 @@ def test_a_finished_trick_is_shown_whole_with_its_winner_for_a_while(
     assert most == players
     # it stays at least 1.5 s, or until this page leads the next trick (this page no longer plays)
     try:
-        page.wait_for_function("() => !document.querySelector('#trick.finished')", timeout=8000)
+        page.wait_for_function("() => !document.querySelector('#trick.finished, #prev-trick')", timeout=8000)
     except sync_api.TimeoutError:
         assert my_turn(page) and page.locator("#hand button.card.legal").count(), "held with nobody to lead"
     held = page.evaluate("() => window.__since === null ? window.__held[window.__held.length - 1]"
@@ -280,25 +281,30 @@ def test_a_tap_on_a_held_trick_skips_to_the_next_and_cards_answer_the_keyboard(s
     page = new_page(browser, DESKTOP, errors)
     create_table(page, server.url, "56-4")
 
-    # the new lead is said while the old trick shows (one look: no race), and it is this page's turn: the new
-    # trick cannot end (and be held in its turn) before this player's card, so the tap's effect is seen
+    # once the next trick has begun, its lead is in the middle at once and the finished trick shrinks aside while
+    # it is held (one look: no race); it is this page's turn, so the new trick cannot end before its card
     def held_under_a_lead(p: Any) -> bool:
-        return bool(p.evaluate("() => !!document.querySelector('#trick.finished') && "
+        return bool(p.evaluate("() => !!document.querySelector('#prev-trick') && "
+                               "!document.querySelector('#trick.finished') && "
+                               "document.querySelectorAll('#trick > .tcard').length >= 1 && "
                                "!!document.getElementById('trick').dataset.led && "
                                "document.getElementById('trick-info').innerText.includes('led') && "
                                "!!document.querySelector('#hand button.card.legal')"))
     until(page, held_under_a_lead, limit=120, play=True)
     started = time.monotonic()
     tap(page.locator("#trick"))
-    page.wait_for_function("() => !document.querySelector('#trick.finished')", timeout=1500)
+    page.wait_for_function("() => !document.querySelector('#prev-trick')", timeout=1500)
     assert time.monotonic() - started < 1.4                       # sooner than the hold would have ended
-    # keyboard: a raised card is a button, named in words; Enter selects it, Enter again plays it
+    # keyboard: a raised card is a button, named in words; with "confirm each card" on, Enter selects it and Enter
+    # again plays it
     until(page, in_play, limit=60)
     card = page.locator("#hand button.card.legal").first
     label = card.locator(".sr-only").inner_text()
     assert label and " of " in label and label.split(" of ")[0] in (
         "ace", "king", "queen", "jack", "ten", "nine", "eight", "seven")
     left = page.locator("#hand .card").count()
+    page.locator("#confirm-cards").check()
+    card = page.locator("#hand button.card.legal").first
     card.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("#confirm-btn")

@@ -72,15 +72,24 @@ def call(page: Any, offline: bool = False) -> bool:
     return True
 
 
+def tap_card(page: Any, card: Any) -> None:
+    """Play a raised card as a person does: one tap plays it, and when the page is set to confirm each card
+    (``#confirm-cards``), the tap selects it and "Play" confirms it."""
+    left = page.locator("#hand .card").count()
+    tap(card)
+    page.wait_for_function(f"() => !!document.querySelector('#confirm-btn') || !!document.querySelector('#sending') "
+                           f"|| document.querySelectorAll('#hand .card').length < {left}")
+    if page.locator("#confirm-btn").count():
+        tap(page.locator("#confirm-btn"))
+
+
 def play_card(page: Any) -> str | None:
-    """Tap the first legal card and confirm it; the card played."""
+    """Play the first legal card (a tap; confirmed when the page asks); the card played."""
     legal = page.locator("#hand button.card.legal")
     if not legal.count():
         return None
     played = str(legal.first.get_attribute("data-card"))
-    tap(legal.first)
-    page.wait_for_selector("#confirm-btn")
-    tap(page.locator("#confirm-btn"))
+    tap_card(page, legal.first)
     return played
 
 
@@ -92,7 +101,8 @@ def act(page: Any) -> bool:
     if page.locator("#bids").count() or page.locator("#specials").count():
         done = call(page)
     elif page.locator("#hand button.card.legal").count():
-        done = play_card(page) is not None
+        play_card(page)
+        return True
     elif panel.locator("[data-move]").count():
         tap(panel.locator("[data-move]").first)
         page.wait_for_selector("#confirm-btn")

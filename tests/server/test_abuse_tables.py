@@ -534,3 +534,25 @@ def test_a_log_from_before_the_seat_rule_still_replays_and_shows_no_hopped_hand(
     assert state.seat_of("p-ben") == 2 and not state.private
     msg = snapshot(state, Presence(), "p-ben")
     assert msg["view"]["hand"] is None and msg["you"]["waiting"]
+
+
+def test_a_quota_refusal_is_one_sentence_in_the_players_language(tmp_path: Any) -> None:
+    """Each quota's refusal is a whole catalogue sentence (not glued English parts), so it reaches a Malayalam
+    player in Malayalam with the numbers and the hint filled in; English is as before."""
+    ml = {"accept-language": "ml-IN,ml;q=0.9"}
+    with _app(tmp_path, tables_per_hour=2, open_tables=100, search_tables=1) as c:
+        asha = player(c, "Asha")
+        create(c, asha, preset="56-4")
+        create(c, asha, preset="56-4")
+        english = c.post("/api/tables", json={"token": asha, "preset": "56-4"})
+        malayalam = c.post("/api/tables", json={"token": asha, "preset": "56-4"}, headers=ml)
+        assert english.json()["error"] == ("you created 2 tables in the last hour, the most allowed (2 an hour); "
+                                           "try again later")
+        assert malayalam.status_code == 429
+        assert malayalam.json()["error"] == ("കഴിഞ്ഞ ഒരു മണിക്കൂറിൽ നിങ്ങൾ 2 ടേബിളുകൾ ഉണ്ടാക്കി, അനുവദിച്ചതിൽ ഏറ്റവും "
+                                             "കൂടുതൽ (മണിക്കൂറിൽ 2); പിന്നീട് വീണ്ടും ശ്രമിക്കൂ")
+        ben = player(c, "Ben")
+        create(c, ben, preset="56-4", fill="pimc")
+        refused = c.post("/api/tables", json={"token": ben, "preset": "56-4", "fill": "pimc"}, headers=ml).json()
+        # the hint is a sentence of its own, translated inside the refusal; the bots' names stay as written
+        assert refused["error"].endswith("random or rules കമ്പ്യൂട്ടർ കളിക്കാരെ തിരഞ്ഞെടുക്കൂ"), refused

@@ -242,3 +242,29 @@ def test_a_pause_costs_the_person_to_move_nothing(db: str) -> None:
             ws.send_json({"type": "move", "move": resumed["view"]["legal"][0], "id": "mine"})
             moved = receive_until(ws, lambda m: m["type"] in ("moved", "error"))
             assert moved["type"] == "moved", moved      # still her turn: the computer did not play it
+
+
+def test_a_person_out_of_time_in_the_auction_passes_and_is_not_bid_into_a_contract(db: str) -> None:
+    """The computer moves for a person whose clock ran out; in the auction that move is a pass whenever a pass
+    is allowed (its bot could have bid her into a contract she never chose)."""
+    with client(db) as c:
+        asha = player(c, "Asha")
+        code = create(c, asha, preset="56-4", fill="rules", clock={"move": 1, "bank": 0})
+        with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
+            hello(ws, asha)
+            ws.send_json({"type": "start"})
+            passes = 0
+            for _ in range(3):      # three of her calls run out, whatever her hand
+                turn = receive_until(ws, lambda m: is_snapshot(m) and m["view"] is not None and (
+                    m["view"]["phase"] != "auction" or my_turn(m)))
+                if turn["view"]["phase"] != "auction" or "P" not in turn["view"]["legal"]:
+                    break
+                after = turn["version"]
+                out = receive_until(ws, lambda m, after=after: is_snapshot(m) and m["version"] > after
+                                    and m.get("event", {}).get("seat") == 0)
+                assert out["event"]["timeout"] is True
+                mine = [call for seat, call in zip(out["movers"]["auction"], out["view"]["auction"], strict=True)
+                        if seat == out["you"]["deal_seat"]]
+                assert mine[-1] == "P", mine
+                passes += 1
+            assert passes >= 1

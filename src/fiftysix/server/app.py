@@ -259,7 +259,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except TableError as e:
             return _error(e.message, lang=language_of(request))
         except QuotaError as e:
-            return _error(e.message, 429)
+            return _error(e.message, 429, lang=language_of(request))
         key = table.state.secret
         # the secret rides in the fragment: browsers send it neither to the server nor in a Referer
         response = JSONResponse({"code": table.code, "key": key,

@@ -31,6 +31,9 @@ def localize_catalogue(catalogue: dict[str, Any], lang: str) -> dict[str, Any]:
     for game, info in catalogue.items():
         options = {key: ({**spec, "descriptions": {v: translate(d, lang) for v, d in spec["descriptions"].items()}}
                          if "descriptions" in spec else spec) for key, spec in info["options"].items()}
-        out[game] = {**info, "options": options,
+        words = {key: {"label": translate(w["label"], lang), "help": translate(w["help"], lang) if w["help"] else "",
+                       "values": {v: translate(d, lang) for v, d in w["values"].items()}}
+                 for key, w in info["option_words"].items()}
+        out[game] = {**info, "options": options, "option_words": words,
                      "descriptions": {p: translate(d, lang) for p, d in info["descriptions"].items()}}
     return out

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from ..core.meaning import N_, Meaning
 from .state import MATCH_OVER
 
 INLINE_BOTS = frozenset({"random", "rules"})
@@ -150,6 +151,7 @@ ALL = "all"                       # the key of the whole server's counts
 ALL_WHO = "this server's players"   # refusals over the whole server's quotas: who, and what to do
 ALL_HOSTS = "this server has"
 ALL_HINT = "the server is full; try again later"
+SEARCHING = "tables with searching computer players"
 
 
 @dataclass
@@ -195,11 +197,11 @@ class Quotas:
                    "finish one first")
         self._over("open tables", len(self._hosted), lim.open_tables_all, ALL_HOSTS, ALL_HINT)
         if searching:
-            self._over("tables with searching computer players", sum(h.searching for h in mine), lim.search_tables,
-                       "you host", f"choose {' or '.join(sorted(INLINE_BOTS))} computer players")
-            self._over("tables with searching computer players", sum(h.searching for h in here),
+            self._over(SEARCHING, sum(h.searching for h in mine), lim.search_tables,
+                       "you host", bot_hint())
+            self._over(SEARCHING, sum(h.searching for h in here),
                        lim.search_tables_address, "your address hosts",
-                       f"choose {' or '.join(sorted(INLINE_BOTS))} computer players")
+                       bot_hint())
 
     def check_search(self, code: str, status_of: Callable[[str], str | None]) -> None:
         """Refuse a searching computer player at table ``code`` over its host's quota.
@@ -212,10 +214,10 @@ class Quotas:
             return
         mine = [h for h in self._hosted.values() if h.player == table.player]
         here = [h for h in self._hosted.values() if table.address is not None and h.address == table.address]
-        pick = f"choose {' or '.join(sorted(INLINE_BOTS))} computer players"
-        self._over("tables with searching computer players", sum(h.searching for h in mine),
+        pick = bot_hint()
+        self._over(SEARCHING, sum(h.searching for h in mine),
                    self.limits.search_tables, "the host has", pick)
-        self._over("tables with searching computer players", sum(h.searching for h in here),
+        self._over(SEARCHING, sum(h.searching for h in here),
                    self.limits.search_tables_address, "the host's address has", pick)
         table.searching = True
 
@@ -244,17 +246,44 @@ class Quotas:
             raise QuotaError(over_refusal(what, count, most, who, hint))
 
 
-def per_hour_refusal(who: str, count: int, most: int) -> str:
-    return f"{who} created {count} tables in the last hour, the most allowed ({most} an hour); try again later"
+# Whole sentences, one per who and what, so that each is translated as a sentence (server/lang.py).
+_PER_HOUR = {
+    "you": N_("you created {count} tables in the last hour, the most allowed ({most} an hour); try again later"),
+    "your address": N_("your address created {count} tables in the last hour, the most allowed ({most} an hour); "
+                       "try again later"),
+    ALL_WHO: N_("this server's players created {count} tables in the last hour, the most allowed ({most} an hour); "
+                "try again later"),
+}
+_OVER = {
+    ("you host", "open tables"): N_("you host {count} open tables, the most allowed ({most}); {hint}"),
+    ("your address hosts", "open tables"): N_("your address hosts {count} open tables, the most allowed ({most}); "
+                                              "{hint}"),
+    (ALL_HOSTS, "open tables"): N_("this server has {count} open tables, the most allowed ({most}); {hint}"),
+    ("you host", SEARCHING): N_("you host {count} tables with searching computer players, the most allowed "
+                                "({most}); {hint}"),
+    ("your address hosts", SEARCHING): N_("your address hosts {count} tables with searching computer players, the "
+                                          "most allowed ({most}); {hint}"),
+    ("the host has", SEARCHING): N_("the host has {count} tables with searching computer players, the most allowed "
+                                    "({most}); {hint}"),
+    ("the host's address has", SEARCHING): N_("the host's address has {count} tables with searching computer "
+                                              "players, the most allowed ({most}); {hint}"),
+}
+_HINTS = (N_("finish or leave one first"), N_("finish one first"), N_("the server is full; try again later"))
 
 
-def over_refusal(what: str, count: int, most: int, who: str, hint: str) -> str:
-    return f"{who} {count} {what}, the most allowed ({most}); {hint}"
+def per_hour_refusal(who: str, count: int, most: int) -> Meaning:
+    return Meaning(_PER_HOUR[who], {"count": count, "most": most})
 
 
-def bot_hint() -> str:
+def over_refusal(what: str, count: int, most: int, who: str, hint: str) -> Meaning:
+    """``who`` over the quota of ``what`` (one of the pairs of ``_OVER``), and what to do (``hint``)."""
+    return Meaning(_OVER[(who, what)], {"count": count, "most": most,
+                                        "hint": hint if isinstance(hint, Meaning) else Meaning(hint)})
+
+
+def bot_hint() -> Meaning:
     """What a host over a quota of searching computer players may choose instead."""
-    return f"choose {' or '.join(sorted(INLINE_BOTS))} computer players"
+    return Meaning(N_("choose {bots} computer players"), {"bots": " or ".join(sorted(INLINE_BOTS))})
 
 
 def searching_bots(bots: Iterable[str | None]) -> bool:

@@ -13,6 +13,7 @@ and older pages from ``GET /api/tables/CODE/deals?before=N``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..core.cards import Card
@@ -34,6 +35,14 @@ class Presence:
     clock: dict[str, Any] | None = None                    # the turn clock now (server/clock.py), if any
 
 
+@cache
+def level_of(game: str, bot: str | None) -> str | None:
+    """The level (beginner, club, expert) a bot plays at in ``game``, for the page's words; None for others."""
+    from ..bots.levels import levels_for
+
+    return next((level for level, name in levels_for(game).items() if name == bot), None)
+
+
 def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
     """The public face of a table."""
     seats = []
@@ -43,7 +52,8 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
                           "online": seat.player in presence.online, "covered": seat.player in presence.covered,
                           "host": seat.player == state.host})
         elif seat.bot is not None:
-            seats.append({"seat": i, "kind": "bot", "name": f"Bot {i}", "bot": seat.bot})
+            seats.append({"seat": i, "kind": "bot", "name": f"Bot {i}", "bot": seat.bot,
+                          "level": level_of(state.game.name, seat.bot)})
         else:
             seats.append({"seat": i, "kind": "empty", "name": None})
     match = state.match
@@ -58,6 +68,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "rules_short": state.game.rules_to_json(state.rules),
         "host_name": state.players.get(state.host, "?"),
         "fill": state.fill,
+        "fill_level": level_of(state.game.name, state.fill),
         "grace": state.grace,
         "status": state.status,
         "private": state.private,
@@ -157,6 +168,7 @@ def snapshot(state: TableState, presence: Presence, player: str | None,
         "view": seat_view(state, player),
         "movers": movers(state.deal) if state.deal is not None else None,
         "legal_moves": legal_moves(state, player),
+        "suggested": suggested_calls(state, player),
     }
     if event is not None:
         msg["event"] = public_event(state, event)
@@ -175,6 +187,29 @@ def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]
     if seat is None or seat != deal.to_move:
         return None
     return [m.to_json() for m in state.game.legal_moves(deal)]
+
+
+def suggested_calls(state: TableState, player: str | None) -> list[str]:
+    """The calls the viewer's hand supports, when it is their call: what the game's rule-of-thumb player would
+    call for them (the page offers it above the full list of bids).  Empty at any other time."""
+    seat_view = seat_view_to_call(state, player)
+    if seat_view is None:
+        return []
+    from ..bots import make_bot
+
+    call = make_bot("rules", 0, state.game.name).choose(seat_view)
+    return [call] if call in seat_view["legal"] else []
+
+
+def seat_view_to_call(state: TableState, player: str | None) -> SeatView | None:
+    deal = state.deal
+    if deal is None or deal.is_over or state.paused:
+        return None
+    seat = state.deal_seat(state.own_seat(player))
+    if seat is None or seat != deal.to_move:
+        return None
+    seat_view = view(deal, seat, state.match)
+    return seat_view if seat_view["phase"] == "auction" else None
 
 
 def movers(deal: Any) -> dict[str, list[int]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..core.meaning import N_, Meaning
 from .state import TableError
 
 if TYPE_CHECKING:
@@ -35,8 +36,9 @@ def react(table: LiveTable, player: str, reaction: object) -> None:
         raise TableError("join the table with a name first")
     if table.reaction_limit.empty(player):
         limits = table.limits
-        raise TableError(f"too many reactions: at most {limits.reaction_burst} at once and "
-                         f"{limits.reactions_per_minute} a minute; this one was not sent")
+        raise TableError(Meaning(N_("too many reactions: at most {burst} at once and {most} a minute; this one "
+                                    "was not sent"), {"burst": limits.reaction_burst,
+                                                      "most": limits.reactions_per_minute}))
     table.reaction_limit.take(player)
     message: dict[str, Any] = {"type": "reaction", "seat": state.seat_of(player), "name": state.players[player],
                                "reaction": reaction, "time": round(time.time(), 2)}

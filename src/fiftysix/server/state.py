@@ -274,11 +274,11 @@ class TableState:
         if player in self.seers:
             held = self.seers.index(player)
             if held != seat:
-                raise TableError(f"during a deal you may only go back to your own seat {held}; "
-                                 "the other seats are free when the deal is over")
+                raise TableError(Meaning(N_("during a deal you may only go back to your own seat {seat}; the other "
+                                            "seats are free when the deal is over"), {"seat": held}))
         elif self.seers[seat] is None and seat not in self.offered:
-            raise TableError(f"a computer player plays seat {seat} this deal: take it when the deal is over, "
-                             "or ask the host to offer it to you")
+            raise TableError(Meaning(N_("a computer player plays seat {seat} this deal: take it when the deal is "
+                                        "over, or ask the host to offer it to you"), {"seat": seat}))
 
     def _on_stand(self, e: dict[str, Any]) -> dict[str, Any]:
         current = self.seat_of(e["player"])
@@ -421,7 +421,7 @@ class TableState:
         self._check_seat(seat)
         person = self.seats[seat].player
         if person is None:
-            raise TableError(f"seat {seat} has no person to replace")
+            raise TableError(Meaning(N_("seat {seat} has no person to replace"), {"seat": seat}))
         if person == self.host:
             raise TableError("you cannot replace yourself; stand up instead")
         self.seats[seat] = Seat(bot=e["bot"])
@@ -474,8 +474,8 @@ class TableState:
     def _fill_seats(self) -> None:
         empty = [i for i, s in enumerate(self.seats) if s.empty]
         if empty and self.fill is None:
-            raise TableError(f"seats {', '.join(map(str, empty))} are empty: "
-                             "seat players or computer players there first")
+            raise TableError(Meaning(N_("seats {seats} are empty: seat players or computer players there first"),
+                                     {"seats": ", ".join(map(str, empty))}))
         for i in empty:
             self.seats[i] = Seat(bot=self.fill)
 

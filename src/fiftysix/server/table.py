@@ -23,7 +23,8 @@ from typing import Any
 
 from ..bots import make_bot
 from ..bots.base import Bot, RandomBot
-from ..core.meaning import N_
+from ..core.meaning import N_, Meaning
+from ..core.moves import PASS
 from ..views import view
 from .clock import TurnClock
 from .db import Database, LogGap
@@ -37,6 +38,12 @@ log = logging.getLogger("fiftysix.server")
 
 __all__ = ["INLINE_BOTS", "Connection", "LiveTable", "Timing"]
 
+
+
+def spectators_refusal(count: int, most: int) -> Meaning:
+    """A viewer over a table's spectator limit (one sentence for both the single and the clustered table)."""
+    return Meaning(N_("this table has {count} spectators, the most allowed ({most}); try again later"),
+                   {"count": count, "most": most})
 
 class NotStored(TableError):
     """A change the database did not store (it is away, or the log was not where the table thought)."""
@@ -242,8 +249,7 @@ class LiveTable:
                 return False
             seated_or_host = self.state.seat_of(conn.player) is not None or conn.player == self.state.host
             if not seated_or_host and self.watchers() >= self.limits.spectators:
-                raise TableError(f"this table has {self.watchers()} spectators, the most allowed "
-                                 f"({self.limits.spectators}); try again later")
+                raise TableError(spectators_refusal(self.watchers(), self.limits.spectators))
             self.conns.add(conn)
             self.last_active = time.time()
             current = self.state.version
@@ -280,7 +286,8 @@ class LiveTable:
         assert conn.player is not None
         asking = self.asking()
         if conn.player not in asking and len(asking) >= MAX_KNOCKS:
-            raise TableError(f"{MAX_KNOCKS} people are waiting for the host already; try again later")
+            raise TableError(Meaning(N_("{n} people are waiting for the host already; try again later"),
+                                     {"n": MAX_KNOCKS}))
         conns = self.knocks.get(conn.player, (name, set()))[1]
         conns.add(conn)
         self.knocks[conn.player] = (name, conns)
@@ -448,6 +455,10 @@ class LiveTable:
         assert state.deal is not None, "a computer player's move is pending only during a deal"
         deal_seat = state.deal_seat(table_seat)
         seat_view = view(state.deal, deal_seat, state.match)
+        timed_out = self.clock.expired == table_seat
+        if timed_out and seat_view["phase"] == "auction" and PASS.text in seat_view["legal"]:
+            # a person whose clock ran out in the auction passes: the computer never bids them into a contract
+            return {"kind": "move", "seat": table_seat, "move": PASS.text, "by": name, "timeout": True}
         bot = self.bots.get((table_seat, name))
         if bot is None:
             bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
@@ -462,6 +473,6 @@ class LiveTable:
         if move not in seat_view["legal"]:
             move = RandomBot().choose(seat_view)
         event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
-        if self.clock.expired == table_seat:
+        if timed_out:
             event["timeout"] = True
         return event

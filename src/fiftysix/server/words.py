@@ -5,28 +5,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.meaning import N_
+
 OPTIONS: dict[str, tuple[str, str]] = {
-    "players": ("Players", "How many sit at the table."),
-    "teams": ("Teams", "Who plays with whom."),
-    "deck": ("Deck", "How many cards are dealt (the usual deck for the number of players by default)."),
-    "bidding": ("Bidding", "How bids are written and what they show."),
-    "double": ("After a double", "Whether the auction goes on after a double."),
-    "multiplier": ("Double and redouble", "What a double and a redouble do to the payment."),
-    "all_pass": ("If everybody passes", "What happens when nobody bids."),
-    "trump": ("Trumps", "How the trump suit is set."),
-    "scoring": ("Scoring", "How a deal is paid and when the match ends."),
-    "tables": ("Tables each", "How many tables each team starts with; a team that has paid them all is out."),
-    "deals": ("Deals", "How many deals the match lasts (with points scoring)."),
-    "target": ("Target", "The score that ends the match (empty: none)."),
-    "claim": ("Claims", "Whether a player may claim the remaining tricks."),
-    "discards": ("Discards", "Whether the bidder's discard is shown."),
-    "sixty_fail": ("A failed 60", "What a failed bid of 60 costs."),
-    "bidder_first": ("Reaching the target", "Who wins when several sides reach the target in one deal."),
+    "players": (N_("Players"), N_("How many sit at the table.")),
+    "teams": (N_("Teams"), N_("Who plays with whom.")),
+    "deck": (N_("Deck"), N_("How many cards are dealt (the usual deck for the number of players by default).")),
+    "bidding": (N_("Bidding"), N_("How bids are written and what they show.")),
+    "double": (N_("After a double"), N_("Whether the auction goes on after a double.")),
+    "multiplier": (N_("Double and redouble"), N_("What a double and a redouble do to the payment.")),
+    "all_pass": (N_("If everybody passes"), N_("What happens when nobody bids.")),
+    "trump": (N_("Trumps"), N_("How the trump suit is set.")),
+    "scoring": (N_("Scoring"), N_("How a deal is paid and when the match ends.")),
+    "tables": (N_("Tables each"), N_("How many tables each team starts with; a team that has paid them all is out.")),
+    "deals": (N_("Deals"), N_("How many deals the match lasts (with points scoring).")),
+    "target": (N_("Target"), N_("The score that ends the match (empty: none).")),
+    "claim": (N_("Claims"), N_("Whether a player may claim the remaining tricks.")),
+    "discards": (N_("Discards"), N_("Whether the bidder's discard is shown.")),
+    "sixty_fail": (N_("A failed 60"), N_("What a failed bid of 60 costs.")),
+    "bidder_first": (N_("Reaching the target"), N_("Who wins when several sides reach the target in one deal.")),
 }
 
 VALUES: dict[str, dict[str, str]] = {
-    "deck": {"null": "The usual deck for the number of players.", "32": "32 cards (A K Q J 10 9 of each suit, "
-             "twice).", "48": "48 cards.", "64": "64 cards."},
+    "deck": {"null": N_("The usual deck for the number of players."), "32": N_("32 cards (A K Q J 10 9 of each suit, "
+             "twice)."), "48": N_("48 cards."), "64": N_("64 cards.")},
 }
 
 

@@ -34,7 +34,18 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..access import Lookups
-from ..limits import ALL, ALL_HINT, ALL_HOSTS, ALL_WHO, Limits, QuotaError, bot_hint, over_refusal, per_hour_refusal
+from ..limits import (
+    ALL,
+    ALL_HINT,
+    ALL_HOSTS,
+    ALL_WHO,
+    SEARCHING,
+    Limits,
+    QuotaError,
+    bot_hint,
+    over_refusal,
+    per_hour_refusal,
+)
 
 log = logging.getLogger("fiftysix.server")
 
@@ -214,7 +225,7 @@ class SharedQuotas:
                                       (lim.search_tables, lim.search_tables_address),
                                       ("you host", "your address hosts"), strict=False):
                 places.append((key, OPEN_TTL, most))
-                refusals.append(lambda n, m, w=who: over_refusal("tables with searching computer players", n, m,
+                refusals.append(lambda n, m, w=who: over_refusal(SEARCHING, n, m,
                                                                  w, bot_hint()))
         hosted = Hosted(player, address, searching)
         try:
@@ -252,7 +263,7 @@ class SharedQuotas:
             return
         if full is not None:
             who = ("the host has", "the host's address has")[full[0]]
-            raise QuotaError(over_refusal("tables with searching computer players", full[1], places[full[0]][2],
+            raise QuotaError(over_refusal(SEARCHING, full[1], places[full[0]][2],
                                           who, bot_hint()))
         hosted.searching = True
         await self.remember(code, hosted)

@@ -17,7 +17,7 @@ from ..db import Fenced
 from ..history import History
 from ..messages import Presence, snapshot, table_info
 from ..state import DEAL_OVER, TableError, TableState
-from ..table import Connection, LiveTable, NotStored
+from ..table import Connection, LiveTable, NotStored, spectators_refusal
 from .bus import Bus, inbox, table_channel
 from .counters import Hosted, watch_key
 
@@ -163,7 +163,7 @@ class ClusterTable(LiveTable):
             most = self.limits.spectators
             full = await self.hub.count_watcher(self.code, member, 1 << 30 if host else most)
             if full is not None:
-                raise TableError(f"this table has {full} spectators, the most allowed ({most}); try again later")
+                raise TableError(spectators_refusal(full, most))
             self.watching[conn] = member
         try:
             connected = await super().connect(conn, since)

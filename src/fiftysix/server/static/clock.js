@@ -4,10 +4,13 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatBadges } from "./seat-badges.js";
+import { note } from "./notes.js";
 
 let info = null;           // the turn_clock object last seen
 let localDeadline = 0;     // Date.now() milliseconds when it runs out
 let ticker = null;
+let mySeat = null;         // this viewer's table seat: its clock running low gets a note in words
+const LOW = 10;            // seconds left when "then the computer moves for you" is said
 
 function clockText(left, bankLeft, paused) {
   const move = Math.max(0, left - bankLeft);
@@ -30,15 +33,30 @@ function tick() {
   const left = secondsLeft();
   el.textContent = clockText(left, info.bank_left, info.paused);
   el.classList.toggle("low", left <= 5);
+  noteLow(left);
+}
+
+/** Say in words when your own clock is low: the bank is running, or the computer is about to move for you. */
+function noteLow(left) {
+  let text = null;
+  if (info && !info.paused && info.seat === mySeat && info.deadline !== null) {
+    const n = Math.ceil(left);
+    if (n <= LOW) text = t("{n} s left: then the computer moves for you.", { n });
+    else if (left <= info.bank_left) {
+      text = t("Your move time is up: your time bank is running ({n} s left for the match).", { n });
+    }
+  }
+  note("clock", text, false);
 }
 
 export function renderClock(S, c) {
   const tc = S.table.turn_clock;
+  mySeat = S.you ? S.you.seat : null;
   if (tc !== info) {
     info = tc;
     if (tc && tc.deadline !== null) localDeadline = Date.now() + (tc.deadline - tc.now) * 1000;
   }
-  if (!tc) { clearInterval(ticker); ticker = null; return; }
+  if (!tc) { clearInterval(ticker); ticker = null; note("clock", null); return; }
   const ds = S.table.deal_seats.indexOf(tc.seat);
   const box = seatBadges(ds);
   if (box) {

@@ -93,3 +93,16 @@ export function trumpText(trump) {
   if (trump === "NT") return t("no trumps");
   return `${SUITS[trump] || ""} ${suitWord(trump) || trump}`;
 }
+
+/** A computer player in words: its level ("a computer player (expert)"), else the program's name. */
+export function botWord(bot, level) {
+  const levels = { beginner: t("beginner"), club: t("club player"), expert: t("expert") };
+  return level && levels[level] ? levels[level] : t("the “{bot}” program", { bot });
+}
+
+/** A table's message with its computer players named in the page's language ("Bot 2" is the server's English). */
+export function localNames(table) {
+  if (!table || !table.seats) return table;
+  for (const seat of table.seats) if (seat.kind === "bot") seat.name = t("Bot {n}", { n: seat.seat });
+  return table;
+}

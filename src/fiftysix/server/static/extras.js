@@ -44,8 +44,11 @@ function renderHostControls(S, c, actions, box) {
       h("button", { type: "button", "data-make-host": seat.seat,
                     onclick: () => actions.send({ type: "host", seat: seat.seat }) }, t("Make host"))));
   }
-  box.append(h("details", { class: "host-controls", id: "host-controls" },
-    h("summary", {}, t("Host controls")), ...rows));
+  // drawn afresh at every message: it stays open (or closed) as the host left it
+  const details = h("details", { class: "host-controls", id: "host-controls", open: !!S.hostControlsOpen },
+    h("summary", {}, t("Host controls")), ...rows);
+  details.addEventListener("toggle", () => { S.hostControlsOpen = details.open; });
+  box.append(details);
 }
 
 function renderReviewLink(S, box) {

@@ -157,19 +157,28 @@ function placeInFront(el, ds, feltBox) {
   el.style.top = `${(100 * (sy + f * dy)) / feltBox.height}%`;
 }
 
+/** The finished trick, small in the felt's corner, while the next one is played in the middle. */
+function prevTrick(S, c, v, index) {
+  const winner = v.tricks[index].winner;
+  return h("div", { class: "prev-trick", id: "prev-trick", "aria-hidden": "true" },
+    finishedTrick(S, v, index).map(([ds, cd]) => card(cd, { small: true, cls: ds === winner ? "win" : "" })));
+}
+
 function renderCentre(S, c, actions, places) {
   const v = c.v;
   const box = clear(document.getElementById("trick"));
   const now = Date.now();
-  let shown = currentTrick(S, v);
+  const current = currentTrick(S, v);
+  let shown = current;
   let winner = null;
   let held = false;
   const lastIndex = v.tricks.length - 1;
-  if (lastIndex >= 0 && (hold.until > now || hold.collecting || !shown.length)) {
-    // the finished trick: while held, and after that until the next lead
-    const index = hold.until > now || hold.collecting ? hold.index ?? lastIndex : lastIndex;
-    shown = finishedTrick(S, v, Math.min(index, lastIndex));
-    winner = v.tricks[Math.min(index, lastIndex)].winner;
+  const holding = lastIndex >= 0 && (hold.until > now || hold.collecting);
+  if (lastIndex >= 0 && !current.length) {
+    // the finished trick, until the next lead; once the next trick has begun it is shown at once and the
+    // finished one shrinks aside (below) while its hold lasts: nobody must follow a lead they cannot see
+    shown = finishedTrick(S, v, lastIndex);
+    winner = v.tricks[lastIndex].winner;
     held = true;
   }
   box.classList.toggle("finished", held);
@@ -196,15 +205,20 @@ function renderCentre(S, c, actions, places) {
     els.push([ds, el]);
   }
   for (const [ds, el] of els) placeInFront(el, ds, feltBox);
+  const aside = holding && current.length ? lastIndex : null;
+  if (aside !== null) box.append(prevTrick(S, c, v, aside));
   const info = document.getElementById("trick-info");
-  const current = currentTrick(S, v);
   box.dataset.led = current.length ? current[0][1] : "";
-  if (held && winner !== null) {
-    const tr = v.tricks[Math.min(hold.index ?? lastIndex, lastIndex)];
-    let text = winner === c.me ? t("You win the trick ({points} points)", { points: tr.points })
-      : t("{name} wins the trick ({points} points)", { name: c.nameOf(winner), points: tr.points });
-    // the next trick has begun under the held one: its lead is said at once, so nobody waits to see it
-    if (current.length) text += ` · ${t("{name} led {card}", { name: c.nameOf(current[0][0]), card: pretty(current[0][1]) })}`;
+  const said = held ? lastIndex : aside;
+  if (said !== null) {
+    const tr = v.tricks[said];
+    let text = tr.winner === c.me ? t("You win the trick ({points} points)", { points: tr.points })
+      : t("{name} wins the trick ({points} points)", { name: c.nameOf(tr.winner), points: tr.points });
+    if (current.length) {   // the next trick's lead, in words too
+      const [leader, led] = current[0];
+      text += ` · ${leader === c.me ? t("you led {card}", { card: pretty(led) })
+        : t("{name} led {card}", { name: c.nameOf(leader), card: pretty(led) })}`;
+    }
     info.textContent = text;
   } else if (v.phase === "play" && !shown.length && v.to_move !== null) {
     info.textContent = v.to_move === c.me ? t("Your lead.") : t("{name} leads.", { name: c.nameOf(v.to_move) });

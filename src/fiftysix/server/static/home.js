@@ -1,6 +1,6 @@
 // The start page: create a table (game, preset, options, bots, grace period) or join one by code.  Every
 // sentence about a preset or an option comes from the server's catalogue (one place), never from here.
-import { h, clear } from "./dom.js";
+import { botWord, h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { clockChoice } from "./clock-form.js";
 
@@ -62,8 +62,12 @@ function renderOptions() {
       words.help ? h("div", { class: "muted opt-help" }, words.help) : null));
   }
   const fill = clear($("fill"));
-  for (const bot of info.bots) {
-    fill.append(h("option", { value: bot, selected: bot === info.default_bot }, t("fill with computer players ({bot})", { bot })));
+  // the levels first, in words; the other programs after them by name
+  const levelOf = Object.fromEntries(Object.entries(info.levels || {}).map(([level, bot]) => [bot, level]));
+  const bots = [...Object.values(info.levels || {}), ...info.bots.filter((b) => !(b in levelOf))];
+  for (const bot of bots) {
+    fill.append(h("option", { value: bot, selected: bot === info.default_bot },
+                  t("fill with computer players ({bot})", { bot: botWord(bot, levelOf[bot]) })));
   }
   fill.append(h("option", { value: "" }, t("leave empty (friends or bots added by hand)")));
 }

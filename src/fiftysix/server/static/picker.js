@@ -1,11 +1,16 @@
 // Your hand and your move: legal cards raised, the others greyed (a tap says why); tap to select, then confirm.
 import { card, cardName, cardParts, clear, h, pretty, showPanel, suitWord, trumpText, SUITS } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { note } from "./notes.js";
 
 const SPECIAL_WORDS = () => ({ P: t("Pass"), X: t("Double"), XX: t("Redouble"), HOLD: t("Hold"), PP: t("Plus pass") });
 const OTHER_WORDS = () => ({ "?": t("Ask for trumps to be turned up"), CLAIM: t("Claim the rest") });
 const DOING = () => ({ auction: t("call"), play: t("play"), trump: t("choose trumps"), discard: t("discard") });
 const HINT_KEY = "fiftysix-hint-promise";
+const CONFIRM_KEY = "fiftysix-confirm-cards";     // "1": a card is played only after "Play" (a tap selects it)
+const LAST_CARD_MS = 700;                         // a forced last card is played for you after this pause
+
+const confirmCards = () => localStorage.getItem(CONFIRM_KEY) === "1";
 
 function suitOf(call) {
   if (/NT|NOES|NOS/.test(call)) return "NT";
@@ -17,6 +22,7 @@ function suitOf(call) {
 export function whyNot(S, c, cd) {
   const v = c.v;
   if (!S.online) return t("Reconnecting: wait until the table is back.");
+  if (c.t.paused) return t("The host has paused the table: play goes on when they resume it.");
   if (S.sentAt !== null) return t("Your move is on its way to the table.");
   if (v.to_move !== c.me) {
     const what = DOING()[v.phase] || t("move");
@@ -40,7 +46,7 @@ export function renderHand(S, c, actions, panel) {
   const active = document.activeElement;
   const focusAt = active && panel.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
   clear(panel);
-  const legal = (S.sentAt === null && v.legal) || [];
+  const legal = (S.sentAt === null && !c.t.paused && v.legal) || [];
   const myTurn = legal.length > 0;
   const discard = myTurn && v.phase === "discard";
   const playing = myTurn && v.phase === "play";
@@ -60,8 +66,12 @@ export function renderHand(S, c, actions, panel) {
                       onclick: () => actions.toggleCard(cd, i) });
     } else if (playing && legal.includes(cd)) {
       const selected = S.selected === cd;
+      // one tap plays the card; with "confirm each card" on, a tap selects it and a second tap (or Play) plays it
       el = card(cd, { cls: `legal${selected ? " selected" : ""}`, pressed: selected ? "true" : "false",
-                      onclick: () => { S.why = ""; if (selected) actions.confirm(cd); else actions.select(cd); } });
+                      onclick: () => {
+                        S.why = "";
+                        if (selected || !confirmCards()) actions.confirm(cd); else actions.select(cd);
+                      } });
     } else {
       // greyed, yet a button: a tap (or Enter) says why it cannot be played, or whose turn it is
       el = card(cd, { button: true, ariaDisabled: true, cls: playing ? "illegal" : "idle", onclick: () => explain(cd) });
@@ -71,19 +81,44 @@ export function renderHand(S, c, actions, panel) {
     row.append(el);
   });
   panel.append(h("h2", { class: "sr-only" }, t("Your hand")), row, why);
+  if (playing && v.hand.length === 1 && legal.includes(v.hand[0])) playLastCard(S, v, actions);
   if (focusAt !== null) {
     const again = row.querySelector(`[data-index="${focusAt}"]`) || row.querySelector("button");
     if (again) again.focus();
   }
 }
 
+/** Your last card is forced: it is played for you, once, after a short pause (the move is yours as ever). */
+function playLastCard(S, v, actions) {
+  const key = `${v.dealer}:${v.tricks.length}:${v.hand[0]}`;
+  if (S.lastCardFor === key) return;
+  S.lastCardFor = key;
+  setTimeout(() => {
+    const now = S.view;
+    if (!now || S.sentAt !== null || now.hand.length !== 1 || now.hand[0] !== v.hand[0] ||
+        !(now.legal || []).includes(v.hand[0])) return;
+    actions.confirm(v.hand[0]);
+    note("acted", t("Your last card, {card}, was played for you.", { card: pretty(v.hand[0]) }));
+  }, LAST_CARD_MS);
+}
+
 export function renderAction(S, c, actions, panel) {
   const v = c.v;
   const st = c.t.status;
-  const legal = (v && S.sentAt === null && v.legal) || [];
+  const legal = (v && S.sentAt === null && !c.t.paused && v.legal) || [];
   const on = !!v && st === "playing";
   if (!showPanel(panel, on)) return;
   clear(panel);
+  if (c.t.paused) {     // no move is taken while paused: say so, not "your turn"
+    panel.classList.remove("you-move");
+    panel.append(h("div", { id: "waiting", class: "paused" },
+      t("The host has paused the table: play goes on when they resume it.")));
+    if (S.you && S.you.host) {
+      panel.append(h("button", { class: "primary", id: "resume-btn", onclick: () => actions.send({ type: "resume" }) },
+        t("Resume the table")));
+    }
+    return;
+  }
   panel.classList.toggle("you-move", legal.length > 0);
   panel.classList.toggle("offline", !S.online);
   if (S.sentAt !== null) {
@@ -155,7 +190,23 @@ function auctionPicker(S, c, actions, panel, legal) {
                             "aria-pressed": S.selected === m ? "true" : "false", onclick: () => actions.select(m) }, words[m] || m));
   }
   panel.append(row);
+  // the call the hand supports (the rule-of-thumb player's, from the server) first, one tap away; the full list
+  // of bids folds away below it
+  const suggested = (S.suggested || []).filter((m) => legal.includes(m));
+  if (suggested.length) {
+    const line = h("div", { class: "row suggest", id: "suggest" }, h("span", { class: "muted" }, t("Your hand supports:")));
+    for (const m of suggested) {
+      line.append(h("button", { class: `choice${S.selected === m ? " selected" : ""}`, "data-move": m, "data-suggested": "1",
+                                "aria-pressed": S.selected === m ? "true" : "false", onclick: () => actions.select(m) },
+                    words[m] || t("Bid {bid}", { bid: pretty(m) })));
+    }
+    panel.append(line);
+  }
   if (bids.length) {
+    const fold = h("details", { class: "all-bids", id: "all-bids", open: S.allBidsOpen ?? !suggested.length },
+      h("summary", {}, t("All bids ({n})", { n: bids.length })));
+    fold.addEventListener("toggle", () => { S.allBidsOpen = fold.open; });
+    panel.append(fold);
     let shown = bids;
     if (bids.length > 16) {
       const groups = [...new Set(bids.map(suitOf))];
@@ -167,7 +218,7 @@ function auctionPicker(S, c, actions, panel, legal) {
                                  "aria-selected": S.tab === g ? "true" : "false",
                                  onclick: () => { S.tab = g; actions.rerender(); } }, label));
       }
-      panel.append(tabs);
+      fold.append(tabs);
       shown = bids.filter((m) => suitOf(m) === S.tab);
     }
     const grid = h("div", { class: "bids", id: "bids" });
@@ -176,7 +227,7 @@ function auctionPicker(S, c, actions, panel, legal) {
                                "aria-pressed": S.selected === m ? "true" : "false",
                                onclick: () => actions.select(m) }, pretty(m)));
     }
-    panel.append(grid);
+    fold.append(grid);
   }
   if (S.selected !== null && legal.includes(S.selected)) {
     const m = S.selected;
@@ -221,8 +272,12 @@ function playPicker(S, actions, panel, legal) {
   if (S.selected !== null && cards.includes(S.selected)) {
     panel.append(confirmBox(t("Play {card}", { card: pretty(S.selected) }), null, () => actions.confirm(S.selected)));
   } else {
-    panel.append(h("div", { class: "muted" }, t("Tap one of the raised cards, then confirm (or tap it again).")));
+    panel.append(h("div", { class: "muted" }, confirmCards() ? t("Tap one of the raised cards, then confirm (or tap it again).")
+      : t("Tap one of the raised cards to play it.")));
   }
+  const box = h("input", { type: "checkbox", id: "confirm-cards", checked: confirmCards(),
+    onchange: () => { localStorage.setItem(CONFIRM_KEY, box.checked ? "1" : "0"); S.selected = null; actions.rerender(); } });
+  panel.append(h("label", { class: "row muted", for: "confirm-cards" }, box, t("Confirm each card before it is played")));
   for (const m of others) {
     panel.append(h("div", { class: "row", style: "margin-top:6px" },
       h("button", { "data-move": m.move, onclick: () => actions.confirm(m.move) }, words[m.move] || m.label)));

@@ -1,5 +1,5 @@
 // Drawing the table from the latest message. Names are user data: they only ever go in as text.
-import { card, clear, h, isCard, pretty, showPanel, trumpText } from "./dom.js";
+import { botWord, card, clear, h, isCard, pretty, showPanel, trumpText } from "./dom.js";
 import { finishedTrick, renderFelt } from "./felt.js";
 import { renderAction, renderHand } from "./picker.js";
 import { renderExtras } from "./extras.js";
@@ -46,11 +46,17 @@ export function context(S) {
 export function renderAll(S, actions) {
   $("dot").classList.toggle("on", S.online);
   renderBanner(S);
-  if (!S.table) return;
+  if (!S.table) {       // nothing heard from the table yet (offline, or still connecting): at least say which
+    $("title").textContent = t("Table {code}", { code: S.code });
+    $("code").textContent = S.code;
+    return;
+  }
   if (S.sentAt !== null && S.sentAt !== S.version) S.sentAt = null;
   const c = context(S);
   $("title").textContent = c.t.name;
-  document.title = `${c.t.name} · fiftysix`;
+  // a player in another tab sees at once that it is their turn
+  const mine = S.sentAt === null && !c.t.paused && c.v && (c.v.legal || []).length > 0;
+  document.title = mine ? `● ${t("Your turn")} · ${c.t.name}` : `${c.t.name} · fiftysix`;
   $("code").textContent = c.t.code;
   renderJoin(S, actions);
   renderScore(S, c);
@@ -77,6 +83,8 @@ function renderBanner(S) {
              "when they can.");
   } else if (!S.online && S.table !== null) {
     text = t("Reconnecting… the table is out of reach; your moves are sent when it is back.");
+  } else if (!S.online && S.tried) {
+    text = t("No connection: the table appears here as soon as this device is back online.");
   }
   show(banner, text !== "");
   banner.textContent = text;
@@ -146,6 +154,7 @@ function statusText(S, c) {
   if (st === "deal_over") return t("deal over");
   if (st === "match_over") return t("match over");
   if (S.you && S.you.waiting) return t("a computer player plays your seat until this deal ends");
+  if (c.t.paused) return t("paused by the host");
   return turnText(c);
 }
 
@@ -202,6 +211,12 @@ function renderTable(S, c) {
   }
 }
 
+/** A team's name, with "(your team)" after the viewer's own. */
+function teamLabel(c, team) {
+  const name = c.teamName(team);
+  return c.me !== null && c.teamOf(c.me) === team && name !== t("you") ? `${name} (${t("your team")})` : name;
+}
+
 function renderSummary(S, c, actions) {
   const panel = $("summary-panel");
   const st = c.t.status;
@@ -221,15 +236,18 @@ function renderSummary(S, c, actions) {
     const name = declarerName(c, k);
     const alone = team === name || team === c.nameOf(k.declarer ?? k.bidder);
     const bid = bidText(k);
+    const ours = c.me !== null && c.teamOf(c.me) === r.contract.team;
     let line;
     if (alone) line = r.made ? t("{name} made {bid}.", { name, bid }) : t("{name} failed {bid}.", { name, bid });
+    else if (ours) line = r.made ? t("Your team made {bid} (bid by {name}).", { bid, name })
+      : t("Your team failed {bid} (bid by {name}).", { bid, name });
     else if (r.made) line = t("{team} made {bid} (bid by {name}).", { team, bid, name });
     else line = t("{team} failed {bid} (bid by {name}).", { team, bid, name });
     panel.append(h("p", { class: "big", id: "summary-line" }, line));
-    panel.append(h("p", {}, t("Card points: "), r.points.map((p, team) => `${c.teamName(team)} ${p}`).join(" · ")));
+    panel.append(h("p", {}, t("Card points: "), r.points.map((p, team) => `${teamLabel(c, team)} ${p}`).join(" · ")));
     if (r.score) {
       const label = m.scoring === "tables" ? t("Change (tables): ") : t("Change (points): ");
-      panel.append(h("p", {}, label, r.score.map((s, team) => `${c.teamName(team)} ${s > 0 ? "+" : ""}${s}`).join(" · ")));
+      panel.append(h("p", {}, label, r.score.map((s, team) => `${teamLabel(c, team)} ${s > 0 ? "+" : ""}${s}`).join(" · ")));
     }
   }
   if (st === "match_over") {
@@ -311,7 +329,8 @@ function renderLobby(S, c, actions) {
     row.append(h("button", { class: "primary", id: "start-btn", onclick: () => actions.send({ type: "start" }) }, t("Start the match")));
     if (empty) {
       row.append(h("span", { class: "muted" }, tb.fill
-        ? tn("{n} empty seat will get a computer player ({bot}).", "{n} empty seats will get computer players ({bot}).", empty, { bot: tb.fill })
+        ? tn("{n} empty seat will get a computer player ({bot}).", "{n} empty seats will get computer players ({bot}).", empty,
+          { bot: botWord(tb.fill, tb.fill_level) })
         : tn("{n} seat still empty.", "{n} seats still empty.", empty)));
     }
   }
@@ -332,8 +351,9 @@ function renderAuction(S, c) {
       h("span", { class: "meaning" }, v.auction_meanings[i])));
   });
   if (!v.auction.length) list.append(h("li", { class: "muted" }, t("{name} calls first.", { name: c.nameOf((v.dealer + 1) % c.n) })));
+  const calls = tn("{n} call", "{n} calls", v.auction.length);    // its own call: the extractor skips nested ones
   const details = h("details", { open: open || window.innerWidth >= 760 },
-    h("summary", {}, t("Auction ({calls})", { calls: tn("{n} call", "{n} calls", v.auction.length) })), list);
+    h("summary", {}, t("Auction ({calls})", { calls })), list);
   panel.append(details);
   list.scrollTop = list.scrollHeight;
 }
@@ -343,17 +363,36 @@ function renderHistory(S, actions) {
   const deals = S.deals;
   if (!showPanel(panel, deals.length > 0)) return;
   clear(panel);
+  // the score sheet: each deal's change for each team, and the match's score now at the foot
+  const m = S.table.match;
+  const teams = m && m.team_seats.length <= 4 ? m.team_seats.map((_, team) => team) : [];
+  const head = (team) => {
+    const names = m.team_seats[team].map((ts) => (S.table.seats[ts] && S.table.seats[ts].name) || "?").join(" & ");
+    const mine = S.you && S.you.seat !== null && m.team_seats[team].includes(S.you.seat);
+    return h("th", { scope: "col" }, mine ? `${names} (${t("your team")})` : names);
+  };
   const table = h("table", { class: "history", id: "history" },
-    h("tr", {}, h("th", {}, "#"), h("th", {}, t("Contract")), h("th", {}, t("Result")), h("th", {}, t("Record"))));
+    h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Contract")),
+      h("th", { scope: "col" }, t("Result")), teams.map(head), h("th", { scope: "col" }, t("Record"))));
   for (const d of deals) {
     const k = d.contract;
     const text = k ? `${k.value}${pretty(k.strain || k.trump || "")}${k.multiplier > 1 ? (k.multiplier === 2 ? " X" : " XX") : ""}` : t("thrown in");
+    const change = (team) => {
+      const s = d.match === m.number && d.score ? d.score[team] : undefined;
+      return h("td", { class: "run" }, s === undefined || s === null ? "" : `${s > 0 ? "+" : ""}${s}`);
+    };
     table.append(h("tr", {}, h("td", {}, `${d.match}.${d.deal}`), h("td", {}, text),
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? t("made") : t("failed")) : "—"),
-      h("td", {}, h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "",
-                           "aria-label": t("record of deal {n}", { n: `${d.match}.${d.deal}` }) }, "JSON"))));
+      teams.map(change),
+      h("td", {}, h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "" },
+        t("Deal {n} (JSON)", { n: `${d.match}.${d.deal}` })))));
   }
-  panel.append(h("h2", {}, t("Deals of this table")));
+  if (teams.length) {
+    const now = (value) => (m.scoring === "tables" ? tn("{n} table", "{n} tables", value) : tn("{n} point", "{n} points", value));
+    table.append(h("tr", { class: "total" }, h("th", { scope: "row", colspan: 3 }, t("Score now")),
+      teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))), h("td", {}, "")));
+  }
+  panel.append(h("h2", {}, t("Score sheet")));
   if (S.olderDeals) panel.append(h("button", { id: "older-deals", onclick: () => actions.olderDeals() }, t("Earlier deals")));
   panel.append(table);
   const links = h("p", { id: "match-records" }, t("Whole matches: "));

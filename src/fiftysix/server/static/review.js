@@ -86,7 +86,8 @@ function renderSource() {
   const input = h("input", { type: "file", id: "rv-file", accept: ".json,application/json",
                              onchange: (e) => e.target.files[0] && readFile(e.target.files[0]) });
   const drop = h("div", { class: "rv-drop", id: "rv-drop" },
-    h("p", {}, t("Drop a deal or match record file (.json) here, or choose one:")), input);
+    h("label", { for: "rv-file", id: "rv-file-label" }, t("Drop a deal or match record file (.json) here, or choose one:")),
+    input);
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (e) => {

@@ -2,11 +2,13 @@
 // the table's public facts and this viewer's own view, so the page never has to remember more, except
 // the finished deals: a `state` brings the recent ones, each message the latest, older pages come from
 // GET /api/tables/CODE/deals?before=N.
-import { h, clear } from "./dom.js";
+import { h, clear, localNames, pretty } from "./dom.js";
+import { note } from "./notes.js";
 import { renderAll } from "./render.js";
 import { t } from "./i18n.js";
 import { beepOnTurn, initSound } from "./sound.js";
 import { openShare } from "./share.js";
+import { initRules } from "./rules.js";
 import { noteReaction } from "./reactions.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
@@ -47,6 +49,7 @@ function connect() {
   ws.addEventListener("close", (e) => {
     if (e.reason && e.code !== 1013) showError(e.reason);   // refused (cross-site, signed out): say why
     S.online = false;
+    S.tried = true;
     if (e.code === 1008) S.version = null;   // dropped for falling behind: come back with a full state
     if (e.code === 1013) retry = Math.max(retry, 3);   // a service is down: ask again every few seconds
     renderAll(S, actions);
@@ -69,7 +72,8 @@ function onMessage(msg) {
       S.closed = null;
       const newDeal = !S.view || !msg.view || msg.view.dealer !== S.view.dealer ||
         (msg.view.hand || []).length > (S.view.hand || []).length;
-      S.table = msg.table; S.you = msg.you; S.view = msg.view; S.movers = msg.movers; S.version = msg.version;
+      if (msg.event) noteEvent(msg, S.you, S.view);
+      S.table = localNames(msg.table); S.you = msg.you; S.view = msg.view; S.movers = msg.movers; S.version = msg.version;
       S.why = "";
       if (msg.type === "state") {
         S.deals = msg.deals || [];
@@ -77,6 +81,7 @@ function onMessage(msg) {
       }
       noteDeal(msg.table);
       S.legalMoves = msg.legal_moves || [];   // {move, kind, suit, label}, built by the game
+      S.suggested = msg.suggested || [];      // the calls the hand supports (server/messages.py)
       const legal = (msg.view && msg.view.legal) || [];
       if (S.selected !== null && !legal.includes(S.selected)) S.selected = null;
       if (!legal.length || newDeal) { S.selectedCards = []; S.selected = null; }
@@ -112,7 +117,7 @@ function onMessage(msg) {
       S.knocks = msg.knocks;
       break;
     case "presence":
-      S.table = msg.table;
+      S.table = localNames(msg.table);
       noteDeal(msg.table);
       break;
     case "reaction":
@@ -136,6 +141,37 @@ function onMessage(msg) {
   renderAll(S, actions);
   revealConfirm();
   beepOnTurn(S);
+}
+
+/** Tell this player what happened to them: the computer moved for them (their clock ran out), or the host gave
+ *  their seat to a computer player. */
+function noteEvent(msg, before, beforeView) {
+  const ev = msg.event;
+  const you = msg.you || {};
+  if (ev.kind === "move" && ev.timeout && you.seat !== null && ev.seat === you.seat && msg.view) {
+    note("acted", whatWasPlayed(msg, beforeView));
+  } else if (ev.kind === "replace" && before && before.seat !== null && ev.seat === before.seat) {
+    note("seat", t("The host gave your seat to a computer player: you are watching now. Ask the host to offer " +
+                   "it back to you."));
+  }
+}
+
+/** "Your time ran out: the computer passed for you." (or the call or card it made). */
+function whatWasPlayed(msg, beforeView) {
+  const v = msg.view;
+  const me = msg.you.deal_seat;
+  const mine = (list, moves) => { for (let i = list.length - 1; i >= 0; i--) if (list[i] === me) return moves[i]; return null; };
+  if (beforeView && beforeView.phase === "auction") {
+    const call = mine(msg.movers.auction, v.auction);
+    if (call === "P") return t("Your time ran out: the computer passed for you.");
+    if (call) return t("Your time ran out: the computer called {call} for you.", { call: pretty(call) });
+  }
+  if (beforeView && beforeView.phase === "play") {
+    const cards = [...v.tricks.flatMap((tr) => tr.cards), ...(v.trick ? v.trick.cards : [])];
+    const played = mine(msg.movers.play, cards);
+    if (played) return t("Your time ran out: the computer played {card} for you.", { card: pretty(played) });
+  }
+  return t("Your time ran out: the computer moved for you.");
 }
 
 /** After a reconnect: moves the table applied leave the queue; the others are sent again if still legal,
@@ -208,10 +244,18 @@ function afterJoin() {
   }
 }
 
+/** The server's refusals are clauses ("the table is paused by the host; ..."): shown as a sentence. */
+export function sentence(text) {
+  const s = String(text || "").trim();
+  if (!s) return s;
+  const first = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?…)]$/.test(first) ? first : `${first}.`;
+}
+
 let errorTimer = null;
 function showError(text) {
   const el = document.getElementById("error");
-  el.textContent = text;
+  el.textContent = sentence(text);
   el.classList.remove("hidden");
   clearTimeout(errorTimer);
   errorTimer = setTimeout(() => el.classList.add("hidden"), 6000);
@@ -245,6 +289,7 @@ export const actions = {
     revealConfirm(S.selected !== null);
   },
   confirm(move) {
+    note("acted", null);      // your own move: what the computer did for you before is old news
     moveCounter += 1;
     const id = `m${Date.now().toString(36)}-${moveCounter}`;
     S.outbox.push({ id, move });
@@ -299,5 +344,6 @@ function staticWords() {
 
 staticWords();
 initSound(document.getElementById("sound"));
+initRules(document.getElementById("rules"), document.getElementById("rules-panel"), S);
 document.getElementById("share").addEventListener("click", actions.share);
 connect();

@@ -1,0 +1,398 @@
+"""A new player's first ten minutes (issue 27), at 360, 390 and 1366 px, in English and in Malayalam (ml-IN).
+
+Each test plays what a newcomer meets, in the page's language (the expected words come from the same gettext
+catalogue the page reads, so a missing translation or a raw key fails):
+
+- the start page: 56-6 first, every option's name and the computer players' levels in words; in Malayalam the
+  text is drawn in the shipped Manjari font (this machine has no Malayalam font of its own);
+- a deal at a 56-4 table: a heading, the computers named, the call the hand supports above the folded list of
+  bids, the tab's title on your turn, one tap to play a card, the next trick shown at once with the finished one
+  aside, axe over the table mid-trick, the forced last card played for you, "your team" and a score sheet at the
+  deal's end, the table's rules one tap away, a layout that fits the width and uses a desktop's;
+- the turn clock: said in words when it runs low, and what the computer did when it ran out (it passes);
+- a host and a guest: host controls that stay open, a paused table that says so (no "your turn"), a refusal
+  written as a sentence in the player's language, the guest told when the host gives their seat to a computer;
+- a table opened offline says so; /review, the offline and the not-found pages pass axe.
+
+Screenshots go to test-artifacts/first-minutes/ (with ``SCREENSHOTS=docs``, the 390 and 1366 px ones to
+docs/screenshots/).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fiftysix.core.meaning import Meaning
+from fiftysix.i18n import translate
+from fiftysix.server.words import OPTIONS
+from helpers.live import LiveServer, browser_api
+from helpers.page import DESKTOP, PHONE, SMALL_PHONE, TABLE_URL, act, call, my_turn, tap, tap_card, until
+
+pytestmark = pytest.mark.browser
+
+sync_api = browser_api()
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+MALAYALAM = re.compile(r"[\u0d00-\u0d7f]")
+SIZES = {"360": SMALL_PHONE, "390": PHONE, "1366": DESKTOP}
+COMBOS = [(width, lang) for width in SIZES for lang in ("en", "ml")]
+IDS = [f"{width}-{lang}" for width, lang in COMBOS]
+
+
+def words(lang: str, msgid: str, **params: object) -> str:
+    """What the page shows for ``msgid`` in ``lang`` (the page's t() fills numbers as plain digits)."""
+    text = translate(msgid, lang)
+    return text.format(**{k: str(v) for k, v in params.items()}) if params else text
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "first.db", bot_delay=0.05) as live:
+        yield live
+
+
+def context_for(browser: Any, width: str, lang: str, **extra: Any) -> Any:
+    viewport = SIZES[width]
+    touch = viewport["width"] < 700
+    return browser.new_context(viewport=viewport, is_mobile=touch, has_touch=touch, bypass_csp=True,
+                               locale="ml-IN" if lang == "ml" else "en-GB", **extra)
+
+
+def watch(page: Any) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def shot(page: Any, name: str, width: str, lang: str) -> None:
+    folder = ROOT / "test-artifacts" / "first-minutes"
+    if os.environ.get("SCREENSHOTS") == "docs" and width != "360":
+        folder = ROOT / "docs" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"first-{name}-{width}-{lang}.png"))
+
+
+def axe(page: Any) -> list[tuple[str, list[Any]]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    if not AXE.exists():
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("axe-core is missing: make test installs it with npm", pytrace=False)
+        pytest.skip("axe-core is not installed: npm install --prefix tests/browser axe-core@4")
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [(v["id"], [n["target"] for n in v["nodes"]][:4]) for v in result["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+def fits(page: Any) -> None:
+    """Nothing is wider than the window (no sideways scrolling)."""
+    over = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert over <= 1, f"the page is {over} px wider than the window"
+
+
+def platform_fonts(page: Any, selector: str) -> list[dict[str, Any]]:
+    """The fonts the browser really drew an element's text with (DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    return list(cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"])
+
+
+def hand_size(page: Any) -> int:
+    return int(page.evaluate("() => document.querySelectorAll('#hand .card').length"))
+
+
+# --- the start page and a whole deal -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("width", "lang"), COMBOS, ids=IDS)
+def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, lang: str) -> None:
+    context = context_for(browser, width, lang)
+    page = context.new_page()
+    errors = watch(page)
+    fonts: list[str] = []
+    page.on("request", lambda r: fonts.append(r.url) if "/static/fonts/" in r.url else None)
+
+    # the start page: 56-6 first; each option named in words, the levels of the computer players too
+    page.goto(server.url + "/")
+    page.wait_for_function("() => document.querySelectorAll('#options [data-option-row]').length > 0")
+    assert page.locator("#preset").input_value() == "56-6"
+    rows = page.evaluate("() => [...document.querySelectorAll('#options [data-option-row]')].map(r => "
+                         "[r.dataset.optionRow, r.querySelector('label').textContent])")
+    assert len(rows) >= 10
+    for key, label in rows:
+        assert label == words(lang, OPTIONS[key][0]), (key, label)
+    fill = page.evaluate("() => [...document.querySelectorAll('#fill option')].map(o => o.textContent)")
+    for level in ("beginner", "club player", "expert"):
+        assert any(words(lang, level) in text for text in fill), (level, fill)
+    if lang == "ml":
+        assert all(MALAYALAM.search(label) for _, label in rows)
+        page.evaluate("() => document.fonts.ready")
+        drawn = platform_fonts(page, "#create-title")
+        assert any("Manjari" in f["familyName"] and f["isCustomFont"] for f in drawn), drawn
+        assert fonts, "the Malayalam font was not fetched"
+    fits(page)
+    shot(page, "home", width, lang)
+
+    # a 56-4 table with computer players: a heading, the computers named in the page's language
+    page.fill("#player-name", "Asha")
+    page.select_option("#preset", "56-4")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    page.wait_for_selector("#start-btn")
+    assert page.locator("h1#title").inner_text().strip()
+    page.click("#start-btn")
+    page.wait_for_selector("#hand .card")
+    seats = page.evaluate("() => [...document.querySelectorAll('#seats .seat .name')].map(n => n.textContent)")
+    assert any(words(lang, "Bot {n}", n=1) in s for s in seats), seats
+
+    # this page's first call: the call its hand supports comes first, the full list folds away; the tab says so
+    until(page, lambda p: bool(p.locator("#action-panel.you-move #specials").count()) or
+          bool(p.locator("#hand button.card.legal").count()), limit=60)
+    if page.locator("#specials").count():
+        suggested = page.locator("#suggest [data-suggested]")
+        assert suggested.count() >= 1
+        assert not page.locator("#all-bids").evaluate("d => d.open")
+        assert page.title().startswith("● " + words(lang, "Your turn"))
+        summary = page.locator("#auction-panel summary").inner_text()
+        assert (MALAYALAM.search(summary) if lang == "ml" else "call" in summary), summary
+        shot(page, "auction", width, lang)
+        tap(suggested.first)
+        page.wait_for_selector("#confirm-btn")
+        tap(page.locator("#confirm-btn"))
+    until(page, lambda p: bool(p.locator("#hand button.card.legal").count()), limit=90)
+    fits(page)
+    if width == "1366":      # a desktop window is used: a wide column, large cards
+        box = page.evaluate("() => [document.querySelector('main').getBoundingClientRect().width, "
+                            "document.querySelector('#hand .card').getBoundingClientRect().width]")
+        assert box[0] >= 1200 and box[1] >= 60, box
+
+    # one tap plays a card: no confirm step
+    left = hand_size(page)
+    tap(page.locator("#hand button.card.legal").first)
+    assert not page.locator("#confirm-btn").count()
+    page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {left - 1}")
+
+    # the next trick is shown at once, the finished one shrunk aside, its lead said in words
+    led = " led " if lang == "en" else "ആദ്യം"      # "Asha led 9♥" / "you led 9♥"
+
+    def new_trick_shown(p: Any) -> bool:
+        return bool(p.evaluate("(led) => !!document.querySelector('#prev-trick') && "
+                               "!document.querySelector('#trick.finished') && "
+                               "document.querySelectorAll('#trick > .tcard').length >= 1 && "
+                               "document.getElementById('trick-info').innerText.includes(led)", led))
+
+    def play_but_the_last(p: Any) -> None:
+        if my_turn(p) and hand_size(p) > 1 and p.locator("#hand button.card.legal").count():
+            tap_card(p, p.locator("#hand button.card.legal").first)
+
+    until(page, new_trick_shown, limit=120, each=play_but_the_last)
+    assert axe(page) == []               # the table mid-trick
+    shot(page, "next-trick", width, lang)
+
+    # the last card is forced: played for you, and said so; then the deal's end
+    def deal_over(p: Any) -> bool:
+        return bool(p.locator("#summary-panel:not(.hidden)").count())
+
+    until(page, deal_over, limit=180, each=play_but_the_last)
+    played_for_you = words(lang, "Your last card, {card}, was played for you.", card="@").split("@")[0]
+    page.wait_for_function("(t) => document.getElementById('notes').innerText.includes(t)", arg=played_for_you)
+    summary = page.locator("#summary-panel").inner_text()
+    assert f"({words(lang, 'your team')})" in summary, summary
+    sheet = page.locator("#history").inner_text()
+    assert words(lang, "Score now") in sheet and words(lang, "your team") in sheet, sheet
+    assert page.locator("#history a[download]").first.inner_text() != "JSON"      # a link says which record
+    fits(page)
+    shot(page, "deal-end", width, lang)
+
+    # the table's rules, one tap away, in words
+    tap(page.locator("#rules"))
+    page.wait_for_selector("#rules-list dt")
+    terms = page.evaluate("() => [...document.querySelectorAll('#rules-list dt')].map(d => d.textContent)")
+    assert terms[0] == words(lang, OPTIONS["players"][0]) and len(terms) >= 8, terms
+    assert not errors, errors
+    context.close()
+
+
+# --- the turn clock -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("width", "lang"), COMBOS, ids=IDS)
+def test_the_clock_says_when_it_is_low_and_what_the_computer_did(
+        server: LiveServer, browser: Any, width: str, lang: str) -> None:
+    context = context_for(browser, width, lang)
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(server.url + "/")
+    url = page.evaluate("""async () => {
+        const res = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},
+          body: JSON.stringify({player_name: 'Asha', preset: '56-4', fill: 'random', clock: {move: 2, bank: 12}})});
+        return (await res.json()).url; }""")
+    page.goto(server.url + url)
+    page.wait_for_selector("#start-btn")
+    page.click("#start-btn")
+    try:
+        page.wait_for_selector("#action-panel.you-move #specials", timeout=30000)
+    except Exception:
+        shot(page, "clock-fail", width, lang)
+        print(page.locator("main").inner_text())
+        raise
+    # the move seconds run out: the bank is running, in words; near the end, the computer is about to move
+    bank = words(lang, "Your move time is up: your time bank is running ({n} s left for the match).", n="@")
+    page.wait_for_function("(t) => document.getElementById('notes').innerText.includes(t)",
+                           arg=bank.split("@")[0], timeout=10000)
+    shot(page, "clock-low", width, lang)
+    soon = words(lang, "{n} s left: then the computer moves for you.", n="@").split("@")[1]
+    page.wait_for_function("(t) => document.getElementById('notes').innerText.includes(t)", arg=soon, timeout=15000)
+    # out of time in the auction: the computer passes for you (it never bids you into a contract), and says so
+    passed = words(lang, "Your time ran out: the computer passed for you.")
+    page.wait_for_function("(t) => document.getElementById('notes').innerText.includes(t)", arg=passed, timeout=15000)
+    fits(page)
+    tap(page.locator("#notes .note-acted .note-close"))
+    assert passed not in page.locator("#notes").inner_text()
+    assert not errors, errors
+    context.close()
+
+
+# --- a host and a guest ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("width", "lang"), COMBOS, ids=IDS)
+def test_a_host_pauses_and_gives_a_seat_away_and_the_guest_is_told(
+        server: LiveServer, browser: Any, width: str, lang: str) -> None:
+    host_ctx, guest_ctx = context_for(browser, "1366", lang), context_for(browser, width, lang)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors = watch(host) + watch(guest)
+    host.goto(server.url + "/")
+    host.fill("#player-name", "Asha")
+    host.select_option("#preset", "56-4")
+    host.select_option("#fill", "")                      # seats left empty: the guest takes one
+    host.locator("#public").check()
+    host.click("#create-btn")
+    host.wait_for_url(TABLE_URL)
+    host.wait_for_selector("#start-btn")
+    guest.goto(host.url.split("#")[0])
+    guest.fill("#join-name", "Ravi")
+    tap(guest.locator("#join-btn"))
+    guest.wait_for_function("() => [...document.querySelectorAll('.lobby-seat')]"
+                            ".some(r => r.innerText.includes('Ravi'))")
+    for _ in range(2):       # computer players in the two seats left
+        host.locator("#lobby-panel button", has_text=words(lang, "Add computer")).first.dispatch_event("click")
+        host.wait_for_timeout(300)
+    host.click("#start-btn")
+    guest.wait_for_selector("#hand .card")
+
+    # the host opens the controls: a move later they are still open
+    host.wait_for_selector("#host-controls summary")
+    host.locator("#host-controls summary").click()
+    until(host, lambda p: bool(p.locator("#action-panel.you-move").count()), limit=60, each=lambda _: act(guest))
+    call(host)
+    guest.wait_for_timeout(200)
+    assert host.locator("#host-controls").evaluate("d => d.open")
+
+    # paused: nobody is told "your turn"; a greyed card says why; the host resumes from the same panel
+    host.locator("#pause-btn").dispatch_event("click")
+    paused = words(lang, "The host has paused the table: play goes on when they resume it.")
+    guest.wait_for_function("(t) => document.getElementById('action-panel').innerText.includes(t)", arg=paused)
+    assert words(lang, "Your call") not in guest.locator("#action-panel").inner_text()
+    assert not guest.locator("#action-panel.you-move").count()
+    assert not guest.title().startswith("●")
+    tap(guest.locator("#hand button.card").first)
+    assert guest.locator("#card-why").inner_text() == paused
+    shot(guest, "paused", width, lang)
+
+    # a refusal is a sentence in the player's language: too many reactions at once
+    for _ in range(12):
+        buttons = guest.locator(".reaction-bar button.react")
+        if buttons.count():
+            buttons.first.dispatch_event("click")
+    guest.wait_for_selector("#error:not(.hidden)")
+    refusal = guest.locator("#error").inner_text()
+    assert refusal[0] == refusal[0].upper() and refusal.endswith("."), refusal
+    assert (MALAYALAM.search(refusal) if lang == "ml" else refusal.startswith("Too many reactions")), refusal
+    host.locator("#pause-btn").dispatch_event("click")          # resume
+    guest.wait_for_function("(t) => !document.getElementById('action-panel').innerText.includes(t)", arg=paused)
+
+    # the host gives the guest's seat to a computer player: the guest is told, in words
+    if not host.locator("#host-controls").evaluate("d => d.open"):
+        host.locator("#host-controls summary").click()
+    host.locator("[data-replace]").first.dispatch_event("click")
+    told = words(lang, "The host gave your seat to a computer player: you are watching now. Ask the host to offer "
+                       "it back to you.")
+    guest.wait_for_function("(t) => document.getElementById('notes').innerText.includes(t)", arg=told)
+    fits(guest)
+    shot(guest, "replaced", width, lang)
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
+
+
+# --- offline, /review, and every page through axe -------------------------------------------------------------
+
+@pytest.mark.parametrize(("width", "lang"), COMBOS, ids=IDS)
+def test_offline_review_and_every_page_have_words_and_pass_axe(
+        server: LiveServer, browser: Any, width: str, lang: str) -> None:
+    context = context_for(browser, width, lang)
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(server.url + "/")
+    page.wait_for_function("() => document.querySelectorAll('#options [data-option-row]').length > 0")
+    assert axe(page) == []
+    page.fill("#player-name", "Asha")
+    page.select_option("#preset", "56-4")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    page.wait_for_selector("#start-btn")
+    assert axe(page) == []                                   # the lobby
+    code = page.locator("#code").inner_text()
+    page.click("#start-btn")
+    until(page, lambda p: bool(p.locator("#summary-panel:not(.hidden)").count()), limit=180, play=True)
+    assert axe(page) == []                                   # a deal's end, with the score sheet
+
+    # /review of that deal: the file field has a label, the page a heading
+    page.goto(f"{server.url}/review?table={code}&deal=1")
+    page.wait_for_selector("#rv-deal:not(.hidden)", timeout=60000)
+    assert page.locator("label[for='rv-file']").count() == 1
+    assert page.locator("h1").inner_text().strip()
+    assert axe(page) == []
+    fits(page)
+    shot(page, "review", width, lang)
+    page.goto(server.url + "/t/NOSUCH")
+    page.wait_for_load_state("networkidle")
+    assert axe(page) == []
+
+    # a table opened with no network: the page says so in words, and which table it is
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.reload()
+    offline = words(lang, "No connection: the table appears here as soon as this device is back online.")
+    page.wait_for_function("(t) => document.getElementById('conn-banner').innerText.includes(t)", arg=offline,
+                           timeout=15000)
+    assert code in page.locator("h1#title").inner_text()
+    assert axe(page) == []
+    shot(page, "offline", width, lang)
+    context.set_offline(False)
+    assert not errors, errors
+    context.close()
+
+
+def test_the_words_the_tests_look_for_are_translated() -> None:
+    """The catalogue has every sentence above in Malayalam (else the ml runs would pass on English)."""
+    for msgid in ("Your turn", "your team", "Score now", "Bot {n}", "beginner", "Rules",
+                  "Your time ran out: the computer passed for you.",
+                  "The host has paused the table: play goes on when they resume it."):
+        assert MALAYALAM.search(translate(msgid, "ml")), msgid
+    assert MALAYALAM.search(translate(Meaning("Bot {n}", {"n": 2}), "ml"))
+    catalogue = json.loads((ROOT / "src/fiftysix/server/static/i18n/ml.json").read_text(encoding="utf-8"))
+    assert isinstance(catalogue["{n} call"], dict)        # the auction's "(8 calls)" (a nested call was missed)
