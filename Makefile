@@ -32,8 +32,7 @@ AXE := tests/browser/node_modules/axe-core/axe.min.js
 $(AXE):
 	npm install --prefix tests/browser --no-save --no-audit --no-fund axe-core@4
 
-test: $(STAMP) $(AXE)
-	$(VENV)/bin/ruff check src tests bench
+test: $(STAMP) $(AXE) lint
 	$(VENV)/bin/mypy --strict src/fiftysix
 	$(VENV)/bin/python -m pytest
 
@@ -41,8 +40,10 @@ test: $(STAMP) $(AXE)
 test-fast: $(STAMP)
 	$(VENV)/bin/python -m pytest -m "not slow and not db and not browser and not strength"
 
+# ruff, and no function above cyclomatic complexity 25 (radon; the exceptions are listed in tools/complexity.py)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
+	$(PY) tools/complexity.py src/fiftysix
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src/fiftysix

@@ -1,4 +1,4 @@
-"""Game records (``../shared/spec/records.md``): read, replay, check and write deal and match records.
+"""Game records (``docs/spec/records.md``): read, replay, check and write deal and match records.
 
 :func:`check` returns exactly what ``fiftysix check`` prints for a record.  :func:`read_deal` replays a
 deal record into a :class:`~fiftysix.core.deal.Deal` and raises :class:`RecordError` naming the field

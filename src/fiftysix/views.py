@@ -1,4 +1,4 @@
-"""Seat views (``../shared/spec/views-and-bots.md``): the only thing that leaves the rules for a player.
+"""Seat views (``docs/spec/views-and-bots.md``): the only thing that leaves the rules for a player.
 
 :func:`view` is the one function that decides what a seat may see.  It builds the view from public
 facts plus that seat's own hand; the game adds its own fields through its ``view_extra``, already

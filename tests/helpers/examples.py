@@ -1,11 +1,11 @@
-"""The shared example records (``../shared/examples``) and their expected results."""
+"""The example records (``docs/examples``, from the spec's independent checker) and their expected results."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
 def example_pairs(game: str) -> list[tuple[Path, Path]]:

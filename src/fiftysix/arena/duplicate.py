@@ -14,10 +14,10 @@ play at all: one that never says ``ready``, or whose moves are more than half fa
 :class:`BotFailure`.
 
 The result of a deal does not depend on the worker, the chunk or the machine that plays it (so one process,
-``--workers`` and a Ray cluster agree for the same seed) as long as every bot is deterministic given its seed:
-in-process bots are made afresh for each deal, seeded by the deal and the seat.  Bots with a time limit (their
-search depends on the machine's speed) and outside programs (which live for a whole chunk and may keep state
-from deal to deal) can differ.
+``--workers`` and a Ray cluster, which :mod:`.run` chooses among, agree for the same seed) as long as every bot is
+deterministic given its seed: in-process bots are made afresh for each deal, seeded by the deal and the seat.  Bots
+with a time limit (their search depends on the machine's speed) and outside programs (which live for a whole chunk
+and may keep state from deal to deal) can differ.
 """
 
 from __future__ import annotations
@@ -283,85 +283,5 @@ def _play(deal: Any, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallback
             bots[s].observe(view(deal, s))  # type: ignore[union-attr]
 
 
-def chunks(n: int, workers: int, first: int = 0) -> list[list[int]]:
-    """Deal indices ``first`` to ``first + n - 1`` split for the workers: a few chunks each, so the progress
-    bar moves."""
-    if workers <= 1:
-        return [list(range(first, first + n))]
-    size = max(1, min(20, -(-n // (workers * 4))))
-    return [list(range(first + i, first + min(i + size, n))) for i in range(0, n, size)]
-
-
-def _worker_signals() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them and keeps what is done; SIGTERM ends a
-    worker (the parent's handler, which turns it into Ctrl-C, is not for them)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None,
-              ray_address: str | None = None) -> tuple[ChunkResult, float]:
-    """Play every deal in every seating, in ``config.workers`` processes or as tasks on a Ray cluster;
-    returns the plays (sorted by deal and seating), the merged tallies, and the elapsed seconds.
-
-    Ctrl-C (``KeyboardInterrupt``) stops the run: the deals played to the end are returned, with
-    ``interrupted`` set.
-
-    :raises BotFailure: when an outside program does not play.
-    :raises RuntimeError: when Ray is asked for but cannot be used.
-    """
-    start = time.perf_counter()
-    results: list[ChunkResult] = []
-    interrupted = False
-    if ray_address is not None:
-        from .cluster import run_on_ray
-
-        interrupted = run_on_ray(config, ray_address, results, progress)
-    elif config.workers <= 1:
-        sink = ChunkResult([], [Tally() for _ in config.bots])
-        results.append(sink)
-        try:
-            run_chunk(config, config.indices, progress, sink)
-        except KeyboardInterrupt:
-            interrupted = True
-    else:
-        import multiprocessing
-        from functools import partial
-
-        parts = chunks(config.deals, config.workers, config.first)
-        pool = multiprocessing.Pool(config.workers, initializer=_worker_signals)
-        try:
-            for res in pool.imap_unordered(partial(run_chunk, config), parts):
-                results.append(res)
-                if progress is not None:
-                    progress(res.deals)
-            pool.close()
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:
-            pool.terminate()
-            pool.join()
-    merged = merge(config, results)
-    merged.interrupted = interrupted
-    return merged, time.perf_counter() - start
-
-
-def merge(config: ArenaConfig, results: Sequence[ChunkResult]) -> ChunkResult:
-    """One result of many chunks: plays sorted by deal and seating, tallies and names merged."""
-    tallies = [Tally() for _ in config.bots]
-    plays: list[Play] = []
-    names: dict[int, str] = {}
-    for res in results:
-        plays += res.plays
-        for b, name in res.names.items():
-            names.setdefault(b, name)
-        for total, part in zip(tallies, res.tallies, strict=True):
-            total.merge(part)
-    plays.sort(key=lambda p: (p.deal, p.seating))
-    return ChunkResult(plays, tallies, names)
-
-
-__all__ = ["FAULT_WINDOW", "ArenaConfig", "BotFailure", "ChunkResult", "Play", "Tally", "check_bots", "chunks",
-           "deal_seed", "merge", "resolve_rules", "run_arena", "run_chunk", "seatings"]
+__all__ = ["FAULT_WINDOW", "ArenaConfig", "BotFailure", "ChunkResult", "Play", "Tally", "check_bots", "deal_seed",
+           "resolve_rules", "run_chunk", "seatings"]

@@ -1,6 +1,6 @@
 """The in-process bot interface: a bot is given a seat's view and answers one legal move.
 
-A bot never receives anything but views (``../shared/spec/views-and-bots.md``), so what it may know is
+A bot never receives anything but views (``docs/spec/views-and-bots.md``), so what it may know is
 decided by :func:`fiftysix.views.view` alone.
 """
 

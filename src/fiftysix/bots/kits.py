@@ -11,16 +11,38 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from ..core.deal import Deal
 from ..core.moves import Move
-from .base import View
+from ..games.spec import Sampler
+from .base import Bot, View
 
-if TYPE_CHECKING:   # the search bots import this module
-    from .search.pimc import PimcBot
 
-Chooser = Callable[["PimcBot", View, list[str]], str]
+class SearchingBot(Protocol):
+    """What the search helpers (a game's choosers, :mod:`.search.ddplay`, :mod:`.search.alphamu`) read of the
+    bot they decide for, ``pimc`` or a variant of it, and the note of the decision they write back (``last``).
+    Typed here, below the search bots, so that the helpers need not import the bot that imports them."""
+
+    rng: random.Random
+    samples: int | None
+    bid_samples: int
+    fast: bool
+    time_limit: float | None
+    points_weight: float
+    bid_margin: float | None
+    last: dict[str, Any]
+
+    def sampler(self, view: View) -> Sampler:
+        """Where the bot's deals come from for ``view``."""
+        ...
+
+    def fallback(self, game: str) -> Bot:
+        """The game's ``rules`` bot, for what is not searched."""
+        ...
+
+
+Chooser = Callable[[SearchingBot, View, list[str]], str]
 """``(pimc bot, view, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
 
 

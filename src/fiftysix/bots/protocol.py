@@ -1,4 +1,4 @@
-"""The bot protocol of ``../shared/spec/views-and-bots.md``, both sides, and bots named by a spec.
+"""The bot protocol of ``docs/spec/views-and-bots.md``, both sides, and bots named by a spec.
 
 One JSON object a line.  The host writes ``hello`` (a new match), ``move`` (the bot's turn, with its
 view), ``event`` (after each move, the seat's new view), ``deal_end`` (the result) and ``bye``; the bot

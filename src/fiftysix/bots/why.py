@@ -32,32 +32,41 @@ def _doing(view: View, move: str) -> str:
 
 def reason(view: View, move: str, last: Mapping[str, Any] | None = None) -> str:
     """One sentence: what the bot does and why (at most :data:`MAX_REASON` characters)."""
-    last = last or {}
     what = _doing(view, move)
-    how = last.get("how")
-    why = ""
-    kit = KITS.get(str(view.get("game")))
-    trust = kit.trust if kit is not None else None
-    if trust is not None and view.get("phase") == "play" and move not in ("?", "CLAIM") \
-            and trust.sure_for_partner(view) and not trust.overtakes(view, move):
-        trick: Mapping[str, Any] = view.get("trick") or {}
-        cards = list(trick.get("cards") or [])
-        why = "partner's card is sure to win the trick" if cards else ""
-    if not why and how in ("solver", "reach"):
-        scores = last.get("scores") or {}
-        n = int(last.get("samples") or 0)
-        share = scores.get(move)
-        if isinstance(share, int | float) and n:
-            why = f"it scores {share:.2f} over {n} deals the bot thinks likely, solved with every hand shown"
-        else:
-            why = f"it did best over {n} deals solved with every hand shown"
-    elif not why and how == "alphamu":
-        why = f"one plan for its next cards did best over {int(last.get('samples') or 0)} deals the bot thinks likely"
-    elif not why and how == "simulation":
-        why = "its expected score was the best over the simulated deals"
-    elif not why and how == "only move":
-        why = "it is the only legal move"
-    elif not why and how == "rules":
-        why = "early in the deal the rules of thumb choose"
+    why = _trusting_partner(view, move) or _how_it_chose(move, last or {})
     text = f"{what}: {why}" if why else what
     return text[:MAX_REASON]
+
+
+def _trusting_partner(view: View, move: str) -> str:
+    """Why a card leaves the trick to a partner whose card is sure to win it (games with trust rules)."""
+    kit = KITS.get(str(view.get("game")))
+    trust = kit.trust if kit is not None else None
+    if trust is None or view.get("phase") != "play" or move in ("?", "CLAIM"):
+        return ""
+    if not trust.sure_for_partner(view) or trust.overtakes(view, move):
+        return ""
+    trick: Mapping[str, Any] = view.get("trick") or {}
+    return "partner's card is sure to win the trick" if list(trick.get("cards") or []) else ""
+
+
+_PLAIN_HOW = {
+    "simulation": "its expected score was the best over the simulated deals",
+    "only move": "it is the only legal move",
+    "rules": "early in the deal the rules of thumb choose",
+}
+"""Why, for the ways of choosing that need no figures."""
+
+
+def _how_it_chose(move: str, last: Mapping[str, Any]) -> str:
+    """Why, from what a searching bot noted of its decision (``how``, ``samples``, ``scores``)."""
+    how = last.get("how")
+    if how in ("solver", "reach"):
+        n = int(last.get("samples") or 0)
+        share = (last.get("scores") or {}).get(move)
+        if isinstance(share, int | float) and n:
+            return f"it scores {share:.2f} over {n} deals the bot thinks likely, solved with every hand shown"
+        return f"it did best over {n} deals solved with every hand shown"
+    if how == "alphamu":
+        return f"one plan for its next cards did best over {int(last.get('samples') or 0)} deals the bot thinks likely"
+    return _PLAIN_HOW.get(how, "") if isinstance(how, str) else ""

@@ -1,5 +1,5 @@
 """``fiftysix bot NAME [--seed N]``: one of our bots as an outside program speaking the bot protocol
-(``../shared/spec/views-and-bots.md``) on standard input and output, so any host (the arena, the server,
+(``docs/spec/views-and-bots.md``) on standard input and output, so any host (the arena, the server,
 another project's table) can seat it, and so our own bots exercise the protocol."""
 
 from __future__ import annotations

@@ -275,9 +275,31 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
     rules: Mapping[str, Any] = v.get("rules") or {}
     n = len(v.get("hand_sizes") or []) or int(rules.get("players", 0) or 0)
     seat = v.get("seat")
-    team_of = rules.get("team_of")
     phase = v.get("phase")
-    out: list[str] = []
+    out = _head_lines(v, rules, side_word, lang)
+    if full_auction is None:
+        full_auction = phase == "auction"
+    out += _auction_view_lines(v, n, call_seats, full_auction, lang)
+    out += _contract_view_lines(v, side_word, lang)
+    tricks = list(v.get("tricks") or [])
+    if tricks:
+        out.append(tr(lang, "Last trick ({n}): {trick}", n=len(tricks),
+                      trick=trick_text(tricks[-1], n, symbols, you=seat, lang=lang)))
+    trick = v.get("trick")
+    if isinstance(trick, Mapping) and phase == "play":
+        out.append(tr(lang, "This trick: {trick}", trick=trick_text(trick, n, symbols, you=seat, lang=lang)))
+    if v.get("contract") is not None or tricks:
+        out.append(tr(lang, "Points so far: {points}", points=per_side(v.get("points") or [], side_word, lang=lang)))
+    hand = v.get("hand")
+    if hand is not None:
+        out.append(tr(lang, "Your hand: {hand}", hand=hand_by_suit(hand, symbols, lang)))
+    out += _turn_lines(v, symbols, lang)
+    return out
+
+
+def _head_lines(v: Mapping[str, Any], rules: Mapping[str, Any], side_word: str, lang: str) -> list[str]:
+    """The deal's number, the preset, who you are and the dealer on one line; the match score below."""
+    seat = v.get("seat")
     head = []
     match = v.get("match")
     if isinstance(match, Mapping):
@@ -286,51 +308,51 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
     if preset:
         head.append(str(preset))
     if seat is not None:
-        head.append(tr(lang, "you are {seat}", seat=seat_name(seat, None, team_of, side_word, lang)))
+        head.append(tr(lang, "you are {seat}", seat=seat_name(seat, None, rules.get("team_of"), side_word, lang)))
     head.append(tr(lang, "dealer seat {seat}", seat=v.get("dealer")))
-    out.append(" | ".join(head))
+    out = [" | ".join(head)]
     if isinstance(match, Mapping) and match.get("scores") is not None:
         out.append(match_line(rules, match["scores"], side_word, lang))
+    return out
 
+
+def _auction_view_lines(v: Mapping[str, Any], n: int, call_seats: Sequence[int] | None, full_auction: bool,
+                        lang: str) -> list[str]:
+    """Every call with its meaning and seat, or the calls on one line."""
     calls = list(v.get("auction") or [])
-    meanings = list(v.get("auction_meanings") or [])
+    if not full_auction:
+        return [tr(lang, "Auction: {calls}   (type 'auction' for meanings)",
+                   calls=" ".join(calls) if calls else tr(lang, "(none)"))]
     if call_seats is None and n:
         first = (int(v.get("dealer") or 0) + 1) % n
         call_seats = [(first + i) % n for i in range(len(calls))]
-    if full_auction is None:
-        full_auction = phase == "auction"
-    if full_auction:
-        out.append(tr(lang, "Auction:"))
-        out += auction_lines(calls, meanings, call_seats, you=seat, indent="  ", lang=lang)
-    else:
-        out.append(tr(lang, "Auction: {calls}   (type 'auction' for meanings)",
-                      calls=" ".join(calls) if calls else tr(lang, "(none)")))
+    meanings = list(v.get("auction_meanings") or [])
+    return [tr(lang, "Auction:"),
+            *auction_lines(calls, meanings, call_seats, you=v.get("seat"), indent="  ", lang=lang)]
 
+
+def _contract_view_lines(v: Mapping[str, Any], side_word: str, lang: str) -> list[str]:
+    """The contract and the trumps as this seat knows them."""
     contract = v.get("contract")
-    if contract is not None:
-        out.append(tr(lang, "Contract: {contract}", contract=contract_text(contract, side_word, lang)))
-        if v.get("trump_hidden"):
-            known = v.get("trump")
-            out.append(tr(lang, "Trumps: hidden (you chose {strain})", strain=strain_words(known, lang)) if known else
-                       tr(lang, "Trumps: hidden; a player who cannot follow may ask for them (type reveal)"))
-        elif "trump" in v and phase != "trump":
-            out.append(tr(lang, "Trumps: {strain}", strain=strain_words(v.get("trump"), lang)))
-    tricks = list(v.get("tricks") or [])
-    if tricks:
-        out.append(tr(lang, "Last trick ({n}): {trick}", n=len(tricks),
-                      trick=trick_text(tricks[-1], n, symbols, you=seat, lang=lang)))
-    trick = v.get("trick")
-    if isinstance(trick, Mapping) and phase == "play":
-        out.append(tr(lang, "This trick: {trick}", trick=trick_text(trick, n, symbols, you=seat, lang=lang)))
-    if contract is not None or tricks:
-        out.append(tr(lang, "Points so far: {points}", points=per_side(v.get("points") or [], side_word, lang=lang)))
-    hand = v.get("hand")
-    if hand is not None:
-        out.append(tr(lang, "Your hand: {hand}", hand=hand_by_suit(hand, symbols, lang)))
-    to_move = v.get("to_move")
-    if to_move is not None and to_move == seat:
-        out.append(tr(lang, "Your turn ({what}); legal: {legal}", what=phase_prompt(phase, lang),
-                      legal=legal_summary(v.get("legal") or [], phase, symbols, lang=lang)))
-    elif to_move is not None:
-        out.append(tr(lang, "Seat {seat} to move.", seat=to_move))
+    if contract is None:
+        return []
+    out = [tr(lang, "Contract: {contract}", contract=contract_text(contract, side_word, lang))]
+    if v.get("trump_hidden"):
+        known = v.get("trump")
+        out.append(tr(lang, "Trumps: hidden (you chose {strain})", strain=strain_words(known, lang)) if known else
+                   tr(lang, "Trumps: hidden; a player who cannot follow may ask for them (type reveal)"))
+    elif "trump" in v and v.get("phase") != "trump":
+        out.append(tr(lang, "Trumps: {strain}", strain=strain_words(v.get("trump"), lang)))
     return out
+
+
+def _turn_lines(v: Mapping[str, Any], symbols: bool, lang: str) -> list[str]:
+    """Whose move it is: yours with the legal moves, or another seat's."""
+    to_move = v.get("to_move")
+    if to_move is None:
+        return []
+    if to_move == v.get("seat"):
+        phase = v.get("phase")
+        return [tr(lang, "Your turn ({what}); legal: {legal}", what=phase_prompt(phase, lang),
+                   legal=legal_summary(v.get("legal") or [], phase, symbols, lang=lang))]
+    return [tr(lang, "Seat {seat} to move.", seat=to_move)]

@@ -43,15 +43,27 @@ def _trump_word(game: Any, deal: Any) -> str:
 def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[str, Any],
                symbols: bool = True) -> list[str]:
     """The whole story of one replayed deal."""
-    rules = deal.rules
-    n = deal.n
     side = getattr(game, "side_word", "team")
-    team_of = _team_of(rules)
-    rules_text = json.dumps(game.rules_to_json(rules), ensure_ascii=False)
-    out = [f"Game {game.name}, rules {rules_text}, {n} players, dealer seat {deal.dealer}"
+    rules_text = json.dumps(game.rules_to_json(deal.rules), ensure_ascii=False)
+    out = [f"Game {game.name}, rules {rules_text}, {deal.n} players, dealer seat {deal.dealer}"
            f", first hand seat {deal.first_hand}"]
+    out += ["", "Hands as dealt:", *_hand_lines(deal, record, side, symbols)]
+    calls = [(s, m) for s, m in deal.history if isinstance(m, Call)]
+    meanings = [game.describe_call(deal, i) for i in range(len(calls))]
+    out += ["", "Auction:", *auction_lines([str(m) for _, m in calls], meanings, [s for s, _ in calls])]
+    out += ["", _contract_line(result, side)]
+    other_lines, notes = _other_moves(game, deal, symbols)
+    out += other_lines
+    out += _play_lines(deal, list(result.get("tricks") or []), notes, symbols)
     out.append("")
-    out.append("Hands as dealt:")
+    out += result_lines(result, side)
+    return out
+
+
+def _hand_lines(deal: Any, record: Mapping[str, Any], side: str, symbols: bool) -> list[str]:
+    """Each seat's hand as dealt (the dealer marked), and the kitty if the record has one."""
+    team_of = _team_of(deal.rules)
+    out = []
     for seat, hand in enumerate(deal.dealt):
         label = seat_name(seat, None, team_of, side)
         if seat == deal.dealer:
@@ -61,23 +73,20 @@ def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[
     if kitty is not None:
         kitty_cards = kitty.split() if isinstance(kitty, str) else [str(c) for c in kitty]
         out.append(f"  {'kitty:':<24} {hand_by_suit(kitty_cards, symbols)}")
+    return out
 
-    calls = [(s, m) for s, m in deal.history if isinstance(m, Call)]
-    out.append("")
-    out.append("Auction:")
-    meanings = [game.describe_call(deal, i) for i in range(len(calls))]
-    out += auction_lines([str(m) for _, m in calls], meanings, [s for s, _ in calls])
 
+def _contract_line(result: Mapping[str, Any], side: str) -> str:
     contract = result.get("contract")
-    out.append("")
     if contract is not None:
-        out.append(f"Contract: {contract_text(contract, side)}")
-    elif result.get("complete"):
-        out.append("Contract: none (nobody bid)")
-    else:
-        out.append("Contract: not decided yet")
+        return f"Contract: {contract_text(contract, side)}"
+    return "Contract: none (nobody bid)" if result.get("complete") else "Contract: not decided yet"
 
-    # Moves between and within tricks that are neither calls nor cards: trumps, discards, reveals, claims.
+
+def _other_moves(game: Any, deal: Any, symbols: bool) -> tuple[list[str], dict[tuple[int, int], str]]:
+    """Moves that are neither calls nor cards: trumps, discards and claims as lines of their own; a reveal as
+    a note on the trick (number, position in it) where it came."""
+    out: list[str] = []
     notes: dict[tuple[int, int], str] = {}
     cards_played = 0
     for seat, move in deal.history:
@@ -86,7 +95,7 @@ def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[
         if isinstance(move, Card):
             cards_played += 1
             continue
-        trick_no, pos = divmod(cards_played, n)
+        trick_no, pos = divmod(cards_played, deal.n)
         if isinstance(move, TrumpChoice):
             hidden = " (face down)" if getattr(deal.rules, "trump", None) == "hidden" else ""
             out.append(f"Trumps: seat {seat} chooses {strain_words(str(move))}{hidden}")
@@ -96,21 +105,25 @@ def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[
             notes[(trick_no, pos)] = f"seat {seat} asks for trumps: {_trump_word(game, deal)}"
         elif isinstance(move, Claim):
             out.append(f"Claim: seat {seat} claims the rest after trick {trick_no}")
+    return out, notes
 
-    tricks = list(result.get("tricks") or [])
-    if tricks or deal.trick_cards:
-        out.append("")
-        out.append("Play:")
-        for k, trick in enumerate(tricks):
-            trick_notes = {pos: text for (t, pos), text in notes.items() if t == k}
-            out.append(f"  {k + 1:>2}. {trick_text(trick, n, symbols, notes=trick_notes)}")
-        if deal.trick_cards:
-            k = len(tricks)
-            trick_notes = {pos: text for (t, pos), text in notes.items() if t == k}
-            current = {"leader": deal.trick_leader, "cards": [str(c) for c in deal.trick_cards]}
-            out.append(f"  {k + 1:>2}. {trick_text(current, n, symbols, notes=trick_notes)}  (unfinished)")
-    out.append("")
-    out += result_lines(result, side)
+
+def _play_lines(deal: Any, tricks: list[Any], notes: dict[tuple[int, int], str], symbols: bool) -> list[str]:
+    """The tricks played, with their notes, and the trick under way (nothing before the first card)."""
+    if not tricks and not deal.trick_cards:
+        return []
+    n = deal.n
+
+    def notes_of(k: int) -> dict[int, str]:
+        return {pos: text for (t, pos), text in notes.items() if t == k}
+
+    out = ["", "Play:"]
+    for k, trick in enumerate(tricks):
+        out.append(f"  {k + 1:>2}. {trick_text(trick, n, symbols, notes=notes_of(k))}")
+    if deal.trick_cards:
+        k = len(tricks)
+        current = {"leader": deal.trick_leader, "cards": [str(c) for c in deal.trick_cards]}
+        out.append(f"  {k + 1:>2}. {trick_text(current, n, symbols, notes=notes_of(k))}  (unfinished)")
     return out
 
 

@@ -271,61 +271,87 @@ def deal_unseen(pool: list[Card], holders: list[Holder], rng: random.Random) -> 
     constrained card first, each to a holder drawn in proportion to the room it has left (which, without
     constraints, is a uniformly random deal).
     """
-    left = Counter(pool)
-    hands: list[list[Card]] = [[] for _ in holders]
-    count: list[Counter[Card]] = [Counter() for _ in holders]
-    suits = [[0, 0, 0, 0] for _ in holders]
+    share = _Share(pool, len(holders))
+    if _place_sure_cards(share, holders) and _fill_short_suits(share, holders, rng) \
+            and _share_the_rest(share, holders, rng):
+        return share.hands
+    return None
 
-    def place(i: int, c: Card) -> None:
-        hands[i].append(c)
-        count[i][c] += 1
-        suits[i][c // 13] += 1
-        left[c] -= 1
 
+class _Share:
+    """The unseen cards as they are shared out: those left, and each holder's hand, card counts and suit counts."""
+
+    def __init__(self, pool: list[Card], holders: int) -> None:
+        self.left = Counter(pool)
+        self.hands: list[list[Card]] = [[] for _ in range(holders)]
+        self.count: list[Counter[Card]] = [Counter() for _ in range(holders)]
+        self.suits = [[0, 0, 0, 0] for _ in range(holders)]
+
+    def place(self, i: int, c: Card) -> None:
+        self.hands[i].append(c)
+        self.count[i][c] += 1
+        self.suits[i][c // 13] += 1
+        self.left[c] -= 1
+
+    def fits(self, h: Holder, i: int, c: Card) -> bool:
+        """Holder ``i`` (bounds ``h``) has room for ``c``: in its hand, its copies of ``c`` and ``c``'s suit."""
+        return (len(self.hands[i]) < h.size and self.count[i][c] < h.hi.get(c, _NO_LIMIT)
+                and self.suits[i][c // 13] < h.suit_hi[c // 13])
+
+
+def _place_sure_cards(share: _Share, holders: list[Holder]) -> bool:
+    """Give each holder the cards it must hold; ``False`` when they are not left or overfill its hand."""
     for i, h in enumerate(holders):
         for c, k in h.lo.items():
-            if left[c] < k:
-                return None
+            if share.left[c] < k:
+                return False
             for _ in range(k):
-                place(i, c)
-        if len(hands[i]) > h.size:
-            return None
+                share.place(i, c)
+        if len(share.hands[i]) > h.size:
+            return False
+    return True
+
+
+def _fill_short_suits(share: _Share, holders: list[Holder], rng: random.Random) -> bool:
+    """Bring each holder up to the cards it must have of each suit, drawn at random from those left."""
     for i, h in enumerate(holders):
         for s in range(4):
-            need = h.suit_lo[s] - suits[i][s]
-            if need <= 0:
-                continue
-            options = [c for c in left.elements() if c // 13 == s]
-            rng.shuffle(options)
-            for c in options:
-                if need == 0:
-                    break
-                if count[i][c] < h.hi.get(c, _NO_LIMIT):
-                    place(i, c)
-                    need -= 1
-            if need or len(hands[i]) > h.size:
-                return None
-    rest = list(left.elements())
+            need = h.suit_lo[s] - share.suits[i][s]
+            if need > 0 and not _fill_suit(share, i, h, s, need, rng):
+                return False
+    return True
+
+
+def _fill_suit(share: _Share, i: int, h: Holder, s: int, need: int, rng: random.Random) -> bool:
+    options = [c for c in share.left.elements() if c // 13 == s]
+    rng.shuffle(options)
+    for c in options:
+        if need == 0:
+            break
+        if share.count[i][c] < h.hi.get(c, _NO_LIMIT):
+            share.place(i, c)
+            need -= 1
+    return not need and len(share.hands[i]) <= h.size
+
+
+def _share_the_rest(share: _Share, holders: list[Holder], rng: random.Random) -> bool:
+    """Deal the cards left, the most constrained first, each to a holder drawn in proportion to its room."""
+    rest = list(share.left.elements())
     rng.shuffle(rest)
-
-    def ok(i: int, c: Card) -> bool:
-        h = holders[i]
-        return (len(hands[i]) < h.size and count[i][c] < h.hi.get(c, _NO_LIMIT)
-                and suits[i][c // 13] < h.suit_hi[c // 13])
-
+    seats = range(len(holders))
     constrained = any(h.hi or any(x < _NO_LIMIT for x in h.suit_hi) for h in holders)
     if constrained:
-        rest.sort(key=lambda c: sum(1 for i in range(len(holders)) if ok(i, c)))
+        rest.sort(key=lambda c: sum(1 for i in seats if share.fits(holders[i], i, c)))
     for c in rest:
-        room = [(i, holders[i].size - len(hands[i])) for i in range(len(holders)) if ok(i, c)]
+        room = [(i, holders[i].size - len(share.hands[i])) for i in seats if share.fits(holders[i], i, c)]
         if not room:
-            return None
+            return False
         r = rng.randrange(sum(w for _, w in room))
         for i, w in room:
             r -= w
             if r < 0:
-                place(i, c)
+                share.place(i, c)
                 break
-    return hands
+    return True
 
 

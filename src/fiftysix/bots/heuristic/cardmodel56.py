@@ -16,7 +16,9 @@ hands, for the ``reader`` bot's weighted sampling (:mod:`..search.reader`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -59,71 +61,42 @@ def point_class(card: str) -> int:
     return _POINT_CLASS.get(rank_of(card), 3)
 
 
+@dataclass(frozen=True)
+class _SeatRead:
+    """What the table shows of one other seat, for the features of the cards it may hold."""
+
+    seat: int
+    held: int                   # cards in its hand
+    declares: bool
+    declaring: bool             # on the declaring team
+    my_team: bool
+    top_bid: int                # its highest bid (0: it never bid)
+    named: set[str]             # the suits its bids named
+    mates_named: set[str]       # the suits its teammates' bids named
+    led: list[str]              # the suit of each trick it led
+    ruffed: bool
+    played: Counter[str]        # the cards it has played
+
+
 class Observation:
     """One seat's view read for the model: the unseen cards, the seats that may hold them, their features."""
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         t = Table(view)
-        a = AuctionState(view, t)
         self.others = [s for s in range(t.n) if s != t.seat]
         self.cards = sorted(t.outstanding, key=lambda c: (SUITS.index(suit_of(c)), -strength(c)))
-        sizes = list(view.get("hand_sizes") or [0] * t.n)
         k, m = len(self.cards), len(self.others)
         self.features = np.zeros((k, m, WIDTH))
         self.allowed = np.zeros((k, m), dtype=bool)
         self.offset = np.zeros((k, m))
-        trump = t.known_trump
-        if trump is None and t.contract is not None and t.contract.get("strain") in SUITS:
-            trump = str(t.contract["strain"])    # the declarer's own hidden trump
-        named: list[set[str]] = [set() for _ in range(t.n)]
-        top = [0] * t.n
-        for seat, value, strain, _ in a.bids:
-            top[seat] = max(top[seat], value)
-            if strain in SUITS:     # the suit the bid named (read_bid: "NT" or None when it named none)
-                named[seat].add(strain)
-        led: list[list[str]] = [[] for _ in range(t.n)]
-        ruffed = [False] * t.n
-        for trick in list(view.get("tricks") or []) + ([view["trick"]] if view.get("trick") else []):
-            cards = list(trick.get("cards") or [])
-            if not cards:
-                continue
-            leader = int(trick["leader"])
-            led[leader].append(suit_of(cards[0]))
-            for i, c in enumerate(cards[1:], 1):
-                if trump is not None and suit_of(c) == trump != suit_of(cards[0]):
-                    ruffed[(leader + i) % t.n] = True
-        for j, s in enumerate(self.others):
-            held = sizes[s] if s < len(sizes) else 0
-            team = t.team_of[s]
-            declares = t.declarer == s
-            declaring = t.declaring_team is not None and team == t.declaring_team
-            mates_named = set().union(*(named[x] for x in range(t.n) if x != s and t.team_of[x] == team))
+        trump = _trump_seen(t)
+        for j, seat in enumerate(_read_seats(view, t, trump)):
             for i, c in enumerate(self.cards):
-                if held <= 0 or not t.may_hold_card(s, c):
+                if seat.held <= 0 or not t.may_hold_card(seat.seat, c):
                     continue
                 self.allowed[i, j] = True
-                self.offset[i, j] = math.log(held)
-                f = self.features[i, j]
-                u, pc = suit_of(c), point_class(c)
-                if trump is not None and u == trump:
-                    role = 0 if declares else 1 if declaring else 2
-                    f[role * CLASSES + pc] = 1.0
-                    f[_BID_TRUMP] = (top[s] - 27) / 29 if top[s] else 0.0
-                    f[_RUFFED] = float(ruffed[s])
-                elif trump is not None and declaring:
-                    f[3 * CLASSES + pc] = 1.0
-                if u in named[s]:
-                    f[4 * CLASSES + pc] = 1.0
-                if u in mates_named:
-                    f[5 * CLASSES + pc] = 1.0
-                if not top[s]:
-                    f[6 * CLASSES + pc] = 1.0
-                if team == t.team:
-                    f[7 * CLASSES + pc] = 1.0
-                if pc <= 1 and top[s]:
-                    f[_BID_HIGH] = (top[s] - 27) / 29
-                f[_FOLLOWED] = sum(1 for x in t.played_by[s].elements() if suit_of(x) == u) / 4
-                f[_LED] = led[s].count(u) / 2
+                self.offset[i, j] = math.log(seat.held)
+                _card_features(self.features[i, j], c, seat, trump)
 
     def log_probabilities(self, weights: np.ndarray) -> np.ndarray:
         """``[card, other seat]``: log chance that a copy of the card lies with the seat (−inf where it cannot)."""
@@ -133,6 +106,78 @@ class Observation:
         z = np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
         out: np.ndarray = logits - top - z
         return out
+
+
+def _trump_seen(t: Table) -> str | None:
+    """The trump as this seat knows it: shown, or its own hidden trump as declarer."""
+    if t.known_trump is None and t.contract is not None and t.contract.get("strain") in SUITS:
+        return str(t.contract["strain"])
+    return t.known_trump
+
+
+def _read_seats(view: Mapping[str, Any], t: Table, trump: str | None) -> list[_SeatRead]:
+    """Every other seat as the auction and the tricks show it, in the order of ``Observation.others``."""
+    named: list[set[str]] = [set() for _ in range(t.n)]
+    top = [0] * t.n
+    for seat, value, strain, _ in AuctionState(view, t).bids:
+        top[seat] = max(top[seat], value)
+        if strain in SUITS:     # the suit the bid named (read_bid: "NT" or None when it named none)
+            named[seat].add(strain)
+    led, ruffed = _leads_and_ruffs(view, t.n, trump)
+    sizes = list(view.get("hand_sizes") or [0] * t.n)
+    out = []
+    for s in range(t.n):
+        if s == t.seat:
+            continue
+        team = t.team_of[s]
+        out.append(_SeatRead(
+            seat=s, held=sizes[s] if s < len(sizes) else 0, declares=t.declarer == s,
+            declaring=t.declaring_team is not None and team == t.declaring_team, my_team=team == t.team,
+            top_bid=top[s], named=named[s],
+            mates_named=set().union(*(named[x] for x in range(t.n) if x != s and t.team_of[x] == team)),
+            led=led[s], ruffed=ruffed[s], played=t.played_by[s]))
+    return out
+
+
+def _leads_and_ruffs(view: Mapping[str, Any], n: int, trump: str | None) -> tuple[list[list[str]], list[bool]]:
+    """Per seat: the suit of each trick it led, and whether it has trumped another suit's lead."""
+    led: list[list[str]] = [[] for _ in range(n)]
+    ruffed = [False] * n
+    for trick in list(view.get("tricks") or []) + ([view["trick"]] if view.get("trick") else []):
+        cards = list(trick.get("cards") or [])
+        if not cards:
+            continue
+        leader = int(trick["leader"])
+        led[leader].append(suit_of(cards[0]))
+        for i, c in enumerate(cards[1:], 1):
+            if trump is not None and suit_of(c) == trump != suit_of(cards[0]):
+                ruffed[(leader + i) % n] = True
+    return led, ruffed
+
+
+def _card_features(f: np.ndarray, c: str, seat: _SeatRead, trump: str | None) -> None:
+    """Write the features of ``seat`` holding a copy of ``c`` into ``f`` (zeros before)."""
+    u, pc = suit_of(c), point_class(c)
+    top = seat.top_bid
+    if trump is not None and u == trump:
+        role = 0 if seat.declares else 1 if seat.declaring else 2
+        f[role * CLASSES + pc] = 1.0
+        f[_BID_TRUMP] = (top - 27) / 29 if top else 0.0
+        f[_RUFFED] = float(seat.ruffed)
+    elif trump is not None and seat.declaring:
+        f[3 * CLASSES + pc] = 1.0
+    if u in seat.named:
+        f[4 * CLASSES + pc] = 1.0
+    if u in seat.mates_named:
+        f[5 * CLASSES + pc] = 1.0
+    if not top:
+        f[6 * CLASSES + pc] = 1.0
+    if seat.my_team:
+        f[7 * CLASSES + pc] = 1.0
+    if pc <= 1 and top:
+        f[_BID_HIGH] = (top - 27) / 29
+    f[_FOLLOWED] = sum(1 for x in seat.played.elements() if suit_of(x) == u) / 4
+    f[_LED] = seat.led.count(u) / 2
 
 
 class CardModel:

@@ -69,6 +69,12 @@ def _bid_claims(rules: Rules56, first_hand: int, calls: tuple[str, ...]) -> tupl
     return tuple(bid_claims(rules, first_hand, list(calls)))
 
 
+def _exact_suits(claim: Claim) -> set[int]:
+    """The suits a claim fixes exactly: as many cards at least as at most, all of them named cards."""
+    return {int(x) for x, lo in claim.suit_lo for y, hi in claim.suit_hi if x == y and lo == hi
+            and sum(k for c, k in claim.lo if c // 13 == int(x)) == lo}
+
+
 class Table:
     """What the bot knows, computed once per decision from the view."""
 
@@ -141,33 +147,38 @@ class Table:
         except Exception:   # noqa: BLE001 - a view whose auction cannot be read: know nothing from it
             return
         for claim in claims:
-            s = claim.seat
-            if s == self.seat:
-                continue
-            played = self.played_by[s]
-            exact_suits = {int(x) for x, lo in claim.suit_lo for y, hi in claim.suit_hi if x == y and lo == hi
-                           and sum(k for c, k in claim.lo if c // 13 == int(x)) == lo}
-            for suit_int, hi in claim.suit_hi:
-                letter = SUITS[int(suit_int)]
-                if hi == 0 and not any(suit_of(c) == letter for c in played.elements()):
-                    self.voids[s].add(letter)
-            for card, k in claim.lo:
-                text = str(card)
-                still = k - played[text]
-                if still > 0 and self.outstanding[text] >= still:
-                    self.shown[s][text] = max(self.shown[s][text], still)
-            for card, k in claim.hi:
-                if k == 0:
-                    self.denied[s].add(str(card))
-            for suit_int in exact_suits:
-                letter = SUITS[int(suit_int)]
-                held = Counter({str(c): k for c, k in claim.lo if str(c)[1] == letter})
-                held.subtract(Counter(c for c in played.elements() if suit_of(c) == letter))
-                held = +held
-                if all(self.outstanding[c] >= k for c, k in held.items()):
-                    self.exact[s][letter] = held
-                    if not held:
-                        self.voids[s].add(letter)
+            if claim.seat != self.seat:
+                self._fold_claim(claim)
+
+    def _fold_claim(self, claim: Claim) -> None:
+        """One seat's claim, less the cards it has played since: its voids, cards shown and denied, and the
+        suits whose cards it showed exactly."""
+        s = claim.seat
+        played = self.played_by[s]
+        for suit_int, hi in claim.suit_hi:
+            letter = SUITS[int(suit_int)]
+            if hi == 0 and not any(suit_of(c) == letter for c in played.elements()):
+                self.voids[s].add(letter)
+        for card, k in claim.lo:
+            text = str(card)
+            still = k - played[text]
+            if still > 0 and self.outstanding[text] >= still:
+                self.shown[s][text] = max(self.shown[s][text], still)
+        for card, k in claim.hi:
+            if k == 0:
+                self.denied[s].add(str(card))
+        for suit_int in _exact_suits(claim):
+            self._fold_exact_suit(s, SUITS[suit_int], claim, played)
+
+    def _fold_exact_suit(self, s: int, letter: str, claim: Claim, played: Counter[str]) -> None:
+        """A suit of which the claim names every card: what of it ``s`` still holds, if those are still out."""
+        held = Counter({str(c): k for c, k in claim.lo if str(c)[1] == letter})
+        held.subtract(Counter(c for c in played.elements() if suit_of(c) == letter))
+        held = +held
+        if all(self.outstanding[c] >= k for c, k in held.items()):
+            self.exact[s][letter] = held
+            if not held:
+                self.voids[s].add(letter)
 
     # -- helpers -----------------------------------------------------------------------------------------
     def is_partner(self, seat: int) -> bool:

@@ -15,7 +15,7 @@ five tricks, +-60); a side that does not bid adds what it takes, about a fair sh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, PLAY
@@ -23,6 +23,7 @@ from ...core.moves import Discard, TrumpChoice
 from ...games.fifty_five import Deal55, Rules55, play, rules_of, sort_cards
 from ...solver import Position, can_reach
 from ..base import View, clock
+from ..kits import SearchingBot
 from .rules55 import replay_auction
 
 MAX_SIM_PLAYERS = 5
@@ -32,8 +33,6 @@ BID_MARGIN = 1.0
 SIM_SAMPLES = 24
 STEPS = (5, 10, 15, 20, 25, 30)
 
-if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
-    from ..search.pimc import PimcBot
 
 
 def side_points(pos: Position, side: int) -> int:
@@ -59,7 +58,7 @@ def _rules55(view: View) -> Rules55:
     return rules
 
 
-def simulate_bid(bot: PimcBot, view: View, n: int) -> list[int]:
+def simulate_bid(bot: SearchingBot, view: View, n: int) -> list[int]:
     """The bot's side's points as bidder, one per sampled deal (best trump, discard by :func:`keep_for`).
 
     Each sampled deal goes on as if the bot took the bid at the lowest value and everybody else passed.
@@ -106,7 +105,7 @@ def _take_bid(d: Deal55, seat: int) -> bool:
     return d.contract is not None and d.contract.bidder == seat
 
 
-def _late(bot: PimcBot, start: float, done: int) -> bool:
+def _late(bot: SearchingBot, start: float, done: int) -> bool:
     limit = bot.time_limit
     if limit is None or done < 4:
         return False
@@ -128,7 +127,7 @@ def expected_bid(points: Sequence[int], value: int, sixty_fail: int) -> float:
     return sum(float(p) if p >= value else -float(value) for p in points) / len(points)
 
 
-def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:
+def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
@@ -165,7 +164,8 @@ def _current_value(view: View) -> int:
     return replay_auction(view).value
 
 
-def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Discard | None, int]], n: int) -> list[tuple[float, float]]:
+def _evaluate(bot: SearchingBot, view: View, plans: list[tuple[Discard | None, int]],
+              n: int) -> list[tuple[float, float]]:
     """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
 
     rules = _rules55(view)
@@ -198,7 +198,7 @@ def _evaluate(bot: PimcBot, view: View, plans: list[tuple[Discard | None, int]],
     return [(m / done, p / done) for m, p in zip(made, pts, strict=True)]
 
 
-def choose_discard(bot: PimcBot, view: View, legal: list[str]) -> str:
+def choose_discard(bot: SearchingBot, view: View, legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))
@@ -228,7 +228,7 @@ def _display(cards: Sequence[Card]) -> list[Card]:
     return sort_cards(cards)
 
 
-def choose_trump(bot: PimcBot, view: View, legal: list[str]) -> str:
+def choose_trump(bot: SearchingBot, view: View, legal: list[str]) -> str:
     rules = _rules55(view)
     if rules.players > MAX_SIM_PLAYERS:
         return str(bot.fallback("55").choose(view))

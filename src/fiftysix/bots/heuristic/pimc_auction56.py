@@ -25,13 +25,13 @@ Measured in arena runs (rules play for both, 100 deals): the value weights made 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...core.deal import Deal
 from ...games.fifty_six import Contract, Rules56, deal_score
 from ..base import View, clock
+from ..kits import SearchingBot
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .rules56 import Rules56Bot
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
@@ -42,8 +42,6 @@ DOUBLE_BELOW = 0.25
 """Double only when the declarers make their contract less often than this."""
 REDOUBLE_ABOVE = 0.75
 
-if TYPE_CHECKING:   # the pimc bot imports these modules (through the kits)
-    from ..search.pimc import PimcBot
 
 
 class Simulation:
@@ -131,7 +129,7 @@ def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | Non
     return out
 
 
-def simulate(bot: PimcBot, view: View, t: Table) -> Simulation:
+def simulate(bot: SearchingBot, view: View, t: Table) -> Simulation:
     """Sample deals for the bot's view and weight them by the auction."""
     sampler = bot.sampler(view)
     n = max(8, int(bot.bid_samples))
@@ -148,7 +146,7 @@ def simulate(bot: PimcBot, view: View, t: Table) -> Simulation:
                       getattr(bot, "contract_model", "rules"))
 
 
-def choose_call(bot: PimcBot, view: View, legal: list[str]) -> str:
+def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
     """The call with the best expected score (see the module documentation)."""
     t = Table(view)
     a = AuctionState(view, t)
@@ -215,7 +213,7 @@ def settle(sim: Simulation, rules: Rules56, us: int, them: int) -> tuple[np.ndar
     return f_us, f_them
 
 
-def _bids(bot: PimcBot, t: Table, a: AuctionState, sim: Simulation,
+def _bids(bot: SearchingBot, t: Table, a: AuctionState, sim: Simulation,
           legal: list[str]) -> list[tuple[float, int, str, int]]:
     """A bid per strain at the cheapest value, in its informative form, with its expected score less the
     margin and its value (and the ``+kH`` form too when it shows the hand exactly)."""
@@ -241,7 +239,7 @@ def _bids(bot: PimcBot, t: Table, a: AuctionState, sim: Simulation,
     return out
 
 
-def choose_trump(bot: PimcBot, view: View, legal: list[str]) -> str:
+def choose_trump(bot: SearchingBot, view: View, legal: list[str]) -> str:
     """The strain the team is likeliest to make its contract in (then the most points)."""
     t = Table(view)
     contract = view.get("contract") or {}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..base import View, register
 from .knowledge import (
@@ -61,13 +62,21 @@ def hand_features(hand: Sequence[str], strain: str) -> list[float]:
     by_suit = {s: _suit_cards(hand, s) for s in SUITS}
     hand_points = sum(points(c) for c in hand)
     if strain == "NT":
-        jacks = sum(1 for c in hand if c[0] == "J")
-        nines_backed = sum(sum(1 for c in cs if c[0] == "9") for cs in by_suit.values()
-                           if any(c[0] == "J" for c in cs))
-        double_jacks = sum(1 for cs in by_suit.values() if sum(1 for c in cs if c[0] == "J") == 2)
-        longest = max(len(cs) for cs in by_suit.values())
-        return [1.0, float(jacks), float(nines_backed), float(double_jacks), float(hand_points), float(longest),
-                0.0, 0.0]
+        return _no_trump_features(hand, by_suit, hand_points)
+    return _trump_features(by_suit, strain, hand_points)
+
+
+def _no_trump_features(hand: Sequence[str], by_suit: dict[str, list[str]], hand_points: int) -> list[float]:
+    jacks = sum(1 for c in hand if c[0] == "J")
+    nines_backed = sum(sum(1 for c in cs if c[0] == "9") for cs in by_suit.values()
+                       if any(c[0] == "J" for c in cs))
+    double_jacks = sum(1 for cs in by_suit.values() if sum(1 for c in cs if c[0] == "J") == 2)
+    longest = max(len(cs) for cs in by_suit.values())
+    return [1.0, float(jacks), float(nines_backed), float(double_jacks), float(hand_points), float(longest),
+            0.0, 0.0]
+
+
+def _trump_features(by_suit: dict[str, list[str]], strain: str, hand_points: int) -> list[float]:
     trumps = by_suit[strain]
     tj = sum(1 for c in trumps if c[0] == "J")
     t9 = sum(1 for c in trumps if c[0] == "9")
@@ -178,6 +187,33 @@ def auction_adjustments(t: Table, a: AuctionState) -> dict[str, float]:
 
 
 # ---- the bot -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _TrickSoFar:
+    """The trick a seat follows to, as it stands: who wins it, with what, what it holds, who plays after."""
+
+    led: str
+    best: str                   # the card winning so far
+    partner_winning: bool
+    opp_after: list[int]        # opponents still to play
+    still_to_play: int
+    points: int
+    following: bool             # the seat holds the suit led
+    beats: list[str]            # the seat's cards that would win the trick now
+
+    @staticmethod
+    def read(t: Table, cards: list[str]) -> _TrickSoFar:
+        led = suit_of(t.trick_cards[0])
+        win = t.current_winner()
+        assert win is not None
+        win_pos, best = win
+        after = t.players_after()
+        return _TrickSoFar(
+            led=led, best=best, partner_winning=t.is_partner((t.trick_leader + win_pos) % t.n),
+            opp_after=[s for s in after if not t.is_partner(s)], still_to_play=len(after),
+            points=sum(points(c) for c in t.trick_cards), following=any(suit_of(c) == led for c in cards),
+            beats=[c for c in cards if t.key(c, led) > t.key(best, led)])
+
 
 class Rules56Bot:
     """Heuristic 56 player (``rules``).  Deterministic for a given seed."""
@@ -409,62 +445,60 @@ class Rules56Bot:
         return out
 
     def follow(self, t: Table, cards: list[str], may_reveal: bool) -> str:
-        led = suit_of(t.trick_cards[0])
-        win = t.current_winner()
-        assert win is not None
-        win_pos, best = win
-        win_seat = (t.trick_leader + win_pos) % t.n
-        after = t.players_after()
-        opp_after = [s for s in after if not t.is_partner(s)]
-        trick_points = sum(points(c) for c in t.trick_cards)
-        partner_winning = t.is_partner(win_seat)
-        following = any(suit_of(c) == led for c in cards)
-        beats = [c for c in cards if t.key(c, led) > t.key(best, led)]
-
-        def low(cs: Sequence[str]) -> str:
-            return min(cs, key=lambda c: (points(c), suit_of(c) == t.active_trump, t.is_master(c),
-                                          strength(c), -self._suit_len(t, suit_of(c))))
-
-        def gift(cs: Sequence[str]) -> str:
-            # The most points that would not win a trick on their own later.
-            return max(cs, key=lambda c: (points(c) if not t.is_master(c) or suit_of(c) == led else points(c) - 2.5,
-                                          suit_of(c) != t.active_trump, -strength(c)))
-
-        if partner_winning:
-            safe = not t.can_be_beaten(best, led, opp_after)
-            if safe:
-                pool = [c for c in cards if suit_of(c) != t.active_trump or following] or cards
-                return gift(pool)
-            # Partner's card may still be beaten: take the trick with a card nobody after can beat (in the
-            # suit led always, a trump only for a rich trick).
-            safe_winners = [c for c in beats if not t.can_be_beaten(c, led, opp_after)]
-            if safe_winners and (following or trick_points + 2 >= 4):
-                return min(safe_winners, key=lambda c: (strength(c) + (16 if suit_of(c) == t.active_trump else 0),
-                                                        points(c)))
-            return low(cards)
-
+        trick = _TrickSoFar.read(t, cards)
+        if trick.partner_winning:
+            return self._with_partner_winning(t, cards, trick)
         # An opponent is winning (or nobody has a card yet that counts).
-        if following:
-            if beats:
-                safe_winners = [c for c in beats if not t.can_be_beaten(c, led, opp_after)]
-                if safe_winners:
-                    return min(safe_winners, key=lambda c: (strength(c), -points(c)))
-                if trick_points >= 4:
-                    return max(beats, key=strength)
-            return low(cards)
+        if trick.following:
+            return self._against_opponent(t, cards, trick)
+        return self._void_in_the_suit_led(t, cards, trick, may_reveal)
 
-        # Void in the suit led.
+    def _with_partner_winning(self, t: Table, cards: list[str], trick: _TrickSoFar) -> str:
+        led = trick.led
+        if not t.can_be_beaten(trick.best, led, trick.opp_after):
+            pool = [c for c in cards if suit_of(c) != t.active_trump or trick.following] or cards
+            return self._gift(t, pool, led)
+        # Partner's card may still be beaten: take the trick with a card nobody after can beat (in the
+        # suit led always, a trump only for a rich trick).
+        safe_winners = [c for c in trick.beats if not t.can_be_beaten(c, led, trick.opp_after)]
+        if safe_winners and (trick.following or trick.points + 2 >= 4):
+            return min(safe_winners, key=lambda c: (strength(c) + (16 if suit_of(c) == t.active_trump else 0),
+                                                    points(c)))
+        return self._low(t, cards)
+
+    def _against_opponent(self, t: Table, cards: list[str], trick: _TrickSoFar) -> str:
+        """Following suit to a trick an opponent is winning: win it safely, or dearly when it is rich."""
+        if trick.beats:
+            safe_winners = [c for c in trick.beats if not t.can_be_beaten(c, trick.led, trick.opp_after)]
+            if safe_winners:
+                return min(safe_winners, key=lambda c: (strength(c), -points(c)))
+            if trick.points >= 4:
+                return max(trick.beats, key=strength)
+        return self._low(t, cards)
+
+    def _void_in_the_suit_led(self, t: Table, cards: list[str], trick: _TrickSoFar, may_reveal: bool) -> str:
         trump = t.active_trump
-        expected = trick_points + len(after)   # a rough guess of what the trick will hold
+        expected = trick.points + trick.still_to_play   # a rough guess of what the trick will hold
         if trump is not None:
-            ruffs = [c for c in beats if suit_of(c) == trump]
+            ruffs = [c for c in trick.beats if suit_of(c) == trump]
             if ruffs and expected >= 3:
-                held = [c for c in ruffs if not t.can_be_beaten(c, led, opp_after)]
+                held = [c for c in ruffs if not t.can_be_beaten(c, trick.led, trick.opp_after)]
                 return min(held or ruffs, key=strength)
-        elif may_reveal and self.should_reveal(t, trick_points):
+        elif may_reveal and self.should_reveal(t, trick.points):
             return "?"
         discards = [c for c in cards if suit_of(c) != trump] or cards
-        return low(discards)
+        return self._low(t, discards)
+
+    def _low(self, t: Table, cs: Sequence[str]) -> str:
+        """The cheapest card to give: fewest points, no trump, no master, low, from a long suit."""
+        return min(cs, key=lambda c: (points(c), suit_of(c) == t.active_trump, t.is_master(c),
+                                      strength(c), -self._suit_len(t, suit_of(c))))
+
+    @staticmethod
+    def _gift(t: Table, cs: Sequence[str], led: str) -> str:
+        # The most points that would not win a trick on their own later.
+        return max(cs, key=lambda c: (points(c) if not t.is_master(c) or suit_of(c) == led else points(c) - 2.5,
+                                      suit_of(c) != t.active_trump, -strength(c)))
 
     def should_reveal(self, t: Table, trick_points: int) -> bool:
         """Hidden trumps: the declarer asks when it can trump a valuable trick; others only for a big one."""

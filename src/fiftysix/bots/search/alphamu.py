@@ -27,16 +27,12 @@ cards a hand); past its time budget it gives up and ``pimc`` plays.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from ...core.cards import Card
 from ...solver import Position, can_reach, card_values
 from ..base import clock
-from ..kits import View
+from ..kits import SearchingBot, View
 from .ddplay import Goal
-
-if TYPE_CHECKING:
-    from .pimc import PimcBot
 
 BUDGET = 4000
 """About the most leaf solves (worlds × ``held ** seats``) αμ plans for: it searches over fewer of the sampled
@@ -163,7 +159,7 @@ class Search:
         return m
 
 
-def choose_card(bot: PimcBot, view: View, cards: list[str], n: int, worlds: int, moves: int,
+def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, worlds: int, moves: int,
                 budget: float | None) -> str | None:
     """The card with the best score over ``n`` sampled deals: ``pimc``'s score less what strategy fusion
     added to it over the first ``worlds`` of them (where αμ's best plan reaches the goal in fewer deals than

@@ -17,21 +17,17 @@ each card) and ties go to the ``rules`` bot's card.  The goals:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ...core.cards import Card
 from ...games import GAMES
 from ...solver import Position, can_reach, card_values
 from ..base import clock
-from ..kits import View, kit_for
-
-if TYPE_CHECKING:   # the pimc bot imports this module
-    from .pimc import PimcBot
+from ..kits import SearchingBot, View, kit_for
 
 CanReach = Callable[[Position, int, int], bool]
 
 
-def choose_card(bot: PimcBot, view: View, cards: list[str], n: int, exact: bool = True,
+def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, exact: bool = True,
                 preferred: str | None = None, spent: float = 0.0) -> str:
     """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
 

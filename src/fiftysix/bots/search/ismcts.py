@@ -50,7 +50,7 @@ from ...core.deal import Deal
 from ...core.moves import Move
 from ..base import Bot, make_bot, register
 from ..kits import IsmctsPolicy, View, kit_for
-from ..sampling import SamplingError, sampler_for
+from ..sampling import Sampler, SamplingError, sampler_for
 from .pimc import PimcBot
 
 CALLERS = ("search", "rules", "pimc")
@@ -119,13 +119,19 @@ class IsmctsBot:
             sampler = sampler_for(view, infer=self.infer)
         except SamplingError:   # a view no deal agrees with (it cannot come from the rules): play safe
             return legal[self.rng.randrange(len(legal))]
-        game = kit_for(view["game"]).ismcts_policy()
+        root, root_moves, bias = self._search(kit_for(view["game"]).ismcts_policy(), sampler, hint)
+        return self._best_move(root, root_moves, bias, legal)
+
+    def _search(self, game: IsmctsPolicy, sampler: Sampler, hint: str | None
+                ) -> tuple[_Node, dict[object, Move], dict[object, float]]:
+        """Iterate over sampled deals until the iterations or the time are spent, or no deal can be sampled;
+        returns the root, its moves by tree key and the rules card's progressive bias at the root."""
         root = _Node()
         rng = self.rng
         start = time.perf_counter()
         done = 0
         root_moves: dict[object, Move] = {}
-        bias: dict[object, float] = {}    # the rules card's progressive bias at the root
+        bias: dict[object, float] = {}
         while done < self.iterations:
             if self.time_limit is not None and done and time.perf_counter() - start >= self.time_limit:
                 break
@@ -138,25 +144,34 @@ class IsmctsBot:
                 if key not in root_moves:
                     root_moves[key] = m
                     bias[key] = self.prior if str(m) == hint else 0.0
-            if not self.paired:
+            if self.paired:
+                done += self._every_root_move(game, root, deal, options)
+            else:
                 self._iterate(game, root, deal, [], bias)
-                done += 1
-                continue
-            # Every root move on this same deal: their averages differ by the moves, not by the deals drawn.
-            assert deal.to_move is not None
-            team = deal.rules.team_of[deal.to_move]
-            for key, m in options:
-                child = root.children.get(key)
-                if child is None:
-                    child = root.children[key] = _Node()
-                else:
-                    child.avail += 1
-                line = deal.copy()
-                line.push_unchecked(m)
-                self._iterate(game, child, line, [(child, team)], None)
                 done += 1
         self.last_iterations = done
         self.last_visits = {str(root_moves[k]): ch.visits for k, ch in root.children.items()}
+        return root, root_moves, bias
+
+    def _every_root_move(self, game: IsmctsPolicy, root: _Node, deal: Deal, options: list[tuple[object, Move]]
+                         ) -> int:
+        """Every root move on this same deal: their averages differ by the moves, not by the deals drawn.
+        Returns the iterations made (one per move)."""
+        assert deal.to_move is not None
+        team = deal.rules.team_of[deal.to_move]
+        for key, m in options:
+            child = root.children.get(key)
+            if child is None:
+                child = root.children[key] = _Node()
+            else:
+                child.avail += 1
+            line = deal.copy()
+            line.push_unchecked(m)
+            self._iterate(game, child, line, [(child, team)], None)
+        return len(options)
+
+    def _best_move(self, root: _Node, root_moves: dict[object, Move], bias: dict[object, float],
+                   legal: list[str]) -> str:
         texts = set(legal)
 
         def rank(key: object, ch: _Node) -> tuple[float, ...]:

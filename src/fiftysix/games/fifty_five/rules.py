@@ -1,4 +1,4 @@
-"""The options of 55 and its named presets (``../shared/spec/rules-55.md``).
+"""The options of 55 and its named presets (``docs/spec/rules-55.md``).
 
 Code elsewhere asks a :class:`Rules55` object (``rules.discards == "open"``); it never compares preset
 names.  Derived facts (sides, which side each seat plays for) are computed once here.

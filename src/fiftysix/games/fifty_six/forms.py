@@ -1,7 +1,7 @@
 """What each 56 bid form promises, in one table: the words of the auction's meanings and the claims the
 deal sampler (and the bots' card reading) use both come from :data:`FORMS`, so they cannot drift apart.
 
-``../shared/spec/rules-56.md``: ``28H`` holds the J of hearts, ``H28`` does not, ``+kH`` holds exactly the k
+``docs/spec/rules-56.md``: ``28H`` holds the J of hearts, ``H28`` does not, ``+kH`` holds exactly the k
 top hearts and no other heart, ``NOES`` is void in the suit named; the announcement forms of ``bidding:
 announcements`` show top cards (counted from the first not yet announced) and a length.
 """

@@ -1,4 +1,4 @@
-"""The options of 56 and its named presets (``../shared/spec/rules-56.md``).
+"""The options of 56 and its named presets (``docs/spec/rules-56.md``).
 
 Code elsewhere asks a :class:`Rules56` object (``rules.double == "closes"``); it never compares preset
 names.  Derived facts (deck size, hand size, teams) are computed once here.
