@@ -149,8 +149,8 @@ def test_one_person_and_bots_play_a_whole_56_deal_on_a_phone(server: LiveServer,
     assert "is over" in summary
     assert page.locator("#score .team").count() == 2
     # the history of finished deals: from the page's own list (the server sends the latest deal, not all)
-    page.wait_for_selector("#history tr >> nth=1")
-    assert page.locator("#history tr").count() == 2
+    page.wait_for_selector("#history tbody tr")
+    assert page.locator("#history tbody tr").count() == 1
     assert page.locator("#match-records a").get_attribute("href").endswith("/matches/1.json")
     link = page.locator('#summary-panel a[href$=".json"]').get_attribute("href")
     record = page.request.get(server.url + link).json()
@@ -191,8 +191,14 @@ def test_two_people_in_two_browsers_at_one_table(server: LiveServer, system_chro
     shot(guest, "two-05-guest-summary")
     host_line = host.locator("#summary-line").inner_text()
     guest_line = guest.locator("#summary-line").inner_text()
-    # Each page names its own seat "you"; with the names put back both tell the same result.
-    assert host_line and host_line.replace("by you", "by Asha") == guest_line.replace("by you", f"by {HOSTILE[:24]}")
+    # Each page names its own seat "you" and its own team "Your team"; with the names put back both tell the same
+    # result (who made or failed what, bid by whom).
+    def result(line: str, me: str) -> str:
+        line = line.replace("by you", f"by {me}")
+        return re.sub(r"^(Your team|Blue|Red) ", "", line)
+    assert host_line and result(host_line, "Asha") == result(guest_line, HOSTILE[:24])
+    assert host_line.startswith("Your team") != guest_line.startswith("Your team") or \
+        not re.match(r"^(Your team|Blue|Red) ", host_line)     # a team's result: the declarers' page says so
     assert not guest.evaluate("window.pwned") and not host.evaluate("window.pwned")
     assert not errors, errors
     host_ctx.close()
@@ -307,11 +313,11 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
         watch_errors(page, errors)
         page.goto(f"{live.url}/t/{code}")
         page.wait_for_selector("#older-deals")
-        shown = page.locator("#history tr").count() - 1
+        shown = page.locator("#history tbody tr").count()
         assert shown == RECENT_DEALS
         tap(page.locator("#older-deals"))
-        page.wait_for_function(f"() => document.querySelectorAll('#history tr').length > {RECENT_DEALS + 1}")
-        numbers = each_of(page, "#history tr td:last-child a", "els => els.map(a => a.href)")
+        page.wait_for_function(f"() => document.querySelectorAll('#history tbody tr').length > {RECENT_DEALS}")
+        numbers = each_of(page, "#history tbody tr td:last-child a", "els => els.map(a => a.href)")
         assert [int(n.rsplit("/", 1)[1].split(".")[0]) for n in numbers][:3] == [1, 2, 3]
         assert page.locator("#older-deals").count() == 0
         assert not errors, errors

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...core.meaning import N_
 from ..db import Fenced
@@ -22,7 +22,33 @@ from .bus import Bus, inbox, table_channel
 from .counters import Hosted, watch_key
 
 if TYPE_CHECKING:
-    from .relay import ClusterHub
+    from collections.abc import Awaitable
+
+    from ..db import Database
+    from ..limits import Limits
+    from ..table import Timing
+    from .counters import Counters
+    from .lease import Lease
+
+
+class TableHost(Protocol):
+    """What a clustered table needs of its process's hub (``relay.ClusterHub``): its services, the lease, the bus,
+    and a few calls back.  A protocol, so that this module does not import the hub that imports it."""
+
+    db: Database
+    timing: Timing
+    limits: Limits
+    me: str
+    lease: Lease
+    bus: Bus
+    counters: Counters
+
+    def later(self, work: Awaitable[Any]) -> None: ...
+    async def demote(self, table: ClusterTable) -> None: ...
+    def watch_member(self) -> str: ...
+    async def count_watcher(self, code: str, member: str, most: int) -> int | None: ...
+    def send_here(self, table: ClusterTable) -> None: ...
+    async def load(self, code: str) -> tuple[TableState, History]: ...
 
 log = logging.getLogger("fiftysix.server")
 
@@ -52,7 +78,7 @@ class Relayed(Connection):
 class ClusterTable(LiveTable):
     """A table that is either this process's to write (``epoch`` set) or a replica of another's."""
 
-    def __init__(self, hub: ClusterHub, state: TableState, history: History, epoch: int | None) -> None:
+    def __init__(self, hub: TableHost, state: TableState, history: History, epoch: int | None) -> None:
         super().__init__(hub.db, state, history, hub.timing, hub.limits)
         self.hub = hub
         self.epoch = epoch

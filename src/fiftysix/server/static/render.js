@@ -366,14 +366,16 @@ function renderHistory(S, actions) {
   // the score sheet: each deal's change for each team, and the match's score now at the foot
   const m = S.table.match;
   const teams = m && m.team_seats.length <= 4 ? m.team_seats.map((_, team) => team) : [];
-  const head = (team) => {
-    const names = m.team_seats[team].map((ts) => (S.table.seats[ts] && S.table.seats[ts].name) || "?").join(" & ");
+  const head = (team) => {    // a team's colour as on the score panel (a player's name when each plays alone)
+    const names = m.team_seats.length < S.table.seats.length ? colorWord(team)
+      : m.team_seats[team].map((ts) => (S.table.seats[ts] && S.table.seats[ts].name) || "?").join(" & ");
     const mine = S.you && S.you.seat !== null && m.team_seats[team].includes(S.you.seat);
     return h("th", { scope: "col" }, mine ? `${names} (${t("your team")})` : names);
   };
+  const body = h("tbody", {});
   const table = h("table", { class: "history", id: "history" },
-    h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Contract")),
-      h("th", { scope: "col" }, t("Result")), teams.map(head), h("th", { scope: "col" }, t("Record"))));
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Contract")),
+      h("th", { scope: "col" }, t("Result")), teams.map(head), h("th", { scope: "col" }, t("Record")))), body);
   for (const d of deals) {
     const k = d.contract;
     const text = k ? `${k.value}${pretty(k.strain || k.trump || "")}${k.multiplier > 1 ? (k.multiplier === 2 ? " X" : " XX") : ""}` : t("thrown in");
@@ -381,7 +383,7 @@ function renderHistory(S, actions) {
       const s = d.match === m.number && d.score ? d.score[team] : undefined;
       return h("td", { class: "run" }, s === undefined || s === null ? "" : `${s > 0 ? "+" : ""}${s}`);
     };
-    table.append(h("tr", {}, h("td", {}, `${d.match}.${d.deal}`), h("td", {}, text),
+    body.append(h("tr", {}, h("td", {}, `${d.match}.${d.deal}`), h("td", {}, text),
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? t("made") : t("failed")) : "—"),
       teams.map(change),
       h("td", {}, h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "" },
@@ -389,8 +391,8 @@ function renderHistory(S, actions) {
   }
   if (teams.length) {
     const now = (value) => (m.scoring === "tables" ? tn("{n} table", "{n} tables", value) : tn("{n} point", "{n} points", value));
-    table.append(h("tr", { class: "total" }, h("th", { scope: "row", colspan: 3 }, t("Score now")),
-      teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))), h("td", {}, "")));
+    table.append(h("tfoot", {}, h("tr", { class: "total" }, h("th", { scope: "row", colspan: 3 }, t("Score now")),
+      teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))), h("td", {}, ""))));
   }
   panel.append(h("h2", {}, t("Score sheet")));
   if (S.olderDeals) panel.append(h("button", { id: "older-deals", onclick: () => actions.olderDeals() }, t("Earlier deals")));
