@@ -39,7 +39,6 @@ joined with already changes nothing and is answered ``{"type": "joined", ...}``.
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -87,27 +86,11 @@ CHANGES = frozenset({"sit", "stand", "bot", "unbot", "swap", "offer", "pause", "
 (``Limits.changes_per_minute`` per member, ``table_changes_per_minute`` per table): the log grows with play."""
 
 
-class RateLimit:
-    """A token bucket: on average ``rate`` messages a second, at most ``burst`` at once.  Clients send a
-    few messages a second; a flood is refused message by message so that it cannot starve the table."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens = float(burst)
-        self.last = clock()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refusal(self) -> str:
-        return (f"too many messages: at most {self.rate:g} a second on average and {self.burst} at once; "
-                "this one was ignored")
+def flood_refusal(rate: float, burst: int) -> Meaning:
+    """What a connection over its message rate (a :class:`~.limits.Buckets` of its own) is told."""
+    shown = format(rate, "g")     # 20, not 20.0
+    return Meaning("too many messages: at most {rate} a second on average and {burst} at once; this one was ignored",
+                   {"rate": shown, "burst": burst})
 
 
 def read_message(text: str | bytes | None) -> tuple[dict[str, Any] | None, str | None]:
