@@ -43,8 +43,8 @@ PANEL: tuple[Member, ...] = (
     Member("pimc", "pimc", "pimc,fast=true", "Perfect Information Monte Carlo, default setting"),
     Member("ismcts", "ismcts,iterations=60,call_samples=100", "ismcts,iterations=30,call_samples=50",
            "information-set MCTS at the setting of the 2,000-pair measurements (pimc's calls)"),
-    Member("bold", "pimc,bid_margin=-0.3", "pimc,fast=true,bid_margin=-0.3",
-           "an aggressive bidder: pimc that bids even when the bid looks 0.3 tables worse than passing"),
+    Member("bold", "pimc,bid_margin=-0.5", "pimc,fast=true,bid_margin=-0.5",
+           "an aggressive bidder: pimc that bids even when the bid looks 0.5 tables worse than passing"),
     Member("timid", "pimc,bid_margin=0.6", "pimc,fast=true,bid_margin=0.6",
            "a timid bidder: pimc that bids only when the bid looks 0.6 tables better than passing"),
 )

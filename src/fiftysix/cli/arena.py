@@ -23,9 +23,19 @@ import threading
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..arena import ArenaConfig, BotFailure, check_bots, format_text, run_arena, summarize, write_plot
-from ..arena.panel import (PANEL, PRESETS, REPORTING, SEED_SETS, PanelConfig, check_panel, format_panel,
-                           panel_document, play_panel, seed_set)
+from ..arena import ArenaConfig, BotFailure, check_bots, format_text, panel, run_arena, summarize, write_plot
+from ..arena.panel import (
+    PANEL,
+    PRESETS,
+    REPORTING,
+    SEED_SETS,
+    PanelConfig,
+    check_panel,
+    format_panel,
+    panel_document,
+    play_panel,
+    seed_set,
+)
 from ..bots.protocol import DEFAULT_TIMEOUT
 from ..core.errors import RulesError
 from ..games import DEFAULT_PRESET
@@ -144,8 +154,8 @@ def panel_config(args: argparse.Namespace) -> PanelConfig:
     presets = tuple(x.strip() for x in (args.rules or ",".join(PRESETS)).split(",") if x.strip())
     try:
         config = PanelConfig(bots=tuple(args.bots), deals=args.deals, seeds=seed_set(args.seeds, args.for_tuning),
-                             presets=presets, fast=args.fast, workers=args.workers, first=args.first,
-                             for_tuning=args.for_tuning)
+                             presets=presets, members=panel.PANEL, fast=args.fast, workers=args.workers,
+                             first=args.first, for_tuning=args.for_tuning)
         check_panel(config)
     except (ValueError, RulesError) as e:
         raise CliError(str(e)) from None
