@@ -88,6 +88,14 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """:raises CliError: for bad arguments (before anything is played)."""
     if args.panel:
         return run_panel_command(args, stdout, stderr)
+    return run_duel(args, stdout, stderr)
+
+
+def duel_config(args: argparse.Namespace) -> ArenaConfig:
+    """The arena run of the arguments (not ``--panel``).
+
+    :raises CliError: for bad arguments.
+    """
     rules: str | dict[str, Any] = (args.rules or DEFAULT_PRESET).strip()
     if isinstance(rules, str) and rules.startswith("{"):
         try:
@@ -105,6 +113,15 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         check_bots(config)
     except (ValueError, RulesError) as e:
         raise CliError(str(e)) from None
+    return config
+
+
+def run_duel(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """The bots of ``--bot`` against each other on one preset.
+
+    :raises CliError: for bad arguments (before anything is played).
+    """
+    config = duel_config(args)
     bar = None if args.quiet else _progress_bar(args.deals, stderr)
     try:
         with _terminate_as_interrupt():
