@@ -225,3 +225,19 @@ def test_panel_average_is_the_mean_over_members_per_deal() -> None:
     assert set(got) == {"56-4", "all"}
     assert math.isclose(got["56-4"]["mean"], (2.0 + 0.0 + 0.0) / 3)
     assert got["56-4"]["n"] == 3
+
+
+def test_pooling_parts_gives_the_whole_run() -> None:
+    whole = run_panel(tiny(deals=4, presets=("56-4",)), bootstrap=5)
+    parts = [run_panel(tiny(deals=2, presets=("56-4",), first=f), bootstrap=5) for f in (2, 0)]
+    pooled = panel_mod.pool_panels(parts, bootstrap=5)
+    for a, b in zip(whole["pairings"], pooled["pairings"], strict=True):
+        assert a["per_pair"] == b["per_pair"] and a["deal_indices"] == b["deal_indices"] == [0, 1, 2, 3]
+        assert a["declared"] == b["declared"] and a["seatings"] == b["seatings"] == 8
+        assert math.isclose(a["difference"]["mean"], b["difference"]["mean"])
+    assert [r["rating"] for r in whole["rating"]["ratings"]] == [r["rating"] for r in pooled["rating"]["ratings"]]
+    with pytest.raises(ValueError, match="two runs"):
+        panel_mod.pool_panels([parts[0], parts[0]])
+    tuning = run_panel(tiny(deals=1, presets=("56-4",), seeds=TUNING, for_tuning=True), bootstrap=5)
+    with pytest.raises(ValueError, match="seed_set"):
+        panel_mod.pool_panels([parts[0], tuning])

@@ -159,6 +159,7 @@ def pairing_row(bot: str, member: Member, preset: str, summary: dict[str, Any]) 
                     "choice_p99": sides[0]["time_ms"]["choice_p99"]},
         "faults": [sides[0]["faults"]["count"], sides[1]["faults"]["count"]],
         "interrupted": summary["interrupted"],
+        "deal_indices": [row["deal"] for row in summary["per_deal"]],
         "per_pair": diffs,
     }
 
@@ -214,8 +215,9 @@ def panel_average(rows: Sequence[dict[str, Any]], bot: str, presets: Sequence[st
         by_deal: dict[int, list[float]] = {}
         for r in rows:
             if r["bot"] == bot and r["preset"] == preset:
-                for i, d in enumerate(r["per_pair"]):
-                    by_deal.setdefault(r["first"] + i, []).append(d)
+                indices = r.get("deal_indices") or range(r["first"], r["first"] + len(r["per_pair"]))
+                for i, d in zip(indices, r["per_pair"], strict=True):
+                    by_deal.setdefault(i, []).append(d)
         values = [mean(ds) for _, ds in sorted(by_deal.items())]
         if values:
             out[preset] = mean_ci(values).to_json()
@@ -259,6 +261,61 @@ def run_panel(config: PanelConfig, progress: Callable[[int], None] | None = None
     return panel_document(config, play_panel(config, progress, runner), bootstrap)
 
 
+def _pool_rows(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One pairing's rows of several runs (different deals of the same seed) as one row.
+
+    :raises ValueError: when a deal was played in two of them.
+    """
+    pairs = sorted((i, d) for r in parts for i, d in zip(r["deal_indices"], r["per_pair"], strict=True))
+    indices = [i for i, _ in pairs]
+    if len(set(indices)) != len(indices):
+        head = parts[0]
+        raise ValueError(f"{head['bot']} against {head['member']} on {head['preset']}: a deal is in two runs; "
+                         "pool runs of different --first")
+    seatings = sum(r["seatings"] for r in parts)
+    declared = [sum(r["declared"][k] for r in parts) for k in (0, 1)]
+    biggest = max(parts, key=lambda r: r["pairs"])
+    return {**biggest, "first": min(r["first"] for r in parts), "pairs": len(pairs),
+            "difference": mean_ci([d for _, d in pairs]).to_json(), "seatings": seatings, "declared": declared,
+            "made": [sum(r["made"][k] for r in parts) for k in (0, 1)],
+            "declare_rate": [x / seatings if seatings else 0.0 for x in declared],
+            "faults": [sum(r["faults"][k] for r in parts) for k in (0, 1)],
+            "interrupted": any(r["interrupted"] for r in parts),
+            "deal_indices": indices, "per_pair": [d for _, d in pairs]}
+
+
+def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[str, Any]:
+    """One panel document of several (parts of a long run with ``--first``, or runs of other bots on the same
+    seed set): each pairing's deal pairs together, the rating refitted over all of them.
+
+    :raises ValueError: for no documents, different seed sets or settings, or a deal played twice.
+    """
+    if not docs:
+        raise ValueError("nothing to pool: give at least one panel document")
+    head = docs[0]
+    for other in docs[1:]:
+        for key in ("seed_set", "fast", "anchor", "panel"):
+            if other[key] != head[key]:
+                raise ValueError(f"panel runs with different {key} cannot be pooled")
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for doc in docs:
+        for r in doc["pairings"]:
+            groups.setdefault((r["bot"], r["member"], r["preset"]), []).append(r)
+    rows = [_pool_rows(parts) for parts in groups.values()]
+    members = tuple(Member(m["name"], m["spec"], m["spec"], m["about"]) for m in head["panel"])
+    bots = tuple(dict.fromkeys(b for doc in docs for b in doc["bots"]))
+    presets = tuple(dict.fromkeys(p for doc in docs for p in doc["presets"]))
+    seeds = SeedSet(head["seed_set"]["name"], head["seed_set"]["seed"], head["seed_set"]["about"])
+    config = PanelConfig(bots=bots, deals=max(r["pairs"] for r in rows) if rows else 0, seeds=seeds,
+                         presets=presets, members=members, fast=head["fast"], for_tuning=not head["reportable"],
+                         anchor=head["anchor"], first=min((r["first"] for r in rows), default=0))
+    run = PanelRun(rows, any(d["interrupted"] for d in docs), sum(d["elapsed_seconds"] for d in docs))
+    out = panel_document(config, run, bootstrap)
+    out["workers"] = sorted({d["workers"] for d in docs})
+    out["pooled"] = len(docs)
+    return out
+
+
 def _ci(d: dict[str, Any]) -> str:
     if d["ci95"] is None:
         return f"{d['mean']:+.3f} (no interval)"
@@ -298,4 +355,4 @@ def format_panel(doc: dict[str, Any]) -> str:
 
 __all__ = ["ANCHOR", "PANEL", "PRESETS", "REPORTING", "SEED_SETS", "TUNED_ON", "TUNING", "Member", "PanelConfig",
            "PanelError", "PanelRun", "SeedSet", "check_panel", "format_panel", "panel_average", "panel_document",
-           "pairing_row", "play_panel", "results_of", "run_panel", "seed_set"]
+           "pairing_row", "play_panel", "pool_panels", "results_of", "run_panel", "seed_set"]
