@@ -103,8 +103,21 @@ def test_the_panel_is_named_in_one_place() -> None:
     names = [m.name for m in PANEL]
     assert names == ["rules", "pimc", "ismcts", "bold", "timid"]
     specs = {m.name: m.spec for m in PANEL}
-    assert "bid_margin=-" in specs["bold"] and "bid_margin=0.6" in specs["timid"]
+    assert specs["bold"] == "rules,margin=-1" and "bid_margin=0.6" in specs["timid"]
     assert all("fast=true" in m.fast for m in PANEL if m.spec.startswith("pimc"))
+
+
+def test_the_bold_bidder_declares_more_than_rules_and_the_default_margin_is_unchanged() -> None:
+    def duel(bot: str) -> dict[str, Any]:
+        arena = ArenaConfig("56-6", (bot, "rules"), deals=20, seed=TUNING.seed)
+        result, elapsed = run_arena(arena)
+        return summarize(arena, result, elapsed)
+
+    bold = duel("rules,margin=-1")["bots"]
+    assert bold[0]["declared"] > 2 * bold[1]["declared"]
+    same = duel("rules,margin=2")
+    assert same["bots"][0]["declared"] == same["bots"][1]["declared"]
+    assert all(row["scores"][0] == row["scores"][1] for row in same["per_deal"])
 
 
 # -- the seed sets ----------------------------------------------------------------------------------------------

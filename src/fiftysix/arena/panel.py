@@ -43,13 +43,15 @@ PANEL: tuple[Member, ...] = (
     Member("pimc", "pimc", "pimc,fast=true", "Perfect Information Monte Carlo, default setting"),
     Member("ismcts", "ismcts,iterations=60,call_samples=100", "ismcts,iterations=30,call_samples=50",
            "information-set MCTS at the setting of the 2,000-pair measurements (pimc's calls)"),
-    Member("bold", "pimc,bid_margin=-0.5", "pimc,fast=true,bid_margin=-0.5",
-           "an aggressive bidder: pimc that bids even when the bid looks 0.5 tables worse than passing"),
+    Member("bold", "rules,margin=-1", "rules,margin=-1",
+           "an aggressive bidder: rules bidding up to its estimate plus 1 card point (rules: less 2)"),
     Member("timid", "pimc,bid_margin=0.6", "pimc,fast=true,bid_margin=0.6",
            "a timid bidder: pimc that bids only when the bid looks 0.6 tables better than passing"),
 )
-"""The panel, named here only; ``bold`` and ``timid`` are ``pimc``'s own ``bid_margin`` option (0.05 by
-default; ``sage`` is 0.4)."""
+"""The panel, named here only.  ``bold`` is the ``rules`` bot's ``margin`` option (2 card points by default),
+``timid`` ``pimc``'s ``bid_margin`` option (0.05 tables by default; ``sage`` is 0.4).  A ``pimc`` with a
+negative ``bid_margin`` is not a bold bidder but a reckless one: it raised its own side to doubled 56 contracts
+(docs/bots.md, "Panel")."""
 
 ANCHOR = "rules"
 PRESETS: tuple[str, ...] = ("56-4", "56-6", "56-8")
