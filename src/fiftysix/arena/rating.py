@@ -149,7 +149,7 @@ def rate(results: Sequence[Result], anchor: str, bootstrap: int = BOOTSTRAP, see
     out = []
     for name, value in point.items():
         xs = samples[name]
-        low, high = (percentile(xs, 0.025), percentile(xs, 0.975)) if xs else (value, value)
+        low, high = (percentile(xs, 0.025) + 0.0, percentile(xs, 0.975) + 0.0) if xs else (value, value)
         out.append(Rating(name, value, low, high, played[name]))
     out.sort(key=lambda r: -r.rating)
     return out
