@@ -107,6 +107,18 @@ def test_the_panel_is_named_in_one_place() -> None:
     assert all("fast=true" in m.fast for m in PANEL if m.spec.startswith("pimc"))
 
 
+def test_a_bot_is_rated_apart_from_the_member_of_the_same_name() -> None:
+    fast = PanelConfig(bots=("pimc", "pimc,fast=true"), deals=1, fast=True)
+    assert panel_mod.label("pimc,fast=true", fast) == "pimc"
+    assert panel_mod.label("pimc", fast) == "pimc (bot)"
+    played = [(bot, m.name) for bot, m, preset in fast.pairings() if preset == "56-4"]
+    assert played == [("pimc", n) for n in ("rules", "pimc", "ismcts", "bold", "timid")] + [
+        ("pimc,fast=true", n) for n in ("rules", "ismcts", "bold", "timid")]
+    rows = [{"bot": "pimc", "member": "pimc", "per_pair": [1.0, 1.0, -1.0]}]
+    (result,) = panel_mod.results_of(rows, fast)
+    assert (result.a, result.b, result.wins, result.losses) == ("pimc (bot)", "pimc", 2, 1)
+
+
 def test_the_bold_bidder_declares_more_than_rules_and_the_default_margin_is_unchanged() -> None:
     def duel(bot: str) -> dict[str, Any]:
         arena = ArenaConfig("56-6", (bot, "rules"), deals=20, seed=TUNING.seed)

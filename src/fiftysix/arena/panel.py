@@ -195,11 +195,12 @@ def play_panel(config: PanelConfig, progress: Callable[[int], None] | None = Non
 
 
 def label(spec: str, config: PanelConfig) -> str:
-    """A member's name for its setting, else the spec."""
+    """A member's name for its setting, else the spec (marked ``(bot)`` when it is a member's name: ``--bot pimc``
+    with ``--fast`` is not the member ``pimc``, which plays ``pimc,fast=true``)."""
     for m in config.members:
         if spec == m.setting(config.fast):
             return m.name
-    return spec
+    return f"{spec} (bot)" if spec in {m.name for m in config.members} else spec
 
 
 def results_of(rows: Sequence[dict[str, Any]], config: PanelConfig) -> list[Result]:
