@@ -19,7 +19,7 @@ import pytest
 
 from fiftysix import check
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
-from helpers.page import each_of, tap_card
+from helpers.page import act, each_of
 
 pytestmark = pytest.mark.browser
 
@@ -61,34 +61,6 @@ def tap(locator: Any) -> None:
     """A tap: the click event on the element (Playwright's actionability waits for a stable box time out
     on a loaded CI machine while the page re-renders; the page's own handlers run all the same)."""
     locator.dispatch_event("click")
-
-
-def act(page: Any, offline: bool = False) -> bool:
-    """Make one move if it is this page's turn: a call, a trump, a card; tap to select, then confirm
-    (``offline``: without waiting for a call's meaning, which the server gives)."""
-    if not page.locator("#action-panel.you-move").count():
-        return False
-    panel = page.locator("#action-panel")
-    if page.locator("#bids").count() or page.locator("#specials").count():
-        button = panel.locator('[data-move="P"]')
-        if not button.count():
-            button = panel.locator("#bids button")
-        tap(button.first)
-        page.wait_for_selector("#confirm-btn")
-        if not offline:
-            page.wait_for_function("() => document.getElementById('meaning') && "
-                                   "document.getElementById('meaning').textContent !== '…'")
-    elif page.locator("#hand .card.legal").count() and page.locator("#hand button.card").count():
-        tap_card(page, page.locator("#hand button.card.legal").first)
-        return True
-    elif panel.locator("[data-move]").count():
-        tap(panel.locator("[data-move]").first)
-        page.wait_for_selector("#confirm-btn")
-    else:
-        return False
-    tap(page.locator("#confirm-btn"))
-    page.wait_for_function("() => !document.querySelector('#confirm-btn')")
-    return True
 
 
 def deal_over(page: Any) -> bool:

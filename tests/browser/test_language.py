@@ -8,7 +8,7 @@
 - axe-core finds no serious or critical violation on the home page and the table page mid-deal.
 
 Screenshots at 390 px in Malayalam go to test-artifacts/ (to docs/screenshots/, which are committed, with
-``SCREENSHOTS=docs``; they need a Malayalam font: ``apt-get install fonts-smc-manjari``).
+``SCREENSHOTS=docs``; the page ships its Malayalam font, so no system font is needed).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
-from helpers.page import tap_card
+from helpers.page import act
 
 pytestmark = pytest.mark.browser
 
@@ -60,27 +60,6 @@ def shot(page: Any, name: str) -> None:
 
 def tap(locator: Any) -> None:
     locator.dispatch_event("click")
-
-
-def act(page: Any) -> bool:
-    """One move when it is this page's turn (a pass or the lowest bid, the first legal card or choice)."""
-    if not page.locator("#action-panel.you-move").count():
-        return False
-    panel = page.locator("#action-panel")
-    if page.locator("#bids").count() or page.locator("#specials").count():
-        button = panel.locator('[data-move="P"]')
-        tap(button.first if button.count() else panel.locator("#bids button").first)
-    elif page.locator("#hand button.card.legal").count():
-        tap_card(page, page.locator("#hand button.card.legal").first)
-        return True
-    elif panel.locator("[data-move]").count():
-        tap(panel.locator("[data-move]").first)
-    else:
-        return False
-    page.wait_for_selector("#confirm-btn")
-    tap(page.locator("#confirm-btn"))
-    page.wait_for_function("() => !document.querySelector('#confirm-btn')")
-    return True
 
 
 def deal_over(page: Any) -> bool:

@@ -93,13 +93,14 @@ def play_card(page: Any) -> str | None:
     return played
 
 
-def act(page: Any) -> bool:
-    """One move if it is this page's turn: a call, a trump, a discard or a card."""
+def act(page: Any, offline: bool = False) -> bool:
+    """One move if it is this page's turn: a call (a pass, else the lowest bid), a trump, a discard or a card
+    (``offline``: a call without waiting for its meaning, which the server gives)."""
     if not my_turn(page):
         return False
     panel = page.locator("#action-panel")
     if page.locator("#bids").count() or page.locator("#specials").count():
-        done = call(page)
+        done = call(page, offline)
     elif page.locator("#hand button.card.legal").count():
         play_card(page)
         return True

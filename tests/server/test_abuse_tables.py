@@ -510,7 +510,7 @@ def test_an_ipv6_client_counts_as_its_64_network() -> None:
     """One machine may pick any address of its /64: the per-address limits count the network."""
     from types import SimpleNamespace
 
-    from fiftysix.server.app import _address
+    from fiftysix.server.serving import address_of as _address
 
     def of(host: str) -> str:
         return _address(SimpleNamespace(client=SimpleNamespace(host=host)))  # type: ignore[arg-type]

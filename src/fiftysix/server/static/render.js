@@ -350,7 +350,10 @@ function renderAuction(S, c) {
     list.append(h("li", {}, h("b", {}, ds === c.me ? t("You") : c.nameOf(ds)), h("span", { class: "call" }, pretty(call)),
       h("span", { class: "meaning" }, v.auction_meanings[i])));
   });
-  if (!v.auction.length) list.append(h("li", { class: "muted" }, t("{name} calls first.", { name: c.nameOf((v.dealer + 1) % c.n) })));
+  const first = (v.dealer + 1) % c.n;
+  if (!v.auction.length) {
+    list.append(h("li", { class: "muted" }, first === c.me ? t("You call first.") : t("{name} calls first.", { name: c.nameOf(first) })));
+  }
   const calls = tn("{n} call", "{n} calls", v.auction.length);    // its own call: the extractor skips nested ones
   const details = h("details", { open: open || window.innerWidth >= 760 },
     h("summary", {}, t("Auction ({calls})", { calls })), list);

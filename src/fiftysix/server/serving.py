@@ -1,0 +1,187 @@
+"""What the web server's routes share: its settings, the :class:`Server` (the database, the tables, the token
+signer, the limits) and the helpers every endpoint uses (the client's address, a refusal, a JSON body)."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.websockets import WebSocket
+
+from ..i18n import translate
+from .access import PRIVATE, WRONG_KEY, Lookups, admission
+from .db import Database
+from .hub import Hub
+from .limits import Buckets, Limits, socket_cap
+from .protocol import handle_message
+from .review import Reviews
+from .safejson import BadJSON, JSONResponse
+from .safejson import loads as json_loads
+from .security import MAX_BODY
+from .share import QRCodes
+from .table import Connection, LiveTable, Timing
+from .tokens import COOKIE, MAX_AGE, Tokens
+
+log = logging.getLogger("fiftysix.server")
+
+
+@dataclass
+class Settings:
+    db_url: str = "sqlite+aiosqlite:///fiftysix.db"
+    timing: Timing = field(default_factory=Timing)
+    secret: str | None = None          # default: made once and kept in the database
+    secure_cookie: bool = False        # always Secure cookies (else only over https)
+    allowed_origins: tuple[str, ...] = ()   # other sites whose pages may use this server (see security.py)
+    max_body: int = MAX_BODY
+    token_max_age: int = MAX_AGE       # seconds a player token is good for after it was issued
+    limits: Limits = field(default_factory=Limits)
+    public_url: str | None = None      # the address friends use (fiftysix serve --public-url)
+    listen_host: str | None = None     # the address listened on (for the share link when it is all interfaces)
+    review_workers: int = 1            # processes computing deal reviews (server/review.py) ...
+    review_queue: int = 8              # ... and reviews waiting or running at once (more: 503, ask again)
+    review_wait: float = 5.0           # seconds a review request waits before answering 202 (ask again)
+    review_from_trick: int = 1         # the first trick a review marks (the first ones cost the solver the most)
+    redis_url: str | None = None       # one of many processes (server/cluster; PostgreSQL only)
+
+
+class Server:
+    """What the routes share: the database, the tables and the token signer."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.db = Database(settings.db_url)
+        self.hub = Hub(self.db, settings.timing, settings.limits)
+        self.lookups = Lookups(settings.limits)
+        self.handle: Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]] = handle_message
+        self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
+        if settings.redis_url:      # many processes: tables, limits and messages go through Redis
+            from .cluster.relay import cluster_parts
+
+            hub, self.lookups, self.handle = cluster_parts(self.db, settings.timing, settings.limits,
+                                                           settings.redis_url)
+            self.hub, self.tell = hub, hub.tell_signout
+            hub.on_signout = lambda player, generation: hub.later(self.signed_out(player, generation, here=False))
+        self.tokens: Tokens | None = None
+        self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
+        self.reviews = Reviews(settings.review_workers, settings.review_queue, from_trick=settings.review_from_trick)
+        lim = settings.limits
+        self.qr = QRCodes(lim)
+        self.review_asks = Buckets(lim.reviews_per_minute / 60, lim.review_burst)   # new reviews per address
+        self.open_sockets = 0           # websockets of this process (at most socket_cap)
+        self.socket_cap = lim.sockets or 1 << 30    # set at startup, from the file descriptors uvicorn was given
+
+    async def find(self, code: str, address: str) -> LiveTable | tuple[int, str]:
+        """A table by code, or the status and message to answer: 404, or 429 once the address failed too many
+        lookups (then the database is not asked)."""
+        if await self.lookups.refused(address):
+            return 429, self.lookups.refusal()
+        table = await self.hub.get(code)
+        if table is None:
+            await self.lookups.failed(address)
+            return 404, f"no table {code[:16]!r} here"
+        return table
+
+    async def signed_out(self, player_id: str, generation: int, here: bool = True) -> None:
+        """Refuse ``player_id``'s older tokens and close their websockets (``here``: this process was asked;
+        with many processes the others are told)."""
+        assert self.tokens is not None
+        self.tokens.signed_out(player_id, generation)
+        if here:
+            self.tell(player_id, generation)
+        for ws in list(self.sockets.get(player_id, ())):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4401, reason="signed out everywhere")
+
+    async def admit(self, request: Request, table: LiveTable) -> Response | None:
+        """``None`` when the request may see this table; else the answer (403, counted when the key is wrong)."""
+        assert self.tokens is not None
+        player = self.tokens.read(request.cookies.get(COOKIE))
+        verdict = admission(table.state, player.id if player is not None else None, request.query_params.get("k"))
+        if verdict == "in":
+            return None
+        if verdict == "wrong":
+            await self.lookups.failed(address_of(request))
+        return JSONResponse({"error": WRONG_KEY if verdict == "wrong" else PRIVATE, "code": table.code,
+                             "private": True}, status_code=403)
+
+    async def readable(self, request: Request) -> LiveTable | Response:
+        """The table of the path's ``code`` if this request may read it; else the answer to send (:meth:`find`,
+        then :meth:`admit`)."""
+        table = await self.find(request.path_params["code"], address_of(request))
+        if isinstance(table, tuple):
+            return refusal(table[1], table[0])
+        refused = await self.admit(request, table)
+        return table if refused is None else refused
+
+    async def startup(self) -> None:
+        self.socket_cap = socket_cap(self.settings.limits)
+        await self.db.migrate()
+        self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
+                             self.settings.token_max_age)
+        resumed = await self.hub.resume_all()
+        log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
+
+    async def shutdown(self) -> None:
+        self.reviews.close()
+        await self.hub.stop()
+        await self.db.close()
+
+    def signer(self) -> Tokens:
+        """The token signer (made at startup, from the database's key)."""
+        assert self.tokens is not None, "the server has not started"
+        return self.tokens
+
+
+def serving(conn: HTTPConnection) -> Server:
+    """The :class:`Server` of a request's or a websocket's app."""
+    server: Server = conn.app.state.server
+    return server
+
+
+def address_of(scope: Request | WebSocket) -> str:
+    """The client's address for the limits (behind a proxy, uvicorn's ``--forwarded-allow-ips`` makes it the
+    real one); for IPv6 its /64 network, since one machine commonly has a whole /64 to pick from."""
+    host = scope.client.host if scope.client is not None else "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
+
+
+def with_body(handler: Callable[[Request, dict[str, Any]], Awaitable[Response]],
+               ) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint that reads the request's JSON object and passes it on (or answers 400 naming the fault)."""
+    async def endpoint(request: Request) -> Response:
+        body = await json_body(request)
+        return body if isinstance(body, Response) else await handler(request, body)
+    return endpoint
+
+
+async def json_body(request: Request) -> dict[str, Any] | Response:
+    raw = await request.body()    # the Edge middleware has already refused a body over the limit
+    try:
+        body = json_loads(raw or b"{}")
+    except BadJSON as e:
+        return refusal(f"the request body must be JSON: {e}")
+    if not isinstance(body, dict):
+        return refusal("the request body must be a JSON object")
+    return body
+
+
+def refusal(message: str, status: int = 400, lang: str = "en") -> Response:
+    """A refusal; in the request's language ``lang`` when the message is a catalogue's (server/lang.py)."""
+    return JSONResponse({"error": translate(message, lang)}, status_code=status)
+
+
+def set_cookie(response: Response, token: str, max_age: int) -> None:
+    # Secure is added by the Edge middleware when the request came over https or it is configured so
+    response.set_cookie(COOKIE, token, max_age=max_age, httponly=True, samesite="lax")
