@@ -336,9 +336,9 @@ function staticWords() {
   home.setAttribute("aria-label", t("start page"));
   document.getElementById("felt").setAttribute("aria-label", t("the table"));
   document.getElementById("trick").setAttribute("aria-label", t("the trick (tap to go on)"));
-  document.getElementById("help-panel").textContent = t("Tap a card or a call to select it, then confirm. A greyed " +
-    "card says why when tapped. Every bid's meaning is shown in words: the way a bid is written is a public " +
-    "convention. \"Share\" gives the link (and a QR code) that lets friends in; with the code alone they ask the " +
+  document.getElementById("help-panel").textContent = t("Tap a raised card to play it (or tick \"Confirm each card\"); " +
+    "tap a call to see what it says, then confirm. A greyed card says why when tapped. Every bid's meaning is " +
+    "shown in words: the way a bid is written is a public convention. \"Share\" gives the link (and a QR code) that lets friends in; with the code alone they ask the " +
     "host first (unless the table is public).");
 }
 
