@@ -289,7 +289,7 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
         assert shown == RECENT_DEALS
         tap(page.locator("#older-deals"))
         page.wait_for_function(f"() => document.querySelectorAll('#history tbody tr').length > {RECENT_DEALS}")
-        numbers = each_of(page, "#history tbody tr td:last-child a", "els => els.map(a => a.href)")
+        numbers = each_of(page, "#history tbody tr td:first-child a", "els => els.map(a => a.href)")
         assert [int(n.rsplit("/", 1)[1].split(".")[0]) for n in numbers][:3] == [1, 2, 3]
         assert page.locator("#older-deals").count() == 0
         assert not errors, errors

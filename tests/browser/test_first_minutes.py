@@ -215,7 +215,8 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
     assert f"({words(lang, 'your team')})" in summary, summary
     sheet = page.locator("#history").inner_text()
     assert words(lang, "Score now") in sheet and words(lang, "your team") in sheet, sheet
-    assert page.locator("#history a[download]").first.inner_text() != "JSON"      # a link says which record
+    link = page.locator("#history a[download]").first.text_content()
+    assert re.fullmatch(r"\d+\.\d+ \S.*", link), link          # the deal's number, its record named for a reader
     fits(page)
     shot(page, "deal-end", width, lang)
 

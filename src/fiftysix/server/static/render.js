@@ -378,7 +378,7 @@ function renderHistory(S, actions) {
   const body = h("tbody", {});
   const table = h("table", { class: "history", id: "history" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Contract")),
-      h("th", { scope: "col" }, t("Result")), teams.map(head), h("th", { scope: "col" }, t("Record")))), body);
+      h("th", { scope: "col" }, t("Result")), teams.map(head))), body);
   for (const d of deals) {
     const k = d.contract;
     const text = k ? `${k.value}${pretty(k.strain || k.trump || "")}${k.multiplier > 1 ? (k.multiplier === 2 ? " X" : " XX") : ""}` : t("thrown in");
@@ -386,16 +386,18 @@ function renderHistory(S, actions) {
       const s = d.match === m.number && d.score ? d.score[team] : undefined;
       return h("td", { class: "run" }, s === undefined || s === null ? "" : `${s > 0 ? "+" : ""}${s}`);
     };
-    body.append(h("tr", {}, h("td", {}, `${d.match}.${d.deal}`), h("td", {}, text),
+    // the deal's number is the link to its record (one column fewer on a phone)
+    const number = `${d.match}.${d.deal}`;
+    const link = h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "" },
+      number, h("span", { class: "sr-only" }, ` ${t("record (JSON)")}`));
+    body.append(h("tr", {}, h("td", {}, link), h("td", {}, text),
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? t("made") : t("failed")) : "—"),
-      teams.map(change),
-      h("td", {}, h("a", { href: keyed(S, `/api/tables/${S.table.code}/deals/${d.number}.json`), download: "" },
-        t("Deal {n} (JSON)", { n: `${d.match}.${d.deal}` })))));
+      teams.map(change)));
   }
   if (teams.length) {
     const now = (value) => (m.scoring === "tables" ? tn("{n} table", "{n} tables", value) : tn("{n} point", "{n} points", value));
     table.append(h("tfoot", {}, h("tr", { class: "total" }, h("th", { scope: "row", colspan: 3 }, t("Score now")),
-      teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))), h("td", {}, ""))));
+      teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))))));
   }
   panel.append(h("h2", {}, t("Score sheet")));
   if (S.olderDeals) panel.append(h("button", { id: "older-deals", onclick: () => actions.olderDeals() }, t("Earlier deals")));
