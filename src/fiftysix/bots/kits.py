@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from ..core.deal import Deal
 from ..core.moves import Move
-from ..games.spec import Sampler
-from .base import Bot, View
+from ..games.spec import Observation, Sampler
+from .base import Bot, Seen, View
 
 
 class SearchingBot(Protocol):
@@ -33,8 +33,8 @@ class SearchingBot(Protocol):
     bid_margin: float | None
     last: dict[str, Any]
 
-    def sampler(self, view: View) -> Sampler:
-        """Where the bot's deals come from for ``view``."""
+    def sampler(self, obs: Observation) -> Sampler:
+        """Where the bot's deals come from for what ``obs`` knows."""
         ...
 
     def fallback(self, game: str) -> Bot:
@@ -42,8 +42,8 @@ class SearchingBot(Protocol):
         ...
 
 
-Chooser = Callable[[SearchingBot, View, list[str]], str]
-"""``(pimc bot, view, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
+Chooser = Callable[[SearchingBot, Observation, list[str]], str]
+"""``(pimc bot, observation, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
 
 
 class IsmctsPolicy(Protocol):
@@ -63,7 +63,7 @@ class IsmctsPolicy(Protocol):
 
 
 class Likelihood(Protocol):
-    """How likely a sampled deal is, given one seat's view (log, up to a constant)."""
+    """How likely a sampled deal is, given what one seat knows (log, up to a constant)."""
 
     def log_weight(self, deal: Deal) -> float:
         ...
@@ -72,8 +72,8 @@ class Likelihood(Protocol):
 class CardModel(Protocol):
     """A game's learned model of where the unseen cards lie."""
 
-    def likelihood(self, view: View, strength: float = 1.0) -> Likelihood:
-        """The weight of a sampled deal for ``view`` (``strength`` 0: every deal alike; 1: the model)."""
+    def likelihood(self, seen: Seen, strength: float = 1.0) -> Likelihood:
+        """The weight of a sampled deal for ``seen`` (``strength`` 0: every deal alike; 1: the model)."""
         ...
 
 
@@ -101,17 +101,17 @@ class Goal(Protocol):
 
 
 class Trust(Protocol):
-    """A game's rules of a partner people trust, judged from a seat's view (56: :mod:`.heuristic.trust56`)."""
+    """A game's rules of a partner people trust, judged from what a seat knows (56: :mod:`.heuristic.trust56`)."""
 
-    def sure_for_partner(self, view: View) -> bool:
+    def sure_for_partner(self, seen: Seen) -> bool:
         """A teammate's card is winning the trick and no later player can beat it."""
         ...
 
-    def overtakes(self, view: View, move: str) -> bool:
+    def overtakes(self, seen: Seen, move: str) -> bool:
         """Playing ``move`` takes the trick from the teammate now winning it."""
         ...
 
-    def overtake_avoidable(self, view: View) -> list[str]:
+    def overtake_avoidable(self, seen: Seen) -> list[str]:
         """When a teammate's card is sure to win: the legal cards that do not take the trick from it."""
         ...
 

@@ -30,7 +30,8 @@ import numpy as np
 
 from ...core.deal import Deal
 from ...games.fifty_six import Contract, Rules56, deal_score
-from ..base import View, clock
+from ...games.spec import Observation
+from ..base import clock
 from ..kits import SearchingBot
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .rules56 import Rules56Bot
@@ -111,13 +112,13 @@ def expected_score(rules: Rules56, team: int, declarer: int, value: int, multipl
     return p_make * made + (1.0 - p_make) * failed
 
 
-def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | None]]:
+def calls_of(t: Table) -> list[tuple[int, int, int | None, str | None]]:
     """The auction as (seat, value before, value bid or ``None``, strain or ``None``) per call."""
     out: list[tuple[int, int, int | None, str | None]] = []
-    first = (int(view["dealer"]) + 1) % t.n
+    first = t.first_hand
     value = 27
     announcements = t.bidding == "announcements"
-    for i, call in enumerate(view.get("auction") or []):
+    for i, call in enumerate(t.obs.auction):
         seat = (first + i) % t.n
         c = str(call).upper()
         if c in ("P", "X", "XX"):
@@ -129,9 +130,9 @@ def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | Non
     return out
 
 
-def simulate(bot: SearchingBot, view: View, t: Table) -> Simulation:
-    """Sample deals for the bot's view and weight them by the auction."""
-    sampler = bot.sampler(view)
+def simulate(bot: SearchingBot, t: Table) -> Simulation:
+    """Sample deals for the bot's knowledge and weight them by the auction."""
+    sampler = bot.sampler(t.obs)
     n = max(8, int(bot.bid_samples))
     start = clock()
     limit = None if bot.time_limit is None else 0.5 * bot.time_limit
@@ -141,16 +142,16 @@ def simulate(bot: SearchingBot, view: View, t: Table) -> Simulation:
         if limit is not None and len(deals) >= 8 and clock() - start > limit:
             break
     infer = t.bidding == "standard" and getattr(bot, "weights", True)
-    weights = bid_weights(t.rules, deals, t.seat, calls_of(view, t)) if infer else [1.0] * len(deals)
-    return Simulation(t.rules, deals, weights, (int(view["dealer"]) + 1) % t.n,
+    weights = bid_weights(t.rules, deals, t.seat, calls_of(t)) if infer else [1.0] * len(deals)
+    return Simulation(t.rules, deals, weights, t.first_hand,
                       getattr(bot, "contract_model", "rules"))
 
 
-def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
+def choose_call(bot: SearchingBot, seen: Observation, legal: list[str]) -> str:
     """The call with the best expected score (see the module documentation)."""
-    t = Table(view)
-    a = AuctionState(view, t)
-    sim = simulate(bot, view, t)
+    t = Table(seen)
+    a = AuctionState(t)
+    sim = simulate(bot, t)
     rules = t.rules
     mine = t.team
     mult = (1, 2, 4)[min(a.doubled, 2)]
@@ -186,7 +187,7 @@ def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
         # Over a partner's bid the opponents may bid on whatever we do: compare the contracts alone.
         options += [(ev if ours else after(v, ev), pref, text) for ev, pref, text, v in _bids(bot, t, a, sim, legal)]
     if not options:
-        return str(bot.fallback("56").choose(view))
+        return str(bot.fallback("56").choose(t.obs))
     ev, _, call = max(options)
     bot.last = {"how": "simulation", "samples": len(sim.deals),
                 "scores": {c: round(e, 3) for e, _, c in options}, "standing": round(p_standing, 3),
@@ -239,16 +240,15 @@ def _bids(bot: SearchingBot, t: Table, a: AuctionState, sim: Simulation,
     return out
 
 
-def choose_trump(bot: SearchingBot, view: View, legal: list[str]) -> str:
+def choose_trump(bot: SearchingBot, seen: Observation, legal: list[str]) -> str:
     """The strain the team is likeliest to make its contract in (then the most points)."""
-    t = Table(view)
-    contract = view.get("contract") or {}
-    value = int(contract.get("value") or 28)
-    sim = simulate(bot, view, t)
+    t = Table(seen)
+    value = t.obs.contract_value or 28
+    sim = simulate(bot, t)
     sim.choose_later = False
     choices = [s for s in STRAINS if s in legal]
     if not choices:
-        return str(bot.fallback("56").choose(view))
+        return str(bot.fallback("56").choose(t.obs))
     scored = {s: (sim.p_make(t.team, s, value), sim.mean(t.team, s)) for s in choices}
     bot.last = {"how": "simulation", "samples": len(sim.deals),
                 "scores": {s: round(p, 3) for s, (p, _) in scored.items()}}

@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...core.cards import Card
+from ...games.spec import Observation
 from ...solver import Position, can_reach, card_values
 from ..base import clock
-from ..kits import SearchingBot, View
+from ..kits import SearchingBot
 from .ddplay import Goal
 
 BUDGET = 4000
@@ -159,16 +160,16 @@ class Search:
         return m
 
 
-def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, worlds: int, moves: int,
+def choose_card(bot: SearchingBot, obs: Observation, cards: list[str], n: int, worlds: int, moves: int,
                 budget: float | None) -> str | None:
     """The card with the best score over ``n`` sampled deals: ``pimc``'s score less what strategy fusion
     added to it over the first ``worlds`` of them (where αμ's best plan reaches the goal in fewer deals than
     ``pimc`` counted); ``None`` when αμ ran out of ``budget`` CPU seconds (then ``pimc`` chooses)."""
     start = clock()
-    goal = Goal(view)
+    goal = Goal(obs)
     if goal.team is None or goal.n_teams != 2 or not goal.rule.zero_sum:     # two sides, points zero-sum
         return None
-    sampler = bot.sampler(view)
+    sampler = bot.sampler(obs)
     positions = [Position.from_deal(sampler.sample(bot.rng)) for _ in range(n)]
     parsed = {c: Card.parse(c) for c in cards}
     scores = dict.fromkeys(cards, 0.0)

@@ -19,15 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.cards import Card
-from ...games import GAMES
+from ...games.spec import Observation
 from ...solver import Position, can_reach, card_values
 from ..base import clock
-from ..kits import SearchingBot, View, kit_for
+from ..kits import SearchingBot, kit_for
 
 CanReach = Callable[[Position, int, int], bool]
 
 
-def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, exact: bool = True,
+def choose_card(bot: SearchingBot, obs: Observation, cards: list[str], n: int, exact: bool = True,
                 preferred: str | None = None, spent: float = 0.0) -> str:
     """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
 
@@ -37,8 +37,8 @@ def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, exact: 
     :param spent: CPU seconds this decision has used already (they count against the bot's time limit).
     """
     start = clock()
-    sampler = bot.sampler(view)
-    goal = Goal(view)
+    sampler = bot.sampler(obs)
+    goal = Goal(obs)
     totals = dict.fromkeys(cards, 0.0)
     parsed = {c: Card.parse(c) for c in cards}
     done = 0
@@ -70,12 +70,11 @@ def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, exact: 
 
 
 class Goal:
-    """What the side to move plays for, read from the view (the game's kit says how a side's goal is valued)."""
+    """What the side to move plays for, read from its observation (the game's kit says how a side's goal is
+    valued)."""
 
-    def __init__(self, view: View) -> None:
-        game = GAMES[view["game"]]
-        self.rule = kit_for(game.name).goal
-        obs = game.observe(view)
+    def __init__(self, obs: Observation) -> None:
+        self.rule = kit_for(obs.game).goal
         self.team: int | None = obs.contract_team
         self.value: int = obs.contract_value
         if self.rule.cap is not None and self.value > self.rule.cap:
