@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.deal import Deal
@@ -19,31 +20,53 @@ from ..games.spec import Observation, Sampler
 from .base import Bot, Seen, View
 
 
-class SearchingBot(Protocol):
-    """What the search helpers (a game's choosers, :mod:`.search.ddplay`, :mod:`.search.alphamu`) read of the
-    bot they decide for, ``pimc`` or a variant of it, and the note of the decision they write back (``last``).
-    Typed here, below the search bots, so that the helpers need not import the bot that imports them."""
+@dataclass(frozen=True)
+class SearchSettings:
+    """The settings of a searching bot (``pimc`` or a variant of it) that its search helpers read: the
+    deals sampled per card (``None``: by depth) and per call, the fast setting, the CPU seconds a decision may
+    take, what a card's average points add to its chance of the goal, what a bid must gain over passing
+    (``None``: the helper's own margin), whether sampled deals are weighted by the values bid, whether a
+    call looks ahead to the opponents bidding on, and what 56's contract model is fitted on."""
 
-    rng: random.Random
     samples: int | None
     bid_samples: int
     fast: bool
     time_limit: float | None
     points_weight: float
     bid_margin: float | None
-    last: dict[str, Any]
-
-    def sampler(self, obs: Observation) -> Sampler:
-        """Where the bot's deals come from for what ``obs`` knows."""
-        ...
-
-    def fallback(self, game: str) -> Bot:
-        """The game's ``rules`` bot, for what is not searched."""
-        ...
+    weights: bool = False
+    compete: bool = True
+    contract_model: str = "rules"
 
 
-Chooser = Callable[[SearchingBot, Observation, list[str]], str]
-"""``(pimc bot, observation, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
+@dataclass(frozen=True)
+class SearchContext:
+    """What a search helper (a game's choosers, :mod:`.search.ddplay`, :mod:`.search.alphamu`) is given for
+    one decision: what the seat knows, its game's kit, the bot's settings and random generator, where its
+    deals come from (``sampler()``: a new sampler at each call, as the bot makes them) and the game's ``rules``
+    player for what is not searched.  The helper answers a :class:`Decision` and writes nothing back, so it
+    needs neither the bot nor an import of it (typed here, below the search bots)."""
+
+    obs: Observation
+    kit: GameKit
+    settings: SearchSettings
+    rng: random.Random
+    sampler: Callable[[], Sampler]
+    fallback: Bot
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A search helper's answer: the move and the note of how it was chosen, which the bot keeps as its
+    ``last`` (``how``, ``samples``, ``scores``...; :mod:`.why` reads it); ``None``: nothing searched (the
+    ``rules`` player chose), the bot's note stays as it was."""
+
+    move: str
+    note: dict[str, Any] | None = None
+
+
+Chooser = Callable[[SearchContext, list[str]], Decision]
+"""``(context, legal) → decision``: how the ``pimc`` bot makes a decision of one phase by simulation."""
 
 
 class IsmctsPolicy(Protocol):
@@ -178,5 +201,6 @@ def kit_for(game: str) -> GameKit:
         raise ValueError(f"no bots for the game {game!r}; games with bots: {', '.join(KITS)}") from None
 
 
-__all__ = ["KITS", "CardModel", "Chooser", "GameKit", "Goal", "IsmctsPolicy", "Likelihood", "View", "kit_for",
+__all__ = ["KITS", "CardModel", "Chooser", "Decision", "GameKit", "Goal", "IsmctsPolicy", "Likelihood", "SearchContext",
+           "SearchSettings", "View", "kit_for",
            "register_kit"]

@@ -47,7 +47,7 @@ from typing import Any
 from ...games import DEFAULT_GAME
 from ...games.spec import Observation
 from ..base import Bot, Seen, clock, legal_moves, make_bot, observed, register
-from ..kits import KITS, kit_for
+from ..kits import KITS, Decision, SearchContext, SearchSettings, kit_for
 from ..sampling import Sampler, sampler_for
 from ..why import reason
 from . import alphamu
@@ -107,11 +107,12 @@ class PimcBot:
 
     # -- dispatch ----------------------------------------------------------------------------------------
     def choose(self, seen: Seen) -> str:
-        obs = observed(seen)
+        ctx = self.context(observed(seen))
+        obs = ctx.obs
         legal = legal_moves(obs)
         start = time.perf_counter()
         self.last = {"how": "only move", "samples": 0}
-        trust = kit_for(obs.game).trust if self.trusty and obs.phase == "play" else None
+        trust = ctx.kit.trust if self.trusty and obs.phase == "play" else None
         keep = trust.overtake_avoidable(obs) if trust is not None else []
         if keep:    # every later step, the rules card's included, chooses among these
             legal = keep + [m for m in legal if m == "?"]
@@ -120,7 +121,7 @@ class PimcBot:
             self.reason = reason(obs, legal[0], self.last)
             return legal[0]
         try:
-            move = self._choose(obs, legal)
+            move = self._choose(ctx, legal)
         except Exception as e:  # noqa: BLE001 - a search failure must never cost the move
             self.last = {"how": "fallback", "error": f"{type(e).__name__}: {e}"}
             move = self.rules_move(obs, legal)
@@ -129,11 +130,25 @@ class PimcBot:
         self.reason = reason(obs, move, self.last)
         return move
 
-    def _choose(self, obs: Observation, legal: list[str]) -> str:
-        chooser = kit_for(obs.game).pimc_choosers.get(obs.phase)
+    def context(self, obs: Observation) -> SearchContext:
+        """What this decision's search is given: the observation, its game's kit, this bot's settings, its
+        random generator, its deals and its ``rules`` player (the game's kit looked up once a decision)."""
+        settings = SearchSettings(self.samples, self.bid_samples, self.fast, self.time_limit, self.points_weight,
+                                  self.bid_margin, self.weights, self.compete, self.contract_model)
+        return SearchContext(obs, kit_for(obs.game), settings, self.rng, lambda: self.sampler(obs),
+                             self.fallback(obs.game))
+
+    def noted(self, decision: Decision) -> str:
+        """The move of a search helper's ``decision``, keeping its note as :attr:`last` (if it made one)."""
+        if decision.note is not None:
+            self.last = dict(decision.note)
+        return decision.move
+
+    def _choose(self, ctx: SearchContext, legal: list[str]) -> str:
+        chooser = ctx.kit.pimc_choosers.get(ctx.obs.phase)
         if chooser is not None:     # the calls, the trump choice, 55's discard: the game's own simulation
-            return chooser(self, obs, legal)
-        return self.play(obs, legal)
+            return self.noted(chooser(ctx, legal))
+        return self.play(ctx, legal)
 
     def rules_move(self, obs: Observation, legal: list[str]) -> str:
         """The ``rules`` bot's move among ``legal``: the seat's legal moves, or fewer (a trusty bot's). The
@@ -158,9 +173,10 @@ class PimcBot:
         return sampler_for(obs)
 
     # -- play ------------------------------------------------------------------------------------------
-    def play(self, obs: Observation, legal: list[str]) -> str:
+    def play(self, ctx: SearchContext, legal: list[str]) -> str:
         """The card: the ``rules`` card early in the deal, else the best over solved sampled deals (among
         ``legal``, which :meth:`choose` has narrowed for a ``trusty`` bot)."""
+        obs = ctx.obs
         rules_move = None
         if "?" in legal:   # 56, hidden trump: ask for it as the rules bot would (the solver does not search it)
             rules_move = self.rules_move(obs, legal)
@@ -172,7 +188,7 @@ class PimcBot:
             return cards[0]
         held = len(obs.hand)
         players = obs.n or 4
-        exact_depth, reach_depth = kit_for(obs.game).dd_tricks(players, self.fast)
+        exact_depth, reach_depth = ctx.kit.dd_tricks(players, self.fast)
         if self.dd_depth is not None:
             exact_depth = reach_depth = self.dd_depth
         if held > reach_depth:
@@ -187,11 +203,11 @@ class PimcBot:
         if worlds:
             start = clock()
             budget = None if self.time_limit is None else self.time_limit / 2
-            planned = alphamu.choose_card(self, obs, cards, n, worlds, self.alphamu, budget)
+            planned = alphamu.choose_card(ctx, cards, n, worlds, self.alphamu, budget)
             if planned is not None:
-                return planned
+                return self.noted(planned)
             spent = clock() - start     # out of time: pimc chooses in what is left
-        return choose_card(self, obs, cards, n, exact, preferred, spent)
+        return self.noted(choose_card(ctx, cards, n, exact, preferred, spent))
 
 
 def _factory(game: str) -> Callable[..., PimcBot]:
