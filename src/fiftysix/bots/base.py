@@ -47,7 +47,7 @@ def legal_moves(seen: Seen) -> list[str]:
     legal = seen.legal if isinstance(seen, Observation) else seen.get("legal")
     if not legal:
         raise ValueError("the view has no legal moves: it is not this seat's turn")
-    return [str(m) for m in legal]
+    return list(legal)
 
 
 def view_json(seen: Seen) -> Mapping[str, Any]:
