@@ -464,10 +464,10 @@ def test_a_flood_of_messages_is_refused_and_the_connection_goes_on(db: str) -> N
 
 
 def test_rate_limit_refills_with_time() -> None:
-    from fiftysix.server.protocol import RateLimit
+    from fiftysix.server.limits import Buckets
 
     now = [0.0]
-    limit = RateLimit(rate=4.0, burst=2, clock=lambda: now[0])
+    limit = Buckets(rate=4.0, burst=2, keep=1, clock=lambda: now[0])     # one connection's messages
     assert [limit.allow() for _ in range(3)] == [True, True, False]
     now[0] += 0.25
     assert [limit.allow() for _ in range(2)] == [True, False]

@@ -3,6 +3,10 @@
 ``fiftysix arena --rules 56-6 --bot ismcts --bot rules --deals 200 --seed 1 [--json FILE] [--plot FILE]
 [--workers N | --ray ADDRESS]``
 
+``fiftysix arena --panel --bot sage [--bot ...] --deals 2000 [--rules 56-4,56-6] [--fast] [--seeds tuning
+--for-tuning] [--json FILE]``: each bot against the fixed panel (:mod:`fiftysix.arena.panel`) on the reporting
+seeds, with a rating over all pairings.
+
 Exit status: 0; 1 when an outside program does not play (never says ready, or most of its moves are faults);
 2 for bad arguments; 130 after Ctrl-C or ``kill PID`` (SIGTERM): the deals played to the end are summarized and
 written first.
@@ -19,7 +23,19 @@ import threading
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..arena import ArenaConfig, BotFailure, check_bots, format_text, run_arena, summarize, write_plot
+from ..arena import ArenaConfig, BotFailure, check_bots, format_text, panel, run_arena, summarize, write_plot
+from ..arena.panel import (
+    PANEL,
+    PRESETS,
+    REPORTING,
+    SEED_SETS,
+    PanelConfig,
+    check_panel,
+    format_panel,
+    panel_document,
+    play_panel,
+    seed_set,
+)
 from ..bots.protocol import DEFAULT_TIMEOUT
 from ..core.errors import RulesError
 from ..games import DEFAULT_PRESET
@@ -35,7 +51,9 @@ def add_parser(sub: Any) -> None:
                                    "swapped (rotated for more teams), so luck cancels. Prints per bot the mean "
                                    "score per deal, card points, contracts made, time per decision, faults and "
                                    "the 95% confidence interval of the paired difference.")
-    p.add_argument("--rules", default=DEFAULT_PRESET, help="a preset or a JSON rules object (default %(default)s)")
+    p.add_argument("--rules", default=None,
+                   help=f"a preset or a JSON rules object (default {DEFAULT_PRESET}); with --panel presets "
+                        f"separated by commas (default {','.join(PRESETS)})")
     p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
                    help='a bot: random, rules, ismcts, pimc, with options as ismcts,iterations=100, or '
                         '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
@@ -56,11 +74,29 @@ def add_parser(sub: Any) -> None:
                    help="the bot that moves for a faulty one (default %(default)s)")
     p.add_argument("--no-events", action="store_true", help="do not send event messages to outside bots")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    g = p.add_argument_group("panel", "each --bot against the fixed panel "
+                                      f"({', '.join(m.name for m in PANEL)}) on each preset, rated together")
+    g.add_argument("--panel", action="store_true", help="play the panel (one bot is enough)")
+    g.add_argument("--seeds", default=REPORTING.name, choices=sorted(SEED_SETS),
+                   help="the panel's seed set (default %(default)s); not with --seed")
+    g.add_argument("--for-tuning", action="store_true",
+                   help="allow the tuning seeds: the figures are marked as not for reporting")
+    g.add_argument("--fast", action="store_true", help="the panel members' cheaper settings")
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """:raises CliError: for bad arguments (before anything is played)."""
-    rules: str | dict[str, Any] = args.rules.strip()
+    if args.panel:
+        return run_panel_command(args, stdout, stderr)
+    return run_duel(args, stdout, stderr)
+
+
+def duel_config(args: argparse.Namespace) -> ArenaConfig:
+    """The arena run of the arguments (not ``--panel``).
+
+    :raises CliError: for bad arguments.
+    """
+    rules: str | dict[str, Any] = (args.rules or DEFAULT_PRESET).strip()
     if isinstance(rules, str) and rules.startswith("{"):
         try:
             rules = json.loads(rules)
@@ -77,6 +113,15 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         check_bots(config)
     except (ValueError, RulesError) as e:
         raise CliError(str(e)) from None
+    return config
+
+
+def run_duel(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """The bots of ``--bot`` against each other on one preset.
+
+    :raises CliError: for bad arguments (before anything is played).
+    """
+    config = duel_config(args)
     bar = None if args.quiet else _progress_bar(args.deals, stderr)
     try:
         with _terminate_as_interrupt():
@@ -108,6 +153,58 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except RuntimeError as e:
         raise CliError(str(e)) from None
     return INTERRUPTED if result.interrupted else 0
+
+
+def panel_config(args: argparse.Namespace) -> PanelConfig:
+    """The panel of the arguments.
+
+    :raises CliError: for bad arguments.
+    """
+    if not args.bots:
+        raise CliError("give the bot to measure against the panel (--bot NAME)")
+    if args.seed != 0:
+        raise CliError("--panel plays a named seed set: give --seeds reporting or --seeds tuning, not --seed")
+    if args.deals < 1 or args.workers < 1 or args.first < 0:
+        raise CliError("--deals and --workers must be at least 1, --first not negative")
+    if args.plot:
+        raise CliError("--plot draws one duel; a panel writes --json")
+    presets = tuple(x.strip() for x in (args.rules or ",".join(PRESETS)).split(",") if x.strip())
+    try:
+        config = PanelConfig(bots=tuple(args.bots), deals=args.deals, seeds=seed_set(args.seeds, args.for_tuning),
+                             presets=presets, members=panel.PANEL, fast=args.fast, workers=args.workers,
+                             first=args.first, for_tuning=args.for_tuning)
+        check_panel(config)
+    except (ValueError, RulesError) as e:
+        raise CliError(str(e)) from None
+    return config
+
+
+def run_panel_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """``--panel``: every pairing in turn; Ctrl-C keeps the pairings played (the last one partial)."""
+    config = panel_config(args)
+    bar = None if args.quiet else _progress_bar(args.deals * len(config.pairings()), stderr)
+    try:
+        with _terminate_as_interrupt():
+            progress = bar.update if bar is not None else None
+            played = play_panel(config, runner=lambda arena: run_arena(arena, progress, ray_address=args.ray))
+    except BotFailure as e:
+        stderr.write(f"fiftysix arena: error: the panel is stopped: {e}\n")
+        return 1
+    except RuntimeError as e:
+        raise CliError(str(e)) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    doc = panel_document(config, played)
+    stdout.write(format_panel(doc))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise CliError(f"cannot write {e.filename}: {e.strerror or e}") from None
+    return INTERRUPTED if played.interrupted else 0
 
 
 @contextlib.contextmanager

@@ -53,7 +53,7 @@ from .lang import language_of, localize_catalogue, localize_message
 from .limits import Buckets, Limits, QuotaError, socket_cap
 from .messages import Presence, table_info
 from .names import TABLE_NAME
-from .protocol import RateLimit, handle_message, read_message
+from .protocol import flood_refusal, handle_message, read_message
 from .review import PENDING, ReviewBusy, ReviewError, Reviews, record_key
 from .safejson import BadJSON, JSONResponse, encode
 from .safejson import loads as json_loads
@@ -418,7 +418,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             _closing.add(task := asyncio.create_task(_close(ws, conn.dropped or "")))
             task.add_done_callback(_closing.discard)
 
-        limit = RateLimit(timing.message_rate, timing.message_burst)
+        limit = Buckets(timing.message_rate, timing.message_burst, keep=1)     # this connection's messages
         try:
             # the first message should be hello; anything else is answered as if hello had no version.  At a
             # private table without its secret the connection waits (it may ask the host) until let in.
@@ -432,7 +432,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 else:
                     text = await _receive(ws)
                 if conn is not None and not limit.allow():
-                    conn.send({"type": "error", "message": limit.refusal()})
+                    conn.send({"type": "error", "message": flood_refusal(timing.message_rate, timing.message_burst)})
                     continue
                 msg, error = read_message(text)
                 if conn is not None and msg is not None and msg["type"] == "ask":
@@ -484,7 +484,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             while conn is not None and conn in table.conns:
                 text = await _receive(ws)
                 if not limit.allow():
-                    conn.send({"type": "error", "message": limit.refusal()})
+                    conn.send({"type": "error", "message": flood_refusal(timing.message_rate, timing.message_burst)})
                     continue
                 msg, error = read_message(text)
                 if msg is None:

@@ -98,6 +98,13 @@ class Buckets:
         """Whether ``key`` has used up its bucket (without taking from it)."""
         return self._tokens(key) < 1
 
+    def allow(self, key: str = "") -> bool:
+        """Take a token from ``key``'s bucket if it has one (one connection's messages: the key ``""``)."""
+        if self.empty(key):
+            return False
+        self.take(key)
+        return True
+
     def take(self, key: str) -> None:
         """Take one token from ``key``'s bucket (a failed lookup)."""
         self._buckets[key] = (max(0.0, self._tokens(key) - 1), self.clock())

@@ -39,7 +39,6 @@ joined with already changes nothing and is answered ``{"type": "joined", ...}``.
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -47,6 +46,32 @@ from ..core.errors import FiftySixError
 from ..core.meaning import N_, Meaning, words_of
 from ..core.moves import Call
 from . import safejson
+from .client_messages import (
+    MISSING,
+    TYPES,
+    AddBot,
+    Admit,
+    Ask,
+    AskState,
+    ClientMessage,
+    Explain,
+    Hello,
+    Host,
+    Join,
+    Move,
+    NextDeal,
+    Offer,
+    Ping,
+    React,
+    Refuse,
+    Rematch,
+    RemoveBot,
+    Replace,
+    Sit,
+    Start,
+    Swap,
+    decode,
+)
 from .limits import QuotaError
 from .messages import snapshot
 from .reactions import react
@@ -56,35 +81,16 @@ from .tokens import clean_name
 
 MAX_MESSAGE = 4096
 
-TYPES = ("hello", "join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "explain",
-         "state", "ping", "offer", "ask", "admit", "refuse", "react", "pause", "resume", "replace", "host")
-MAX_MOVE_ID = 32
 CHANGES = frozenset({"sit", "stand", "bot", "unbot", "swap", "offer", "pause", "resume", "replace", "host"})
 """Messages that change the table without playing: each is a logged event, so they are rate limited
 (``Limits.changes_per_minute`` per member, ``table_changes_per_minute`` per table): the log grows with play."""
 
 
-class RateLimit:
-    """A token bucket: on average ``rate`` messages a second, at most ``burst`` at once.  Clients send a
-    few messages a second; a flood is refused message by message so that it cannot starve the table."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens = float(burst)
-        self.last = clock()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refusal(self) -> str:
-        return (f"too many messages: at most {self.rate:g} a second on average and {self.burst} at once; "
-                "this one was ignored")
+def flood_refusal(rate: float, burst: int) -> Meaning:
+    """What a connection over its message rate (a :class:`~.limits.Buckets` of its own) is told."""
+    shown = format(rate, "g")     # 20, not 20.0
+    return Meaning("too many messages: at most {rate} a second on average and {burst} at once; this one was ignored",
+                   {"rate": shown, "burst": burst})
 
 
 def read_message(text: str | bytes | None) -> tuple[dict[str, Any] | None, str | None]:
@@ -108,7 +114,7 @@ def read_message(text: str | bytes | None) -> tuple[dict[str, Any] | None, str |
 async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
     """Turn a client message into a table event (or an answer), reporting a refusal to ``conn`` alone."""
     try:
-        await _handle(table, conn, msg)
+        await _handle(table, conn, decode(msg))
     except (TableError, QuotaError) as e:
         error: dict[str, Any] = {"type": "error", "message": e.message}
         if isinstance(e, TableError) and e.legal:
@@ -118,118 +124,167 @@ async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, Any]
         conn.send(error)
 
 
-async def _handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
-    kind = msg["type"]
-    if kind == "ping":
-        conn.send({"type": "pong", "version": table.state.version})
-        return
-    if kind == "hello":
-        raise TableError(N_("already connected; send hello once per connection"))
-    if kind == "ask":
-        raise TableError(N_("you are let in already: join with a name"))
-    if kind == "state":
-        async with table.lock:
-            conn.send(snapshot(table.state, table.presence, conn.player))
+async def _handle(table: LiveTable, conn: Connection, msg: ClientMessage) -> None:
+    """One decoded message: answered at once, or made a table event (one dispatch, on the message's class)."""
+    anyone = _FOR_ANYONE.get(type(msg))
+    if anyone is not None:
+        await anyone(table, conn, msg)
         return
     player = conn.player
     if player is None:
         raise TableError(N_("you are watching: choose a name and join the table to play"))
-    if kind == "explain":
-        async with table.lock:
-            conn.send(_explain(table, player, msg.get("move")))
+    member = _FOR_A_NAME.get(type(msg))
+    if member is not None:
+        await member(table, conn, player, msg)
         return
-    if kind == "react":
-        react(table, player, msg.get("reaction"))
-        return
-    event: dict[str, Any] = {"kind": kind, "player": player}
-    if kind == "join":
-        try:
-            event["name"] = clean_name(msg.get("name"))
-        except ValueError as e:
-            raise TableError(words_of(e)) from None
-        async with table.lock:
-            if _join_changes_nothing(table, conn, player, event["name"]):
-                return
-            await table.commit(event)
-        return
-    if kind in ("admit", "refuse"):
-        await _answer_knock(table, player, kind, msg.get("player"))
-        return
-    if kind in ("sit", "unbot", "offer"):
-        event["seat"] = msg.get("seat")
-    elif kind == "bot":
-        event["seat"] = msg.get("seat")
-        from .hub import bot_names
-
-        bots = bot_names(table.state.game.name)
-        if msg.get("bot") not in bots:
-            raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
-        event["bot"] = msg["bot"]
-        if table.check_bot is not None and player == table.state.host:
-            await _checked(table.check_bot(msg["bot"]))
-    elif kind == "swap":
-        event["a"], event["b"] = msg.get("a"), msg.get("b")
-    elif kind == "replace":
-        event["seat"] = msg.get("seat")
-        event["bot"] = _replacement_bot(table, msg.get("bot"))
-        if table.check_bot is not None and msg.get("bot") is not None:     # the fill was counted at creation
-            await _checked(table.check_bot(event["bot"]))
-    elif kind == "host":
-        seat = msg.get("seat")
-        seats = table.state.seats
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
-            raise TableError(Meaning("seat must be a number 0-{last}", {"last": len(seats) - 1}))
-        event["who"] = seats[seat].player
-    elif kind in ("start", "rematch", "next"):
-        event["seed"] = secrets.randbits(62)
-        if kind != "next":
-            event["dealer"] = secrets.randbelow(len(table.state.seats))
-    elif kind == "move":
-        move = msg.get("move")
-        if not isinstance(move, str) or not move.strip() or len(move) > 64:
-            raise TableError(N_("a move must be a non-empty string in the notation of the rules"))
-        move_id = msg.get("id")
-        if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
-                                    or not move_id.isprintable()):
-            raise TableError(Meaning("a move id must be text of 1-{most} printable characters",
-                                     {"most": MAX_MOVE_ID}))
-        async with table.lock:
-            if move_id is not None:
-                done = table.state.applied_move(player, move_id)
-                if done is not None:   # a resend after a dropped connection: the earlier outcome, not a second move
-                    conn.send({"type": "moved", "id": move_id, "version": done, "again": True})
-                    return
-            seat = table.state.seat_of(player)
-            if seat is None:
-                raise TableError(N_("you have no seat at this table; you are watching"))
-            table.state.check_not_paused()
-            if not table.state.may_see(player, seat):
-                raise TableError(Meaning("a computer player plays seat {seat} until this deal ends; "
-                                         "you play it from the next deal", {"seat": seat}))
-            claimed = msg.get("seat", seat)
-            if claimed != seat:
-                raise TableError(Meaning("seat {claimed} is not yours; you sit in seat {seat}",
-                                         {"claimed": claimed, "seat": seat}))
-            if table.state.status == "playing" and table.state.to_move_table_seat() != seat:
-                to_move = table.state.to_move_table_seat()
-                name = _seat_name(table, to_move)
-                raise TableError(Meaning("it is not your turn: {name} (seat {to_move}) is to move",
-                                         {"name": name, "to_move": to_move}))
-            event = {"kind": "move", "seat": seat, "move": move, "by": "player", "player": player}
-            if move_id is not None:
-                event["id"] = move_id
-            await table.commit(event)
-            if move_id is not None:
-                conn.send({"type": "moved", "id": move_id, "version": table.state.version})
-        return
-    if kind != "join" and player not in table.state.players:
+    event = await _event(table, player, msg)
+    if player not in table.state.players:
         raise TableError(N_("join the table with a name first"))
-    if kind in CHANGES:
+    if msg.kind in CHANGES:
         _check_changes(table, player)
     await table.submit(event)
-    if kind in CHANGES:     # only what was logged counts
+    if msg.kind in CHANGES:     # only what was logged counts
         table.changes.take(player)
         table.table_changes.take("")
+
+
+# -- answered without a name: a ping, the state, and what is out of place after hello -------------------------
+async def _on_ping(table: LiveTable, conn: Connection, _msg: ClientMessage) -> None:
+    conn.send({"type": "pong", "version": table.state.version})
+
+
+async def _on_state(table: LiveTable, conn: Connection, _msg: ClientMessage) -> None:
+    async with table.lock:
+        conn.send(snapshot(table.state, table.presence, conn.player))
+
+
+async def _on_second_hello(_table: LiveTable, _conn: Connection, _msg: ClientMessage) -> None:
+    raise TableError(N_("already connected; send hello once per connection"))
+
+
+async def _on_ask_inside(_table: LiveTable, _conn: Connection, _msg: ClientMessage) -> None:
+    raise TableError(N_("you are let in already: join with a name"))
+
+
+_FOR_ANYONE: dict[type[ClientMessage], Callable[[LiveTable, Connection, Any], Awaitable[None]]] = {
+    Ping: _on_ping, AskState: _on_state, Hello: _on_second_hello, Ask: _on_ask_inside}
+
+
+# -- a named person's messages that are not plain table events -----------------------------------------------
+async def _on_explain(table: LiveTable, conn: Connection, player: str, msg: Explain) -> None:
+    async with table.lock:
+        conn.send(_explain(table, player, msg.move))
+
+
+async def _on_react(table: LiveTable, _conn: Connection, player: str, msg: React) -> None:
+    react(table, player, msg.reaction)
+
+
+async def _on_join(table: LiveTable, conn: Connection, player: str, msg: Join) -> None:
+    try:
+        name = clean_name(msg.name)
+    except ValueError as e:
+        raise TableError(words_of(e)) from None
+    async with table.lock:
+        if _join_changes_nothing(table, conn, player, name):
+            return
+        await table.commit({"kind": "join", "player": player, "name": name})
+
+
+async def _on_admit(table: LiveTable, _conn: Connection, player: str, msg: Admit) -> None:
+    await _answer_knock(table, player, "admit", msg.player)
+
+
+async def _on_refuse(table: LiveTable, _conn: Connection, player: str, msg: Refuse) -> None:
+    await _answer_knock(table, player, "refuse", msg.player)
+
+
+async def _on_move(table: LiveTable, conn: Connection, player: str, msg: Move) -> None:
+    async with table.lock:
+        if msg.id is not None:
+            done = table.state.applied_move(player, msg.id)
+            if done is not None:   # a resend after a dropped connection: the earlier outcome, not a second move
+                conn.send({"type": "moved", "id": msg.id, "version": done, "again": True})
+                return
+        seat = _mover_seat(table, player, msg)
+        event: dict[str, Any] = {"kind": "move", "seat": seat, "move": msg.move, "by": "player", "player": player}
+        if msg.id is not None:
+            event["id"] = msg.id
+        await table.commit(event)
+        if msg.id is not None:
+            conn.send({"type": "moved", "id": msg.id, "version": table.state.version})
+
+
+def _mover_seat(table: LiveTable, player: str, msg: Move) -> int:
+    """The seat ``player`` moves for, when it is theirs to move now.
+
+    :raises TableError: watching, paused, a seat a computer player covers, another's seat, not their turn.
+    """
+    state = table.state
+    seat = state.seat_of(player)
+    if seat is None:
+        raise TableError(N_("you have no seat at this table; you are watching"))
+    state.check_not_paused()
+    if not state.may_see(player, seat):
+        raise TableError(Meaning("a computer player plays seat {seat} until this deal ends; "
+                                 "you play it from the next deal", {"seat": seat}))
+    claimed = seat if msg.seat is MISSING else msg.seat
+    if claimed != seat:
+        raise TableError(Meaning("seat {claimed} is not yours; you sit in seat {seat}",
+                                 {"claimed": claimed, "seat": seat}))
+    if state.status == "playing" and state.to_move_table_seat() != seat:
+        to_move = state.to_move_table_seat()
+        raise TableError(Meaning("it is not your turn: {name} (seat {to_move}) is to move",
+                                 {"name": _seat_name(table, to_move), "to_move": to_move}))
+    return seat
+
+
+_FOR_A_NAME: dict[type[ClientMessage], Callable[[LiveTable, Connection, str, Any], Awaitable[None]]] = {
+    Explain: _on_explain, React: _on_react, Join: _on_join, Admit: _on_admit, Refuse: _on_refuse, Move: _on_move}
+
+
+# -- the rest are table events, logged as they are built here ------------------------------------------------
+async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str, Any]:
+    """The table event of a seat, host or dealing message (checked by the table when applied)."""
+    event: dict[str, Any] = {"kind": msg.kind, "player": player}
+    if isinstance(msg, Sit | RemoveBot | Offer):
+        event["seat"] = msg.seat
+    elif isinstance(msg, AddBot):
+        event["seat"], event["bot"] = msg.seat, _named_bot(table, msg.bot)
+        if table.check_bot is not None and player == table.state.host:
+            await _checked(table.check_bot(event["bot"]))
+    elif isinstance(msg, Swap):
+        event["a"], event["b"] = msg.a, msg.b
+    elif isinstance(msg, Replace):
+        event["seat"] = msg.seat
+        event["bot"] = _replacement_bot(table, msg.bot)
+        if table.check_bot is not None and msg.bot is not None:     # the fill was counted at creation
+            await _checked(table.check_bot(event["bot"]))
+    elif isinstance(msg, Host):
+        event["who"] = _host_seat(table, msg.seat).player
+    elif isinstance(msg, Start | Rematch | NextDeal):
+        event["seed"] = secrets.randbits(62)
+        if not isinstance(msg, NextDeal):
+            event["dealer"] = secrets.randbelow(len(table.state.seats))
+    return event
+
+
+def _host_seat(table: LiveTable, seat: object) -> Any:
+    """:raises TableError: unless ``seat`` is one of the table's seat numbers."""
+    seats = table.state.seats
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
+        raise TableError(Meaning("seat must be a number 0-{last}", {"last": len(seats) - 1}))
+    return seats[seat]
+
+
+def _named_bot(table: LiveTable, bot: object) -> str:
+    """:raises TableError: for a computer player the game does not have."""
+    from .hub import bot_names
+
+    bots = bot_names(table.state.game.name)
+    if bot not in bots:
+        raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
+    return str(bot)
 
 
 def _check_changes(table: LiveTable, player: str) -> None:
@@ -250,15 +305,11 @@ def _replacement_bot(table: LiveTable, bot: object) -> str:
 
     :raises TableError: for a bot the game does not have.
     """
-    from .hub import bot_names
     from .table import default_bot
 
     if bot is None:
         return table.state.fill or default_bot(table.state.game.name)
-    bots = bot_names(table.state.game.name)
-    if bot not in bots:
-        raise TableError(Meaning("bot must be one of {bots}", {"bots": ', '.join(bots)}))
-    return str(bot)
+    return _named_bot(table, bot)
 
 
 def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name: str) -> bool:

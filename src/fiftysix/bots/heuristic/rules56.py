@@ -224,8 +224,10 @@ class Rules56Bot:
     margin = 2.0            # bid up to the estimate less this
     partner_allowance = 2.0  # extra when partner has shown strength by bidding
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, margin: float | None = None) -> None:
         self.rng = random.Random(seed)
+        if margin is not None:  # the arena panel's bold bidder (``rules,margin=-1``); default: the class's 2.0
+            self.margin = float(margin)
 
     def choose(self, seen: Seen) -> str:
         obs = observed56(seen)

@@ -1,0 +1,209 @@
+"""The messages a client may send, one frozen dataclass each, decoded once from the JSON object (``type`` names
+the class; see :mod:`.protocol` for what each does).
+
+Decoding checks what a message can be checked for on its own: its type, and a move's text and id.  What depends
+on the table (a seat's number, whose turn it is, who is host) is checked where the table is known, by
+:mod:`.protocol` and :class:`~.state.TableState`.  The wire format is unchanged: a replica forwards the JSON
+object itself, and the writer decodes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from ..core.meaning import N_, Meaning
+from .state import TableError
+
+MAX_MOVE = 64
+MAX_MOVE_ID = 32
+
+
+class Missing:
+    """A field the client left out (``seat`` of a move: the sender's own seat)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = Missing()
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """One message from a client.  ``kind`` is its ``type``; the fields are read by name from the JSON object
+    (absent: ``None``, as the client sent no value)."""
+
+    kind: ClassVar[str]
+
+    @classmethod
+    def from_json(cls, msg: dict[str, Any]) -> ClientMessage:
+        return cls(**{f.name: msg.get(f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class Hello(ClientMessage):
+    kind = "hello"
+    version: object = None
+    token: object = None
+    key: object = None
+
+
+@dataclass(frozen=True)
+class Ping(ClientMessage):
+    kind = "ping"
+
+
+@dataclass(frozen=True)
+class AskState(ClientMessage):
+    kind = "state"
+
+
+@dataclass(frozen=True)
+class Ask(ClientMessage):
+    kind = "ask"
+    name: object = None
+
+
+@dataclass(frozen=True)
+class Join(ClientMessage):
+    kind = "join"
+    name: object = None
+
+
+@dataclass(frozen=True)
+class Explain(ClientMessage):
+    kind = "explain"
+    move: object = None
+
+
+@dataclass(frozen=True)
+class React(ClientMessage):
+    kind = "react"
+    reaction: object = None
+
+
+@dataclass(frozen=True)
+class Admit(ClientMessage):
+    kind = "admit"
+    player: object = None
+
+
+@dataclass(frozen=True)
+class Refuse(ClientMessage):
+    kind = "refuse"
+    player: object = None
+
+
+@dataclass(frozen=True)
+class Sit(ClientMessage):
+    kind = "sit"
+    seat: object = None
+
+
+@dataclass(frozen=True)
+class Stand(ClientMessage):
+    kind = "stand"
+
+
+@dataclass(frozen=True)
+class AddBot(ClientMessage):
+    kind = "bot"
+    seat: object = None
+    bot: object = None
+
+
+@dataclass(frozen=True)
+class RemoveBot(ClientMessage):
+    kind = "unbot"
+    seat: object = None
+
+
+@dataclass(frozen=True)
+class Swap(ClientMessage):
+    kind = "swap"
+    a: object = None
+    b: object = None
+
+
+@dataclass(frozen=True)
+class Offer(ClientMessage):
+    kind = "offer"
+    seat: object = None
+
+
+@dataclass(frozen=True)
+class Start(ClientMessage):
+    kind = "start"
+
+
+@dataclass(frozen=True)
+class NextDeal(ClientMessage):
+    kind = "next"
+
+
+@dataclass(frozen=True)
+class Rematch(ClientMessage):
+    kind = "rematch"
+
+
+@dataclass(frozen=True)
+class Pause(ClientMessage):
+    kind = "pause"
+
+
+@dataclass(frozen=True)
+class Resume(ClientMessage):
+    kind = "resume"
+
+
+@dataclass(frozen=True)
+class Replace(ClientMessage):
+    kind = "replace"
+    seat: object = None
+    bot: object = None
+
+
+@dataclass(frozen=True)
+class Host(ClientMessage):
+    kind = "host"
+    seat: object = None
+
+
+@dataclass(frozen=True)
+class Move(ClientMessage):
+    """A call, a card, a trump or a discard in the rules' notation; ``id`` makes it applied at most once."""
+
+    kind = "move"
+    move: str = ""
+    id: str | None = None
+    seat: object = MISSING
+
+    @classmethod
+    def from_json(cls, msg: dict[str, Any]) -> Move:
+        """:raises TableError: for a move that is not text, or an id that is not 1-32 printable characters."""
+        move = msg.get("move")
+        if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
+            raise TableError(N_("a move must be a non-empty string in the notation of the rules"))
+        move_id = msg.get("id")
+        if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
+                                    or not move_id.isprintable()):
+            raise TableError(Meaning("a move id must be text of 1-{most} printable characters",
+                                     {"most": MAX_MOVE_ID}))
+        return cls(move, move_id, msg.get("seat", MISSING))
+
+
+MESSAGES: dict[str, type[ClientMessage]] = {c.kind: c for c in (
+    Hello, Join, Sit, Stand, AddBot, RemoveBot, Swap, Start, NextDeal, Rematch, Move, Explain, AskState, Ping,
+    Offer, Ask, Admit, Refuse, React, Pause, Resume, Replace, Host)}
+"""Every client message by its ``type``, in the order the protocol lists them."""
+
+TYPES = tuple(MESSAGES)
+
+
+def decode(msg: dict[str, Any]) -> ClientMessage:
+    """The dataclass of a client message (its ``type`` known: :func:`.protocol.read_message` checked it).
+
+    :raises TableError: for a move whose text or id is malformed.
+    """
+    return MESSAGES[msg["type"]].from_json(msg)

@@ -1,0 +1,52 @@
+"""Every client message is a dataclass, decoded once (issue 29): each ``type`` the protocol takes has its frozen
+class, the fields come from the JSON object by name, a move's text and id are checked as it is decoded."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from fiftysix.server import protocol
+from fiftysix.server.client_messages import MESSAGES, MISSING, TYPES, ClientMessage, Move, Swap, decode
+from fiftysix.server.state import TableError
+
+
+@pytest.mark.parametrize("kind", TYPES)
+def test_each_type_decodes_to_its_own_frozen_dataclass(kind: str) -> None:
+    message = decode({"type": kind, "move": "28H"})       # a move needs its text; the others ignore it
+    assert dataclasses.is_dataclass(message) and isinstance(message, ClientMessage)
+    assert message.kind == kind and type(message) is MESSAGES[kind]
+    field = next(iter(dataclasses.fields(message)), None)
+    if field is not None:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(message, field.name, 1)
+
+
+def test_the_protocol_documents_every_type_and_takes_no_other() -> None:
+    client_part = (protocol.__doc__ or "").split("Besides")[0]       # then what the server sends
+    documented = set(re.findall(r'\{"type": "(\w+)"', client_part))
+    assert documented - {"moved"} == set(TYPES)        # "moved": the answer to a move, named beside it
+    assert len(set(MESSAGES.values())) == len(TYPES)      # one class a type
+
+
+def test_fields_are_read_by_name_and_the_rest_is_ignored() -> None:
+    assert decode({"type": "swap", "a": 0, "b": 3, "c": 9}) == Swap(a=0, b=3)
+    move = decode({"type": "move", "move": "28H", "id": "c-1"})
+    assert move == Move("28H", "c-1", MISSING)          # no seat: the sender's own
+    assert decode({"type": "move", "move": "JS", "seat": 2}) == Move("JS", None, 2)
+
+
+@pytest.mark.parametrize(("msg", "says"), [
+    ({"type": "move"}, "a move must be a non-empty string"),
+    ({"type": "move", "move": "   "}, "a move must be a non-empty string"),
+    ({"type": "move", "move": 28}, "a move must be a non-empty string"),
+    ({"type": "move", "move": "x" * 65}, "a move must be a non-empty string"),
+    ({"type": "move", "move": "28H", "id": ""}, "a move id must be text of 1-32 printable characters"),
+    ({"type": "move", "move": "28H", "id": "a\nb"}, "a move id must be text of 1-32 printable characters"),
+    ({"type": "move", "move": "28H", "id": 7}, "a move id must be text of 1-32 printable characters"),
+])
+def test_a_malformed_move_is_refused_as_it_is_decoded(msg: dict[str, object], says: str) -> None:
+    with pytest.raises(TableError, match=re.escape(says)):
+        decode(msg)
