@@ -79,7 +79,7 @@ class _SeatRead:
     played: Counter[str]        # the cards it has played
 
 
-class Observation:
+class SeatReading:
     """One seat's knowledge read for the model: the unseen cards, the seats that may hold them, their features."""
 
     def __init__(self, seen: Seen) -> None:
@@ -109,6 +109,11 @@ class Observation:
         return out
 
 
+Observation = SeatReading
+"""The name ``bench/train_cardmodel56.py`` reads it by (kept apart from :class:`fiftysix.games.spec.Observation`,
+the seat's knowledge this reading is made from)."""
+
+
 def _trump_seen(t: Table) -> str | None:
     """The trump as this seat knows it: shown, or its own hidden trump as declarer."""
     if t.known_trump is None and t.strain in SUITS:
@@ -117,7 +122,7 @@ def _trump_seen(t: Table) -> str | None:
 
 
 def _read_seats(t: Table, trump: str | None) -> list[_SeatRead]:
-    """Every other seat as the auction and the tricks show it, in the order of ``Observation.others``."""
+    """Every other seat as the auction and the tricks show it, in the order of ``SeatReading.others``."""
     named: list[set[str]] = [set() for _ in range(t.n)]
     top = [0] * t.n
     for seat, value, strain, _ in AuctionState(t).bids:
@@ -187,8 +192,8 @@ class CardModel:
         if self.weights.shape != (WIDTH,):
             raise ValueError(f"the card model has {WIDTH} weights, not {self.weights.shape}")
 
-    def observe(self, seen: Seen) -> tuple[Observation, np.ndarray]:
-        obs = Observation(seen)
+    def observe(self, seen: Seen) -> tuple[SeatReading, np.ndarray]:
+        obs = SeatReading(seen)
         return obs, obs.log_probabilities(self.weights)
 
     def likelihood(self, seen: Seen, strength: float = 1.0) -> CardLikelihood:
