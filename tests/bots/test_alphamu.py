@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fiftysix.bots.base import observed
 from fiftysix.bots.kits import kit_for
 from fiftysix.bots.protocol import bot_from_spec
 from fiftysix.bots.sampling import sampler_for
@@ -113,7 +114,7 @@ def test_the_best_plan_of_the_front_is_the_best_plan_found_by_brute_force() -> N
     checked = 0
     for seed, v in endings(range(300)):
         worlds = worlds_of(v, 2 + seed % 2, seed)
-        goal = Goal(v)
+        goal = Goal(observed(v))
         search = alphamu.Search(worlds, goal, moves=2, deadline=None)
         for root in worlds[0].legal():
             want = best_plan(worlds, goal, root)
@@ -133,7 +134,7 @@ def test_a_plan_is_never_more_hopeful_than_pimc_and_one_world_has_no_fusion(seed
     if v is None:
         return
     worlds = worlds_of(v, n, seed)
-    goal = Goal(v)
+    goal = Goal(observed(v))
     search = alphamu.Search(worlds, goal, moves=2, deadline=None)
     for root in worlds[0].legal():
         front = search.card_front(root)
@@ -149,7 +150,7 @@ def test_a_plan_is_never_more_hopeful_than_pimc_and_one_world_has_no_fusion(seed
 def test_one_planned_move_is_pimc() -> None:
     for seed, v in endings(range(3, 40)):
         worlds = worlds_of(v, 5, seed)
-        goal = Goal(v)
+        goal = Goal(observed(v))
         search = alphamu.Search(worlds, goal, moves=1, deadline=None)
         for root in worlds[0].legal():
             want = sum(1 << w for w, made in enumerate(pimc_reached(worlds, goal, root)) if made)

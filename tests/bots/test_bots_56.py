@@ -117,7 +117,7 @@ def test_forced_first_call_is_a_bid() -> None:
 def _table(deal: Deal56) -> tuple[Table, AuctionState, list[str]]:
     v = view(deal, deal.to_move)
     t = Table(v)
-    return t, AuctionState(v, t), v["legal"]
+    return t, AuctionState(t), v["legal"]
 
 
 def test_plus_k_form_when_holding_exactly_the_top_cards() -> None:

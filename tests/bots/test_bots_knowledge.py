@@ -75,10 +75,10 @@ def test_a_claim_the_cards_disprove_is_ignored() -> None:
 def test_partners_and_opponents_jacks_move_the_estimates() -> None:
     partner = deal_of(HANDS, "P 28D")     # seat 1 bids diamonds with the J: seat 3 is its partner
     t = table(partner, 3)
-    up = auction_adjustments(t, AuctionState(t.view, t))
+    up = auction_adjustments(t, AuctionState(t))
     assert up["D"] > 1.5 and up["S"] == 0
     t = table(partner, 2)                 # an opponent of seat 1
-    down = auction_adjustments(t, AuctionState(t.view, t))
+    down = auction_adjustments(t, AuctionState(t))
     assert down["D"] < -1.5
 
 

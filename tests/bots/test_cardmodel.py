@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fiftysix.bots.heuristic import cardmodel56
-from fiftysix.bots.heuristic.cardmodel56 import FEATURES, WIDTH, CardModel, Observation
+from fiftysix.bots.heuristic.cardmodel56 import FEATURES, WIDTH, CardModel, SeatReading
 from fiftysix.bots.heuristic.knowledge import Table
 from fiftysix.bots.kits import kit_for
 from fiftysix.bots.protocol import bot_from_spec
@@ -70,7 +70,7 @@ def test_the_model_only_puts_cards_where_the_view_allows(preset: str, seed: int,
     """Every unseen copy may lie only with a seat that may hold it (voids, bid forms, cards seen); with zero
     weights the chances are each seat's share of the unseen cards; each card's chances sum to 1."""
     _, v = _position(preset, seed, held)
-    obs = Observation(v)
+    obs = SeatReading(v)
     t = Table(v)
     for i, c in enumerate(obs.cards):
         for j, s in enumerate(obs.others):
@@ -95,7 +95,7 @@ def test_the_observation_reads_only_the_view(seed: int) -> None:
     me = v["seat"]
     other = sampler_for(v).sample(random.Random(seed))
     assert view(other, me) == v
-    a, b = Observation(v), Observation(view(other, me))
+    a, b = SeatReading(v), SeatReading(view(other, me))
     assert a.cards == b.cards and (a.features == b.features).all() and (a.allowed == b.allowed).all()
 
 
@@ -105,7 +105,7 @@ def test_the_model_knows_more_than_the_uniform_sampler_on_unseen_deals() -> None
     model, gain, copies = cardmodel56.shipped(), 0.0, 0
     for seed in range(40):
         deal, v = _position("56-6", 500 + seed, 1 + seed % 7)
-        obs = Observation(v)
+        obs = SeatReading(v)
         fitted, uniform = obs.log_probabilities(model.weights), obs.log_probabilities(np.zeros(WIDTH))
         index = {c: i for i, c in enumerate(obs.cards)}
         for j, s in enumerate(obs.others):

@@ -11,39 +11,62 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.deal import Deal
 from ..core.moves import Move
-from ..games.spec import Sampler
-from .base import Bot, View
+from ..games.spec import Observation, Sampler
+from .base import Bot, Seen, View
 
 
-class SearchingBot(Protocol):
-    """What the search helpers (a game's choosers, :mod:`.search.ddplay`, :mod:`.search.alphamu`) read of the
-    bot they decide for, ``pimc`` or a variant of it, and the note of the decision they write back (``last``).
-    Typed here, below the search bots, so that the helpers need not import the bot that imports them."""
+@dataclass(frozen=True)
+class SearchSettings:
+    """The settings of a searching bot (``pimc`` or a variant of it) that its search helpers read: the
+    deals sampled per card (``None``: by depth) and per call, the fast setting, the CPU seconds a decision may
+    take, what a card's average points add to its chance of the goal, what a bid must gain over passing
+    (``None``: the helper's own margin), whether sampled deals are weighted by the values bid, whether a
+    call looks ahead to the opponents bidding on, and what 56's contract model is fitted on."""
 
-    rng: random.Random
     samples: int | None
     bid_samples: int
     fast: bool
     time_limit: float | None
     points_weight: float
     bid_margin: float | None
-    last: dict[str, Any]
-
-    def sampler(self, view: View) -> Sampler:
-        """Where the bot's deals come from for ``view``."""
-        ...
-
-    def fallback(self, game: str) -> Bot:
-        """The game's ``rules`` bot, for what is not searched."""
-        ...
+    weights: bool = False
+    compete: bool = True
+    contract_model: str = "rules"
 
 
-Chooser = Callable[[SearchingBot, View, list[str]], str]
-"""``(pimc bot, view, legal) → move``: how the ``pimc`` bot makes a decision of one phase by simulation."""
+@dataclass(frozen=True)
+class SearchContext:
+    """What a search helper (a game's choosers, :mod:`.search.ddplay`, :mod:`.search.alphamu`) is given for
+    one decision: what the seat knows, its game's kit, the bot's settings and random generator, where its
+    deals come from (``sampler()``: a new sampler at each call, as the bot makes them) and the game's ``rules``
+    player for what is not searched.  The helper answers a :class:`Decision` and writes nothing back, so it
+    needs neither the bot nor an import of it (typed here, below the search bots)."""
+
+    obs: Observation
+    kit: GameKit
+    settings: SearchSettings
+    rng: random.Random
+    sampler: Callable[[], Sampler]
+    fallback: Bot
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A search helper's answer: the move and the note of how it was chosen, which the bot keeps as its
+    ``last`` (``how``, ``samples``, ``scores``...; :mod:`.why` reads it); ``None``: nothing searched (the
+    ``rules`` player chose), the bot's note stays as it was."""
+
+    move: str
+    note: dict[str, Any] | None = None
+
+
+Chooser = Callable[[SearchContext, list[str]], Decision]
+"""``(context, legal) → decision``: how the ``pimc`` bot makes a decision of one phase by simulation."""
 
 
 class IsmctsPolicy(Protocol):
@@ -63,7 +86,7 @@ class IsmctsPolicy(Protocol):
 
 
 class Likelihood(Protocol):
-    """How likely a sampled deal is, given one seat's view (log, up to a constant)."""
+    """How likely a sampled deal is, given what one seat knows (log, up to a constant)."""
 
     def log_weight(self, deal: Deal) -> float:
         ...
@@ -72,8 +95,8 @@ class Likelihood(Protocol):
 class CardModel(Protocol):
     """A game's learned model of where the unseen cards lie."""
 
-    def likelihood(self, view: View, strength: float = 1.0) -> Likelihood:
-        """The weight of a sampled deal for ``view`` (``strength`` 0: every deal alike; 1: the model)."""
+    def likelihood(self, seen: Seen, strength: float = 1.0) -> Likelihood:
+        """The weight of a sampled deal for ``seen`` (``strength`` 0: every deal alike; 1: the model)."""
         ...
 
 
@@ -101,17 +124,17 @@ class Goal(Protocol):
 
 
 class Trust(Protocol):
-    """A game's rules of a partner people trust, judged from a seat's view (56: :mod:`.heuristic.trust56`)."""
+    """A game's rules of a partner people trust, judged from what a seat knows (56: :mod:`.heuristic.trust56`)."""
 
-    def sure_for_partner(self, view: View) -> bool:
+    def sure_for_partner(self, seen: Seen) -> bool:
         """A teammate's card is winning the trick and no later player can beat it."""
         ...
 
-    def overtakes(self, view: View, move: str) -> bool:
+    def overtakes(self, seen: Seen, move: str) -> bool:
         """Playing ``move`` takes the trick from the teammate now winning it."""
         ...
 
-    def overtake_avoidable(self, view: View) -> list[str]:
+    def overtake_avoidable(self, seen: Seen) -> list[str]:
         """When a teammate's card is sure to win: the legal cards that do not take the trick from it."""
         ...
 
@@ -178,5 +201,6 @@ def kit_for(game: str) -> GameKit:
         raise ValueError(f"no bots for the game {game!r}; games with bots: {', '.join(KITS)}") from None
 
 
-__all__ = ["KITS", "CardModel", "Chooser", "GameKit", "Goal", "IsmctsPolicy", "Likelihood", "View", "kit_for",
+__all__ = ["KITS", "CardModel", "Chooser", "Decision", "GameKit", "Goal", "IsmctsPolicy", "Likelihood", "SearchContext",
+           "SearchSettings", "View", "kit_for",
            "register_kit"]

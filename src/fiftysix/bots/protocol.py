@@ -24,10 +24,10 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO, cast
 
-from .base import BOTS, Bot, RandomBot, View
+from .base import BOTS, Bot, RandomBot, Seen, View, view_json
 from .why import MAX_REASON
 
 PROTOCOL = 1
@@ -259,8 +259,10 @@ class ExternalBot:
         self.close()
 
     # -- the bot interface ------------------------------------------------------------------------------
-    def choose(self, view: View) -> str:
-        """The program's move; the fallback's when the program fails (the fault is recorded)."""
+    def choose(self, seen: Seen) -> str:
+        """The program's move; the fallback's when the program fails (the fault is recorded).  The program is
+        sent the JSON view, exactly as the host made it (:func:`fiftysix.views.view`)."""
+        view = view_json(seen)
         legal: list[str] = view["legal"]
         if not self._started:
             self.start(view["game"], view["rules"], view["seat"] or 0)   # a view that asks a move has a seat
@@ -300,7 +302,7 @@ class ExternalBot:
         return len(self.faults)
 
     # -- plumbing ---------------------------------------------------------------------------------------
-    def _fault(self, view: View, message: str) -> str:
+    def _fault(self, view: Mapping[str, Any], message: str) -> str:
         self.faults.append(message)
         return self.fallback.choose(view)
 

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
-from typing import Any
 
 from ..core.deal import Deal
 from ..games import GAMES
 from ..games.sampling import Claim, DealSampler
 from ..games.spec import Sampler, SamplingError
-from .base import clock
+from .base import Seen, clock, observed
 from .kits import Likelihood
 
 __all__ = ["Claim", "DealSampler", "Sampler", "SamplingError", "WeightedSampler", "sample_deals", "sampler_for"]
@@ -25,23 +23,23 @@ MIN_POOL = 8
 """Candidates a :class:`WeightedSampler` draws whatever its budget."""
 
 
-def sampler_for(view: Mapping[str, Any], *, use_bids: bool = True, infer: bool = True,
+def sampler_for(seen: Seen, *, use_bids: bool = True, infer: bool = True,
                 tries: int = 300) -> Sampler:
-    """The sampler of ``view``'s game, having read the view once.
+    """The sampler of the seat's game for what it knows (its observation, read once).
 
     :raises SamplingError: if no deal agrees with the view.
     :raises ValueError: for a malformed view.
     """
-    game = GAMES[view["game"]]
-    return game.sampler(game.observe(view), use_bids=use_bids, infer=infer, tries=tries)
+    obs = observed(seen)
+    return GAMES[obs.game].sampler(obs, use_bids=use_bids, infer=infer, tries=tries)
 
 
-def sample_deals(view: Mapping[str, Any], n: int, rng: random.Random) -> list[Deal]:
-    """``n`` deals consistent with ``view``, each replayed to the view's position.
+def sample_deals(seen: Seen, n: int, rng: random.Random) -> list[Deal]:
+    """``n`` deals consistent with what the seat knows, each replayed to its position.
 
     :raises SamplingError: if no deal agrees with the view.
     """
-    sampler = sampler_for(view)
+    sampler = sampler_for(seen)
     return [sampler.sample(rng) for _ in range(n)]
 
 

@@ -1,5 +1,5 @@
 """A short reason for a bot's decision, for the deal review ("plays the 9H: partner's AH is sure to win the
-trick"). Built from the view, the move and what the searching bots note of their last decision (``last``:
+trick"). Built from the seat's observation, the move and what the searching bots note of their last decision (``last``:
 ``how``, ``samples``, ``scores``); never from anything the view does not show.
 """
 
@@ -8,15 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import View
+from ..games.spec import Observation
+from .base import Seen, observed
 from .kits import KITS
 
 MAX_REASON = 200
 """Characters; a reason is one short sentence."""
 
 
-def _doing(view: View, move: str) -> str:
-    phase = view.get("phase")
+def _doing(obs: Observation, move: str) -> str:
+    phase = obs.phase
     if move == "P":
         return "passes"
     if move in ("X", "XX"):
@@ -30,24 +31,24 @@ def _doing(view: View, move: str) -> str:
     return f"plays the {move}"
 
 
-def reason(view: View, move: str, last: Mapping[str, Any] | None = None) -> str:
+def reason(seen: Seen, move: str, last: Mapping[str, Any] | None = None) -> str:
     """One sentence: what the bot does and why (at most :data:`MAX_REASON` characters)."""
-    what = _doing(view, move)
-    why = _trusting_partner(view, move) or _how_it_chose(move, last or {})
+    obs = observed(seen)
+    what = _doing(obs, move)
+    why = _trusting_partner(obs, move) or _how_it_chose(move, last or {})
     text = f"{what}: {why}" if why else what
     return text[:MAX_REASON]
 
 
-def _trusting_partner(view: View, move: str) -> str:
+def _trusting_partner(obs: Observation, move: str) -> str:
     """Why a card leaves the trick to a partner whose card is sure to win it (games with trust rules)."""
-    kit = KITS.get(str(view.get("game")))
+    kit = KITS.get(obs.game)
     trust = kit.trust if kit is not None else None
-    if trust is None or view.get("phase") != "play" or move in ("?", "CLAIM"):
+    if trust is None or obs.phase != "play" or move in ("?", "CLAIM"):
         return ""
-    if not trust.sure_for_partner(view) or trust.overtakes(view, move):
+    if not trust.sure_for_partner(obs) or trust.overtakes(obs, move):
         return ""
-    trick: Mapping[str, Any] = view.get("trick") or {}
-    return "partner's card is sure to win the trick" if list(trick.get("cards") or []) else ""
+    return "partner's card is sure to win the trick" if obs.trick is not None and obs.trick.cards else ""
 
 
 _PLAIN_HOW = {

@@ -25,7 +25,7 @@ class RulesCache:
     def __call__(self, data: object) -> Rules:
         """:raises RulesError: as the game's ``rules_from_json``."""
         last = self._last
-        if last is not None and last[0] is data:
+        if last is not None and (last[0] is data or last[0] == data):   # each view has its own equal copy
             return last[1]
         key = _frozen(data)
         rules = self._cache.get(key)
@@ -61,13 +61,32 @@ def _opt_int(view: Mapping[str, object], key: str) -> int | None:
 def _texts(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
         return ()
-    return tuple(str(v) for v in value)
+    return tuple(map(str, value))
 
 
 def _ints(value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
         raise ValueError(f"a list of numbers expected, not {value!r}")
     return tuple(value)
+
+
+_PARSED: dict[str, dict[str, Card]] = {}
+"""By a game's rank letters: each card's text and the card, parsed once a process (a bot reads every card of
+every view it is given, the same few dozen texts)."""
+
+
+def _card_reader(ranks: str) -> Callable[[str], Card]:
+    parsed = _PARSED.setdefault(ranks, {})
+
+    def card(text: str) -> Card:
+        c = parsed.get(text)
+        if c is None:
+            try:
+                c = parsed[text] = Card.parse(text, ranks)
+            except NotationError as e:
+                raise ValueError(str(e)) from None
+        return c
+    return card
 
 
 def check_game(view: JSONObject, game: str) -> None:
@@ -81,22 +100,22 @@ def read_common(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observ
 
     :raises ValueError: if the view is not a view of ``game`` or a field is malformed.
     """
-    check_game(view, game)
-    cards: dict[str, Card] = {}
+    return Observation(**common_reading(view, game, rules, ranks))
 
-    def card(text: object) -> Card:
-        c = cards.get(str(text))
-        if c is None:
-            try:
-                c = cards[str(text)] = Card.parse(str(text), ranks)
-            except NotationError as e:
-                raise ValueError(str(e)) from None
-        return c
+
+def common_reading(view: JSONObject, game: str, rules: Rules, ranks: str) -> dict[str, Any]:
+    """The fields every game's observation has, by name, to build the game's observation from in one go (a
+    bot reads a view at every decision; ``Any``: each field has the type :class:`Observation` declares).
+
+    :raises ValueError: if the view is not a view of ``game`` or a field is malformed.
+    """
+    check_game(view, game)
+    card = _card_reader(ranks)
 
     def trick(data: object, done: bool) -> TrickSeen:
         if not isinstance(data, Mapping):
             raise ValueError(f"a trick must be an object, not {data!r}")
-        return TrickSeen(_int(data, "leader"), tuple(card(t) for t in _texts(data.get("cards"))),
+        return TrickSeen(_int(data, "leader"), tuple(map(card, _texts(data.get("cards")))),
                          _int(data, "winner") if done else None, _int(data, "points") if done else None)
 
     seat = _opt_int(view, "seat")
@@ -104,14 +123,14 @@ def read_common(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observ
     contract = view.get("contract")
     trump = view.get("trump")
     legal = view.get("legal")
-    return Observation(
+    return dict(
         game=game,
         rules=rules,
         seat=seat,
         dealer=_int(view, "dealer"),
         phase=str(view.get("phase")),
         to_move=_opt_int(view, "to_move"),
-        hand=tuple(card(t) for t in _texts(view.get("hand"))) if seat is not None else (),
+        hand=tuple(map(card, _texts(view.get("hand")))) if seat is not None else (),
         hand_sizes=_ints(view.get("hand_sizes")),
         auction=_texts(view.get("auction")),
         tricks=tuple(trick(t, True) for t in tricks_data) if isinstance(tricks_data, list) else (),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..core.cards import Card, Suit
@@ -111,7 +111,8 @@ class TrickSeen:
 
 @dataclass(frozen=True)
 class Observation:
-    """What one seat knows, read once from its view (each game adds its own fields in a subclass).
+    """What one seat knows, read once from its view (each game adds its own fields in a subclass): what every
+    bot receives (:meth:`fiftysix.bots.base.Bot.choose`), its JSON the view itself (:meth:`to_json`).
 
     :ivar trump: the suit acting as trumps as the seat knows it (``None``: no trumps, or not known to it).
     :ivar trump_text: the view's ``trump`` field (``"H"``, ``"NT"``) or ``None``.
@@ -156,6 +157,16 @@ class Observation:
     def plays(self) -> list[tuple[int, Card]]:
         """Every card played, with its seat, in order."""
         return [((t.leader + i) % self.n, c) for t in self.all_tricks() for i, c in enumerate(t.cards)]
+
+    def to_json(self) -> JSONObject:
+        """The seat view this observation was read from, exactly as :func:`fiftysix.views.view` wrote it: what
+        leaves the process (the server's messages, the bot protocol, records) is this JSON, unchanged."""
+        return self.view
+
+    def with_legal(self, legal: Sequence[str]) -> Observation:
+        """The same knowledge with fewer legal moves (a searching bot asks its ``rules`` player to choose among
+        the moves it kept); the JSON says the same, so an outside program sees what the bot sees."""
+        return replace(self, legal=tuple(legal), view={**self.view, "legal": list(legal)})
 
 
 class SamplingError(Exception):

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
 
 import numpy as np
 
 from ...core.deal import Deal
+from ...games.fifty_six import Observation56
+from ..base import Seen
 from .knowledge import SUITS, AuctionState, Table, rank_of, strength, suit_of
 
 WEIGHTS_FILE = "cardmodel56.npz"
@@ -78,11 +79,11 @@ class _SeatRead:
     played: Counter[str]        # the cards it has played
 
 
-class Observation:
-    """One seat's view read for the model: the unseen cards, the seats that may hold them, their features."""
+class SeatReading:
+    """One seat's knowledge read for the model: the unseen cards, the seats that may hold them, their features."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        t = Table(view)
+    def __init__(self, seen: Seen) -> None:
+        t = Table(seen)
         self.others = [s for s in range(t.n) if s != t.seat]
         self.cards = sorted(t.outstanding, key=lambda c: (SUITS.index(suit_of(c)), -strength(c)))
         k, m = len(self.cards), len(self.others)
@@ -90,7 +91,7 @@ class Observation:
         self.allowed = np.zeros((k, m), dtype=bool)
         self.offset = np.zeros((k, m))
         trump = _trump_seen(t)
-        for j, seat in enumerate(_read_seats(view, t, trump)):
+        for j, seat in enumerate(_read_seats(t, trump)):
             for i, c in enumerate(self.cards):
                 if seat.held <= 0 or not t.may_hold_card(seat.seat, c):
                     continue
@@ -108,23 +109,28 @@ class Observation:
         return out
 
 
+Observation = SeatReading
+"""The name ``bench/train_cardmodel56.py`` reads it by (kept apart from :class:`fiftysix.games.spec.Observation`,
+the seat's knowledge this reading is made from)."""
+
+
 def _trump_seen(t: Table) -> str | None:
     """The trump as this seat knows it: shown, or its own hidden trump as declarer."""
-    if t.known_trump is None and t.contract is not None and t.contract.get("strain") in SUITS:
-        return str(t.contract["strain"])
+    if t.known_trump is None and t.strain in SUITS:
+        return t.strain
     return t.known_trump
 
 
-def _read_seats(view: Mapping[str, Any], t: Table, trump: str | None) -> list[_SeatRead]:
-    """Every other seat as the auction and the tricks show it, in the order of ``Observation.others``."""
+def _read_seats(t: Table, trump: str | None) -> list[_SeatRead]:
+    """Every other seat as the auction and the tricks show it, in the order of ``SeatReading.others``."""
     named: list[set[str]] = [set() for _ in range(t.n)]
     top = [0] * t.n
-    for seat, value, strain, _ in AuctionState(view, t).bids:
+    for seat, value, strain, _ in AuctionState(t).bids:
         top[seat] = max(top[seat], value)
         if strain in SUITS:     # the suit the bid named (read_bid: "NT" or None when it named none)
             named[seat].add(strain)
-    led, ruffed = _leads_and_ruffs(view, t.n, trump)
-    sizes = list(view.get("hand_sizes") or [0] * t.n)
+    led, ruffed = _leads_and_ruffs(t.obs, t.n, trump)
+    sizes = t.obs.hand_sizes
     out = []
     for s in range(t.n):
         if s == t.seat:
@@ -139,15 +145,13 @@ def _read_seats(view: Mapping[str, Any], t: Table, trump: str | None) -> list[_S
     return out
 
 
-def _leads_and_ruffs(view: Mapping[str, Any], n: int, trump: str | None) -> tuple[list[list[str]], list[bool]]:
+def _leads_and_ruffs(obs: Observation56, n: int, trump: str | None) -> tuple[list[list[str]], list[bool]]:
     """Per seat: the suit of each trick it led, and whether it has trumped another suit's lead."""
     led: list[list[str]] = [[] for _ in range(n)]
     ruffed = [False] * n
-    for trick in list(view.get("tricks") or []) + ([view["trick"]] if view.get("trick") else []):
-        cards = list(trick.get("cards") or [])
-        if not cards:
-            continue
-        leader = int(trick["leader"])
+    for trick in obs.all_tricks():
+        cards = [str(c) for c in trick.cards]
+        leader = trick.leader
         led[leader].append(suit_of(cards[0]))
         for i, c in enumerate(cards[1:], 1):
             if trump is not None and suit_of(c) == trump != suit_of(cards[0]):
@@ -188,20 +192,20 @@ class CardModel:
         if self.weights.shape != (WIDTH,):
             raise ValueError(f"the card model has {WIDTH} weights, not {self.weights.shape}")
 
-    def observe(self, view: Mapping[str, Any]) -> tuple[Observation, np.ndarray]:
-        obs = Observation(view)
+    def observe(self, seen: Seen) -> tuple[SeatReading, np.ndarray]:
+        obs = SeatReading(seen)
         return obs, obs.log_probabilities(self.weights)
 
-    def likelihood(self, view: Mapping[str, Any], strength: float = 1.0) -> CardLikelihood:
-        return CardLikelihood(view, self, strength)
+    def likelihood(self, seen: Seen, strength: float = 1.0) -> CardLikelihood:
+        return CardLikelihood(seen, self, strength)
 
 
 class CardLikelihood:
     """log P(a sampled deal's hands) under the model, less the uniform prior's (the sampler's own): the weight
     that turns the sampler's deals into the model's (``strength`` tempers it: 0 is the sampler, 1 the model)."""
 
-    def __init__(self, view: Mapping[str, Any], model: CardModel, strength: float = 1.0) -> None:
-        obs, logp = model.observe(view)
+    def __init__(self, seen: Seen, model: CardModel, strength: float = 1.0) -> None:
+        obs, logp = model.observe(seen)
         uniform = obs.log_probabilities(np.zeros(WIDTH))
         gain = (np.where(obs.allowed, logp, 0.0) - np.where(obs.allowed, uniform, 0.0)) * strength
         self.others = obs.others

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from ...core.cards import CARDS, Card, Suit
-from ...games.fifty_six import RANKS, Rules56, bid_claims, play
-from ...games.fifty_six import rules_of as _rules_of
+from ...games.fifty_six import RANKS, Observation56, Rules56, bid_claims, play
 from ...games.sampling import Claim
+from ..base import Seen, observed
 
 ALL_RANKS = RANKS
 _CARD: dict[str, Card] = {str(c): c for c in CARDS}
@@ -55,11 +54,20 @@ def points(card: str) -> int:
     return play.POINTS[_CARD[card]]
 
 
-def rules_of(view: Mapping[str, Any]) -> Rules56:
-    """The :class:`~fiftysix.games.fifty_six.rules.Rules56` of a 56 view (parsed once per distinct rules)."""
-    rules = _rules_of(view.get("rules"))
-    assert isinstance(rules, Rules56)
-    return rules
+def observed56(seen: Seen) -> Observation56:
+    """What a 56 seat knows (:func:`fiftysix.bots.base.observed`).
+
+    :raises ValueError: for a view of another game.
+    """
+    obs = observed(seen)
+    if not isinstance(obs, Observation56):
+        raise ValueError(f"a 56 player was given a view of {obs.game}")
+    return obs
+
+
+def rules_of(seen: Seen) -> Rules56:
+    """The :class:`~fiftysix.games.fifty_six.rules.Rules56` a 56 seat plays by."""
+    return observed56(seen).rules56
 
 
 @functools.lru_cache(maxsize=256)
@@ -76,14 +84,17 @@ def _exact_suits(claim: Claim) -> set[int]:
 
 
 class Table:
-    """What the bot knows, computed once per decision from the view."""
+    """What the bot knows, computed once per decision from the seat's observation."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        rules = rules_of(view)
-        self.view = view
+    def __init__(self, seen: Seen) -> None:
+        obs = observed56(seen)
+        if obs.seat is None:
+            raise ValueError("a spectator's view has no hand to play")
+        rules = obs.rules56
+        self.obs = obs
         self.rules = rules
-        self.hand: list[str] = list(view.get("hand") or [])
-        self.seat: int = int(view["seat"])
+        self.hand: list[str] = [str(c) for c in obs.hand]
+        self.seat: int = obs.seat
         self.n: int = rules.players
         self.deck: int = rules.deck_size
         self.ranks: str = rules.ranks
@@ -91,24 +102,24 @@ class Table:
         self.n_teams: int = rules.n_teams
         self.team = self.team_of[self.seat]
         self.bidding: str = rules.bidding
-        trump = view.get("trump")
-        self.known_trump: str | None = trump if isinstance(trump, str) and trump in SUITS else None
-        self.active_trump: str | None = None if view.get("trump_hidden") else self.known_trump
-        contract = view.get("contract")
-        self.contract: Mapping[str, Any] | None = contract
-        self.declaring_team: int | None = int(contract["team"]) if contract else None
-        self.declarer: int | None = int(contract["declarer"]) if contract else None
+        trump = obs.trump_text
+        self.known_trump: str | None = trump if trump in SUITS else None
+        self.active_trump: str | None = None if obs.trump_hidden else self.known_trump
+        self.declaring_team: int | None = obs.contract_team
+        self.declarer: int | None = obs.declarer
+        self.strain: str | None = obs.strain
+        """The contract's strain as written (``"H"``, ``"NT"``), once the auction is over."""
         # cards seen
         self.played: Counter[str] = Counter()
         self.played_by: list[Counter[str]] = [Counter() for _ in range(self.n)]
         self.voids: list[set[str]] = [set() for _ in range(self.n)]
-        for trick in list(view.get("tricks") or []):
-            self._see(trick)
-        trick = view.get("trick")
-        self.trick_leader: int = int(trick["leader"]) if trick else self.seat
-        self.trick_cards: list[str] = list(trick.get("cards") or []) if trick else []
-        if trick:
-            self._see(trick)
+        for done in obs.tricks:
+            self._see(done.leader, [str(c) for c in done.cards])
+        trick = obs.trick
+        self.trick_leader: int = trick.leader if trick is not None else self.seat
+        self.trick_cards: list[str] = [str(c) for c in trick.cards] if trick is not None else []
+        if trick is not None:
+            self._see(trick.leader, self.trick_cards)
         mine = Counter(self.hand)
         self.outstanding: Counter[str] = Counter()
         for s in SUITS:
@@ -121,13 +132,11 @@ class Table:
         self.shown: list[Counter[str]] = [Counter() for _ in range(self.n)]
         self.denied: list[set[str]] = [set() for _ in range(self.n)]
         self.exact: list[dict[str, Counter[str]]] = [{} for _ in range(self.n)]
-        self._read_bids(view)
+        self._read_bids(obs)
 
-    def _see(self, trick: Mapping[str, Any]) -> None:
-        cards = list(trick.get("cards") or [])
+    def _see(self, leader: int, cards: list[str]) -> None:
         if not cards:
             return
-        leader = int(trick["leader"])
         led = suit_of(cards[0])
         for i, c in enumerate(cards):
             seat = (leader + i) % self.n
@@ -136,14 +145,13 @@ class Table:
             if suit_of(c) != led:
                 self.voids[seat].add(led)
 
-    def _read_bids(self, view: Mapping[str, Any]) -> None:
+    def _read_bids(self, obs: Observation56) -> None:
         """Fold the claims of the bid forms into :attr:`shown`, :attr:`denied`, :attr:`exact` and
         :attr:`voids` (cards the seat has played since are taken out)."""
-        calls = list(view.get("auction") or [])
-        if not calls:
+        if not obs.auction:
             return
         try:
-            claims = _bid_claims(self.rules, (int(view["dealer"]) + 1) % self.n, tuple(calls))
+            claims = _bid_claims(self.rules, (obs.dealer + 1) % self.n, obs.auction)
         except Exception:   # noqa: BLE001 - a view whose auction cannot be read: know nothing from it
             return
         for claim in claims:
@@ -181,6 +189,11 @@ class Table:
                 self.voids[s].add(letter)
 
     # -- helpers -----------------------------------------------------------------------------------------
+    @property
+    def first_hand(self) -> int:
+        """The seat that made the auction's first call (the dealer's left)."""
+        return (self.obs.dealer + 1) % self.n
+
     def is_partner(self, seat: int) -> bool:
         return self.team_of[seat] == self.team
 
@@ -260,9 +273,9 @@ class Table:
 
 
 class AuctionState:
-    """The auction so far, read from the view: value, bidder, strain, double, last suit named."""
+    """The auction so far, read from the seat's knowledge: value, bidder, strain, double, last suit named."""
 
-    def __init__(self, view: Mapping[str, Any], t: Table) -> None:
+    def __init__(self, t: Table) -> None:
         self.value = 27
         self.bidder: int | None = None
         self.strain: str | None = None
@@ -271,8 +284,8 @@ class AuctionState:
         self.partner_bid = False
         self.bids: list[tuple[int, int, str | None, str]] = []
         """Every bid: (seat, value, strain or ``"NT"``, text)."""
-        calls = list(view.get("auction") or [])
-        first = (int(view.get("dealer") or 0) + 1) % t.n
+        calls = t.obs.auction
+        first = t.first_hand
         announcements = t.bidding == "announcements"
         for i, call in enumerate(calls):
             seat = (first + i) % t.n

@@ -20,11 +20,11 @@ from typing import cast
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, PLAY
 from ...core.moves import Discard, TrumpChoice
-from ...games.fifty_five import Deal55, Rules55, play, rules_of, sort_cards
+from ...games.fifty_five import Deal55, Observation55, play, sort_cards
 from ...solver import Position, can_reach
-from ..base import View, clock
-from ..kits import SearchingBot
-from .rules55 import replay_auction
+from ..base import clock
+from ..kits import Decision, SearchContext
+from .rules55 import observed55, own_seat, replay_auction
 
 MAX_SIM_PLAYERS = 5
 """Largest table at which the auction, discard and trump are simulated (bigger ones use ``rules``)."""
@@ -52,26 +52,20 @@ def keep_for(hand: Sequence[Card], trump: int) -> list[Card]:
     return sorted(hand, key=lambda c: (is_trump[c], key[c]))[:len(hand) - 5]
 
 
-def _rules55(view: View) -> Rules55:
-    rules = rules_of(view["rules"])
-    assert isinstance(rules, Rules55)
-    return rules
-
-
-def simulate_bid(bot: SearchingBot, view: View, n: int) -> list[int]:
+def simulate_bid(ctx: SearchContext, obs: Observation55, n: int) -> list[int]:
     """The bot's side's points as bidder, one per sampled deal (best trump, discard by :func:`keep_for`).
 
     Each sampled deal goes on as if the bot took the bid at the lowest value and everybody else passed.
     """
 
-    rules = _rules55(view)
-    seat = _seat(view)
+    rules = obs.rules55
+    seat = own_seat(obs)
     side = rules.side_of[seat]
-    sampler = bot.sampler(view)
+    sampler = ctx.sampler()
     out: list[int] = []
     start = clock()
     for _ in range(n):
-        deal = cast(Deal55, sampler.sample(bot.rng))
+        deal = cast(Deal55, sampler.sample(ctx.rng))
         if not _take_bid(deal, seat):
             break
         hand = list(deal.hands[seat])
@@ -84,7 +78,7 @@ def simulate_bid(bot: SearchingBot, view: View, n: int) -> list[int]:
                 continue
             best = max(best, side_points(Position.from_deal(d), side))
         out.append(best)
-        if _late(bot, start, len(out)):
+        if _late(ctx, start, len(out)):
             break
     return out
 
@@ -105,8 +99,14 @@ def _take_bid(d: Deal55, seat: int) -> bool:
     return d.contract is not None and d.contract.bidder == seat
 
 
-def _late(bot: SearchingBot, start: float, done: int) -> bool:
-    limit = bot.time_limit
+def _samples(ctx: SearchContext) -> int:
+    """Deals simulated for a call, the discard or the trump (the bot's ``samples``, else by its speed)."""
+    settings = ctx.settings
+    return settings.samples or (SIM_SAMPLES // 2 if settings.fast else SIM_SAMPLES)
+
+
+def _late(ctx: SearchContext, start: float, done: int) -> bool:
+    limit = ctx.settings.time_limit
     if limit is None or done < 4:
         return False
     spent = clock() - start
@@ -127,60 +127,45 @@ def expected_bid(points: Sequence[int], value: int, sixty_fail: int) -> float:
     return sum(float(p) if p >= value else -float(value) for p in points) / len(points)
 
 
-def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
-    rules = _rules55(view)
+def choose_call(ctx: SearchContext, legal: list[str]) -> Decision:
+    obs = observed55(ctx.obs)
+    rules = obs.rules55
     if rules.players > MAX_SIM_PLAYERS:
-        return str(bot.fallback("55").choose(view))
-    n = bot.samples or (SIM_SAMPLES // 2 if bot.fast else SIM_SAMPLES)
-    points = simulate_bid(bot, view, n)
+        return Decision(str(ctx.fallback.choose(obs)))
+    n = _samples(ctx)
+    points = simulate_bid(ctx, obs, n)
     base = pass_value(rules.players, rules.n_sides)
     options: list[tuple[float, str]] = []
     if "P" in legal:
         options.append((base, "P"))
-    current = _current_value(view)
+    current = replay_auction(obs).value
     for m in legal:
         if m.isdigit() or m == "HOLD":
             value = int(m) if m.isdigit() else current
-            margin = BID_MARGIN if bot.bid_margin is None else bot.bid_margin
+            margin = BID_MARGIN if ctx.settings.bid_margin is None else ctx.settings.bid_margin
             options.append((expected_bid(points, value, rules.sixty_fail) - margin - 0.01 * value, m))
     if not options:
-        return legal[0]
-    bot.last = {"how": "simulation", "samples": len(points), "scores": {m: round(e, 2) for e, m in options}}
-    return max(options)[1]
+        return Decision(legal[0])
+    return Decision(max(options)[1], {"how": "simulation", "samples": len(points),
+                                      "scores": {m: round(e, 2) for e, m in options}})
 
 
-def _seat(view: View) -> int:
-    """The seat of a view that asks for a move.
-
-    :raises ValueError: for a spectator's view.
-    """
-    seat = view["seat"]
-    if seat is None:
-        raise ValueError("a spectator's view asks for no move")
-    return seat
-
-
-def _current_value(view: View) -> int:
-    return replay_auction(view).value
-
-
-def _evaluate(bot: SearchingBot, view: View, plans: list[tuple[Discard | None, int]],
+def _evaluate(ctx: SearchContext, obs: Observation55, plans: list[tuple[Discard | None, int]],
               n: int) -> list[tuple[float, float]]:
     """For each plan (discard move or ``None``, trump suit): (chance of reaching the bid, mean points)."""
 
-    rules = _rules55(view)
-    seat = _seat(view)
+    rules = obs.rules55
+    seat = own_seat(obs)
     side = rules.side_of[seat]
-    contract = view.get("contract") or {}
-    value = int(contract.get("value") or _current_value(view) or 10)
+    value = obs.contract_value or replay_auction(obs).value or 10
     need = 30 if value == 60 else value
-    sampler = bot.sampler(view)
+    sampler = ctx.sampler()
     made = [0.0] * len(plans)
     pts = [0.0] * len(plans)
     done = 0
     start = clock()
     for _ in range(n):
-        deal = sampler.sample(bot.rng)
+        deal = sampler.sample(ctx.rng)
         for i, (discard, trump) in enumerate(plans):
             d = cast(Deal55, deal.copy())
             if discard is not None:
@@ -192,17 +177,17 @@ def _evaluate(bot: SearchingBot, view: View, plans: list[tuple[Discard | None, i
             pts[i] += p
             made[i] += p >= need
         done += 1
-        if _late(bot, start, done):
+        if _late(ctx, start, done):
             break
     done = max(done, 1)
     return [(m / done, p / done) for m, p in zip(made, pts, strict=True)]
 
 
-def choose_discard(bot: SearchingBot, view: View, legal: list[str]) -> str:
-    rules = _rules55(view)
-    if rules.players > MAX_SIM_PLAYERS:
-        return str(bot.fallback("55").choose(view))
-    hand = [Card.parse(c) for c in view["hand"] or ()]
+def choose_discard(ctx: SearchContext, legal: list[str]) -> Decision:
+    obs = observed55(ctx.obs)
+    if obs.rules55.players > MAX_SIM_PLAYERS:
+        return Decision(str(ctx.fallback.choose(obs)))
+    hand = list(obs.hand)
     plans: list[tuple[Discard | None, int]] = []
     texts: list[str] = []
     for trump in range(4):
@@ -213,14 +198,13 @@ def choose_discard(bot: SearchingBot, view: View, legal: list[str]) -> str:
         move = Discard(tuple(_display(throw)))
         plans.append((move, trump))
         texts.append(text)
-    n = bot.samples or (SIM_SAMPLES // 2 if bot.fast else SIM_SAMPLES)
-    scores = _evaluate(bot, view, plans, n)
+    n = _samples(ctx)
+    scores = _evaluate(ctx, obs, plans, n)
     best = max(range(len(plans)), key=lambda i: scores[i])
     for m in legal:
         if sorted(m.split()) == sorted(texts[best].split()):
-            bot.last = {"how": "simulation", "scores": dict(zip(texts, scores, strict=True))}
-            return m
-    return str(bot.fallback("55").choose(view))
+            return Decision(m, {"how": "simulation", "scores": dict(zip(texts, scores, strict=True))})
+    return Decision(str(ctx.fallback.choose(obs)))
 
 
 def _display(cards: Sequence[Card]) -> list[Card]:
@@ -228,13 +212,13 @@ def _display(cards: Sequence[Card]) -> list[Card]:
     return sort_cards(cards)
 
 
-def choose_trump(bot: SearchingBot, view: View, legal: list[str]) -> str:
-    rules = _rules55(view)
-    if rules.players > MAX_SIM_PLAYERS:
-        return str(bot.fallback("55").choose(view))
+def choose_trump(ctx: SearchContext, legal: list[str]) -> Decision:
+    obs = observed55(ctx.obs)
+    if obs.rules55.players > MAX_SIM_PLAYERS:
+        return Decision(str(ctx.fallback.choose(obs)))
     suits = [s for s in range(4) if Suit(s).letter in legal]
-    n = bot.samples or (SIM_SAMPLES // 2 if bot.fast else SIM_SAMPLES)
-    scores = _evaluate(bot, view, [(None, s) for s in suits], n)
+    n = _samples(ctx)
+    scores = _evaluate(ctx, obs, [(None, s) for s in suits], n)
     best = max(range(len(suits)), key=lambda i: scores[i])
-    bot.last = {"how": "simulation", "scores": {Suit(s).letter: sc for s, sc in zip(suits, scores, strict=True)}}
-    return Suit(suits[best]).letter
+    return Decision(Suit(suits[best]).letter,
+                    {"how": "simulation", "scores": {Suit(s).letter: sc for s, sc in zip(suits, scores, strict=True)}})

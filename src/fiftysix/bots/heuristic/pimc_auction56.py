@@ -30,8 +30,8 @@ import numpy as np
 
 from ...core.deal import Deal
 from ...games.fifty_six import Contract, Rules56, deal_score
-from ..base import View, clock
-from ..kits import SearchingBot
+from ..base import clock
+from ..kits import Decision, SearchContext
 from .knowledge import STRAINS, AuctionState, Table, read_bid
 from .rules56 import Rules56Bot
 from .simulate56 import STRAIN_INDEX, bid_weights, residual, team_estimate
@@ -111,13 +111,13 @@ def expected_score(rules: Rules56, team: int, declarer: int, value: int, multipl
     return p_make * made + (1.0 - p_make) * failed
 
 
-def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | None]]:
+def calls_of(t: Table) -> list[tuple[int, int, int | None, str | None]]:
     """The auction as (seat, value before, value bid or ``None``, strain or ``None``) per call."""
     out: list[tuple[int, int, int | None, str | None]] = []
-    first = (int(view["dealer"]) + 1) % t.n
+    first = t.first_hand
     value = 27
     announcements = t.bidding == "announcements"
-    for i, call in enumerate(view.get("auction") or []):
+    for i, call in enumerate(t.obs.auction):
         seat = (first + i) % t.n
         c = str(call).upper()
         if c in ("P", "X", "XX"):
@@ -129,32 +129,33 @@ def calls_of(view: View, t: Table) -> list[tuple[int, int, int | None, str | Non
     return out
 
 
-def simulate(bot: SearchingBot, view: View, t: Table) -> Simulation:
-    """Sample deals for the bot's view and weight them by the auction."""
-    sampler = bot.sampler(view)
-    n = max(8, int(bot.bid_samples))
+def simulate(ctx: SearchContext, t: Table) -> Simulation:
+    """Sample deals for the bot's knowledge and weight them by the auction."""
+    sampler = ctx.sampler()
+    settings = ctx.settings
+    n = max(8, int(settings.bid_samples))
     start = clock()
-    limit = None if bot.time_limit is None else 0.5 * bot.time_limit
+    limit = None if settings.time_limit is None else 0.5 * settings.time_limit
     deals = []
     for _ in range(n):
-        deals.append(sampler.sample(bot.rng))
+        deals.append(sampler.sample(ctx.rng))
         if limit is not None and len(deals) >= 8 and clock() - start > limit:
             break
-    infer = t.bidding == "standard" and getattr(bot, "weights", True)
-    weights = bid_weights(t.rules, deals, t.seat, calls_of(view, t)) if infer else [1.0] * len(deals)
-    return Simulation(t.rules, deals, weights, (int(view["dealer"]) + 1) % t.n,
-                      getattr(bot, "contract_model", "rules"))
+    infer = t.bidding == "standard" and settings.weights
+    weights = bid_weights(t.rules, deals, t.seat, calls_of(t)) if infer else [1.0] * len(deals)
+    return Simulation(t.rules, deals, weights, t.first_hand,
+                      settings.contract_model)
 
 
-def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
+def choose_call(ctx: SearchContext, legal: list[str]) -> Decision:
     """The call with the best expected score (see the module documentation)."""
-    t = Table(view)
-    a = AuctionState(view, t)
-    sim = simulate(bot, view, t)
+    t = Table(ctx.obs)
+    a = AuctionState(t)
+    sim = simulate(ctx, t)
     rules = t.rules
     mine = t.team
     mult = (1, 2, 4)[min(a.doubled, 2)]
-    two = t.n_teams == 2 and getattr(bot, "compete", True)
+    two = t.n_teams == 2 and ctx.settings.compete
     them = 1 - mine
     settle_us, settle_them = settle(sim, rules, mine, them) if two else (None, None)
 
@@ -184,14 +185,13 @@ def choose_call(bot: SearchingBot, view: View, legal: list[str]) -> str:
     if not a.closed:
         ours = a.bidder is not None and t.team_of[a.bidder] == mine
         # Over a partner's bid the opponents may bid on whatever we do: compare the contracts alone.
-        options += [(ev if ours else after(v, ev), pref, text) for ev, pref, text, v in _bids(bot, t, a, sim, legal)]
+        options += [(ev if ours else after(v, ev), pref, text) for ev, pref, text, v in _bids(ctx, t, a, sim, legal)]
     if not options:
-        return str(bot.fallback("56").choose(view))
+        return Decision(str(ctx.fallback.choose(t.obs)))
     ev, _, call = max(options)
-    bot.last = {"how": "simulation", "samples": len(sim.deals),
-                "scores": {c: round(e, 3) for e, _, c in options}, "standing": round(p_standing, 3),
-                "chances": {text: round(p, 3) for text, p in sim.asked.items()}}
-    return call
+    return Decision(call, {"how": "simulation", "samples": len(sim.deals),
+                           "scores": {c: round(e, 3) for e, _, c in options}, "standing": round(p_standing, 3),
+                           "chances": {text: round(p, 3) for text, p in sim.asked.items()}})
 
 
 def settle(sim: Simulation, rules: Rules56, us: int, them: int) -> tuple[np.ndarray, np.ndarray]:
@@ -213,14 +213,14 @@ def settle(sim: Simulation, rules: Rules56, us: int, them: int) -> tuple[np.ndar
     return f_us, f_them
 
 
-def _bids(bot: SearchingBot, t: Table, a: AuctionState, sim: Simulation,
+def _bids(ctx: SearchContext, t: Table, a: AuctionState, sim: Simulation,
           legal: list[str]) -> list[tuple[float, int, str, int]]:
     """A bid per strain at the cheapest value, in its informative form, with its expected score less the
     margin and its value (and the ``+kH`` form too when it shows the hand exactly)."""
     value = max(a.value + 1, 28)
     if value > 56:
         return []
-    rb = bot.fallback("56")
+    rb = ctx.fallback
     assert isinstance(rb, Rules56Bot)   # the 56 rules bot writes each strain's bid in its informative form
     announcements = t.bidding == "announcements"
     seen: set[str] = set()
@@ -233,23 +233,22 @@ def _bids(bot: SearchingBot, t: Table, a: AuctionState, sim: Simulation,
             seen.add(text)
             v, _, _ = read_bid(text.upper(), a.value, announcements)
             p = sim.asked[text] = sim.p_make(t.team, strain, v)
-            margin = BID_MARGIN if bot.bid_margin is None else bot.bid_margin
+            margin = BID_MARGIN if ctx.settings.bid_margin is None else ctx.settings.bid_margin
             ev = expected_score(t.rules, t.team, t.seat, v, 1, p, t.team) - margin
             out.append((ev, 0, text, min(max(v, 28), 56)))
     return out
 
 
-def choose_trump(bot: SearchingBot, view: View, legal: list[str]) -> str:
+def choose_trump(ctx: SearchContext, legal: list[str]) -> Decision:
     """The strain the team is likeliest to make its contract in (then the most points)."""
-    t = Table(view)
-    contract = view.get("contract") or {}
-    value = int(contract.get("value") or 28)
-    sim = simulate(bot, view, t)
+    t = Table(ctx.obs)
+    value = t.obs.contract_value or 28
+    sim = simulate(ctx, t)
     sim.choose_later = False
     choices = [s for s in STRAINS if s in legal]
     if not choices:
-        return str(bot.fallback("56").choose(view))
+        return Decision(str(ctx.fallback.choose(t.obs)))
     scored = {s: (sim.p_make(t.team, s, value), sim.mean(t.team, s)) for s in choices}
-    bot.last = {"how": "simulation", "samples": len(sim.deals),
-                "scores": {s: round(p, 3) for s, (p, _) in scored.items()}}
-    return max(choices, key=lambda s: (round(scored[s][0], 3), scored[s][1]))
+    best = max(choices, key=lambda s: (round(scored[s][0], 3), scored[s][1]))
+    return Decision(best, {"how": "simulation", "samples": len(sim.deals),
+                           "scores": {s: round(p, 3) for s, (p, _) in scored.items()}})

@@ -13,18 +13,17 @@ out; otherwise it leads low plain cards.  Following, it wins as cheaply as it ca
 already its side's, throws its lowest card when it cannot win, and uses the renege privilege: on a
 lower trump lead it keeps the 5, J and A♥ back whenever the rules let it play another card.
 
-The bot always answers a member of ``view["legal"]``.
+The bot always answers one of the observation's legal moves.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from ...core.cards import CARDS, Card, Suit
-from ...games.fifty_five import Auction55, Rules55, parse_call, play, rules_of
-from ..base import View, register
+from ...games.fifty_five import Auction55, Observation55, parse_call, play
+from ..base import Seen, legal_moves, observed, register
 
 IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, trick_winner = (play.IS_TRUMP, play.KEY, play.PRIVILEGED, play.TRUMP_BASE,
                                                        play.trick_winner)
@@ -94,29 +93,30 @@ class Rules55Bot:
         self.aggression = aggression
         """``(kitty tricks, points beyond the estimate)``; ``None``: :func:`aggression` for the table."""
 
-    def choose(self, view: View) -> str:
-        legal: list[str] = list(view["legal"])
+    def choose(self, seen: Seen) -> str:
+        obs = observed55(seen)
+        legal = legal_moves(obs)
         if len(legal) == 1:
             return legal[0]
-        phase = view.get("phase")
+        phase = obs.phase
         if phase == "auction":
-            return self._call(view, legal)
+            return self._call(obs, legal)
         if phase == "discard":
-            return self._discard(view, legal)
+            return self._discard(obs, legal)
         if phase == "trump":
-            suit, _ = best_suit(_cards(view["hand"] or ()), view["rules"]["players"])
+            suit, _ = best_suit(obs.hand, obs.rules55.players)
             letter = Suit(suit).letter
             return letter if letter in legal else legal[0]
-        return self._play(view, legal)
+        return self._play(obs, legal)
 
     # -- auction ----------------------------------------------------------------------------------------
-    def _call(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        rules = _rules(view)
+    def _call(self, obs: Observation55, legal: list[str]) -> str:
+        rules = obs.rules55
         kitty, boldness = self.aggression or aggression(rules.players)
-        worth = estimate(_cards(view["hand"]), rules.players, kitty) + boldness
-        auction = replay_auction(view)
+        worth = estimate(obs.hand, rules.players, kitty) + boldness
+        auction = replay_auction(obs)
         high = auction.bidder
-        if high is not None and rules.side_of[high] == rules.side_of[view["seat"]]:
+        if high is not None and rules.side_of[high] == rules.side_of[own_seat(obs)]:
             worth -= 10      # a partner holds the bid: raise only with a clearly better hand
         if "HOLD" in legal and high is not None and auction.value <= worth:
             return "HOLD"
@@ -126,9 +126,9 @@ class Rules55Bot:
         return "P"
 
     # -- discard and trumps ---------------------------------------------------------------------------------
-    def _discard(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        hand = _cards(view["hand"])
-        suit, _ = best_suit(hand, view["rules"]["players"])
+    def _discard(self, obs: Observation55, legal: list[str]) -> str:
+        hand = list(obs.hand)
+        suit, _ = best_suit(hand, obs.rules55.players)
         key, is_trump = KEY[suit], IS_TRUMP[suit]
         # Keep trumps first, then plain cards by rank; throw the five least useful.
         order = sorted(hand, key=lambda c: (is_trump[c], key[c]))
@@ -139,19 +139,21 @@ class Rules55Bot:
         return legal[0]  # pragma: no cover - every 5 of the 10 cards is legal
 
     # -- play ------------------------------------------------------------------------------------------
-    def _play(self, view: Mapping[str, Any], legal_texts: list[str]) -> str:
-        trump = Suit.parse(view["trump"])
+    def _play(self, obs: Observation55, legal_texts: list[str]) -> str:
+        trump = obs.trump
+        if trump is None or obs.trick is None:
+            raise ValueError("a 55 card is played once the trump is named")
         key, is_trump = KEY[trump], IS_TRUMP[trump]
         legal = _cards(legal_texts)
-        hand = _cards(view["hand"])
-        trick = _cards((view.get("trick") or {}).get("cards", []))
-        n = view["rules"]["players"]
+        hand = list(obs.hand)
+        trick = list(obs.trick.cards)
+        n = obs.rules55.players
         if not trick:
-            return str(self._lead(view, trump, hand, legal))
-        seat = view["seat"]
-        leader = view["trick"]["leader"]
+            return str(self._lead(obs, trump, hand, legal))
+        seat = own_seat(obs)
+        leader = obs.trick.leader
         best_i = trick_winner(trick, trump)
-        side_of = _rules(view).side_of
+        side_of = obs.rules55.side_of
         ours = side_of[(leader + best_i) % n] == side_of[seat]
         last = len(trick) == n - 1
         lowest = min(legal, key=lambda c: (is_trump[c], c in PRIVILEGED[trump], key[c]))
@@ -170,9 +172,9 @@ class Rules55Bot:
             return str(min(beats, key=key.__getitem__))
         return str(lowest)
 
-    def _lead(self, view: Mapping[str, Any], trump: int, hand: list[Card], legal: list[Card]) -> Card:
+    def _lead(self, obs: Observation55, trump: int, hand: list[Card], legal: list[Card]) -> Card:
         key, is_trump = KEY[trump], IS_TRUMP[trump]
-        out = _unseen_trumps(view, trump, hand)
+        out = _unseen_trumps(obs, trump, hand)
         mine = sorted((c for c in legal if is_trump[c]), key=lambda c: -key[c])
         if mine and (not out or key[mine[0]] > max(key[c] for c in out)):
             return mine[0]      # the best trump still out: draw trumps
@@ -188,24 +190,41 @@ def _beats(trump: Suit, card: Card, trick: Sequence[Card], best_i: int) -> bool:
     return trick_winner([*trick, card], trump) == len(trick)
 
 
-def _unseen_trumps(view: Mapping[str, Any], trump: int, hand: Sequence[Card]) -> list[Card]:
+def _unseen_trumps(obs: Observation55, trump: int, hand: Sequence[Card]) -> list[Card]:
+    """The trumps neither in ``hand``, nor in a finished trick, nor in the discard the seat may see."""
     seen = set(hand)
-    for t in view.get("tricks", []):
-        seen.update(_cards(t["cards"]))
-    seen.update(_cards(view.get("discard") or []))
+    for t in obs.tricks:
+        seen.update(t.cards)
+    seen.update(obs.discard or ())
     return [c for c in CARDS if IS_TRUMP[trump][c] and c not in seen]
 
 
-def _rules(view: Mapping[str, Any]) -> Rules55:
-    rules = rules_of(view["rules"])
-    assert isinstance(rules, Rules55)
-    return rules
+def observed55(seen: Seen) -> Observation55:
+    """What a 55 seat knows (:func:`fiftysix.bots.base.observed`).
+
+    :raises ValueError: for a view of another game.
+    """
+    obs = observed(seen)
+    if not isinstance(obs, Observation55):
+        raise ValueError(f"a 55 player was given a view of {obs.game}")
+    return obs
 
 
-def replay_auction(view: Mapping[str, Any]) -> Auction55:
+def own_seat(obs: Observation55) -> int:
+    """The seat of an observation that asks for a move.
+
+    :raises ValueError: for a spectator's view.
+    """
+    if obs.seat is None:
+        raise ValueError("a spectator's view asks for no move")
+    return obs.seat
+
+
+def replay_auction(seen: Seen) -> Auction55:
     """The public calls replayed through the game's own auction (the hold duel and all)."""
-    auction = Auction55(_rules(view), view["dealer"])
-    for text in view["auction"]:
+    obs = observed55(seen)
+    auction = Auction55(obs.rules55, obs.dealer)
+    for text in obs.auction:
         auction.push_unchecked(parse_call(text))
     return auction
 

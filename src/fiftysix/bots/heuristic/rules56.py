@@ -13,7 +13,7 @@ rules of thumb: win cheaply when the trick can be held, give points to a partner
 throw low cards to opponents, lead masters (and draw trumps as declarer), trump point-heavy tricks when
 void, and ask for a hidden trump only when it pays.
 
-The bot always answers a member of ``view["legal"]``.
+The bot always answers one of the observation's legal moves.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..base import View, register
+from ...games.fifty_six import Observation56
+from ..base import Seen, legal_moves, register
 from .knowledge import (
     ALL_RANKS,
     DEFAULT_DECK,
@@ -31,6 +32,7 @@ from .knowledge import (
     SUITS,
     AuctionState,
     Table,
+    observed56,
     points,
     rank_of,
     read_bid,
@@ -227,18 +229,17 @@ class Rules56Bot:
         if margin is not None:  # the arena panel's bold bidder (``rules,margin=-1``); default: the class's 2.0
             self.margin = float(margin)
 
-    def choose(self, view: View) -> str:
-        legal: list[str] = list(view.get("legal") or [])
-        if not legal:
-            raise ValueError("the view has no legal moves: it is not this seat's turn")
-        phase = view.get("phase")
+    def choose(self, seen: Seen) -> str:
+        obs = observed56(seen)
+        legal = legal_moves(obs)
+        phase = obs.phase
         move: str | None = None
         if phase == "auction":
-            move = self.call(view, legal)
+            move = self.call(obs, legal)
         elif phase == "trump":
-            move = self.trump(view, legal)
+            move = self.trump(obs, legal)
         elif phase == "play":
-            move = self.play(view, legal)
+            move = self.play(obs, legal)
         if move not in legal:
             move = self._safe_default(legal)
         return move
@@ -264,14 +265,14 @@ class Rules56Bot:
         return est
 
     def best_strain(self, t: Table, choices: Sequence[str] = STRAINS) -> tuple[str, float]:
-        est = self.estimates(t, AuctionState(t.view, t))
+        est = self.estimates(t, AuctionState(t))
         best = max(choices, key=lambda s: (est[s], s == "NT"))
         return best, est[best]
 
     # -- auction ------------------------------------------------------------------------------------------
-    def call(self, view: View, legal: list[str]) -> str:
-        t = Table(view)
-        a = AuctionState(view, t)
+    def call(self, obs: Observation56, legal: list[str]) -> str:
+        t = Table(obs)
+        a = AuctionState(t)
         est = self.estimates(t, a)
         strain = max(STRAINS, key=lambda s: (est[s], s == "NT"))
         # More partners make the estimate noisier and the auction more crowded: be a little more careful.
@@ -372,8 +373,8 @@ class Rules56Bot:
         return None
 
     # -- trump choice ---------------------------------------------------------------------------------
-    def trump(self, view: View, legal: list[str]) -> str:
-        t = Table(view)
+    def trump(self, obs: Observation56, legal: list[str]) -> str:
+        t = Table(obs)
         choices = [s for s in STRAINS if s in legal]
         if not choices:
             return legal[0]
@@ -381,8 +382,8 @@ class Rules56Bot:
         return best
 
     # -- play -------------------------------------------------------------------------------------------
-    def play(self, view: View, legal: list[str]) -> str:
-        t = Table(view)
+    def play(self, obs: Observation56, legal: list[str]) -> str:
+        t = Table(obs)
         cards = [m for m in legal if len(m) == 2 and m[1] in SUITS]
         if not cards:
             return legal[0]
@@ -436,8 +437,8 @@ class Rules56Bot:
     def _partner_suits(t: Table) -> set[str]:
         """Suits partners named in the auction (their bids show strength there)."""
         out: set[str] = set()
-        calls = list(t.view.get("auction") or [])
-        first = (int(t.view.get("dealer") or 0) + 1) % t.n
+        calls = t.obs.auction
+        first = t.first_hand
         for i, call in enumerate(calls):
             seat = (first + i) % t.n
             if seat != t.seat and t.is_partner(seat):

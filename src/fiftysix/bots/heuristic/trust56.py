@@ -1,7 +1,7 @@
 """What makes a partner untrustworthy in 56, decided from a seat's view alone (what the bot itself could know).
 
 The search bots reach these through the 56 kit (:attr:`fiftysix.bots.kits.GameKit.trust`); every function takes
-a 56 view.
+a 56 seat's observation (or its JSON view, read by :func:`fiftysix.bots.base.observed`).
 
 * **Overtaking a sure trick** (:func:`sure_for_partner`, :func:`overtakes`): a teammate's card is winning the
   trick and, from what the view shows (the cards played, the bot's own hand, the voids shown in play and by bid
@@ -26,23 +26,24 @@ from ...core.cards import Card, Suit
 from ...games import GAMES
 from ...games.fifty_six import bid_claims
 from ...games.sampling import Claim
-from ..base import View
-from .knowledge import Table, rules_of, suit_of
+from ..base import Seen
+from .knowledge import Table, observed56, suit_of
 
 __all__ = ["broken_promise", "must_open", "overtake_avoidable", "overtakes", "sure_for_partner"]
 
 
-def _trick(view: View) -> tuple[Table, list[Card], Suit | None]:
-    t = Table(view)
+def _trick(seen: Seen) -> tuple[Table, list[Card], Suit | None]:
+    t = Table(seen)
     trump = Suit.parse(t.active_trump) if t.active_trump else None
     return t, [Card.parse(c) for c in t.trick_cards], trump
 
 
-def sure_for_partner(view: View) -> bool:
+def sure_for_partner(seen: Seen) -> bool:
     """A teammate's card is winning the trick and no later player can beat it (see the module text)."""
-    if view.get("phase") != "play":
+    obs = observed56(seen)
+    if obs.phase != "play":
         return False
-    t, cards, trump = _trick(view)
+    t, cards, trump = _trick(obs)
     if not cards:
         return False
     rule = GAMES["56"].play
@@ -51,7 +52,7 @@ def sure_for_partner(view: View) -> bool:
     winner = order[rule.trick_winner(cards, trump)]
     if winner == t.seat or t.team_of[winner] != t.team:
         return False
-    hidden = bool(view.get("trump_hidden")) and trump is None
+    hidden = obs.trump_hidden and trump is None
     led = suit_of(t.trick_cards[0])
     later = [(t.trick_leader + i) % n for i in range(len(cards) + 1, n)]
     for seat in later:
@@ -68,20 +69,21 @@ def sure_for_partner(view: View) -> bool:
     return True
 
 
-def overtakes(view: View, move: str) -> bool:
+def overtakes(seen: Seen, move: str) -> bool:
     """Playing ``move`` takes the trick from the teammate now winning it."""
     if move in ("?", "CLAIM"):
         return False
-    _, cards, trump = _trick(view)
+    _, cards, trump = _trick(seen)
     return bool(cards) and GAMES["56"].play.trick_winner([*cards, Card.parse(move)], trump) == len(cards)
 
 
-def overtake_avoidable(view: View) -> list[str]:
+def overtake_avoidable(seen: Seen) -> list[str]:
     """When the teammate's card is sure to win: the legal cards that do not take the trick from it (empty when
     the trick is not a teammate's sure one, or every legal card overtakes)."""
-    if not sure_for_partner(view):
+    obs = observed56(seen)
+    if not sure_for_partner(obs):
         return []
-    return [m for m in view.get("legal") or [] if m not in ("?", "CLAIM") and not overtakes(view, m)]
+    return [m for m in obs.legal or () if m not in ("?", "CLAIM") and not overtakes(obs, m)]
 
 
 def _holds(hand: Sequence[str], claim: Claim) -> bool:
@@ -91,29 +93,31 @@ def _holds(hand: Sequence[str], claim: Claim) -> bool:
             and all(suits[s] >= k for s, k in claim.suit_lo) and all(suits[s] <= k for s, k in claim.suit_hi))
 
 
-def broken_promise(view: View, move: str) -> bool:
-    """``move`` is a bid whose form claims what the bidder's hand (in ``view``) does not hold."""
-    if view.get("phase") != "auction":
+def broken_promise(seen: Seen, move: str) -> bool:
+    """``move`` is a bid whose form claims what the bidder's hand (in ``seen``) does not hold."""
+    obs = observed56(seen)
+    if obs.phase != "auction":
         return False
-    rules = rules_of(view)
-    first = (int(view["dealer"]) + 1) % rules.players
-    calls = [str(c) for c in view.get("auction") or []]
+    rules = obs.rules56
+    first = (obs.dealer + 1) % rules.players
+    calls = list(obs.auction)
     try:
         before = len(bid_claims(rules, first, calls))
         after = bid_claims(rules, first, [*calls, move])
     except Exception:   # noqa: BLE001 - a call outside the bidding system promises nothing we can read
         return False
-    mine = [c for c in after[before:] if c.seat == view["seat"]]
-    return any(not _holds(view.get("hand") or [], c) for c in mine)
+    mine = [c for c in after[before:] if c.seat == obs.seat]
+    return any(not _holds([str(c) for c in obs.hand], c) for c in mine)
 
 
-def must_open(view: View) -> bool:
+def must_open(seen: Seen) -> bool:
     """Nobody has bid and the hand has a suit of four or more cards headed by its jack and nine."""
-    if view.get("phase") != "auction":
+    obs = observed56(seen)
+    if obs.phase != "auction":
         return False
-    if any(str(c).upper() not in ("P", "PASS") for c in view.get("auction") or []):
+    if any(c.upper() not in ("P", "PASS") for c in obs.auction):
         return False
-    hand = [str(c) for c in view.get("hand") or []]
+    hand = [str(c) for c in obs.hand]
     for suit in "SHDC":
         mine = [c for c in hand if c[1] == suit]
         if len(mine) >= 4 and any(c[0] == "J" for c in mine) and any(c[0] == "9" for c in mine):

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from ...core.cards import Card
 from ...solver import Position, can_reach, card_values
 from ..base import clock
-from ..kits import SearchingBot, View
+from ..kits import Decision, SearchContext
 from .ddplay import Goal
 
 BUDGET = 4000
@@ -159,17 +159,18 @@ class Search:
         return m
 
 
-def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, worlds: int, moves: int,
-                budget: float | None) -> str | None:
+def choose_card(ctx: SearchContext, cards: list[str], n: int, worlds: int, moves: int,
+                budget: float | None) -> Decision | None:
     """The card with the best score over ``n`` sampled deals: ``pimc``'s score less what strategy fusion
     added to it over the first ``worlds`` of them (where αμ's best plan reaches the goal in fewer deals than
     ``pimc`` counted); ``None`` when αμ ran out of ``budget`` CPU seconds (then ``pimc`` chooses)."""
     start = clock()
-    goal = Goal(view)
+    goal = Goal(ctx.obs, ctx.kit.goal)
     if goal.team is None or goal.n_teams != 2 or not goal.rule.zero_sum:     # two sides, points zero-sum
         return None
-    sampler = bot.sampler(view)
-    positions = [Position.from_deal(sampler.sample(bot.rng)) for _ in range(n)]
+    sampler = ctx.sampler()
+    positions = [Position.from_deal(sampler.sample(ctx.rng)) for _ in range(n)]
+    points_weight = ctx.settings.points_weight
     parsed = {c: Card.parse(c) for c in cards}
     scores = dict.fromkeys(cards, 0.0)
     counted = dict.fromkeys(cards, 0)      # deals among the first ``worlds`` in which pimc counts the goal reached
@@ -177,7 +178,7 @@ def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, worlds:
         values = card_values(pos)
         for c in cards:
             reached = goal.reached(pos, parsed[c], values[parsed[c]], can_reach)
-            scores[c] += (reached + bot.points_weight * goal.points_share(values[parsed[c]])) / n
+            scores[c] += (reached + points_weight * goal.points_share(values[parsed[c]])) / n
             if w < worlds:
                 counted[c] += int(reached)
     search = Search(positions[:worlds], goal, moves, None if budget is None else start + budget)
@@ -190,7 +191,6 @@ def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, worlds:
         return None
     final = {c: scores[c] - fusion[c] for c in cards}
     move = max(cards, key=lambda c: final[c])
-    bot.last = {"how": "alphamu", "samples": n, "worlds": worlds, "solves": search.solves,
-                "scores": {c: round(s, 3) for c, s in final.items()},
-                "fusion": {c: round(f, 3) for c, f in fusion.items()}}
-    return move
+    return Decision(move, {"how": "alphamu", "samples": n, "worlds": worlds, "solves": search.solves,
+                           "scores": {c: round(s, 3) for c, s in final.items()},
+                           "fusion": {c: round(f, 3) for c, f in fusion.items()}})

@@ -19,16 +19,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.cards import Card
-from ...games import GAMES
+from ...games.spec import Observation
 from ...solver import Position, can_reach, card_values
 from ..base import clock
-from ..kits import SearchingBot, View, kit_for
+from ..kits import Decision, SearchContext, kit_for
+from ..kits import Goal as GoalRule
 
 CanReach = Callable[[Position, int, int], bool]
 
 
-def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, exact: bool = True,
-                preferred: str | None = None, spent: float = 0.0) -> str:
+def choose_card(ctx: SearchContext, cards: list[str], n: int, exact: bool = True,
+                preferred: str | None = None, spent: float = 0.0) -> Decision:
     """The card with the best average score over up to ``n`` sampled deals (fewer if time runs out).
 
     :param exact: solve each deal for the value of every card (:func:`~fiftysix.solver.card_values`);
@@ -37,45 +38,44 @@ def choose_card(bot: SearchingBot, view: View, cards: list[str], n: int, exact: 
     :param spent: CPU seconds this decision has used already (they count against the bot's time limit).
     """
     start = clock()
-    sampler = bot.sampler(view)
-    goal = Goal(view)
+    sampler = ctx.sampler()
+    goal = Goal(ctx.obs, ctx.kit.goal)
+    time_limit, points_weight = ctx.settings.time_limit, ctx.settings.points_weight
     totals = dict.fromkeys(cards, 0.0)
     parsed = {c: Card.parse(c) for c in cards}
     done = 0
-    limit = None if bot.time_limit is None else bot.time_limit - spent
+    limit = None if time_limit is None else time_limit - spent
     for _ in range(n):
         if limit is not None and done >= 2:
             used = clock() - start
             if used + used / done > limit:
                 break
-        deal = sampler.sample(bot.rng)
+        deal = sampler.sample(ctx.rng)
         pos = Position.from_deal(deal)
         if exact:
             values = card_values(pos)
             for c in cards:
                 v = values[parsed[c]]
-                totals[c] += goal.reached(pos, parsed[c], v, can_reach) + bot.points_weight * goal.points_share(v)
+                totals[c] += goal.reached(pos, parsed[c], v, can_reach) + points_weight * goal.points_share(v)
         else:
             for c in cards:
                 totals[c] += goal.reachable(pos, parsed[c], can_reach)
         done += 1
     if not done:
-        return preferred if preferred in cards else cards[0]
+        return Decision(preferred if preferred is not None and preferred in cards else cards[0])
     if preferred in totals:
         totals[preferred] += 0.01 * done   # a tie goes to the heuristic's choice
     best = max(cards, key=lambda c: totals[c])
-    bot.last = {"how": "solver" if exact else "reach", "samples": done,
-                "scores": {c: round(totals[c] / done, 3) for c in cards}}
-    return best
+    return Decision(best, {"how": "solver" if exact else "reach", "samples": done,
+                           "scores": {c: round(totals[c] / done, 3) for c in cards}})
 
 
 class Goal:
-    """What the side to move plays for, read from the view (the game's kit says how a side's goal is valued)."""
+    """What the side to move plays for, read from its observation (the game's kit says how a side's goal is
+    valued)."""
 
-    def __init__(self, view: View) -> None:
-        game = GAMES[view["game"]]
-        self.rule = kit_for(game.name).goal
-        obs = game.observe(view)
+    def __init__(self, obs: Observation, rule: GoalRule | None = None) -> None:
+        self.rule = rule if rule is not None else kit_for(obs.game).goal
         self.team: int | None = obs.contract_team
         self.value: int = obs.contract_value
         if self.rule.cap is not None and self.value > self.rule.cap:

@@ -48,8 +48,9 @@ import time
 
 from ...core.deal import Deal
 from ...core.moves import Move
-from ..base import Bot, make_bot, register
-from ..kits import IsmctsPolicy, View, kit_for
+from ...games.spec import Observation
+from ..base import Bot, Seen, legal_moves, make_bot, observed, register
+from ..kits import IsmctsPolicy, kit_for
 from ..sampling import Sampler, SamplingError, sampler_for
 from .pimc import PimcBot
 
@@ -102,24 +103,25 @@ class IsmctsBot:
         """Visits of each root move in the last search."""
 
     # -- the search ----------------------------------------------------------------------------------
-    def choose(self, view: View) -> str:
-        legal: list[str] = view["legal"]
+    def choose(self, seen: Seen) -> str:
+        obs = observed(seen)
+        legal = legal_moves(obs)
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        phase = view["phase"]
+        phase = obs.phase
         if self.calls != "search" and phase in ("auction", "trump", "discard"):
-            return str(self.caller(view["game"]).choose(view))
+            return str(self.caller(obs.game).choose(obs))
         hint: str | None = None
         if phase == "play" and (self.prior or self.search_from != 0):
-            hint = str(self.rules_bot(view["game"]).choose(view))
-            if len(view["hand"] or ()) > self.search_depth(view) and hint in legal:
+            hint = str(self.rules_bot(obs.game).choose(obs))
+            if len(obs.hand) > self.search_depth(obs) and hint in legal:
                 return hint
         try:
-            sampler = sampler_for(view, infer=self.infer)
+            sampler = sampler_for(obs, infer=self.infer)
         except SamplingError:   # a view no deal agrees with (it cannot come from the rules): play safe
             return legal[self.rng.randrange(len(legal))]
-        root, root_moves, bias = self._search(kit_for(view["game"]).ismcts_policy(), sampler, hint)
+        root, root_moves, bias = self._search(kit_for(obs.game).ismcts_policy(), sampler, hint)
         return self._best_move(root, root_moves, bias, legal)
 
     def _search(self, game: IsmctsPolicy, sampler: Sampler, hint: str | None
@@ -228,11 +230,11 @@ class IsmctsBot:
             ch.visits += 1
             ch.total += rewards[team]
 
-    def search_depth(self, view: View) -> int:
+    def search_depth(self, obs: Observation) -> int:
         """Cards held at which the play is searched (``search_from``); above it the ``rules`` card is played."""
         if self.search_from is not None:
             return self.search_from if self.search_from > 0 else 99
-        return kit_for(view["game"]).search_depth(len(view.get("hand_sizes") or []) or 4)
+        return kit_for(obs.game).search_depth(obs.n or 4)
 
     def rules_bot(self, game: str) -> Bot:
         """The game's ``rules`` bot: the card it would play is the search's prior, and early in a long deal

@@ -27,9 +27,10 @@ from typing import Any
 
 from ...core.cards import Card
 from ...core.deal import Deal
+from ...games.spec import Observation
 from ...views import view as seat_view
 from ..base import Bot, make_bot, register
-from ..kits import KITS, View, kit_for
+from ..kits import KITS, kit_for
 from ..sampling import Sampler, WeightedSampler, sampler_for
 from .pimc import PimcBot, samples_for
 
@@ -113,17 +114,14 @@ class KermitBot(PimcBot):
         self.window = int(window)
         self.pool = None if pool is None else int(pool)
 
-    def sampler(self, view: View) -> Sampler:
-        base = sampler_for(view)
-        if view.get("phase") != "play" or not kit_for(view["game"]).replays_from_hands or self.window == 0:
+    def sampler(self, obs: Observation) -> Sampler:
+        base = sampler_for(obs)
+        if obs.phase != "play" or not kit_for(obs.game).replays_from_hands or self.window == 0:
             return base
-        held = len(view.get("hand") or [])
-        n = self.samples if self.samples is not None else samples_for(held, True, self.fast)
-        seat = view.get("seat")
-        if seat is None:
+        n = self.samples if self.samples is not None else samples_for(len(obs.hand), True, self.fast)
+        if obs.seat is None:
             return base
-        likelihood = PolicyLikelihood(int(seat), view["game"], self.epsilon, self.window,
-                                      self.fallback(view["game"]))
+        likelihood = PolicyLikelihood(obs.seat, obs.game, self.epsilon, self.window, self.fallback(obs.game))
         budget = None if self.time_limit is None else BUDGET_SHARE * self.time_limit
         return WeightedSampler(base, likelihood, self.pool if self.pool is not None else 2 * n, budget)
 

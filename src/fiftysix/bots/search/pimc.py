@@ -45,8 +45,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ...games import DEFAULT_GAME
-from ..base import Bot, clock, make_bot, register
-from ..kits import KITS, View, kit_for
+from ...games.spec import Observation
+from ..base import Bot, Seen, clock, legal_moves, make_bot, observed, register
+from ..kits import KITS, Decision, SearchContext, SearchSettings, kit_for
 from ..sampling import Sampler, sampler_for
 from ..why import reason
 from . import alphamu
@@ -105,42 +106,56 @@ class PimcBot:
         ``seconds`` and the scores of the moves."""
 
     # -- dispatch ----------------------------------------------------------------------------------------
-    def choose(self, view: View) -> str:
-        legal: list[str] = list(view.get("legal") or [])
-        if not legal:
-            raise ValueError("the view has no legal moves: it is not this seat's turn")
+    def choose(self, seen: Seen) -> str:
+        ctx = self.context(observed(seen))
+        obs = ctx.obs
+        legal = legal_moves(obs)
         start = time.perf_counter()
         self.last = {"how": "only move", "samples": 0}
-        trust = kit_for(view["game"]).trust if self.trusty and view.get("phase") == "play" else None
-        keep = trust.overtake_avoidable(view) if trust is not None else []
+        trust = ctx.kit.trust if self.trusty and obs.phase == "play" else None
+        keep = trust.overtake_avoidable(obs) if trust is not None else []
         if keep:    # every later step, the rules card's included, chooses among these
             legal = keep + [m for m in legal if m == "?"]
             self.last = {"how": "trust", "samples": 0}
         if len(legal) == 1:
-            self.reason = reason(view, legal[0], self.last)
+            self.reason = reason(obs, legal[0], self.last)
             return legal[0]
         try:
-            move = self._choose(view, legal)
+            move = self._choose(ctx, legal)
         except Exception as e:  # noqa: BLE001 - a search failure must never cost the move
             self.last = {"how": "fallback", "error": f"{type(e).__name__}: {e}"}
-            move = self.rules_move(view, legal)
+            move = self.rules_move(obs, legal)
         self.last["seconds"] = time.perf_counter() - start
-        move = move if move in legal else self.rules_move(view, legal)
-        self.reason = reason(view, move, self.last)
+        move = move if move in legal else self.rules_move(obs, legal)
+        self.reason = reason(obs, move, self.last)
         return move
 
-    def _choose(self, view: View, legal: list[str]) -> str:
-        chooser = kit_for(view["game"]).pimc_choosers.get(str(view.get("phase")))
-        if chooser is not None:     # the calls, the trump choice, 55's discard: the game's own simulation
-            return chooser(self, view, legal)
-        return self.play(view, legal)
+    def context(self, obs: Observation) -> SearchContext:
+        """What this decision's search is given: the observation, its game's kit, this bot's settings, its
+        random generator, its deals and its ``rules`` player (the game's kit looked up once a decision)."""
+        settings = SearchSettings(self.samples, self.bid_samples, self.fast, self.time_limit, self.points_weight,
+                                  self.bid_margin, self.weights, self.compete, self.contract_model)
+        return SearchContext(obs, kit_for(obs.game), settings, self.rng, lambda: self.sampler(obs),
+                             self.fallback(obs.game))
 
-    def rules_move(self, view: View, legal: list[str]) -> str:
-        """The ``rules`` bot's move among ``legal``: the view's legal moves, or fewer (a trusty bot's). The
-        view itself stays as it is for the samplers, which read what its legal moves show."""
-        if legal != list(view.get("legal") or []):
-            view = {**view, "legal": legal}
-        return self.fallback(view["game"]).choose(view)
+    def noted(self, decision: Decision) -> str:
+        """The move of a search helper's ``decision``, keeping its note as :attr:`last` (if it made one)."""
+        if decision.note is not None:
+            self.last = dict(decision.note)
+        return decision.move
+
+    def _choose(self, ctx: SearchContext, legal: list[str]) -> str:
+        chooser = ctx.kit.pimc_choosers.get(ctx.obs.phase)
+        if chooser is not None:     # the calls, the trump choice, 55's discard: the game's own simulation
+            return self.noted(chooser(ctx, legal))
+        return self.play(ctx, legal)
+
+    def rules_move(self, obs: Observation, legal: list[str]) -> str:
+        """The ``rules`` bot's move among ``legal``: the seat's legal moves, or fewer (a trusty bot's). The
+        observation itself stays as it is for the samplers, which read what its legal moves show."""
+        if tuple(legal) != obs.legal:
+            obs = obs.with_legal(legal)
+        return self.fallback(obs.game).choose(obs)
 
     def fallback(self, game: str) -> Bot:
         """The game's ``rules`` bot, for what this bot does not search."""
@@ -149,50 +164,50 @@ class PimcBot:
             self._fallback_game = game
         return self._fallback
 
-    def sampler(self, view: View) -> Sampler:
-        """Where this bot's deals come from: the game's sampler for ``view`` (a subclass may weight or replace
+    def sampler(self, obs: Observation) -> Sampler:
+        """Where this bot's deals come from: the game's sampler for ``obs`` (a subclass may weight or replace
         it; the arena's all-seeing bot answers the true deal).
 
-        :raises SamplingError: if no deal agrees with the view.
+        :raises SamplingError: if no deal agrees with the observation.
         """
-        return sampler_for(view)
+        return sampler_for(obs)
 
     # -- play ------------------------------------------------------------------------------------------
-    def play(self, view: View, legal: list[str]) -> str:
+    def play(self, ctx: SearchContext, legal: list[str]) -> str:
         """The card: the ``rules`` card early in the deal, else the best over solved sampled deals (among
         ``legal``, which :meth:`choose` has narrowed for a ``trusty`` bot)."""
-        game = view["game"]
+        obs = ctx.obs
         rules_move = None
         if "?" in legal:   # 56, hidden trump: ask for it as the rules bot would (the solver does not search it)
-            rules_move = self.rules_move(view, legal)
+            rules_move = self.rules_move(obs, legal)
             if rules_move == "?":
                 self.last = {"how": "rules", "samples": 0}
                 return "?"
         cards = [m for m in legal if m not in ("?", "CLAIM")]
         if len(cards) == 1:
             return cards[0]
-        held = len(view.get("hand") or [])
-        players = len(view.get("hand_sizes") or []) or 4
-        exact_depth, reach_depth = kit_for(game).dd_tricks(players, self.fast)
+        held = len(obs.hand)
+        players = obs.n or 4
+        exact_depth, reach_depth = ctx.kit.dd_tricks(players, self.fast)
         if self.dd_depth is not None:
             exact_depth = reach_depth = self.dd_depth
         if held > reach_depth:
-            move = rules_move or self.rules_move(view, legal)
+            move = rules_move or self.rules_move(obs, legal)
             self.last = {"how": "rules", "samples": 0}
             return move if move in cards else cards[0]
         exact = held <= exact_depth
         n = self.samples if self.samples is not None else samples_for(held, exact, self.fast)
-        preferred = None if exact else (rules_move or self.rules_move(view, legal))
+        preferred = None if exact else (rules_move or self.rules_move(obs, legal))
         spent = 0.0
         worlds = alphamu.worlds_for(players, held, n, self.alphamu) if exact else 0
         if worlds:
             start = clock()
             budget = None if self.time_limit is None else self.time_limit / 2
-            planned = alphamu.choose_card(self, view, cards, n, worlds, self.alphamu, budget)
+            planned = alphamu.choose_card(ctx, cards, n, worlds, self.alphamu, budget)
             if planned is not None:
-                return planned
+                return self.noted(planned)
             spent = clock() - start     # out of time: pimc chooses in what is left
-        return choose_card(self, view, cards, n, exact, preferred, spent)
+        return self.noted(choose_card(ctx, cards, n, exact, preferred, spent))
 
 
 def _factory(game: str) -> Callable[..., PimcBot]:

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...games.spec import Observation
 from ..base import register
-from ..kits import KITS, View, kit_for
+from ..kits import KITS, kit_for
 from ..sampling import Sampler, WeightedSampler, sampler_for
 from .pimc import PimcBot, samples_for
 
@@ -44,15 +45,14 @@ class ReaderBot(PimcBot):
         self.strength = float(strength)
         self.pool = None if pool is None else int(pool)
 
-    def sampler(self, view: View) -> Sampler:
-        base = sampler_for(view)
-        model = kit_for(view["game"]).card_model
-        if view.get("phase") != "play" or model is None or self.strength == 0.0 or view.get("seat") is None:
+    def sampler(self, obs: Observation) -> Sampler:
+        base = sampler_for(obs)
+        model = kit_for(obs.game).card_model
+        if obs.phase != "play" or model is None or self.strength == 0.0 or obs.seat is None:
             return base
-        held = len(view.get("hand") or [])
-        n = self.samples if self.samples is not None else samples_for(held, True, self.fast)
+        n = self.samples if self.samples is not None else samples_for(len(obs.hand), True, self.fast)
         budget = None if self.time_limit is None else BUDGET_SHARE * self.time_limit
-        return WeightedSampler(base, model.likelihood(view, self.strength),
+        return WeightedSampler(base, model.likelihood(obs, self.strength),
                                self.pool if self.pool is not None else 4 * n, budget)
 
 

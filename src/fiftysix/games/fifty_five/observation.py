@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.cards import Card, Suit
-from ..observe import RulesCache, check_game, common_fields, read_common
+from ..observe import RulesCache, check_game, common_reading
 from ..spec import JSONObject, Observation
 from .rules import RANKS, Rules55
 
@@ -36,13 +36,13 @@ def observe(view: JSONObject) -> Observation55:
     check_game(view, "55")
     rules = rules_of(view.get("rules"))
     assert isinstance(rules, Rules55)
-    base = read_common(view, "55", rules, RANKS)
+    base = common_reading(view, "55", rules, RANKS)
     bidder = view.get("bidder")
     kitty = view.get("kitty_size")
     discard = view.get("discard")
-    t = base.trump_text
+    t = base["trump_text"]
     return Observation55(
-        **common_fields(base),
+        **base,
         rules55=rules,
         trump=Suit.parse(t) if t is not None else None,
         bidder=bidder if isinstance(bidder, int) else None,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...core.cards import Suit
-from ..observe import RulesCache, check_game, common_fields, read_common
+from ..observe import RulesCache, check_game, common_reading
 from ..spec import JSONObject, Observation
 from .rules import RANKS, Rules56
 
@@ -37,13 +37,13 @@ def observe(view: JSONObject) -> Observation56:
     check_game(view, "56")
     rules = rules_of(view.get("rules"))
     assert isinstance(rules, Rules56)
-    base = read_common(view, "56", rules, RANKS)
+    base = common_reading(view, "56", rules, RANKS)
     contract = view.get("contract")
     declarer = contract.get("declarer") if isinstance(contract, Mapping) else None
     strain = contract.get("strain") if isinstance(contract, Mapping) else None
-    t = base.trump_text
+    t = base["trump_text"]
     return Observation56(
-        **common_fields(base),
+        **base,
         rules56=rules,
         trump=Suit.parse(t) if t is not None and t != "NT" else None,
         trump_hidden=bool(view.get("trump_hidden")),
