@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -78,7 +79,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": f'"{DEFAULT_PRESET}"', "dealer": -1},
+    parameter_specification={"preset": f'"{DEFAULT_PRESET}"', "dealer": -1, "rules": '""'},
 )
 
 
@@ -86,8 +87,89 @@ def _preset_of(params: dict[str, Any] | None) -> str:
     """:raises ValueError: for a preset that is not a string."""
     value = (params or {}).get("preset", DEFAULT_PRESET)
     if not isinstance(value, str):
-        raise ValueError(f"preset must be a string such as \"56-6\" (quoted in a game string), not {value!r}")
+        raise ValueError(f"preset must be a string such as \"56-6\" (quoted in a game string: "
+                         f"python_fiftysix(preset=\"56-6\")), not {value!r}; presets are {', '.join(presets())}")
     return value.strip().strip("\"'")
+
+
+def rules_text(rules: object) -> str:
+    """A rules object in the form of the ``rules`` parameter, ``preset:56-6;deck:32`` (a game string cannot
+    hold the commas of JSON)."""
+    if isinstance(rules, str):
+        return f"preset:{rules}"
+    if not isinstance(rules, dict):
+        raise ValueError(f"rules must be a preset name or a rules object, not {rules!r}")
+    return ";".join(f"{k}:{v if isinstance(v, str) else json.dumps(v)}" for k, v in rules.items())
+
+
+def _read_rules_text(text: str) -> dict[str, Any]:
+    """:raises ValueError: for a text that is neither a JSON object nor ``key:value;...``."""
+    text = text.strip().strip("\"'")
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"rules must be a JSON object such as {{\"preset\": \"56-6\", \"deck\": 32}} or "
+                             f"preset:56-6;deck:32, not {text!r} ({e})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be a JSON object, not {text!r}")
+        return data
+    out: dict[str, Any] = {}
+    for part in filter(None, text.split(";")):
+        key, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"rules must be a JSON object or preset:56-6;deck:32 (key:value pairs split by ;), "
+                             f"not {text!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _rules_of(params: dict[str, Any] | None) -> str | dict[str, Any]:
+    """The preset name, or the rules object of the ``rules`` parameter.
+
+    :raises ValueError: for a preset or rules parameter of the wrong form.
+    """
+    params = params or {}
+    rules = params.get("rules", "")
+    if rules in ("", '""'):
+        return _preset_of(params)
+    if isinstance(rules, dict):
+        data = dict(rules)
+    elif isinstance(rules, str):
+        data = _read_rules_text(rules)
+    else:
+        raise ValueError(f"rules must be a string (a JSON object, or preset:56-6;deck:32), not {rules!r}")
+    data.setdefault("preset", _preset_of(params))    # the rules' own preset, if they name one, wins
+    return data
+
+
+_UNQUOTED = re.compile(r"preset=([^\"',)][^,)]*)")
+
+
+def load_game(rules: object = DEFAULT_PRESET, dealer: int = -1) -> FiftySixGame:
+    """The game of a preset name, a rules object (``{"preset": "56-4", "trump": "hidden"}``) or a game string
+    (``'python_fiftysix(preset="56-4")'``), with clear errors where ``pyspiel.load_game`` gives OpenSpiel's.
+
+    :raises ValueError: for an unquoted preset in a game string, a bad dealer or rules of the wrong form.
+    :raises RulesError: for an unknown preset, option or value.
+    """
+    if isinstance(rules, str) and rules.startswith(SHORT_NAME):
+        bad = _UNQUOTED.search(rules)
+        if bad:
+            raise ValueError(f"preset must be quoted in a game string: {SHORT_NAME}(preset=\"{bad.group(1)}\"), "
+                             f"not {rules} (OpenSpiel reads 56-4 or 55 unquoted as a number)")
+        game = pyspiel.load_game(rules)
+    elif isinstance(rules, str):
+        game = pyspiel.load_game(SHORT_NAME, {"preset": rules, "dealer": dealer})
+    elif isinstance(rules, dict):
+        game = pyspiel.load_game(SHORT_NAME, {"rules": rules_text(rules), "dealer": dealer})
+    else:
+        raise ValueError(f"rules must be a preset name such as \"56-6\", a rules object or a game string, "
+                         f"not {rules!r}")
+    return game  # type: ignore[no-any-return]
 
 
 class FiftySixGame(pyspiel.Game):
@@ -99,8 +181,10 @@ class FiftySixGame(pyspiel.Game):
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        dealer = int((params or {}).get("dealer", -1))
-        self.enc = Encoding(_preset_of(params), None if dealer < 0 else dealer)
+        dealer = (params or {}).get("dealer", -1)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer < -1:
+            raise ValueError(f"dealer must be -1 (the last seat) or a seat 0, 1, ..., not {dealer!r}")
+        self.enc = Encoding(_rules_of(params), None if dealer == -1 else dealer)
         enc = self.enc
         zero = enc.zero_sum
         game_type = _GAME_TYPE
@@ -115,7 +199,9 @@ class FiftySixGame(pyspiel.Game):
             max_utility=enc.max_utility,
             utility_sum=0.0 if zero else None,
             max_game_length=enc.max_moves)
-        own: dict[str, Any] = {"preset": f'"{enc.preset}"'}
+        rules_json = enc.rules_json
+        own: dict[str, Any] = ({"preset": f'"{rules_json}"'} if isinstance(rules_json, str)
+                               else {"rules": f'"{rules_text(rules_json)}"'})
         if dealer >= 0:
             own["dealer"] = dealer
         super().__init__(game_type, info, own)
@@ -333,5 +419,6 @@ class Observer:
 
 pyspiel.register_game(_GAME_TYPE, FiftySixGame)
 
-__all__ = ["DEFAULT_PRESET", "SHORT_NAME", "FiftySixGame", "FiftySixState", "Observer", "SpielBot", "presets",
+__all__ = ["DEFAULT_PRESET", "SHORT_NAME", "FiftySixGame", "FiftySixState", "Observer", "SpielBot", "load_game",
+           "presets", "rules_text",
            "sample_deal", "state_from_view"]
