@@ -206,7 +206,7 @@ class VectorEnv:
         for j, c in enumerate(enc.kinds):
             self._kind_bit[int(c)] = 1 << j
         self.deals: list[Deal] = []
-        self.deal_seeds: list[int | None] = [None] * N
+        self.deal_seeds: list[int] = [-1] * N
         self.episodes = [0] * N
         self._rngs: list[random.Random] = []
         # the mask bank: one row per distinct tuple of legal moves met
@@ -463,12 +463,17 @@ class VectorEnv:
         self.deal_seeds[i] = seed
         return self.game.new_deal(self.rules, seed=seed, dealer=self.dealer)
 
-    def load(self, i: int, deal: Deal, deal_seed: int | None = None) -> None:
-        """Put ``deal`` (at any position; a copy is kept) at table ``i``; its next deals follow from the
-        table's seed as before.
+    def load(self, i: int, deal: Deal, deal_seed: int = -1) -> None:
+        """Put ``deal`` (at any position; a copy is kept) at table ``i`` (reset to a chosen deal); the table's
+        next deals follow from its seed as before.  ``info["deal_seed"]`` shows ``deal_seed`` (-1: not known).
 
         :raises ValueError: for a deal of other rules or another dealer, or one that is over.
+        :raises RuntimeError: before :meth:`reset`.
         """
+        if not self._ready:
+            raise RuntimeError("call reset() before load()")
+        if not 0 <= i < self.num_tables:
+            raise ValueError(f"table must be 0-{self.num_tables - 1}, not {i}")
         if deal.rules != self.rules or deal.dealer != self.dealer:
             raise ValueError(f"table {i}: the deal is of other rules or another dealer than this env's "
                              f"({self.enc.preset}, dealer {self.dealer})")
@@ -493,6 +498,22 @@ class VectorEnv:
         for i in tables:
             deal = deals[i]
             self._rows[i], self._bits[i] = self._legal_code(deal.legal_moves())
+
+    def record(self, i: int) -> dict[str, Any]:
+        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable)."""
+        from ..records import deal_record
+
+        return deal_record(self.deals[i])
+
+    def load_record(self, i: int, record: dict[str, Any]) -> None:
+        """Put the deal of a deal record (at the position it leaves the deal) at table ``i``.
+
+        :raises RecordError: for a record that does not replay.
+        :raises ValueError: for a deal of other rules or another dealer, or one that is over.
+        """
+        from ..records import read_deal
+
+        self.load(i, read_deal(record))
 
     def _sync(self, i: int) -> None:
         """Rebuild table ``i``'s arrays from its deal (a new deal, or one loaded at any position)."""
@@ -544,9 +565,6 @@ class VectorEnv:
         elif move.__class__ is Call:
             at = o["last_call"] + seat * width   # type: ignore[operator]
             pub[at:at + width] = layout.call_features(move)
-            pub[o["calls"]] = len(calls)
-            if move.kind == "pass" and deal.phase == AUCTION:
-                return      # nothing else changes
         pub[o["calls"]] = len(calls)
         fields = _auction_fields(deal)
         row = self._bid_rows.get(fields)
