@@ -233,7 +233,19 @@ class VectorEnv:
         assert names[names.index("bid_value"):names.index("multiplier") + 1] == [
             "bid_value", "bidder", "strain", "multiplier"]
         self._sl_bid = slice(o["bid_value"], o["multiplier"] + 3)
-        self._bid_rows: dict[tuple[int, int, int, int], FloatArray] = {}
+        self._bid_ids: dict[tuple[int, int, int, int], int] = {}
+        self._bid_bank: FloatArray = np.zeros((64, 1 + n + 5 + 3), np.float32)
+        self._arw = np.arange(layout.call_width)
+        calls = enc.game.call_vocabulary(enc.rules)
+        self._ncalls = len(calls)       # actions below this are calls
+        self._call_rows: FloatArray = np.zeros((len(calls), layout.call_width), np.float32)
+        for j, call in enumerate(calls):
+            self._call_rows[j] = layout.call_features(call)
+        bits_of = type(self.game.new_deal(self.rules, seed=0)).BITS.bit
+        self._kind_shift: IntArray = np.array([bits_of[c].bit_length() - 1 for c in enc.kinds], np.int64)
+        self._kind_bits: IntArray = np.zeros(52, np.int64)   # card -> its kind's bit
+        for j, c in enumerate(enc.kinds):
+            self._kind_bits[int(c)] = 1 << j
         self._ar = np.arange(N)
         self._ready = False
 
@@ -274,45 +286,39 @@ class VectorEnv:
         rewards = np.zeros((N, self.n), np.float32)
         terminations = np.zeros(N, np.bool_)
         deals, moves, first_card = self.deals, self._moves, self.first_card
-        ci: list[int] = []
-        cs: list[int] = []
-        ck: list[int] = []
-        ends: list[int] = []
-        others: list[tuple[int, int | None, Move]] = []
+        ends: list[int] = []        # tables whose trick ended
+        resync: list[int] = []      # other moves (trump choice, ?, CLAIM) and auctions that ended
         over: list[int] = []
-        rows: list[int] = []
-        bits: list[int] = []
-        kbit = self._kind_bit
+        rows = [0] * N
+        bits = [0] * N
+        flat: list[Any] = []        # the legal cards of the tables in the play, end to end
+        lengths: list[int] = []
+        playing: list[int] = []
         legal_code = self._legal_code
+        ncalls = self._ncalls
         for i, a in enumerate(acts.tolist()):
             deal = deals[i]
-            seat = deal.to_move
-            move = moves[a]
-            deal.push(move)   # the validating push (the mask said legal)
-            if a >= first_card:
-                ci.append(i)
-                cs.append(seat)  # type: ignore[arg-type]  # a seat was to move
-                ck.append(a - first_card)
-                if not deal.trick_cards:
-                    ends.append(i)
-            else:
-                others.append((i, seat, move))
+            deal.push(moves[a])   # the validating push (the mask said legal)
+            if a < first_card:
+                if a >= ncalls or deal.phase != AUCTION:
+                    resync.append(i)
+            elif not deal.trick_cards:
+                ends.append(i)
             if deal.is_over:
                 over.append(i)
-                rows.append(0)
-                bits.append(0)
                 continue
             legal: Any = deal.legal_moves()
             if legal[-1].__class__ is Card:      # the play's legal cards (other moves come after any cards)
-                rows.append(0)
-                bits.append(sum([kbit[c] for c in legal]))
+                flat.extend(legal)
+                lengths.append(len(legal))
+                playing.append(i)
             else:
-                row, b = legal_code(legal)
-                rows.append(row)
-                bits.append(b)
+                rows[i], bits[i] = legal_code(legal)
         pub = self._pub
-        if ci:
-            ia, sa, ka = np.array(ci), np.array(cs), np.array(ck)
+        seats = self._to_move      # the seats that moved
+        ia = np.flatnonzero(acts >= first_card)
+        if len(ia):
+            sa, ka = seats[ia], acts[ia] - first_card
             k = self.k
             pub[ia, self._o_played + sa * k + ka] += 1.0
             pub[ia, self._o_trick + sa * k + ka] = 1.0
@@ -324,10 +330,17 @@ class VectorEnv:
                 deal = deals[i]
                 pub[i, sl] = deal.points
                 self._leader[i] = deal.trick_leader
-        for i, seat, move in others:
-            self._sync_public(i, seat, move)
+        calls = np.flatnonzero(acts < ncalls)
+        if len(calls):
+            self._calls_made(calls, seats[calls], acts[calls])
+        for i in resync:
+            self._sync_public(i)
         self._rows[:] = rows
         self._bits[:] = bits
+        if playing:
+            starts = np.zeros(len(lengths), np.int64)
+            np.cumsum(lengths[:-1], out=starts[1:])
+            self._bits[playing] = np.bitwise_or.reduceat(self._kind_bits[np.array(flat)], starts)
         if over:
             team_of = self._team_of
             for i in over:
@@ -340,6 +353,17 @@ class VectorEnv:
             self._start(over)
         self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in deals]
         return (self._observe_movers(), rewards, terminations, np.zeros(N, np.bool_), self._info())
+
+    def _calls_made(self, ia: IntArray, seats: IntArray, actions: IntArray) -> None:
+        """The last call, the number of calls and the standing bid of tables where a call was just made."""
+        pub, layout = self._pub, self.layout
+        cols = (layout.offsets["last_call"] + seats * layout.call_width)[:, None] + self._arw
+        pub[ia[:, None], cols] = self._call_rows[actions]
+        pub[ia, layout.offsets["calls"]] += 1.0
+        ids = self._bid_ids
+        deals = self.deals
+        rows = [ids.get(key) or self._bid_id(key) for key in [_auction_fields(deals[i]) for i in ia.tolist()]]
+        pub[ia, self._sl_bid] = self._bid_bank[rows]
 
     def _check(self, actions: Sequence[int] | npt.NDArray[Any]) -> IntArray:
         acts = np.asarray(actions)
@@ -485,10 +509,12 @@ class VectorEnv:
 
     def _start(self, tables: list[int]) -> None:
         """The arrays of tables whose deals were just dealt (nothing played yet), together."""
-        n, k, kind, deals = self.n, self.k, self._kind, self.deals
-        idx = [j * n * k + s * k + kind[c] for j, i in enumerate(tables)
-               for s, hand in enumerate(deals[i].hands) for c in hand]
-        self._hands[tables] = np.bincount(idx, minlength=len(tables) * n * k).reshape(len(tables), n, k)
+        n, deals = self.n, self.deals
+        # the hands from the deal's own masks (core.deal: _once the cards held, _twice those held twice), each
+        # kind's bit picked out of the game's bit layout
+        masks = np.array([d._once + d._twice for d in (deals[i] for i in tables)], np.int64)
+        held = (masks[:, :, None] >> self._kind_shift) & 1
+        self._hands[tables] = held[:, :n] + held[:, n:]
         self._pub[tables] = 0.0
         self._phase[tables] = self._phase_code[AUCTION]
         self._leader[tables] = -1
@@ -567,23 +593,26 @@ class VectorEnv:
             pub[at:at + width] = layout.call_features(move)
         pub[o["calls"]] = len(calls)
         fields = _auction_fields(deal)
-        row = self._bid_rows.get(fields)
-        pub[self._sl_bid] = self._bid_row(fields) if row is None else row
+        row = self._bid_ids.get(fields) or self._bid_id(fields)
+        pub[self._sl_bid] = self._bid_bank[row]
         code, public, declarer, hidden = _trump_fields(deal)
         self._trump[i], self._trump_public[i], self._declarer[i] = code, public, declarer
         pub[o["trump_hidden"]] = 1.0 if hidden else 0.0
         pub[self._sl_points] = deal.points
 
-    def _bid_row(self, fields: tuple[int, int, int, int]) -> FloatArray:
-        """The pieces ``bid_value`` to ``multiplier`` (laid end to end) of a standing bid."""
+    def _bid_id(self, fields: tuple[int, int, int, int]) -> int:
+        """The row of :attr:`_bid_bank` of a standing bid: the pieces ``bid_value`` to ``multiplier``."""
         value, bidder, strain, doubled = fields
         n = self.n
         row = np.zeros(1 + n + 5 + 3, np.float32)
         row[0] = value
         if bidder >= 0:
             row[1 + bidder] = row[1 + n + strain] = row[1 + n + 5 + doubled] = 1.0
-        self._bid_rows[fields] = row
-        return row
+        at = self._bid_ids[fields] = len(self._bid_ids) + 1     # 0 is the row of no bid
+        if at >= len(self._bid_bank):
+            self._bid_bank = np.concatenate([self._bid_bank, np.zeros_like(self._bid_bank)])
+        self._bid_bank[at] = row
+        return at
 
     # -- observations ------------------------------------------------------------------------------------
     def _observe_movers(self) -> FloatArray:
