@@ -165,11 +165,14 @@ class VectorEnv:
 
     :param rules: a preset name (``"56-6"``) or a rules object (``{"preset": "56-6", "deck": ...}``).
     :param dealer: the dealer of every deal (default: the last seat, so that seat 0 calls and leads first).
+    :param autoreset: deal the next deal at a table whose deal ended (default); with ``False`` the table stays
+        at its deal's end (``to_move`` -1, no legal action, its actions ignored) until :meth:`reset`.
     :raises ValueError: for a number of tables below 1, a dealer that is not a seat, or 55.
     :raises RulesError: for an unknown preset or option.
     """
 
-    def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None) -> None:
+    def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
+                 autoreset: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         game, _ = resolve_rules(rules)
@@ -249,6 +252,7 @@ class VectorEnv:
             self._kind_bits[int(c)] = 1 << j
         self._ar = np.arange(N)
         self._ready = False
+        self.autoreset = autoreset
 
     # -- the Gymnasium-style API -----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[FloatArray,
@@ -299,6 +303,8 @@ class VectorEnv:
         ncalls = self._ncalls
         for i, a in enumerate(acts.tolist()):
             deal = deals[i]
+            if a < 0:
+                continue        # a table whose deal is over (autoreset=False)
             deal.push(moves[a])   # the validating push (the mask said legal)
             if a < first_card:
                 if a >= ncalls or deal.phase != AUCTION:
@@ -328,7 +334,7 @@ class VectorEnv:
             pub[ends, self._sl_trick] = 0.0
             pub[ends, self._sl_points] = [deals[i].points for i in ends]
             self._leader[ends] = [deals[i].trick_leader for i in ends]
-        calls = np.flatnonzero(acts < ncalls)
+        calls = np.flatnonzero((acts >= 0) & (acts < ncalls))
         if len(calls):
             self._calls_made(calls, seats[calls], acts[calls])
         for i in resync:
@@ -347,9 +353,13 @@ class VectorEnv:
                 if score:
                     rewards[i] = [score[t] for t in team_of]
                 self.episodes[i] += 1
-                deals[i] = self._fresh_deal(i)
+                if self.autoreset:
+                    deals[i] = self._fresh_deal(i)
+                else:
+                    self._sync_public(i)
             terminations[over] = True
-            self._start(over)
+            if self.autoreset:
+                self._start(over)
         self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in deals]
         return (self._observe_movers(), rewards, terminations, np.zeros(N, np.bool_), self._info())
 
@@ -371,15 +381,14 @@ class VectorEnv:
                              f"{acts.shape} and type {acts.dtype}")
         acts = acts.astype(np.int64)
         inside = (acts >= 0) & (acts < self.num_actions)
-        ok = inside.copy()
         safe = np.where(inside, acts, 0)
         card = safe - self.first_card
         in_bits = (card >= 0) & ((self._bits >> card.clip(0)) & 1).astype(np.bool_)
-        ok &= self._bank[self._rows, safe] | in_bits
+        ok = inside & (self._bank[self._rows, safe] | in_bits) | (self._to_move < 0)   # (a finished table: ignored)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             raise ValueError(self._refusal(i, int(acts[i])))
-        return acts
+        return np.where(self._to_move < 0, -1, acts)
 
     def _refusal(self, i: int, action: int) -> str:
         deal = self.deals[i]
