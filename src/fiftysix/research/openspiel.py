@@ -31,7 +31,7 @@ from ..core.deal import Deal
 from ..core.moves import Move
 from ..games import GAMES
 from ..games.spec import Sampler
-from .table import Encoding, Table, deal_from
+from .table import Encoding, Table, deal_from, record_actions, table_record
 
 SHORT_NAME = "python_fiftysix"
 DEFAULT_PRESET = "56-4"
@@ -209,6 +209,38 @@ class FiftySixGame(pyspiel.Game):
     def new_initial_state(self) -> FiftySixState:
         return FiftySixState(self)
 
+    def state_from_record(self, record: dict[str, Any]) -> FiftySixState:
+        """The state at the position a deal record leaves its deal (reset to a chosen deal).
+
+        :raises RecordError: for a record that does not replay.
+        :raises ValueError: for a record of other rules or another dealer than the game's.
+        """
+        state = self.new_initial_state()
+        for action in record_actions(self.enc, record):
+            state.apply_action(action)
+        return state
+
+    def deserialize_state(self, text: str) -> FiftySixState:
+        """A state from :meth:`FiftySixState.serialize`.
+
+        :raises ValueError: for a text that is not one.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not a serialized fiftysix state (JSON expected): {e}") from None
+        if not isinstance(data, dict) or not ({"dealing"} <= set(data) or {"record"} <= set(data)):
+            raise ValueError("not a serialized fiftysix state: {\"record\": ...} or {\"dealing\": [...]} expected")
+        if "dealing" in data:
+            state = self.new_initial_state()
+            for kind in data["dealing"]:
+                state.apply_action(int(kind))
+            return state
+        state = self.state_from_record(data["record"])
+        for card in data.get("pending", []):
+            state.apply_action(self.enc.card_action(card))
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self.enc, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
@@ -275,6 +307,28 @@ class FiftySixState(pyspiel.State):
         hands = " | ".join(" ".join(str(c) for c in h) for h in t.deal.dealt)
         pending = " pending " + " ".join(str(self.enc.kinds[k]) for k in t.pending) if t.pending else ""
         return f"hands {hands}; moves {' '.join(t.deal.moves_text())}{pending}"
+
+    def serialize(self) -> str:
+        """The state as JSON: ``{"record": <deal record>, "pending": [cards of a discard in the making]}``, or
+        while dealing ``{"dealing": [card kinds dealt]}`` (portable and short, no pickle; Python's
+        ``state.serialize()``: OpenSpiel's own C++ serialization is unchanged)."""
+        t = self.table
+        if t.deal is None:
+            return json.dumps({"dealing": t.dealt_kinds})
+        pending = [str(self.enc.kinds[k]) for k in t.pending]
+        saved, t.pending = t.pending, []
+        try:
+            record = table_record(t)
+        finally:
+            t.pending = saved
+        return json.dumps({"record": record, "pending": pending}, separators=(",", ":"))
+
+    def to_record(self) -> dict[str, Any]:
+        """The deal as a deal record (``records.md``).
+
+        :raises ValueError: while dealing or in the middle of a 55 discard.
+        """
+        return table_record(self.table)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FiftySixState:
         """A state ``player_id`` cannot tell from this one, drawn by the game's deal sampler.

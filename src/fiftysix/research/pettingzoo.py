@@ -26,9 +26,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..records import deal_record, read_deal
 from ..views import view
-from .table import Encoding, Table, deal_from
+from .table import Encoding, Table, record_actions, table_record
 from .vector import VectorEnv
 
 OBS_HIGH = 64.0    # no count, size or point total a view shows comes near this
@@ -149,7 +148,7 @@ class FiftySixEnv(AECEnv):
 
     def record(self) -> dict[str, Any]:
         """The deal as it stands, as a deal record (``records.md``: JSON)."""
-        return _deal_record(self.table)
+        return table_record(self.table)
 
     def close(self) -> None:
         pass
@@ -301,26 +300,13 @@ def table_from_record(enc: Encoding, record: dict[str, Any]) -> Table:
     :raises RecordError: for a record that does not replay.
     :raises ValueError: for a record of other rules or another dealer than ``enc``'s.
     """
-    deal = read_deal(record)
-    if deal.rules != enc.rules or deal.dealer != enc.dealer:
-        raise ValueError(f"the record's rules or dealer ({json.dumps(record.get('rules'))}, dealer "
-                         f"{record.get('dealer')}) are not the environment's ({json.dumps(enc.rules_json)}, dealer "
-                         f"{enc.dealer})")
     table = Table(enc)
-    for kind in deal_from(enc, deal.dealt, getattr(deal, "kitty", ())):
+    actions = record_actions(enc, record)
+    for kind in actions[:enc.deal_slots]:
         table.deal_card(kind)
-    for _, move in deal.history:
-        for action in table.move_actions(move):
-            table.apply(action)
+    for action in actions[enc.deal_slots:]:
+        table.apply(action)
     return table
-
-
-def _deal_record(table: Table) -> dict[str, Any]:
-    if table.deal is None:
-        raise ValueError("the cards are still being dealt: no record yet")
-    if table.pending:
-        raise ValueError("a discard is being made card by card: a record holds whole moves only")
-    return deal_record(table.deal)
 
 
 raw_env = FiftySixEnv

@@ -382,3 +382,42 @@ class Table:
 def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
     """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""
     return [enc.kind_of[str(c)] for h in hands for c in sorted(h)] + [enc.kind_of[str(c)] for c in sorted(kitty)]
+
+
+def record_actions(enc: Encoding, record: dict[str, Any]) -> list[int]:
+    """The actions, chance's then the players', that reach the position a deal record leaves its deal at.
+
+    :raises RecordError: for a record that does not replay.
+    :raises ValueError: for a record of other rules or another dealer than ``enc``'s.
+    """
+    from ..records import read_deal
+
+    deal = read_deal(record)
+    if deal.rules != enc.rules or deal.dealer != enc.dealer:
+        raise ValueError(f"the record's rules or dealer ({json.dumps(record.get('rules'))}, dealer "
+                         f"{record.get('dealer')}) are not those of the game ({json.dumps(enc.rules_json)}, dealer "
+                         f"{enc.dealer})")
+    table = Table(enc)
+    actions = deal_from(enc, deal.dealt, getattr(deal, "kitty", ()))
+    for kind in actions:
+        table.deal_card(kind)
+    for _, move in deal.history:
+        for action in table.move_actions(move):
+            actions.append(action)
+            table.apply(action)
+    return actions
+
+
+def table_record(table: Table) -> dict[str, Any]:
+    """The table's deal as a deal record (``records.md``).
+
+    :raises ValueError: while the cards are dealt or a discard is made card by card (a record holds whole
+        moves).
+    """
+    from ..records import deal_record
+
+    if table.deal is None:
+        raise ValueError("the cards are still being dealt: no record yet")
+    if table.pending:
+        raise ValueError("a discard is being made card by card: a record holds whole moves only")
+    return deal_record(table.deal)
