@@ -47,7 +47,8 @@ class Policy:
         logits = np.where(mask, x @ self.weights, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         p: FloatArray = np.exp(logits)
-        return p / p.sum(axis=1, keepdims=True)
+        out: FloatArray = p / p.sum(axis=1, keepdims=True)
+        return out
 
 
 def _choose(p: FloatArray, rng: np.random.Generator) -> npt.NDArray[np.int64]:
