@@ -228,16 +228,17 @@ def test_the_dealer_is_a_parameter_and_first_hand_calls_first() -> None:
         pyspiel.load_game("python_fiftysix", {"preset": "56-6", "dealer": 6})
 
 
-@pytest.mark.parametrize("preset", ["56-4", "55", "56-hidden"])
-def test_an_openspiel_bot_plays_from_our_views(preset: str) -> None:
-    """SpielBot: any dealer, any phase (55's discard too): its answer is one of the view's legal moves."""
+@pytest.mark.parametrize("preset", ["56-4", "55", "56-hidden", {"preset": "56-4", "trump": "hidden", "claim": True}])
+def test_an_openspiel_bot_plays_from_our_views(preset: object) -> None:
+    """SpielBot: any dealer, any phase (55's discard too), a rules object too: its answer is one of the view's
+    legal moves."""
     import random
 
     from fiftysix import view
+    from fiftysix.games import resolve_rules
     from fiftysix.openspiel import SpielBot
 
-    spec = game_of_preset(preset)
-    rules = spec.rules_from_json(preset)
+    spec, rules = resolve_rules(preset)
     bot = SpielBot(lambda game: _FirstLegal(), seed=1)
     rng = random.Random(8)
     for seed in range(4):

@@ -399,14 +399,15 @@ class SpielBot:
         self.bot: Any = None
 
     def _game_of(self, view: dict[str, Any]) -> FiftySixGame:
-        """:raises ValueError: for rules that are not one of the presets as they stand."""
-        rules = view["rules"]
-        preset = rules.get("preset") if isinstance(rules, dict) else rules
+        """The game of the view's rules (a preset or a rules object) and dealer.
+
+        :raises RulesError: for rules the game does not know.
+        """
+        spec = GAMES[view["game"]]
+        rules = spec.rules_from_json(view["rules"])
         game = self.game
-        if game is None or game.enc.preset != preset or game.enc.dealer != view["dealer"]:
-            game = self.game = pyspiel.load_game(SHORT_NAME, {"preset": str(preset), "dealer": view["dealer"]})
-            if game.enc.rules != game.enc.game.rules_from_json(rules):
-                raise ValueError(f"the OpenSpiel game plays the presets as they stand, not {json.dumps(rules)}")
+        if game is None or game.enc.rules != rules or game.enc.dealer != view["dealer"]:
+            game = self.game = load_game(spec.rules_to_json(rules), view["dealer"])
             self.bot = self.make_bot(game)
         return game
 
