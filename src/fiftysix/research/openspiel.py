@@ -385,7 +385,7 @@ class SpielBot:
     """An OpenSpiel bot as one of our bots (a view in, a move out), so it can sit in ``fiftysix arena``, at the
     server or behind ``fiftysix bot`` / ``cmd:``.  Each decision builds a state consistent with the view
     (:func:`state_from_view`) and asks the OpenSpiel bot's ``step``; a 55 discard is asked card by card.  The
-    game is the preset, with the dealer, that the views name.
+    game is that of the views' rules (a preset or a rules object) and dealer.
 
     :param make_bot: given the OpenSpiel game, an object with ``step(state) -> action`` (a ``pyspiel.Bot``,
         OpenSpiel's Python ``ISMCTSBot``, or your trained policy wrapped so).

@@ -572,13 +572,13 @@ class VectorEnv:
                 seat = (seat + 1) % n
         pub[self._sl_points] = deal.points
         self._leader[i] = deal.trick_leader
-        self._sync_public(i)
+        self._sync_public(i, calls_too=True)
         self._set_legal(i)
         self._to_move[i] = -1 if deal.to_move is None else deal.to_move
 
-    def _sync_public(self, i: int, seat: int | None = None, move: Move | None = None) -> None:
-        """Table ``i``'s auction, contract and trump pieces: after ``move`` (any move but a card) of ``seat``, or
-        all of them afresh."""
+    def _sync_public(self, i: int, calls_too: bool = False) -> None:
+        """Table ``i``'s phase, standing bid, trump and points after any move but a card (the last calls are
+        kept up to date by :meth:`_calls_made`); with ``calls_too`` the last calls afresh as well."""
         deal = self.deals[i]
         layout, pub, n = self.layout, self._pub[i], self.n
         o = layout.offsets
@@ -589,16 +589,13 @@ class VectorEnv:
             self._leader[i] = deal.trick_leader
         calls: list[Call] = deal.auction.calls   # type: ignore[attr-defined]
         width = layout.call_width
-        if move is None:
+        if calls_too:
             last = pub[layout.slices["last_call"]]
             last.fill(0.0)
             first = (deal.dealer + 1) % n
             for j in range(max(0, len(calls) - n), len(calls)):
                 at = ((first + j) % n) * width
                 last[at:at + width] = layout.call_features(calls[j])
-        elif move.__class__ is Call:
-            at = o["last_call"] + seat * width   # type: ignore[operator]
-            pub[at:at + width] = layout.call_features(move)
         pub[o["calls"]] = len(calls)
         fields = _auction_fields(deal)
         row = self._bid_ids.get(fields) or self._bid_id(fields)
