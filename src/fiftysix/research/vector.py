@@ -206,6 +206,8 @@ class VectorEnv:
         self._rows: IntArray = np.zeros(N, np.int64)      # each table's bank row of legal moves other than cards
         self._bits: IntArray = np.zeros(N, np.int64)      # and its legal card kinds, bit i for kind i
         self._ark = np.arange(k, dtype=np.int64)
+        self._bits_version: object = object()     # a new object whenever _bits changes
+        self._unpacked: tuple[object, BoolArray] | None = None
         self._kind_bit = [0] * 52
         for j, c in enumerate(enc.kinds):
             self._kind_bit[int(c)] = 1 << j
@@ -341,6 +343,7 @@ class VectorEnv:
             self._sync_public(i)
         self._rows[:] = rows
         self._bits[:] = bits
+        self._bits_version = object()
         if playing:
             starts = np.zeros(len(lengths), np.int64)
             np.cumsum(lengths[:-1], out=starts[1:])
@@ -413,8 +416,11 @@ class VectorEnv:
         return sorted([int(a) for a in self._flat[start:start + count]] + cards)
 
     def _card_bits(self) -> BoolArray:
-        """(N, kinds): the legal cards of each table, unpacked."""
-        return ((self._bits[:, None] >> self._ark) & 1).astype(np.bool_)
+        """(N, kinds): the legal cards of each table, unpacked (once a step: kept until the bits change)."""
+        cached = self._unpacked
+        if cached is None or cached[0] is not self._bits_version:
+            cached = self._unpacked = (self._bits_version, ((self._bits[:, None] >> self._ark) & 1).astype(np.bool_))
+        return cached[1]
 
     def action_masks(self) -> BoolArray:
         """(N, actions): True for each legal action of each table's seat to move."""
@@ -485,9 +491,11 @@ class VectorEnv:
         deal = self.deals[i]
         if deal.is_over:
             self._rows[i], self._bits[i] = 0, 0
+            self._bits_version = object()
             return
         legal = deal.legal_moves()
         self._rows[i], self._bits[i] = self._legal_code(legal)
+        self._bits_version = object()
 
     # -- dealing ---------------------------------------------------------------------------------------
     def _fresh_deal(self, i: int) -> Deal:
@@ -532,6 +540,7 @@ class VectorEnv:
         for i in tables:
             deal = deals[i]
             self._rows[i], self._bits[i] = self._legal_code(deal.legal_moves())
+            self._bits_version = object()
 
     def record(self, i: int) -> dict[str, Any]:
         """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable)."""
