@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -223,20 +224,21 @@ def test_the_dealer_is_a_parameter_and_first_hand_calls_first() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert state.current_player() == 3
-    with pytest.raises(Exception, match="dealer must be a seat, 0-5, not 6"):
+    with pytest.raises(Exception, match="dealer must be a seat, 0-5 .*not 6"):
         pyspiel.load_game("python_fiftysix", {"preset": "56-6", "dealer": 6})
 
 
-@pytest.mark.parametrize("preset", ["56-4", "55", "56-hidden"])
-def test_an_openspiel_bot_plays_from_our_views(preset: str) -> None:
-    """SpielBot: any dealer, any phase (55's discard too): its answer is one of the view's legal moves."""
+@pytest.mark.parametrize("preset", ["56-4", "55", "56-hidden", {"preset": "56-4", "trump": "hidden", "claim": True}])
+def test_an_openspiel_bot_plays_from_our_views(preset: object) -> None:
+    """SpielBot: any dealer, any phase (55's discard too), a rules object too: its answer is one of the view's
+    legal moves."""
     import random
 
     from fiftysix import view
+    from fiftysix.games import resolve_rules
     from fiftysix.openspiel import SpielBot
 
-    spec = game_of_preset(preset)
-    rules = spec.rules_from_json(preset)
+    spec, rules = resolve_rules(preset)
     bot = SpielBot(lambda game: _FirstLegal(), seed=1)
     rng = random.Random(8)
     for seed in range(4):
@@ -309,3 +311,67 @@ def test_a_drawn_out_auction_fits_the_information_state(preset: str) -> None:
         state.information_state_tensor(0)
     assert calls > {"56-4": 100, "56-8": 300, "56-announce": 200, "55-9": 5}[preset]
     assert calls <= state.enc.max_calls
+
+
+# -- rules objects, clear parameter errors, records and serialization --------------------------------------
+
+from fiftysix.openspiel import load_game  # noqa: E402
+
+
+def test_a_rules_object_loads_and_its_game_string_loads_again() -> None:
+    rules = {"preset": "56-4", "trump": "hidden", "claim": True}
+    game = load_game(rules)
+    assert str(game) == 'python_fiftysix(rules="preset:56-4;trump:hidden;claim:true")'
+    again = pyspiel.load_game(str(game))
+    assert again.enc.rules == game.enc.rules and again.enc.rules.trump == "hidden"
+    assert {"?", "CLAIM"} <= set(game.enc.texts)
+    assert pyspiel.load_game("python_fiftysix", {"rules": json.dumps(rules)}).enc.rules == game.enc.rules
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("python_fiftysix(preset=56-4)", r'preset must be quoted in a game string: python_fiftysix\(preset="56-4"\)'),
+    ({"preset": "56-4", "deck": 99}, "option deck cannot be 99"),
+    ("57", "unknown preset '57'"),
+    (5, "rules must be a preset name"),
+])
+def test_bad_parameters_name_the_parameter_and_what_is_allowed(spec: object, message: str) -> None:
+    with pytest.raises(Exception, match=message):
+        load_game(spec)
+
+
+def test_a_dealer_below_minus_one_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"dealer must be -1 \(the last seat\) or a seat"):
+        pyspiel.load_game("python_fiftysix", {"preset": "56-4", "dealer": -5})
+    with pytest.raises(ValueError, match="rules must be a JSON object"):
+        pyspiel.load_game("python_fiftysix", {"rules": "{bad"})
+
+
+@pytest.mark.parametrize("preset", ["56-6", "55"])
+def test_states_go_to_and_from_deal_records_and_serialize_as_json(preset: str) -> None:
+    game = load_game(preset)
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    texts = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        text = state.serialize()
+        json.loads(text)                      # JSON, not a pickle
+        texts.append(text)
+        back = game.deserialize_state(text)
+        # the same position (a record keeps each hand sorted: the chance actions come in card order)
+        assert str(back) == str(state) and back.legal_actions() == state.legal_actions()
+        assert sorted(back.history()) == sorted(state.history())
+        if not state.is_chance_node():
+            assert all(back.information_state_string(p) == state.information_state_string(p)
+                       for p in range(game.num_players()))
+    record = state.to_record()
+    assert record["rules"] == preset and record["game"] == preset[:2]
+    assert game.state_from_record(record).returns() == state.returns()
+    assert max(len(t) for t in texts) < 3000
+    with pytest.raises(ValueError, match="not those of the game"):
+        load_game("56-4").state_from_record(record)

@@ -75,3 +75,77 @@ def test_the_same_seed_deals_the_same_cards_and_another_seed_others() -> None:
     b.reset(seed=5)
     c.reset(seed=6)
     assert a.table.deal.dealt == b.table.deal.dealt != c.table.deal.dealt
+
+
+# -- the environment on the vector env, rules objects, records, rendering --------------------------------
+
+from fiftysix.pettingzoo import vector_env  # noqa: E402
+
+VECTOR_PRESETS = ["56-4", "56-6", "56-hidden"]
+
+
+@pytest.mark.parametrize("preset", VECTOR_PRESETS)
+def test_the_vector_table_passes_the_api_test(preset: str) -> None:
+    api_test(vector_env(preset), num_cycles=200)
+
+
+@pytest.mark.parametrize("preset", VECTOR_PRESETS)
+def test_the_vector_table_passes_the_seed_test(preset: str) -> None:
+    seed_test(lambda: vector_env(preset), num_cycles=100)
+
+
+@pytest.mark.parametrize("make", [lambda r: env(rules=r), lambda r: vector_env(r)])
+def test_a_rules_object_is_played(make) -> None:
+    rules = {"preset": "56-4", "trump": "hidden", "claim": True}
+    e = make(rules)
+    e.reset(seed=3)
+    texts = set()
+    for _agent in e.agent_iter():
+        obs, _, termination, truncation, _ = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        texts |= {e.unwrapped.enc.action_text(int(a)) for a in legal}
+        e.step(int(legal[-1]))      # the last legal action: a trump choice reaches ?, the play CLAIM
+    assert "NT" in texts and e.unwrapped.enc.rules.trump == "hidden"
+
+
+@pytest.mark.parametrize("make", [lambda: env(preset="56-6"), lambda: vector_env("56-6")])
+def test_reset_to_a_chosen_deal_from_a_record(make) -> None:
+    a = make()
+    a.reset(seed=5)
+    for _ in range(20):
+        obs, _, _, _, _ = a.last()
+        a.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    record = a.unwrapped.record()
+    b = make()
+    b.reset(options={"record": record})
+    assert b.unwrapped.record() == record
+    assert b.agent_selection == a.agent_selection
+    for agent in a.possible_agents:
+        assert np.array_equal(a.observe(agent)["observation"], b.observe(agent)["observation"])
+        assert np.array_equal(a.observe(agent)["action_mask"], b.observe(agent)["action_mask"])
+    with pytest.raises(ValueError, match="the record option must be a deal record"):
+        b.reset(options={"record": "56-6"})
+    with pytest.raises(ValueError, match="rules or dealer"):
+        env(preset="56-4").reset(options={"record": record})
+
+
+@pytest.mark.parametrize("make", [lambda: env(preset="56-4", render_mode="human"),
+                                  lambda: vector_env("56-4", render_mode="human")])
+def test_render_human_prints_the_view(make, capsys) -> None:
+    e = make()
+    e.reset(seed=1)
+    assert e.render() is None
+    out = capsys.readouterr().out
+    assert '"to_move":0' in out and '"hand":[' in out
+
+
+def test_bad_parameters_name_what_is_allowed() -> None:
+    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
+        env(preset="56-4", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="dealer must be a seat, 0-3"):
+        env(preset="56-4", dealer=-5)
+    with pytest.raises(ValueError, match="preset must be a preset name"):
+        env(preset={"preset": "56-4"})

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..core.deal import Deal
 from ..core.moves import Move
 from ..games import GAMES
 from ..games.spec import Sampler
-from .table import Encoding, Table, deal_from
+from .table import Encoding, Table, deal_from, record_actions, table_record
 
 SHORT_NAME = "python_fiftysix"
 DEFAULT_PRESET = "56-4"
@@ -78,7 +79,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": f'"{DEFAULT_PRESET}"', "dealer": -1},
+    parameter_specification={"preset": f'"{DEFAULT_PRESET}"', "dealer": -1, "rules": '""'},
 )
 
 
@@ -86,8 +87,89 @@ def _preset_of(params: dict[str, Any] | None) -> str:
     """:raises ValueError: for a preset that is not a string."""
     value = (params or {}).get("preset", DEFAULT_PRESET)
     if not isinstance(value, str):
-        raise ValueError(f"preset must be a string such as \"56-6\" (quoted in a game string), not {value!r}")
+        raise ValueError(f"preset must be a string such as \"56-6\" (quoted in a game string: "
+                         f"python_fiftysix(preset=\"56-6\")), not {value!r}; presets are {', '.join(presets())}")
     return value.strip().strip("\"'")
+
+
+def rules_text(rules: object) -> str:
+    """A rules object in the form of the ``rules`` parameter, ``preset:56-6;deck:32`` (a game string cannot
+    hold the commas of JSON)."""
+    if isinstance(rules, str):
+        return f"preset:{rules}"
+    if not isinstance(rules, dict):
+        raise ValueError(f"rules must be a preset name or a rules object, not {rules!r}")
+    return ";".join(f"{k}:{v if isinstance(v, str) else json.dumps(v)}" for k, v in rules.items())
+
+
+def _read_rules_text(text: str) -> dict[str, Any]:
+    """:raises ValueError: for a text that is neither a JSON object nor ``key:value;...``."""
+    text = text.strip().strip("\"'")
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"rules must be a JSON object such as {{\"preset\": \"56-6\", \"deck\": 32}} or "
+                             f"preset:56-6;deck:32, not {text!r} ({e})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be a JSON object, not {text!r}")
+        return data
+    out: dict[str, Any] = {}
+    for part in filter(None, text.split(";")):
+        key, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"rules must be a JSON object or preset:56-6;deck:32 (key:value pairs split by ;), "
+                             f"not {text!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _rules_of(params: dict[str, Any] | None) -> str | dict[str, Any]:
+    """The preset name, or the rules object of the ``rules`` parameter.
+
+    :raises ValueError: for a preset or rules parameter of the wrong form.
+    """
+    params = params or {}
+    rules = params.get("rules", "")
+    if rules in ("", '""'):
+        return _preset_of(params)
+    if isinstance(rules, dict):
+        data = dict(rules)
+    elif isinstance(rules, str):
+        data = _read_rules_text(rules)
+    else:
+        raise ValueError(f"rules must be a string (a JSON object, or preset:56-6;deck:32), not {rules!r}")
+    data.setdefault("preset", _preset_of(params))    # the rules' own preset, if they name one, wins
+    return data
+
+
+_UNQUOTED = re.compile(r"preset=([^\"',)][^,)]*)")
+
+
+def load_game(rules: object = DEFAULT_PRESET, dealer: int = -1) -> FiftySixGame:
+    """The game of a preset name, a rules object (``{"preset": "56-4", "trump": "hidden"}``) or a game string
+    (``'python_fiftysix(preset="56-4")'``), with clear errors where ``pyspiel.load_game`` gives OpenSpiel's.
+
+    :raises ValueError: for an unquoted preset in a game string, a bad dealer or rules of the wrong form.
+    :raises RulesError: for an unknown preset, option or value.
+    """
+    if isinstance(rules, str) and rules.startswith(SHORT_NAME):
+        bad = _UNQUOTED.search(rules)
+        if bad:
+            raise ValueError(f"preset must be quoted in a game string: {SHORT_NAME}(preset=\"{bad.group(1)}\"), "
+                             f"not {rules} (OpenSpiel reads 56-4 or 55 unquoted as a number)")
+        game = pyspiel.load_game(rules)
+    elif isinstance(rules, str):
+        game = pyspiel.load_game(SHORT_NAME, {"preset": rules, "dealer": dealer})
+    elif isinstance(rules, dict):
+        game = pyspiel.load_game(SHORT_NAME, {"rules": rules_text(rules), "dealer": dealer})
+    else:
+        raise ValueError(f"rules must be a preset name such as \"56-6\", a rules object or a game string, "
+                         f"not {rules!r}")
+    return game  # type: ignore[no-any-return]
 
 
 class FiftySixGame(pyspiel.Game):
@@ -99,8 +181,10 @@ class FiftySixGame(pyspiel.Game):
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        dealer = int((params or {}).get("dealer", -1))
-        self.enc = Encoding(_preset_of(params), None if dealer < 0 else dealer)
+        dealer = (params or {}).get("dealer", -1)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer < -1:
+            raise ValueError(f"dealer must be -1 (the last seat) or a seat 0, 1, ..., not {dealer!r}")
+        self.enc = Encoding(_rules_of(params), None if dealer == -1 else dealer)
         enc = self.enc
         zero = enc.zero_sum
         game_type = _GAME_TYPE
@@ -115,13 +199,47 @@ class FiftySixGame(pyspiel.Game):
             max_utility=enc.max_utility,
             utility_sum=0.0 if zero else None,
             max_game_length=enc.max_moves)
-        own: dict[str, Any] = {"preset": f'"{enc.preset}"'}
+        rules_json = enc.rules_json
+        own: dict[str, Any] = ({"preset": f'"{rules_json}"'} if isinstance(rules_json, str)
+                               else {"rules": f'"{rules_text(rules_json)}"'})
         if dealer >= 0:
             own["dealer"] = dealer
         super().__init__(game_type, info, own)
 
     def new_initial_state(self) -> FiftySixState:
         return FiftySixState(self)
+
+    def state_from_record(self, record: dict[str, Any]) -> FiftySixState:
+        """The state at the position a deal record leaves its deal (reset to a chosen deal).
+
+        :raises RecordError: for a record that does not replay.
+        :raises ValueError: for a record of other rules or another dealer than the game's.
+        """
+        state = self.new_initial_state()
+        for action in record_actions(self.enc, record):
+            state.apply_action(action)
+        return state
+
+    def deserialize_state(self, text: str) -> FiftySixState:
+        """A state from :meth:`FiftySixState.serialize`.
+
+        :raises ValueError: for a text that is not one.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not a serialized fiftysix state (JSON expected): {e}") from None
+        if not isinstance(data, dict) or not ({"dealing"} <= set(data) or {"record"} <= set(data)):
+            raise ValueError("not a serialized fiftysix state: {\"record\": ...} or {\"dealing\": [...]} expected")
+        if "dealing" in data:
+            state = self.new_initial_state()
+            for kind in data["dealing"]:
+                state.apply_action(int(kind))
+            return state
+        state = self.state_from_record(data["record"])
+        for card in data.get("pending", []):
+            state.apply_action(self.enc.card_action(card))
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self.enc, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
@@ -190,6 +308,28 @@ class FiftySixState(pyspiel.State):
         pending = " pending " + " ".join(str(self.enc.kinds[k]) for k in t.pending) if t.pending else ""
         return f"hands {hands}; moves {' '.join(t.deal.moves_text())}{pending}"
 
+    def serialize(self) -> str:
+        """The state as JSON: ``{"record": <deal record>, "pending": [cards of a discard in the making]}``, or
+        while dealing ``{"dealing": [card kinds dealt]}`` (portable and short, no pickle; Python's
+        ``state.serialize()``: OpenSpiel's own C++ serialization is unchanged)."""
+        t = self.table
+        if t.deal is None:
+            return json.dumps({"dealing": t.dealt_kinds})
+        pending = [str(self.enc.kinds[k]) for k in t.pending]
+        saved, t.pending = t.pending, []
+        try:
+            record = table_record(t)
+        finally:
+            t.pending = saved
+        return json.dumps({"record": record, "pending": pending}, separators=(",", ":"))
+
+    def to_record(self) -> dict[str, Any]:
+        """The deal as a deal record (``records.md``).
+
+        :raises ValueError: while dealing or in the middle of a 55 discard.
+        """
+        return table_record(self.table)
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FiftySixState:
         """A state ``player_id`` cannot tell from this one, drawn by the game's deal sampler.
 
@@ -245,7 +385,7 @@ class SpielBot:
     """An OpenSpiel bot as one of our bots (a view in, a move out), so it can sit in ``fiftysix arena``, at the
     server or behind ``fiftysix bot`` / ``cmd:``.  Each decision builds a state consistent with the view
     (:func:`state_from_view`) and asks the OpenSpiel bot's ``step``; a 55 discard is asked card by card.  The
-    game is the preset, with the dealer, that the views name.
+    game is that of the views' rules (a preset or a rules object) and dealer.
 
     :param make_bot: given the OpenSpiel game, an object with ``step(state) -> action`` (a ``pyspiel.Bot``,
         OpenSpiel's Python ``ISMCTSBot``, or your trained policy wrapped so).
@@ -259,14 +399,15 @@ class SpielBot:
         self.bot: Any = None
 
     def _game_of(self, view: dict[str, Any]) -> FiftySixGame:
-        """:raises ValueError: for rules that are not one of the presets as they stand."""
-        rules = view["rules"]
-        preset = rules.get("preset") if isinstance(rules, dict) else rules
+        """The game of the view's rules (a preset or a rules object) and dealer.
+
+        :raises RulesError: for rules the game does not know.
+        """
+        spec = GAMES[view["game"]]
+        rules = spec.rules_from_json(view["rules"])
         game = self.game
-        if game is None or game.enc.preset != preset or game.enc.dealer != view["dealer"]:
-            game = self.game = pyspiel.load_game(SHORT_NAME, {"preset": str(preset), "dealer": view["dealer"]})
-            if game.enc.rules != game.enc.game.rules_from_json(rules):
-                raise ValueError(f"the OpenSpiel game plays the presets as they stand, not {json.dumps(rules)}")
+        if game is None or game.enc.rules != rules or game.enc.dealer != view["dealer"]:
+            game = self.game = load_game(spec.rules_to_json(rules), view["dealer"])
             self.bot = self.make_bot(game)
         return game
 
@@ -333,5 +474,6 @@ class Observer:
 
 pyspiel.register_game(_GAME_TYPE, FiftySixGame)
 
-__all__ = ["DEFAULT_PRESET", "SHORT_NAME", "FiftySixGame", "FiftySixState", "Observer", "SpielBot", "presets",
+__all__ = ["DEFAULT_PRESET", "SHORT_NAME", "FiftySixGame", "FiftySixState", "Observer", "SpielBot", "load_game",
+           "presets", "rules_text",
            "sample_deal", "state_from_view"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 from ..core.cards import Card
 from ..core.deal import DISCARD, Deal
-from ..core.moves import Discard, Move
-from ..games import game_of_preset
+from ..core.moves import Call, Discard, Move
+from ..games import resolve_rules
 from ..views import view
 
 PHASES = ("deal", "auction", "trump", "discard", "play", "over")
@@ -68,15 +68,22 @@ class Layout:
 class Encoding:
     """The fixed facts of one preset: the action space, the deal order, the tensor layouts.
 
+    :param rules: a preset name (``"56-6"``) or a rules object (``{"preset": "56-6", "deck": 24}``: a preset
+        and options, as records and the server write them).
     :param dealer: the dealer's seat (default: the last seat, so that seat 0 calls and leads first).
-    :raises RulesError: for an unknown preset.
+    :raises RulesError: for an unknown preset, option or value.
     :raises ValueError: for a dealer that is not a seat.
     """
 
-    def __init__(self, preset: str, dealer: int | None = None) -> None:
-        self.preset = preset
-        self.game = game_of_preset(preset)
-        self.rules = self.game.rules_from_json(preset)
+    def __init__(self, ruleset: str | Mapping[str, object], dealer: int | None = None) -> None:
+        if not isinstance(ruleset, (str, Mapping)):
+            raise ValueError(f"rules must be a preset name such as \"56-6\" or a rules object "
+                             f"({{\"preset\": \"56-6\", ...}}), not {ruleset!r}")
+        self.game, self.rules = resolve_rules(dict(ruleset) if isinstance(ruleset, Mapping) else ruleset)
+        self.preset: str = (ruleset if isinstance(ruleset, str)
+                            else str(ruleset.get("preset", self.game.default_preset)))
+        self.rules_json: object = self.game.rules_to_json(self.rules)
+        """The rules as JSON: the preset name alone when the rules are the preset's as it stands."""
         rules = self.rules
         self.n: int = rules.players
         self.n_teams: int = rules.n_teams
@@ -89,13 +96,17 @@ class Encoding:
         self.hand_size: int = rules.hand_size
         self.kitty: int = self.game.kitty_size(rules)
         self.deal_slots: int = self.n * self.hand_size + self.kitty
-        if dealer is not None and not 0 <= dealer < self.n:
-            raise ValueError(f"dealer must be a seat, 0-{self.n - 1}, not {dealer}")
+        if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
+                                   or not 0 <= dealer < self.n):
+            raise ValueError(f"dealer must be a seat, 0-{self.n - 1} (or -1 for the last seat), not {dealer!r}")
         self.dealer = self.n - 1 if dealer is None else dealer   # by default seat 0 is first hand
 
         calls = self.game.call_vocabulary(rules)
         self.texts: list[str] = [c.text for c in calls] + self.game.choice_texts(rules)
         self.action_of_text: dict[str, int] = {t: i for i, t in enumerate(self.texts)}
+        """Text to action; a text that is both a call and a choice (56 announcements' ``NT``) is the choice
+        here: :meth:`move_action` tells them apart."""
+        self.call_action: dict[str, int] = {c.text: i for i, c in enumerate(calls)}
         self.first_card: int = len(self.texts)
         self.num_actions: int = self.first_card + len(self.kinds)
 
@@ -135,6 +146,14 @@ class Encoding:
         return float(scores.lowest), float(scores.highest), scores.zero_sum and self.n % self.n_teams == 0
 
     # -- actions ---------------------------------------------------------------------------------------
+    def move_action(self, move: Move) -> int:
+        """The action of an engine move (a call and a trump choice of the same text are different actions)."""
+        if isinstance(move, Card):
+            return self.card_action(move)
+        if isinstance(move, Call):
+            return self.call_action[move.text]
+        return self.action_of_text[str(move)]
+
     def card_action(self, card: Card | str) -> int:
         return self.first_card + self.kind_of[str(card)]
 
@@ -224,8 +243,7 @@ class Table:
             return sorted(enc.first_card + k for k in nxt)
         out = []
         for m in deal.legal_moves():
-            text = str(m)
-            out.append(enc.card_action(text) if isinstance(m, Card) else enc.action_of_text[text])
+            out.append(enc.move_action(m))
         return sorted(out)
 
     def _discards(self) -> list[list[int]]:
@@ -270,7 +288,7 @@ class Table:
             return [enc.first_card + k for k in sorted(enc.kind_of[str(c)] for c in move.cards)]
         if isinstance(move, Card):
             return [enc.card_action(move)]
-        return [enc.action_of_text[str(move)]]
+        return [enc.move_action(move)]
 
     # -- what a seat sees ------------------------------------------------------------------------------
     def seat_view(self, seat: int | None) -> dict[str, Any]:
@@ -364,3 +382,42 @@ class Table:
 def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
     """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""
     return [enc.kind_of[str(c)] for h in hands for c in sorted(h)] + [enc.kind_of[str(c)] for c in sorted(kitty)]
+
+
+def record_actions(enc: Encoding, record: dict[str, Any]) -> list[int]:
+    """The actions, chance's then the players', that reach the position a deal record leaves its deal at.
+
+    :raises RecordError: for a record that does not replay.
+    :raises ValueError: for a record of other rules or another dealer than ``enc``'s.
+    """
+    from ..records import read_deal
+
+    deal = read_deal(record)
+    if deal.rules != enc.rules or deal.dealer != enc.dealer:
+        raise ValueError(f"the record's rules or dealer ({json.dumps(record.get('rules'))}, dealer "
+                         f"{record.get('dealer')}) are not those of the game ({json.dumps(enc.rules_json)}, dealer "
+                         f"{enc.dealer})")
+    table = Table(enc)
+    actions = deal_from(enc, deal.dealt, getattr(deal, "kitty", ()))
+    for kind in actions:
+        table.deal_card(kind)
+    for _, move in deal.history:
+        for action in table.move_actions(move):
+            actions.append(action)
+            table.apply(action)
+    return actions
+
+
+def table_record(table: Table) -> dict[str, Any]:
+    """The table's deal as a deal record (``records.md``).
+
+    :raises ValueError: while the cards are dealt or a discard is made card by card (a record holds whole
+        moves).
+    """
+    from ..records import deal_record
+
+    if table.deal is None:
+        raise ValueError("the cards are still being dealt: no record yet")
+    if table.pending:
+        raise ValueError("a discard is being made card by card: a record holds whole moves only")
+    return deal_record(table.deal)

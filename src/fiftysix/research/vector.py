@@ -1,0 +1,709 @@
+"""N tables of 56 stepped at once, straight from the engine: numpy observations, masks, rewards.
+
+    from fiftysix.research.vector import VectorEnv
+    env = VectorEnv("56-6", num_tables=256)
+    obs, info = env.reset(seed=1)            # obs (N, D) float32: each table's seat to move
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        actions = env.sample_legal(rng)      # or your policy, masked by info["action_mask"]
+        obs, rewards, terminations, truncations, info = env.step(actions)
+
+No JSON view is built: each table is a :class:`~fiftysix.core.deal.Deal` of the engine, its legal moves
+become a row of a cached mask bank, and the observation is kept as numpy arrays updated by each move.  The
+observation is the **compact observation** of :class:`Layout` (``docs/research.md`` has the table): only what
+the observing seat may know.  :func:`encode_view` builds the same vector from a seat's JSON view (slowly); the
+tests check that the two agree at every step, which shows that the fast path reads nothing a view would not
+show.
+
+The action numbers are those of the OpenSpiel game and the PettingZoo environment
+(:class:`fiftysix.research.table.Encoding`).  Each table plays its deals one after another (**auto-reset**):
+when a deal ends, ``step`` returns its rewards and ``terminations[i] = True`` with the first observation of the
+next deal.  Dealing is the explicit seeded chance step: deal ``j`` of table ``i`` is
+``game.new_deal(rules, seed=info["deal_seed"][i], dealer=env.dealer)``, its seed drawn from the ``reset``
+seed and ``i`` alone, so a seed plus the actions replays every table exactly.
+
+Only 56 is supported for now (55's kitty and discards are not in the compact observation yet).
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.cards import Card
+from ..core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
+from ..core.moves import Call, Move
+from ..games import resolve_rules
+from ..games.spec import GameSpec
+from .table import Encoding
+
+PHASES = (AUCTION, TRUMP, PLAY, OVER)
+STRAINS = ("S", "H", "D", "C", "NT")
+SUITS_OR_NONE = ("S", "H", "D", "C", "none")
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of the compact observation: its name, shape, range and meaning."""
+
+    name: str
+    shape: tuple[int, ...]
+    low: float
+    high: float
+    meaning: str
+    private: bool = False
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+class Layout:
+    """The compact observation of one ruleset: pieces laid end to end in one float32 vector."""
+
+    def __init__(self, enc: Encoding) -> None:
+        n, k, teams = enc.n, len(enc.kinds), enc.n_teams
+        calls = enc.game.call_vocabulary(enc.rules)
+        self.forms: list[str] = list(dict.fromkeys(f"{c.kind}:{c.form}" for c in calls))
+        width = len(self.forms) + 1 + 5
+        self.call_width = width
+        self.pieces: list[Piece] = [
+            Piece("seat", (n,), 0, 1, "one-hot: the observing seat", private=True),
+            Piece("to_move", (n,), 0, 1, "one-hot: the seat to move (all 0 once the deal is over)"),
+            Piece("phase", (len(PHASES),), 0, 1, "one-hot: auction, trump (the declarer chooses), play, over"),
+            Piece("hand", (k,), 0, enc.game.copies,
+                  "copies of each card kind the observing seat holds (kinds in `Encoding.kinds` order)",
+                  private=True),
+            Piece("played", (n, k), 0, 2, "copies of each card kind each seat has played so far (current trick "
+                                          "included)"),
+            Piece("trick", (n, k), 0, 1, "the current trick: 1 at (seat, kind) for the card the seat put on it"),
+            Piece("trick_leader", (n,), 0, 1, "one-hot: the seat that led the current trick (during the play)"),
+            Piece("points", (teams,), 0, 56, "card points taken so far by each team"),
+            Piece("last_call", (n, width), 0, 60,
+                  f"each seat's most recent call: one-hot of its form ({len(self.forms)}: "
+                  + ", ".join(self.forms) + "), then its number (the bid's value, or k of +k/-k forms; 0 for "
+                  "pass, double, redouble), then one-hot of the suit it names (S H D C none); all 0 before the "
+                  "seat's first call"),
+            Piece("calls", (1,), 0, enc.max_calls, "how many calls the auction holds so far"),
+            Piece("bid_value", (1,), 0, 56, "the standing bid's value (the contract's once the auction is "
+                                            "over); 0 while nothing is bid"),
+            Piece("bidder", (n,), 0, 1, "one-hot: the seat of the standing bid (the declarer)"),
+            Piece("strain", (5,), 0, 1, "one-hot: the standing bid's strain S H D C NT (NT also for a bid "
+                                        "naming no suit)"),
+            Piece("multiplier", (3,), 0, 1, "one-hot: the standing bid undoubled, doubled, redoubled"),
+            Piece("trump", (5,), 0, 1, "one-hot: the trump as the observing seat knows it, S H D C NT; all 0 "
+                                       "while not chosen or hidden from the seat", private=True),
+            Piece("trump_hidden", (1,), 0, 1, "1 while a hidden trump is chosen and not yet turned up"),
+        ]
+        self.size = sum(p.size for p in self.pieces)
+        self.offsets: dict[str, int] = {}
+        self.slices: dict[str, slice] = {}
+        at = 0
+        for p in self.pieces:
+            self.offsets[p.name] = at
+            self.slices[p.name] = slice(at, at + p.size)
+            at += p.size
+        self._features: dict[str, FloatArray] = {}
+
+    def slice(self, name: str) -> slice:
+        return self.slices[name]
+
+    def views(self, vector: FloatArray) -> dict[str, FloatArray]:
+        """Each piece of one observation vector, shaped (views into it)."""
+        return {p.name: vector[self.slice(p.name)].reshape(p.shape) for p in self.pieces}
+
+    def call_features(self, call: Call) -> FloatArray:
+        """The ``last_call`` row of one call."""
+        out = self._features.get(call.text)
+        if out is not None:
+            return out
+        out = self._features[call.text] = np.zeros(self.call_width, np.float32)
+        out[self.forms.index(f"{call.kind}:{call.form}")] = 1.0
+        number = call.value if call.value is not None else call.k
+        out[len(self.forms)] = float(number or 0)
+        out[len(self.forms) + 1 + (int(call.suit) if call.suit is not None else 4)] = 1.0
+        return out
+
+
+def _auction_fields(deal: Deal) -> tuple[int, int, int, int]:
+    """The standing bid (value, bidder, strain index, doubled), or (0, -1, -1, 0) while nothing is bid."""
+    auction: Any = deal.auction  # type: ignore[attr-defined]
+    if auction.bidder is None:
+        return 0, -1, -1, 0
+    strain = auction.strain
+    return int(auction.value), int(auction.bidder), 4 if strain is None else int(strain), int(auction.doubled)
+
+
+def _trump_fields(deal: Any) -> tuple[int, bool, int, bool]:
+    """(trump index or -1, known to every seat, declarer or -1, hidden and not turned up), as the game's
+    ``view_extra`` decides who knows the trump."""
+    contract = deal.contract
+    declarer = -1 if contract is None else int(contract.declarer)
+    if deal.rules.trump == "bid":
+        if contract is None:
+            return -1, True, declarer, False
+        return (4 if deal.trump is None else int(deal.trump)), True, declarer, False
+    if not deal.trump_chosen:
+        return -1, True, declarer, False
+    code = 4 if deal.trump is None else int(deal.trump)
+    hidden = deal.rules.trump == "hidden" and not deal.revealed
+    return code, not hidden, declarer, hidden
+
+
+class VectorEnv:
+    """``num_tables`` tables of one ruleset of 56, stepped together (a Gymnasium-style vector API).
+
+    :param rules: a preset name (``"56-6"``) or a rules object (``{"preset": "56-6", "deck": ...}``).
+    :param dealer: the dealer of every deal (default: the last seat, so that seat 0 calls and leads first).
+    :param autoreset: deal the next deal at a table whose deal ended (default); with ``False`` the table stays
+        at its deal's end (``to_move`` -1, no legal action, its actions ignored) until :meth:`reset`.
+    :raises ValueError: for a number of tables below 1, a dealer that is not a seat, or 55.
+    :raises RulesError: for an unknown preset or option.
+    """
+
+    def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
+                 autoreset: bool = True) -> None:
+        if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
+            raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
+        game, _ = resolve_rules(rules)
+        if game.name != "56":
+            raise ValueError(f"the vector env plays 56 only for now, not {game.name} "
+                             "(use fiftysix.pettingzoo or fiftysix.openspiel for 55)")
+        self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
+        self.game: GameSpec = enc.game
+        self.rules = enc.rules
+        self.dealer: int = enc.dealer
+        self.num_tables = num_tables
+        self.layout = layout = Layout(enc)
+        self.n = n = enc.n
+        self.k = k = len(enc.kinds)
+        self.num_actions: int = enc.num_actions
+        self.observation_size: int = layout.size
+        self.first_card: int = enc.first_card
+        self._kind = [-1] * 52
+        for i, c in enumerate(enc.kinds):
+            self._kind[int(c)] = i
+        self._team_of = tuple(enc.team_of)
+        N = num_tables
+        self._pub: FloatArray = np.zeros((N, layout.size), np.float32)     # every piece but the private ones
+        self._hands: FloatArray = np.zeros((N, n, k), np.float32)
+        self._phase: IntArray = np.zeros(N, np.int64)
+        self._leader: IntArray = np.full(N, -1, np.int64)
+        self._to_move: IntArray = np.zeros(N, np.int64)
+        self._trump: IntArray = np.full(N, -1, np.int64)
+        self._trump_public: BoolArray = np.ones(N, np.bool_)
+        self._declarer: IntArray = np.full(N, -1, np.int64)
+        self._rows: IntArray = np.zeros(N, np.int64)      # each table's bank row of legal moves other than cards
+        self._bits: IntArray = np.zeros(N, np.int64)      # and its legal card kinds, bit i for kind i
+        self._ark = np.arange(k, dtype=np.int64)
+        self._bits_version: object = object()     # a new object whenever _bits changes
+        self._unpacked: tuple[object, BoolArray] | None = None
+        self._kind_bit = [0] * 52
+        for j, c in enumerate(enc.kinds):
+            self._kind_bit[int(c)] = 1 << j
+        self.deals: list[Deal] = []
+        self.deal_seeds: list[int] = [-1] * N
+        self.episodes = [0] * N
+        self._rngs: list[random.Random] = []
+        # the mask bank: one row per distinct tuple of legal moves met
+        self._row_of: dict[tuple[Move, ...], int] = {}
+        self._row_of_id: dict[int, tuple[tuple[Move, ...], int]] = {}
+        self._bank: BoolArray = np.zeros((64, self.num_actions), np.bool_)
+        self._starts: IntArray = np.zeros(64, np.int64)
+        self._counts: IntArray = np.zeros(64, np.int64)
+        self._flat: IntArray = np.zeros(1024, np.int64)
+        self._flat_used = 0
+        self._row_of[()] = 0        # row 0: no move (a deal whose legal moves are all cards)
+        self._moves: list[Move | None] = [None] * self.num_actions
+        self._action_of: dict[Move, int] = {}
+        for c in enc.kinds:
+            self.action_of(c)
+        self._phase_code = {p: i for i, p in enumerate(PHASES)}
+        o = layout.offsets
+        self._o_seat, self._o_to_move, self._o_phase = o["seat"], o["to_move"], o["phase"]
+        self._o_played, self._o_trick, self._o_leader = o["played"], o["trick"], o["trick_leader"]
+        self._sl_trick, self._sl_points, self._sl_hand = layout.slice("trick"), layout.slice("points"), \
+            layout.slice("hand")
+        self._o_trump = o["trump"]
+        names = [p.name for p in layout.pieces]
+        assert names[names.index("bid_value"):names.index("multiplier") + 1] == [
+            "bid_value", "bidder", "strain", "multiplier"]
+        self._sl_bid = slice(o["bid_value"], o["multiplier"] + 3)
+        self._bid_ids: dict[tuple[int, int, int, int], int] = {}
+        self._bid_bank: FloatArray = np.zeros((64, 1 + n + 5 + 3), np.float32)
+        self._arw = np.arange(layout.call_width)
+        calls = enc.game.call_vocabulary(enc.rules)
+        self._ncalls = len(calls)       # actions below this are calls
+        self._call_rows: FloatArray = np.zeros((len(calls), layout.call_width), np.float32)
+        for j, call in enumerate(calls):
+            self._call_rows[j] = layout.call_features(call)
+        bits_of = type(self.game.new_deal(self.rules, seed=0)).BITS.bit
+        self._kind_shift: IntArray = np.array([bits_of[c].bit_length() - 1 for c in enc.kinds], np.int64)
+        self._kind_bits: IntArray = np.zeros(52, np.int64)   # card -> its kind's bit
+        for j, c in enumerate(enc.kinds):
+            self._kind_bits[int(c)] = 1 << j
+        self._ar = np.arange(N)
+        self._ready = False
+        self.autoreset = autoreset
+
+    # -- the Gymnasium-style API -----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[FloatArray,
+                                                                                                dict[str, Any]]:
+        """Deal a new deal at every table.  Returns the observation of each table's seat to move and the info
+        (``action_mask``, ``to_move``, ``deal_seed``).
+
+        :param seed: table ``i`` draws its deal seeds from ``random.Random(f"{seed}:{i}")`` (``None``: fresh
+            entropy).
+        """
+        if options:
+            raise ValueError(f"reset takes no options; got {sorted(options)}")
+        base = seed if seed is not None else random.SystemRandom().getrandbits(62)
+        self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
+        self.deals = [self._fresh_deal(i) for i in range(self.num_tables)]
+        self.episodes = [0] * self.num_tables
+        self._start(list(range(self.num_tables)))
+        self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self.deals]
+        self._ready = True
+        return self._observe_movers(), self._info()
+
+    def step(self, actions: Sequence[int] | npt.NDArray[Any]) -> tuple[
+            FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
+        """Apply one action at every table (for its seat to move).
+
+        :returns: ``obs`` (N, D) of each table's seat to move next (a finished deal's table: the first
+            observation of its next deal), ``rewards`` (N, seats): each seat's team score of the deal that ended
+            at this step (0 elsewhere), ``terminations`` (N,), ``truncations`` (N,, always False), ``info``.
+        :raises ValueError: for an action that is not legal at its table (naming the table, the action and
+            what is allowed); then no table changes.
+        """
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        acts = self._check(actions)
+        N = self.num_tables
+        rewards = np.zeros((N, self.n), np.float32)
+        terminations = np.zeros(N, np.bool_)
+        deals, moves, first_card = self.deals, self._moves, self.first_card
+        ends: list[int] = []        # tables whose trick ended
+        resync: list[int] = []      # other moves (trump choice, ?, CLAIM) and auctions that ended
+        over: list[int] = []
+        rows = [0] * N
+        bits = [0] * N
+        flat: list[Any] = []        # the legal cards of the tables in the play, end to end
+        lengths: list[int] = []
+        playing: list[int] = []
+        legal_code = self._legal_code
+        ncalls = self._ncalls
+        for i, a in enumerate(acts.tolist()):
+            deal = deals[i]
+            if a < 0:
+                continue        # a table whose deal is over (autoreset=False)
+            deal.push(moves[a])   # the validating push (the mask said legal)
+            if a < first_card:
+                if a >= ncalls or deal.phase != AUCTION:
+                    resync.append(i)
+            elif not deal.trick_cards:
+                ends.append(i)
+            if deal.is_over:
+                over.append(i)
+                continue
+            legal: Any = deal.legal_moves()
+            if legal[-1].__class__ is Card:      # the play's legal cards (other moves come after any cards)
+                flat.extend(legal)
+                lengths.append(len(legal))
+                playing.append(i)
+            else:
+                rows[i], bits[i] = legal_code(legal)
+        pub = self._pub
+        seats = self._to_move      # the seats that moved
+        ia = np.flatnonzero(acts >= first_card)
+        if len(ia):
+            sa, ka = seats[ia], acts[ia] - first_card
+            k = self.k
+            pub[ia, self._o_played + sa * k + ka] += 1.0
+            pub[ia, self._o_trick + sa * k + ka] = 1.0
+            self._hands[ia, sa, ka] -= 1.0
+        if ends:
+            pub[ends, self._sl_trick] = 0.0
+            pub[ends, self._sl_points] = [deals[i].points for i in ends]
+            self._leader[ends] = [deals[i].trick_leader for i in ends]
+        calls = np.flatnonzero((acts >= 0) & (acts < ncalls))
+        if len(calls):
+            self._calls_made(calls, seats[calls], acts[calls])
+        for i in resync:
+            self._sync_public(i)
+        self._rows[:] = rows
+        self._bits[:] = bits
+        self._bits_version = object()
+        if playing:
+            starts = np.zeros(len(lengths), np.int64)
+            np.cumsum(lengths[:-1], out=starts[1:])
+            cards = np.frombuffer(array("q", flat), np.int64)    # (array: 5x faster than np.array on Cards)
+            self._bits[playing] = np.bitwise_or.reduceat(self._kind_bits[cards], starts)
+        if over:
+            team_of = self._team_of
+            for i in over:
+                score: Any = deals[i].score()   # type: ignore[attr-defined]
+                if score:
+                    rewards[i] = [score[t] for t in team_of]
+                self.episodes[i] += 1
+                if self.autoreset:
+                    deals[i] = self._fresh_deal(i)
+                else:
+                    self._sync_public(i)
+            terminations[over] = True
+            if self.autoreset:
+                self._start(over)
+        self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in deals]
+        return (self._observe_movers(), rewards, terminations, np.zeros(N, np.bool_), self._info())
+
+    def _calls_made(self, ia: IntArray, seats: IntArray, actions: IntArray) -> None:
+        """The last call, the number of calls and the standing bid of tables where a call was just made."""
+        pub, layout = self._pub, self.layout
+        cols = (layout.offsets["last_call"] + seats * layout.call_width)[:, None] + self._arw
+        pub[ia[:, None], cols] = self._call_rows[actions]
+        pub[ia, layout.offsets["calls"]] += 1.0
+        ids = self._bid_ids
+        deals = self.deals
+        rows = [ids.get(key) or self._bid_id(key) for key in [_auction_fields(deals[i]) for i in ia.tolist()]]
+        pub[ia, self._sl_bid] = self._bid_bank[rows]
+
+    def _check(self, actions: Sequence[int] | npt.NDArray[Any]) -> IntArray:
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_tables,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_tables} integers (one a table), not an array of shape "
+                             f"{acts.shape} and type {acts.dtype}")
+        acts = acts.astype(np.int64)
+        inside = (acts >= 0) & (acts < self.num_actions)
+        safe = np.where(inside, acts, 0)
+        card = safe - self.first_card
+        in_bits = (card >= 0) & ((self._bits >> card.clip(0)) & 1).astype(np.bool_)
+        ok = inside & (self._bank[self._rows, safe] | in_bits) | (self._to_move < 0)   # (a finished table: ignored)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError(self._refusal(i, int(acts[i])))
+        return np.where(self._to_move < 0, -1, acts)
+
+    def _refusal(self, i: int, action: int) -> str:
+        deal = self.deals[i]
+        legal = [f"{a} ({self.enc.action_text(a)})" for a in self.legal_actions(i)]
+        what = (f"{action} ({self.enc.action_text(action)})" if 0 <= action < self.num_actions
+                else f"{action} (not an action: actions are 0-{self.num_actions - 1})")
+        return (f"table {i}: action {what} is not legal for seat {deal.to_move} now ({deal.phase}); "
+                f"legal: {', '.join(legal)}; no table was changed")
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "to_move": self._to_move.copy(),
+                "deal_seed": np.array(self.deal_seeds, dtype=np.int64),
+                "episode": np.array(self.episodes, dtype=np.int64)}
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def legal_actions(self, i: int) -> list[int]:
+        """The legal actions at table ``i``, in increasing order."""
+        row = int(self._rows[i])
+        start, count = int(self._starts[row]), int(self._counts[row])
+        b = int(self._bits[i])
+        cards = [self.first_card + c for c in range(self.k) if b >> c & 1]
+        return sorted([int(a) for a in self._flat[start:start + count]] + cards)
+
+    def _card_bits(self) -> BoolArray:
+        """(N, kinds): the legal cards of each table, unpacked (once a step: kept until the bits change)."""
+        cached = self._unpacked
+        if cached is None or cached[0] is not self._bits_version:
+            cached = self._unpacked = (self._bits_version, ((self._bits[:, None] >> self._ark) & 1).astype(np.bool_))
+        return cached[1]
+
+    def action_masks(self) -> BoolArray:
+        """(N, actions): True for each legal action of each table's seat to move."""
+        mask = self._bank[self._rows]
+        mask[:, self.first_card:] |= self._card_bits()
+        return mask
+
+    def sample_legal(self, rng: np.random.Generator) -> IntArray:
+        """One uniformly drawn legal action per table (the random policy, without an (N, actions) draw)."""
+        rows = self._rows
+        in_row = self._counts[rows]
+        cards = self._card_bits()
+        running = cards.cumsum(axis=1)
+        total = in_row + running[:, -1]
+        pick = (rng.random(self.num_tables) * total).astype(np.int64)
+        from_row = pick < in_row
+        kind = (running <= (pick - in_row)[:, None]).sum(axis=1)
+        row_action = self._flat[self._starts[rows] + np.where(from_row, pick, 0)]
+        return np.where(from_row, row_action, self.first_card + kind)
+
+    def action_of(self, move: Move) -> int:
+        """The action number of an engine move."""
+        a = self._action_of.get(move)
+        if a is None:
+            a = self.enc.move_action(move)
+            self._action_of[move] = a
+            self._moves[a] = move
+        return a
+
+    def _legal_code(self, legal: tuple[Move, ...]) -> tuple[int, int]:
+        """A tuple of legal moves as (a bank row of its moves other than cards, a bit mask of its card kinds)."""
+        hit = self._row_of_id.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return hit[1], 0
+        cards = [m for m in legal if isinstance(m, Card)]
+        b = 0
+        for c in cards:
+            self.action_of(c)
+            b |= self._kind_bit[c]
+        rest = legal[len(cards):] if cards else legal
+        row = self._row_of.get(rest)
+        if row is None:
+            row = self._new_row(rest)
+        if not cards:
+            # calls and trump choices come from the engine's own tables of them: kept alive here (so the id
+            # cannot be reused) and looked up by id
+            self._row_of_id[id(legal)] = (legal, row)
+        return row, b
+
+    def _new_row(self, legal: tuple[Move, ...]) -> int:
+        actions = sorted(self.action_of(m) for m in legal)
+        row = len(self._row_of)
+        if row >= len(self._bank):
+            self._bank = np.concatenate([self._bank, np.zeros_like(self._bank)])
+            self._starts = np.concatenate([self._starts, np.zeros_like(self._starts)])
+            self._counts = np.concatenate([self._counts, np.zeros_like(self._counts)])
+        need = self._flat_used + len(actions)
+        while need > len(self._flat):
+            self._flat = np.concatenate([self._flat, np.zeros_like(self._flat)])
+        self._flat[self._flat_used:need] = actions
+        self._starts[row], self._counts[row] = self._flat_used, len(actions)
+        self._flat_used = need
+        self._bank[row, actions] = True
+        self._row_of[legal] = row
+        return row
+
+    def _set_legal(self, i: int) -> None:
+        deal = self.deals[i]
+        if deal.is_over:
+            self._rows[i], self._bits[i] = 0, 0
+            self._bits_version = object()
+            return
+        legal = deal.legal_moves()
+        self._rows[i], self._bits[i] = self._legal_code(legal)
+        self._bits_version = object()
+
+    # -- dealing ---------------------------------------------------------------------------------------
+    def _fresh_deal(self, i: int) -> Deal:
+        seed = self._rngs[i].getrandbits(63)
+        self.deal_seeds[i] = seed
+        return self.game.new_deal(self.rules, seed=seed, dealer=self.dealer)
+
+    def load(self, i: int, deal: Deal, deal_seed: int = -1) -> None:
+        """Put ``deal`` (at any position; a copy is kept) at table ``i`` (reset to a chosen deal); the table's
+        next deals follow from its seed as before.  ``info["deal_seed"]`` shows ``deal_seed`` (-1: not known).
+
+        :raises ValueError: for a deal of other rules or another dealer, or one that is over.
+        :raises RuntimeError: before :meth:`reset`.
+        """
+        if not self._ready:
+            raise RuntimeError("call reset() before load()")
+        if not 0 <= i < self.num_tables:
+            raise ValueError(f"table must be 0-{self.num_tables - 1}, not {i}")
+        if deal.rules != self.rules or deal.dealer != self.dealer:
+            raise ValueError(f"table {i}: the deal is of other rules or another dealer than this env's "
+                             f"({self.enc.preset}, dealer {self.dealer})")
+        if deal.is_over:
+            raise ValueError(f"table {i}: the deal is over")
+        self.deals[i] = deal.copy()
+        self.deal_seeds[i] = deal_seed
+        self._sync(i)
+
+    def _start(self, tables: list[int]) -> None:
+        """The arrays of tables whose deals were just dealt (nothing played yet), together."""
+        n, deals = self.n, self.deals
+        # the hands from the deal's own masks (core.deal: _once the cards held, _twice those held twice), each
+        # kind's bit picked out of the game's bit layout
+        masks = np.array([d._once + d._twice for d in (deals[i] for i in tables)], np.int64)
+        held = (masks[:, :, None] >> self._kind_shift) & 1
+        self._hands[tables] = held[:, :n] + held[:, n:]
+        self._pub[tables] = 0.0
+        self._phase[tables] = self._phase_code[AUCTION]
+        self._leader[tables] = -1
+        self._trump[tables] = -1
+        self._trump_public[tables] = True
+        self._declarer[tables] = -1
+        for i in tables:
+            deal = deals[i]
+            self._rows[i], self._bits[i] = self._legal_code(deal.legal_moves())
+            self._bits_version = object()
+
+    def record(self, i: int) -> dict[str, Any]:
+        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable)."""
+        from ..records import deal_record
+
+        return deal_record(self.deals[i])
+
+    def load_record(self, i: int, record: dict[str, Any]) -> None:
+        """Put the deal of a deal record (at the position it leaves the deal) at table ``i``.
+
+        :raises RecordError: for a record that does not replay.
+        :raises ValueError: for a deal of other rules or another dealer, or one that is over.
+        """
+        from ..records import read_deal
+
+        self.load(i, read_deal(record))
+
+    def _sync(self, i: int) -> None:
+        """Rebuild table ``i``'s arrays from its deal (a new deal, or one loaded at any position)."""
+        deal = self.deals[i]
+        k, n, kind = self.k, self.n, self._kind
+        pub = self._pub[i]
+        pub.fill(0.0)
+        hands = self._hands[i]
+        hands.fill(0.0)
+        for s, hand in enumerate(deal.hands):
+            for c in hand:
+                hands[s, kind[c]] += 1.0
+        played = pub[self.layout.slice("played")].reshape(n, k)
+        for seat, move in deal.history:
+            if isinstance(move, Card):
+                played[seat, kind[move]] += 1.0
+        if deal.phase == PLAY:
+            trick = pub[self._sl_trick].reshape(n, k)
+            seat = deal.trick_leader
+            for c in deal.trick_cards:
+                trick[seat, kind[c]] = 1.0
+                seat = (seat + 1) % n
+        pub[self._sl_points] = deal.points
+        self._leader[i] = deal.trick_leader
+        self._sync_public(i, calls_too=True)
+        self._set_legal(i)
+        self._to_move[i] = -1 if deal.to_move is None else deal.to_move
+
+    def _sync_public(self, i: int, calls_too: bool = False) -> None:
+        """Table ``i``'s phase, standing bid, trump and points after any move but a card (the last calls are
+        kept up to date by :meth:`_calls_made`); with ``calls_too`` the last calls afresh as well."""
+        deal = self.deals[i]
+        layout, pub, n = self.layout, self._pub[i], self.n
+        o = layout.offsets
+        self._phase[i] = self._phase_code[deal.phase]
+        if deal.phase != PLAY:
+            self._leader[i] = -1
+        elif self._leader[i] < 0:
+            self._leader[i] = deal.trick_leader
+        calls: list[Call] = deal.auction.calls   # type: ignore[attr-defined]
+        width = layout.call_width
+        if calls_too:
+            last = pub[layout.slices["last_call"]]
+            last.fill(0.0)
+            first = (deal.dealer + 1) % n
+            for j in range(max(0, len(calls) - n), len(calls)):
+                at = ((first + j) % n) * width
+                last[at:at + width] = layout.call_features(calls[j])
+        pub[o["calls"]] = len(calls)
+        fields = _auction_fields(deal)
+        row = self._bid_ids.get(fields) or self._bid_id(fields)
+        pub[self._sl_bid] = self._bid_bank[row]
+        code, public, declarer, hidden = _trump_fields(deal)
+        self._trump[i], self._trump_public[i], self._declarer[i] = code, public, declarer
+        pub[o["trump_hidden"]] = 1.0 if hidden else 0.0
+        pub[self._sl_points] = deal.points
+
+    def _bid_id(self, fields: tuple[int, int, int, int]) -> int:
+        """The row of :attr:`_bid_bank` of a standing bid: the pieces ``bid_value`` to ``multiplier``."""
+        value, bidder, strain, doubled = fields
+        n = self.n
+        row = np.zeros(1 + n + 5 + 3, np.float32)
+        row[0] = value
+        if bidder >= 0:
+            row[1 + bidder] = row[1 + n + strain] = row[1 + n + 5 + doubled] = 1.0
+        at = self._bid_ids[fields] = len(self._bid_ids) + 1     # 0 is the row of no bid
+        if at >= len(self._bid_bank):
+            self._bid_bank = np.concatenate([self._bid_bank, np.zeros_like(self._bid_bank)])
+        self._bid_bank[at] = row
+        return at
+
+    # -- observations ------------------------------------------------------------------------------------
+    def _observe_movers(self) -> FloatArray:
+        return self.observe_seats(self._to_move)
+
+    def observe_seats(self, seats: Sequence[int] | IntArray) -> FloatArray:
+        """(N, D): the compact observation of table ``i`` for seat ``seats[i]``."""
+        S = np.asarray(seats, dtype=np.int64)
+        ar = self._ar
+        out = self._pub.copy()
+        out[ar, self._o_seat + S] = 1.0
+        moving = self._to_move >= 0
+        out[ar[moving], self._o_to_move + self._to_move[moving]] = 1.0
+        out[ar, self._o_phase + self._phase] = 1.0
+        lead = self._leader >= 0
+        out[ar[lead], self._o_leader + self._leader[lead]] = 1.0
+        out[:, self._sl_hand] = self._hands[ar, S]
+        tc = self._trump
+        known = (tc >= 0) & (self._trump_public | (self._declarer == S))
+        out[ar[known], self._o_trump + tc[known]] = 1.0
+        return out
+
+    def observe(self, i: int, seat: int) -> FloatArray:
+        """The compact observation of table ``i`` for ``seat``, shape (D,)."""
+        seats = np.array(self._to_move.clip(0))
+        seats[i] = seat
+        out: FloatArray = self.observe_seats(seats)[i]
+        return out
+
+
+def encode_view(enc: Encoding, seat_view: dict[str, Any]) -> FloatArray:
+    """The compact observation built from a seat's JSON view (:func:`fiftysix.views.view`), and nothing else.
+
+    Slow; the reference :class:`VectorEnv` is tested against.  The standing bid is read by replaying the
+    view's public calls on a deal of the rules (calls do not depend on the cards).
+    """
+    layout = Layout(enc)
+    n = enc.n
+    out = np.zeros(layout.size, np.float32)
+    d = layout.views(out)
+    kind = enc.kind_of
+    seat = seat_view["seat"]
+    d["seat"][seat] = 1.0
+    if seat_view.get("to_move") is not None:
+        d["to_move"][seat_view["to_move"]] = 1.0
+    d["phase"][PHASES.index(seat_view["phase"])] = 1.0
+    for c in seat_view["hand"]:
+        d["hand"][kind[c]] += 1.0
+    trick = seat_view.get("trick")
+    for t in [*seat_view["tricks"], *([trick] if trick else [])]:
+        for j, c in enumerate(t["cards"]):
+            d["played"][(t["leader"] + j) % n, kind[c]] += 1.0
+    if trick is not None:
+        d["trick_leader"][trick["leader"]] = 1.0
+        for j, c in enumerate(trick["cards"]):
+            d["trick"][(trick["leader"] + j) % n, kind[c]] = 1.0
+    d["points"][:] = seat_view["points"]
+    texts = seat_view["auction"]
+    vocabulary = {c.text: c for c in enc.game.call_vocabulary(enc.rules)}
+    first = (seat_view["dealer"] + 1) % n
+    for j in range(max(0, len(texts) - n), len(texts)):
+        d["last_call"][(first + j) % n] = layout.call_features(vocabulary[texts[j]])
+    d["calls"][0] = len(texts)
+    replay = enc.game.new_deal(enc.rules, seed=0, dealer=seat_view["dealer"])
+    for text in texts:
+        replay.push(vocabulary[text])
+    value, bidder, strain, doubled = _auction_fields(replay)
+    d["bid_value"][0] = value
+    if bidder >= 0:
+        d["bidder"][bidder] = 1.0
+        d["strain"][strain] = 1.0
+        d["multiplier"][doubled] = 1.0
+    trump = seat_view.get("trump")
+    if trump is not None:
+        d["trump"][STRAINS.index(trump)] = 1.0
+    d["trump_hidden"][0] = 1.0 if seat_view.get("trump_hidden") else 0.0
+    return out
+
+
+__all__ = ["PHASES", "Layout", "Piece", "VectorEnv", "encode_view"]
