@@ -41,123 +41,195 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 async def _table_socket(ws: WebSocket) -> None:
-    server = serving(ws)
-    address = address_of(ws)
-    if await server.lookups.refused(address):
-        await ws.send_json({"type": "error", "message": server.lookups.refusal()})
-        await ws.close(code=4429)
+    socket = _Socket(ws)
+    table = await socket.find_table()
+    if table is None:
         return
-    found = await server.hub.get(ws.path_params["code"])
-    if found is None:
-        await server.lookups.failed(address)
-        await ws.send_json({"type": "error", "message": "no such table"})
-        await ws.close(code=4404)
-        return
-    table: LiveTable = found
-    conn: Connection | None = None
-    sender: asyncio.Task[None] | None = None
-    timing = server.settings.timing
-
-    def dropped() -> None:
-        """A client too far behind: no more messages for it, and the socket is closed with the reason."""
-        if conn is None:
-            return
-        table.disconnect(conn)
-        if sender is not None:
-            sender.cancel()
-        _closing.add(task := asyncio.create_task(_close(ws, conn.dropped or "")))
-        task.add_done_callback(_closing.discard)
-
-    limit = Buckets(timing.message_rate, timing.message_burst, keep=1)     # this connection's messages
     try:
         # the first message should be hello; anything else is answered as if hello had no version.  At a
         # private table without its secret the connection waits (it may ask the host) until let in.
-        while conn is None or conn not in table.conns:
-            if conn is None:    # a socket that never says hello holds a descriptor for nothing
-                try:
-                    text = await asyncio.wait_for(_receive(ws), timing.hello_timeout or None)
-                except TimeoutError:
-                    await ws.close(code=4408, reason=f"no hello within {timing.hello_timeout:g} s")
-                    return
-            else:
-                text = await _receive(ws)
-            if conn is not None and not limit.allow():
-                conn.send({"type": "error", "message": flood_refusal(timing.message_rate, timing.message_burst)})
-                continue
-            msg, error = read_message(text)
-            if conn is not None and msg is not None and msg["type"] == "ask":
-                await _ask(table, conn, msg)
-                continue
-            hello = msg if msg is not None and msg.get("type") == "hello" else {}
-            player = server.signer().read(ws.cookies.get(COOKIE))     # read now: it may have been signed out
-            if "token" in hello:
-                player = server.signer().read(hello["token"])
-                if player is None:
-                    await ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
-                                        "expired, signed out or from another server); you are watching"})
-            if conn is None:
-                conn = Connection(player.id if player is not None else None, limit=timing.send_queue)
-                conn.lang = language_of(ws)
-                conn.on_drop = dropped
-                sender = asyncio.create_task(_send_loop(ws, conn, timing.send_timeout))
-            conn.player = player.id if player is not None else None
-            if player is not None:
-                server.sockets.setdefault(player.id, set()).add(ws)
-            verdict = admission(table.state, conn.player, hello.get("key", ws.query_params.get("k")))
-            if verdict != "in":
-                if verdict == "wrong":
-                    await server.lookups.failed(address)
-                    if await server.lookups.refused(address):
-                        conn.send({"type": "error", "message": server.lookups.refusal()})
-                        break
-                conn.send({"type": "private", "code": table.code, "can_ask": conn.player is not None,
-                           "message": WRONG_KEY if verdict == "wrong" else PRIVATE})
-                continue
-            table.forget_knock(conn)
-            since = hello.get("version")
-            since = since if isinstance(since, int) and not isinstance(since, bool) else None
-            try:
-                while not await table.connect(conn, since):     # unloaded meanwhile: load it again
-                    found = await server.hub.get(ws.path_params["code"])
-                    if found is None:
-                        raise WebSocketDisconnect(4404)
-                    table = found
-            except TableError as e:
-                conn.send({"type": "error", "message": e.message})
+        while socket.conn is None or socket.conn not in socket.table.conns:
+            step = await socket.before_play()
+            if step == STOP:
+                return
+            if step == LEAVE:
                 break
-            for message in server.db.services.messages():     # a service down now: say so at once
-                conn.send(message)
-            if error is not None:
-                conn.send({"type": "error", "message": error})
-            elif msg is not None and msg.get("type") != "hello":
-                await server.handle(table, conn, msg)
-        while conn is not None and conn in table.conns:
-            text = await _receive(ws)
-            if not limit.allow():
-                conn.send({"type": "error", "message": flood_refusal(timing.message_rate, timing.message_burst)})
+        await socket.play()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await socket.close()
+
+
+AGAIN, LEAVE, STOP = "again", "leave", "stop"      # what the loop before play does next
+
+
+class _Socket:
+    """One table websocket: its table, its :class:`~.table.Connection` once it has said hello, the task that
+    sends to it, and its message bucket."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.server = serving(ws)
+        self.address = address_of(ws)
+        self.timing = self.server.settings.timing
+        self.conn: Connection | None = None
+        self.sender: asyncio.Task[None] | None = None
+        self.limit = Buckets(self.timing.message_rate, self.timing.message_burst, keep=1)   # its messages
+        self.table: LiveTable
+
+    async def find_table(self) -> LiveTable | None:
+        """The table of the path, or ``None`` (told why and closed: an address over its failed lookups, an
+        unknown code)."""
+        server, ws = self.server, self.ws
+        if await server.lookups.refused(self.address):
+            await ws.send_json({"type": "error", "message": server.lookups.refusal()})
+            await ws.close(code=4429)
+            return None
+        found = await server.hub.get(ws.path_params["code"])
+        if found is None:
+            await server.lookups.failed(self.address)
+            await ws.send_json({"type": "error", "message": "no such table"})
+            await ws.close(code=4404)
+            return None
+        self.table = found
+        return found
+
+    def dropped(self) -> None:
+        """A client too far behind: no more messages for it, and the socket is closed with the reason."""
+        conn = self.conn
+        if conn is None:
+            return
+        self.table.disconnect(conn)
+        if self.sender is not None:
+            self.sender.cancel()
+        _closing.add(task := asyncio.create_task(_close(self.ws, conn.dropped or "")))
+        task.add_done_callback(_closing.discard)
+
+    def over_rate(self) -> bool:
+        """Whether this message is one too many (the client is told; the message is ignored)."""
+        if self.limit.allow():
+            return False
+        assert self.conn is not None
+        self.conn.send({"type": "error", "message": flood_refusal(self.timing.message_rate,
+                                                                   self.timing.message_burst)})
+        return True
+
+    async def next_text(self) -> str | bytes | None:
+        """The next frame; before hello within the hello timeout (``None``: closed for saying nothing)."""
+        if self.conn is not None:
+            return await _receive(self.ws)
+        try:     # a socket that never says hello holds a descriptor for nothing
+            return await asyncio.wait_for(_receive(self.ws), self.timing.hello_timeout or None)
+        except TimeoutError:
+            await self.ws.close(code=4408, reason=f"no hello within {self.timing.hello_timeout:g} s")
+            return None
+
+    async def before_play(self) -> str:
+        """One message before the connection is at its table: hello (who, which secret, since which version),
+        or asking a private table's host; :data:`AGAIN` to wait for more, :data:`LEAVE` or :data:`STOP`."""
+        text = await self.next_text()
+        if text is None:
+            return STOP
+        if self.conn is not None and self.over_rate():
+            return AGAIN
+        msg, error = read_message(text)
+        if self.conn is not None and msg is not None and msg["type"] == "ask":
+            await _ask(self.table, self.conn, msg)
+            return AGAIN
+        hello = msg if msg is not None and msg.get("type") == "hello" else {}
+        conn = await self.connection(hello)
+        verdict = admission(self.table.state, conn.player, hello.get("key", self.ws.query_params.get("k")))
+        if verdict != "in":
+            return await self.not_in(verdict)
+        self.table.forget_knock(conn)
+        since = hello.get("version")
+        if not await self.join_table(since if isinstance(since, int) and not isinstance(since, bool) else None):
+            return LEAVE
+        for message in self.server.db.services.messages():     # a service down now: say so at once
+            conn.send(message)
+        if error is not None:
+            conn.send({"type": "error", "message": error})
+        elif msg is not None and msg.get("type") != "hello":
+            await self.server.handle(self.table, conn, msg)
+        return AGAIN
+
+    async def connection(self, hello: dict[str, Any]) -> Connection:
+        """This socket's connection, made at the first message, for the player of the cookie or of hello's token
+        (read at every hello: it may have been signed out)."""
+        server = self.server
+        player = server.signer().read(self.ws.cookies.get(COOKIE))
+        if "token" in hello:
+            player = server.signer().read(hello["token"])
+            if player is None:
+                await self.ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
+                                         "expired, signed out or from another server); you are watching"})
+        if self.conn is None:
+            self.conn = Connection(player.id if player is not None else None, limit=self.timing.send_queue)
+            self.conn.lang = language_of(self.ws)
+            self.conn.on_drop = self.dropped
+            self.sender = asyncio.create_task(_send_loop(self.ws, self.conn, self.timing.send_timeout))
+        self.conn.player = player.id if player is not None else None
+        if player is not None:
+            server.sockets.setdefault(player.id, set()).add(self.ws)
+        return self.conn
+
+    async def not_in(self, verdict: str) -> str:
+        """A private table without (or with a wrong) secret: say so; a wrong one counts for the address."""
+        assert self.conn is not None
+        lookups = self.server.lookups
+        if verdict == "wrong":
+            await lookups.failed(self.address)
+            if await lookups.refused(self.address):
+                self.conn.send({"type": "error", "message": lookups.refusal()})
+                return LEAVE
+        self.conn.send({"type": "private", "code": self.table.code, "can_ask": self.conn.player is not None,
+                        "message": WRONG_KEY if verdict == "wrong" else PRIVATE})
+        return AGAIN
+
+    async def join_table(self, since: int | None) -> bool:
+        """Put the connection at its table (loaded again if it was unloaded meanwhile); False when refused."""
+        assert self.conn is not None
+        try:
+            while not await self.table.connect(self.conn, since):
+                found = await self.server.hub.get(self.ws.path_params["code"])
+                if found is None:
+                    raise WebSocketDisconnect(4404)
+                self.table = found
+        except TableError as e:
+            self.conn.send({"type": "error", "message": e.message})
+            return False
+        return True
+
+    async def play(self) -> None:
+        """The connection's messages to the table until it leaves the table."""
+        conn = self.conn
+        while conn is not None and conn in self.table.conns:
+            text = await _receive(self.ws)
+            if self.over_rate():
                 continue
             msg, error = read_message(text)
             if msg is None:
                 conn.send({"type": "error", "message": error})
                 continue
-            await server.handle(table, conn, msg)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
+            await self.server.handle(self.table, conn, msg)
+
+    async def close(self) -> None:
+        conn, server = self.conn, self.server
         if conn is not None:
             if conn.player is not None:
                 open_sockets = server.sockets.get(conn.player, set())
-                open_sockets.discard(ws)
+                open_sockets.discard(self.ws)
                 if not open_sockets:
                     server.sockets.pop(conn.player, None)
-            table.forget_knock(conn)
-            if conn in table.conns:
-                table.disconnect(conn)
+            self.table.forget_knock(conn)
+            if conn in self.table.conns:
+                self.table.disconnect(conn)
             conn.send(None)
-        if sender is not None:
-            await asyncio.wait({sender}, timeout=1)
+        if self.sender is not None:
+            await asyncio.wait({self.sender}, timeout=1)
         with contextlib.suppress(Exception):
-            await ws.close()
+            await self.ws.close()
 
 
 async def _ask(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
