@@ -20,8 +20,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     # the numba kernel of the double-dummy search: one flat loop per search is what numba compiles fast,
     # and its tests compare it with the pure-Python reference instead
     ("src/fiftysix/solver/kernel.py", "*"): "compiled search kernel",
-    # TEMPORARY, until the research adapters are reworked (issue 29, the other half)
-    ("src/fiftysix/research/table.py", "Table.fill"): "research table, being reworked",
 }
 
 

@@ -337,47 +337,69 @@ class Table:
         if v["to_move"] is not None:
             d["to_move"][v["to_move"]] = 1
         d["hand_sizes"][:] = v["hand_sizes"]
-        contract = v["contract"]
-        if contract is not None:
-            declarer = contract.get("declarer", contract.get("bidder"))
-            d["declarer"][declarer] = 1
-            d["contract_value"][min(contract["value"], MAX_NUMBER)] = 1
-            strain = contract.get("strain")
-            if strain is not None:
-                d["contract_strain"][STRAINS.index(strain)] = 1
-            d["multiplier"][{1: 0, 2: 1, 4: 2}[contract.get("multiplier", 1)]] = 1
-        if v.get("trump") is not None:
-            d["trump"][STRAINS.index(v["trump"])] = 1
-        d["trump_hidden"][0] = 1.0 if v.get("trump_hidden") else 0.0
-        d["points"][:] = v["points"]
+        _fill_contract(d, v)
         trick = v["trick"]
         if trick is not None:
             d["trick_leader"][trick["leader"]] = 1
             for j, c in enumerate(trick["cards"]):
                 d["trick"][j, kind[c]] = 1
-        for c in v.get("discard") or ():
-            d["discard"][kind[c]] += 1
-        for c in v["pending_discard"]:
-            d["pending_discard"][kind[c]] += 1
-        d["kitty_size"][0] = v.get("kitty_size") or 0
-        high = v.get("highest_trump")
-        if high is not None:
-            d["highest_trump_seat"][high["seat"]] = 1
-            d["highest_trump_card"][kind[high["card"]]] = 1
+        _fill_cards_aside(d, v, kind)
         if perfect_recall:
-            for i, text in enumerate(v["auction"]):
-                d["auction"][i, enc.call_features[text]] = 1
-            for t, tr in enumerate(v["tricks"]):
-                d["tricks_leader"][t, tr["leader"]] = 1
-                for j, c in enumerate(tr["cards"]):
-                    d["tricks"][t, j, kind[c]] = 1
+            _fill_history(d, v, enc)
         else:
-            for i, text in enumerate(reversed(v["auction"][-enc.n:])):   # the most recent calls, newest first
-                d["recent_calls"][i, enc.call_features[text]] = 1
-            for tr in [*v["tricks"], *([trick] if trick else [])]:
-                for j, c in enumerate(tr["cards"]):
-                    d["played"][(tr["leader"] + j) % enc.n, kind[c]] += 1
+            _fill_recent(d, v, enc)
 
+
+def _fill_contract(d: dict[str, Any], v: Any) -> None:
+    """The contract, trumps and card points of the tensor."""
+    contract = v["contract"]
+    if contract is not None:
+        declarer = contract.get("declarer", contract.get("bidder"))
+        d["declarer"][declarer] = 1
+        d["contract_value"][min(contract["value"], MAX_NUMBER)] = 1
+        strain = contract.get("strain")
+        if strain is not None:
+            d["contract_strain"][STRAINS.index(strain)] = 1
+        d["multiplier"][{1: 0, 2: 1, 4: 2}[contract.get("multiplier", 1)]] = 1
+    if v.get("trump") is not None:
+        d["trump"][STRAINS.index(v["trump"])] = 1
+    d["trump_hidden"][0] = 1.0 if v.get("trump_hidden") else 0.0
+    d["points"][:] = v["points"]
+
+
+def _fill_cards_aside(d: dict[str, Any], v: Any, kind: dict[str, int]) -> None:
+    """The discards, the kitty's size and 55's highest trump so far."""
+    for c in v.get("discard") or ():
+        d["discard"][kind[c]] += 1
+    for c in v["pending_discard"]:
+        d["pending_discard"][kind[c]] += 1
+    d["kitty_size"][0] = v.get("kitty_size") or 0
+    high = v.get("highest_trump")
+    if high is not None:
+        d["highest_trump_seat"][high["seat"]] = 1
+        d["highest_trump_card"][kind[high["card"]]] = 1
+
+
+def _fill_history(d: dict[str, Any], v: Any, enc: Encoding) -> None:
+    """Perfect recall: every call and every trick of the deal."""
+    kind = enc.kind_of
+    for i, text in enumerate(v["auction"]):
+        d["auction"][i, enc.call_features[text]] = 1
+    for t, tr in enumerate(v["tricks"]):
+        d["tricks_leader"][t, tr["leader"]] = 1
+        for j, c in enumerate(tr["cards"]):
+            d["tricks"][t, j, kind[c]] = 1
+
+
+def _fill_recent(d: dict[str, Any], v: Any, enc: Encoding) -> None:
+    """The observation: the most recent calls, newest first, and the cards each seat has played."""
+    kind = enc.kind_of
+    trick = v["trick"]
+    for i, text in enumerate(reversed(v["auction"][-enc.n:])):
+        d["recent_calls"][i, enc.call_features[text]] = 1
+    for tr in [*v["tricks"], *([trick] if trick else [])]:
+        for j, c in enumerate(tr["cards"]):
+            d["played"][(tr["leader"] + j) % enc.n, kind[c]] += 1
 
 def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
     """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""
