@@ -306,3 +306,24 @@ def test_the_pooling_script_prints_the_pooled_difference(tmp_path: Path) -> None
     clash = subprocess.run([sys.executable, str(ROOT / "bench" / "pool_arena.py"), str(paths[0]), str(paths[0])],
                            capture_output=True, text=True, env=env, timeout=120)
     assert clash.returncode == 2 and "more than one run" in clash.stderr
+
+
+def test_a_cluster_that_asks_for_a_token_is_named_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's own refusal ("InvalidAuthToken") becomes one sentence saying what to set (issue 30)."""
+    from fiftysix.arena import cluster
+
+    class Refusing:
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**_kwargs: object) -> None:
+            raise ConnectionError("InvalidAuthToken: the request has no valid authentication token")
+
+    monkeypatch.setattr(cluster, "_ray", lambda: Refusing)
+    with pytest.raises(RuntimeError) as told:
+        cluster.connect("auto")
+    assert "RAY_AUTH_TOKEN" in str(told.value) and "ray get-auth-token" in str(told.value)
+    assert cluster._token_refused(ConnectionError("InvalidAuthToken"))
+    assert not cluster._token_refused(ConnectionError("connection refused"))

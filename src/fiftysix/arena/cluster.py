@@ -54,9 +54,26 @@ def connect(address: str) -> Any:
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
-    except (ConnectionError, RuntimeError, ValueError) as e:
-        raise RuntimeError(f"cannot join the Ray cluster at {address!r}: {e}") from None
+    except Exception as e:   # noqa: BLE001 - Ray raises many kinds; each is told to the user in one sentence
+        if _token_refused(e):
+            raise RuntimeError(TOKEN_HELP.format(address=address, error=e)) from None
+        if isinstance(e, ConnectionError | RuntimeError | ValueError):
+            raise RuntimeError(f"cannot join the Ray cluster at {address!r}: {e}") from None
+        raise
     return ray
+
+
+TOKEN_HELP = ("cannot join the Ray cluster at {address!r}: it asks for Ray's authentication token ({error}). "
+              "Ray 2.59 and later turn token authentication on for clusters started with `ray start --head`; "
+              "give this process the cluster's token: run `ray get-auth-token` on the head and set "
+              "RAY_AUTH_MODE=token and RAY_AUTH_TOKEN=<that token> (or RAY_AUTH_TOKEN_PATH=<a file holding it>) "
+              "before `fiftysix arena --ray`")
+
+
+def _token_refused(error: BaseException) -> bool:
+    """Whether Ray refused this process for a missing or wrong authentication token."""
+    text = f"{type(error).__name__} {error}".lower()
+    return "invalidauthtoken" in text or "authentication token" in text or "unauthenticated" in text
 
 
 def run_on_ray(config: ArenaConfig, address: str, results: list[ChunkResult],
