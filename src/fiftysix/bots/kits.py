@@ -152,6 +152,11 @@ class GameKit(Protocol):
         ...
 
     @property
+    def levels(self) -> Mapping[str, str]:
+        """The table page's levels (``beginner``, ``club``, ``expert``), each the name of a bot of the game."""
+        ...
+
+    @property
     def replays_from_hands(self) -> bool:
         """Every card of a deal is in the seats' hands or tricks (no kitty), so a sampled deal can be replayed
         from its first move (what ``kermit``'s weighting needs)."""

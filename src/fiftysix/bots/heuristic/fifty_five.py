@@ -28,6 +28,7 @@ class Kit55:
     pimc_choosers: Mapping[str, Chooser] = {"auction": pimc55.choose_call, "discard": pimc55.choose_discard,
                                             "trump": pimc55.choose_trump}
     replays_from_hands = False      # the kitty and the discards are not in the seats' hands
+    levels: Mapping[str, str] = {"beginner": "random", "club": "rules", "expert": "pimc"}
     trust: Trust | None = None      # not defined for 55 (issue 18 asks it of 56)
     card_model: CardModel | None = None     # none trained for 55
     sage_bid_margin: float | None = None    # not measured for 55: sage calls as pimc

@@ -28,6 +28,8 @@ class Kit56:
     pimc_choosers: Mapping[str, Chooser] = {"auction": pimc_auction56.choose_call,
                                             "trump": pimc_auction56.choose_trump}
     replays_from_hands = True
+    levels: Mapping[str, str] = {"beginner": "rules", "club": "pimc", "expert": "sage"}
+    """The table page's levels, each a bot the server offers (measured in docs/bots.md, "Levels")."""
     trust: Trust | None = trust56
     sage_bid_margin: float | None = 0.4
     """Tables a bid must gain over passing (pimc: 0.05). With pimc's margin the calls' chances of making
