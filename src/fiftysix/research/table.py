@@ -381,13 +381,14 @@ def _fill_cards_aside(d: dict[str, Any], v: Any, kind: dict[str, int]) -> None:
 
 
 def _fill_history(d: dict[str, Any], v: Any, enc: Encoding) -> None:
-    """Perfect recall: every call and every trick of the deal."""
+    """Perfect recall: every call and every trick of the deal (no loop variable named ``tr``: Babel's
+    extractor takes it for the translation call ``tr(lang, ...)`` and collects the next string)."""
     kind = enc.kind_of
     for i, text in enumerate(v["auction"]):
         d["auction"][i, enc.call_features[text]] = 1
-    for t, tr in enumerate(v["tricks"]):
-        d["tricks_leader"][t, tr["leader"]] = 1
-        for j, c in enumerate(tr["cards"]):
+    for t, done in enumerate(v["tricks"]):
+        d["tricks_leader"][t, done["leader"]] = 1
+        for j, c in enumerate(done["cards"]):
             d["tricks"][t, j, kind[c]] = 1
 
 
@@ -397,9 +398,9 @@ def _fill_recent(d: dict[str, Any], v: Any, enc: Encoding) -> None:
     trick = v["trick"]
     for i, text in enumerate(reversed(v["auction"][-enc.n:])):
         d["recent_calls"][i, enc.call_features[text]] = 1
-    for tr in [*v["tricks"], *([trick] if trick else [])]:
-        for j, c in enumerate(tr["cards"]):
-            d["played"][(tr["leader"] + j) % enc.n, kind[c]] += 1
+    for done in [*v["tricks"], *([trick] if trick else [])]:
+        for j, c in enumerate(done["cards"]):
+            d["played"][(done["leader"] + j) % enc.n, kind[c]] += 1
 
 def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
     """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""
