@@ -48,7 +48,6 @@ import time
 
 from ...core.deal import Deal
 from ...core.moves import Move
-from ...games.spec import Observation
 from ..base import Bot, Seen, legal_moves, make_bot, observed, register
 from ..kits import IsmctsPolicy, kit_for
 from ..sampling import Sampler, SamplingError, sampler_for
@@ -230,10 +229,11 @@ class IsmctsBot:
             ch.visits += 1
             ch.total += rewards[team]
 
-    def search_depth(self, obs: Observation) -> int:
+    def search_depth(self, seen: Seen) -> int:
         """Cards held at which the play is searched (``search_from``); above it the ``rules`` card is played."""
         if self.search_from is not None:
             return self.search_from if self.search_from > 0 else 99
+        obs = observed(seen)
         return kit_for(obs.game).search_depth(obs.n or 4)
 
     def rules_bot(self, game: str) -> Bot:
