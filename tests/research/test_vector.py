@@ -138,7 +138,7 @@ def test_bad_parameters_say_what_is_allowed() -> None:
         VectorEnv("56-4", dealer=-5)
     with pytest.raises(ValueError, match="num_tables must be an int of at least 1"):
         VectorEnv("56-4", num_tables=0)
-    with pytest.raises(ValueError, match="56 only"):
+    with pytest.raises(ValueError, match="without a kitty \\(56\\) only"):
         VectorEnv("55")
     with pytest.raises(Exception, match="unknown preset '56'"):
         VectorEnv("56")

@@ -175,9 +175,9 @@ class VectorEnv:
                  autoreset: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
-        game, _ = resolve_rules(rules)
-        if game.name != "56":
-            raise ValueError(f"the vector env plays 56 only for now, not {game.name} "
+        game, rules_object = resolve_rules(rules)
+        if game.kitty_size(rules_object):     # a kitty and discards (55) are not in its arrays yet
+            raise ValueError(f"the vector env plays games without a kitty (56) only for now, not {game.name} "
                              "(use fiftysix.pettingzoo or fiftysix.openspiel for 55)")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
         self.game: GameSpec = enc.game

@@ -344,7 +344,8 @@ function renderAuction(S, c) {
   if (!showPanel(panel, !!v)) return;
   const open = v.phase === "auction";
   clear(panel);
-  const list = h("ol", { class: "auction", id: "auction" });
+  // a long auction scrolls in its box: focusable, so a keyboard can scroll it too (axe)
+  const list = h("ol", { class: "auction", id: "auction", tabindex: 0, "aria-label": t("The calls of this deal") });
   v.auction.forEach((call, i) => {
     const ds = S.movers.auction[i];
     list.append(h("li", {}, h("b", {}, ds === c.me ? t("You") : c.nameOf(ds)), h("span", { class: "call" }, pretty(call)),
