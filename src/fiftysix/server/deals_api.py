@@ -61,8 +61,7 @@ async def api_record(request: Request) -> Response:
     record = await server.db.deal_record(code, number)
     if record is None:
         return refusal(f"table {code[:16]} has no finished deal {number}", 404)
-    headers = {"Content-Disposition": f'attachment; filename="{code}-deal-{number}.json"'}
-    return Response(await _download(record), media_type="application/json", headers=headers)
+    return await _attachment(record, f"{code}-deal-{number}.json")
 
 
 async def api_match_record(request: Request) -> Response:
@@ -79,8 +78,7 @@ async def api_match_record(request: Request) -> Response:
         record = table.state.match_record(number, records)
     if record is None:
         return refusal(f"table {code[:16]} has no match {number} with a finished deal", 404)
-    headers = {"Content-Disposition": f'attachment; filename="{code}-match-{number}.json"'}
-    return Response(await _download(record), media_type="application/json", headers=headers)
+    return await _attachment(record, f"{code}-match-{number}.json")
 
 
 async def api_review(request: Request) -> Response:
@@ -140,6 +138,8 @@ async def _review(key: str, record: object, index: int, extra: dict[str, Any], r
     return Response(body, media_type="application/json")
 
 
-async def _download(record: object) -> str:
+async def _attachment(record: object, filename: str) -> Response:
     """A record as a file to download (indented JSON), encoded in a thread: a match's records are large."""
-    return await asyncio.to_thread(lambda: json.dumps(record, indent=1) + "\n")
+    text = await asyncio.to_thread(lambda: json.dumps(record, indent=1) + "\n")
+    return Response(text, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

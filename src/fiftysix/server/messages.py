@@ -160,15 +160,16 @@ def snapshot(state: TableState, presence: Presence, player: str | None,
     """A full message for one viewer: ``state`` (on connect, with the recent finished deals) or ``event``
     (after each change).  ``info``: the table's facts when already made for this version (shared by all
     viewers)."""
+    seen = seat_view(state, player)     # once: the message's view and the call suggested from it
     msg: dict[str, Any] = {
         "type": "event" if event is not None else "state",
         "version": state.version,
         "table": info if info is not None else table_info(state, presence),
         "you": you(state, player),
-        "view": seat_view(state, player),
+        "view": seen,
         "movers": movers(state.deal) if state.deal is not None else None,
         "legal_moves": legal_moves(state, player),
-        "suggested": suggested_calls(state, player),
+        "suggested": suggested_calls(state, player, seen),
     }
     if event is not None:
         msg["event"] = public_event(state, event)
@@ -189,27 +190,18 @@ def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]
     return [m.to_json() for m in state.game.legal_moves(deal)]
 
 
-def suggested_calls(state: TableState, player: str | None) -> list[str]:
+def suggested_calls(state: TableState, player: str | None, seen: SeatView | None) -> list[str]:
     """The calls the viewer's hand supports, when it is their call: what the game's rule-of-thumb player would
-    call for them (the page offers it above the full list of bids).  Empty at any other time."""
-    seat_view = seat_view_to_call(state, player)
-    if seat_view is None:
+    call from their view ``seen`` (the page offers it above the full list of bids).  Empty at any other time."""
+    deal = state.deal
+    if seen is None or deal is None or deal.is_over or state.paused or seen["phase"] != "auction":
+        return []
+    if state.deal_seat(state.own_seat(player)) != deal.to_move:
         return []
     from ..bots import make_bot
 
-    call = make_bot("rules", 0, state.game.name).choose(seat_view)
-    return [call] if call in seat_view["legal"] else []
-
-
-def seat_view_to_call(state: TableState, player: str | None) -> SeatView | None:
-    deal = state.deal
-    if deal is None or deal.is_over or state.paused:
-        return None
-    seat = state.deal_seat(state.own_seat(player))
-    if seat is None or seat != deal.to_move:
-        return None
-    seat_view = view(deal, seat, state.match)
-    return seat_view if seat_view["phase"] == "auction" else None
+    call = make_bot("rules", 0, state.game.name).choose(seen)
+    return [call] if call in seen["legal"] else []
 
 
 def movers(deal: Any) -> dict[str, list[int]]:
