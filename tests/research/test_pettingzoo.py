@@ -81,7 +81,7 @@ def test_the_same_seed_deals_the_same_cards_and_another_seed_others() -> None:
 
 from fiftysix.pettingzoo import vector_env  # noqa: E402
 
-VECTOR_PRESETS = ["56-4", "56-6", "56-hidden"]
+VECTOR_PRESETS = ["56-4", "56-6", "56-hidden", "55", "55-6"]
 
 
 @pytest.mark.parametrize("preset", VECTOR_PRESETS)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from fiftysix.core.cards import Card  # noqa: E402
 from fiftysix.core.deal import Deal  # noqa: E402
-from fiftysix.core.moves import Move, TrumpChoice  # noqa: E402
+from fiftysix.core.moves import Discard, Move, TrumpChoice  # noqa: E402
 from fiftysix.games.fifty_six import TRUMP_CHOICES  # noqa: E402
 from fiftysix.research.table import Table, deal_from  # noqa: E402
 from fiftysix.research.vector import VectorEnv, encode_view  # noqa: E402
@@ -24,15 +24,17 @@ from fiftysix.research.vector import VectorEnv, encode_view  # noqa: E402
 def single_table(env: VectorEnv, i: int) -> Table:
     """The adapters' single table (the PettingZoo and OpenSpiel state) dealt the hands of table ``i``."""
     table = Table(env.enc)
-    for kind in deal_from(env.enc, env.deals[i].dealt):
+    for kind in deal_from(env.enc, env.deals[i].dealt, getattr(env.deals[i], "kitty", ())):
         table.deal_card(kind)
     return table
 
 
 @pytest.mark.parametrize(("preset", "seeds"), [("56-6", range(3)), ("56-4", [7]), ("56-hidden", [8]),
-                                                ("56-announce", [9])])
-def test_the_vector_env_equals_the_single_env_step_by_step(preset: str, seeds: range | list[int]) -> None:
-    """100 deals in all (20 tables, 5 resets): at every step the same seat to move, the same legal actions,
+                                                ("56-announce", [9]), ("55", [10, 11]), ("55-6", [12]),
+                                                ({"preset": "55-teams-4", "discards": "closed"}, [13, 14])])
+def test_the_vector_env_equals_the_single_env_step_by_step(preset: Any, seeds: range | list[int]) -> None:
+    """100 deals of 56 (20 tables, 5 resets) and 100 of 55 (with its kitty, the discard made card by card and
+    closed discards): at every step the same seat to move, the same legal actions,
     the same observation for every seat as the one built from that seat's JSON view, the same rewards."""
     env = VectorEnv(preset, num_tables=20)
     rng = np.random.default_rng(0)
@@ -138,8 +140,6 @@ def test_bad_parameters_say_what_is_allowed() -> None:
         VectorEnv("56-4", dealer=-5)
     with pytest.raises(ValueError, match="num_tables must be an int of at least 1"):
         VectorEnv("56-4", num_tables=0)
-    with pytest.raises(ValueError, match="without a kitty \\(56\\) only"):
-        VectorEnv("55")
     with pytest.raises(Exception, match="unknown preset '56'"):
         VectorEnv("56")
 
@@ -234,3 +234,59 @@ def test_a_seat_sees_the_same_in_deals_that_differ_only_in_what_it_cannot_see(
         assert not np.array_equal(env.observe(0, a), env.observe(1, a))
     if new_trump is not None:   # and the declarer sees its other trump
         assert not np.array_equal(env.observe(0, d.contract.declarer), env.observe(1, d.contract.declarer))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(["55", "55-6", {"preset": "55", "discards": "closed"}]), seed=st.integers(0, 10_000),
+       seat=st.integers(0, 5), pick=st.integers(0, 10_000), after_discard=st.booleans())
+def test_a_55_seat_sees_neither_the_kitty_nor_a_closed_discard_nor_other_hands(
+        rules: Any, seed: int, seat: int, pick: int, after_discard: bool) -> None:
+    """55 before any card is played (so every call stays legal): in the auction, a card of the kitty swapped
+    with a card of a seat the observer is not; once the discard is made, a discarded card swapped with one of
+    another seat's hand, which only the bidder may tell apart when the discards are closed."""
+    env = VectorEnv(rules, num_tables=2)
+    env.reset(seed=seed)
+    deal: Any = env.game.new_deal(env.rules, seed=seed, dealer=env.dealer)
+    rng = random.Random(seed)
+    while deal.phase == "auction" and (after_discard or rng.random() < 0.8):
+        legal = deal.legal_moves()
+        probe = deal.copy()
+        move = legal[rng.randrange(len(legal))]
+        probe.push(move)
+        if probe.is_over:       # thrown in
+            break
+        deal.push(move)
+    if after_discard:
+        assume(deal.phase == "discard")
+        legal = deal.legal_moves()
+        deal.push(legal[rng.randrange(len(legal))])
+    seat %= env.n
+    hands, kitty = [list(h) for h in deal.dealt], list(deal.kitty)
+    history = list(deal.history)
+    others = [s for s in range(env.n) if s != seat and (not after_discard or s != deal.bidder)]
+    assume(others and (not after_discard or seat != deal.bidder))
+    b = others[pick % len(others)]
+    y = hands[b][pick % len(hands[b])]
+    if after_discard:
+        x = deal.discard[pick % len(deal.discard)]
+        where = kitty if x in kitty else hands[deal.bidder]
+        history = [(s, Discard(tuple(sorted((y if c == x else c) for c in m.cards))))
+                   if isinstance(m, Discard) else (s, m) for s, m in history]
+    else:
+        assume(not deal.kitty_taken)
+        x, where = kitty[pick % len(kitty)], kitty
+    where[where.index(x)] = y
+    hands[b][hands[b].index(y)] = x
+    other: Any = env.game.read_setup({"kitty": [str(c) for c in kitty]}, env.rules, env.dealer, hands, None)
+    for _, move in history:
+        other.push(move)
+    env.load(0, deal)
+    env.load(1, other)
+    shown = after_discard and env.rules.discards == "open"     # an open discard is on the table for all
+    assert np.array_equal(env.observe(0, seat), env.observe(1, seat)) == (not shown)
+    assert not np.array_equal(env.observe(0, b), env.observe(1, b))   # the seat that holds it does see it
+    if after_discard:
+        assert not np.array_equal(env.observe(0, deal.bidder), env.observe(1, deal.bidder))
+        discard = env.observe(0, seat)[env.layout.slice("discard")]
+        assert np.flatnonzero(discard).tolist() == (sorted(env.enc.kinds.index(c) for c in deal.discard)
+                                                     if shown else [])

@@ -166,7 +166,7 @@ def env(preset: str = "56-4", render_mode: str | None = None, rules: object = No
 
 
 class VectorTableEnv(AECEnv):
-    """One table of :class:`~fiftysix.research.vector.VectorEnv` as an AEC environment (56 only): the compact
+    """One table of :class:`~fiftysix.research.vector.VectorEnv` as an AEC environment (56 and 55): the compact
     observation (``docs/research.md``) instead of the view-built tensor, the engine stepped directly.
 
     Observations are dicts of ``observation`` (the agent's compact observation) and ``action_mask``; the

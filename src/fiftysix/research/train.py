@@ -5,7 +5,7 @@ is team 0's score of the deal.  Each decision's observation (the compact observa
 range, and a bias) times a weight matrix gives the logits of the legal actions; after each batch of steps the
 decisions of finished deals move the weights along ``(return - baseline) * grad log pi``.
 
-    python -m fiftysix.research.train --rules 56-4 --steps 3000 --tables 256    # a few minutes
+    python -m fiftysix.research.train --rules 56-4 --steps 3000 --tables 256 [--plot curve.png]  # a few minutes
 
 prints the learning curve (mean team-0 score of the deals finished, per stretch) and the evaluation: the learned
 policy against ``random`` on the same deals as random against random (paired: the deals are the same, since a
@@ -155,6 +155,40 @@ def evaluate(policy: Policy | None, rules: object = "56-4", deals: int = 2000, t
     return np.array(scores)
 
 
+def write_plot(curve: Curve, path: str, title: str, learned: float | None = None,
+               random_: float | None = None) -> None:
+    """A PNG of the learning curve, with the evaluation's means as dashed lines when given.
+
+    :raises RuntimeError: if matplotlib is not installed (``pip install 'fiftysix[research]'``).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")       # no display needed
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RuntimeError("--plot needs matplotlib: pip install 'fiftysix[research]'") from None
+    if not curve.points:
+        raise ValueError("the curve has no points: train for at least one report stretch")
+    steps, means = zip(*curve.points, strict=True)
+    fig, ax = plt.subplots(figsize=(7, 3.8), dpi=110)
+    ax.plot(steps, means, marker="o", color="#1f5fa8", label="training: team 0's mean score of the deals finished")
+    if learned is not None:
+        ax.axhline(learned, color="#1f5fa8", linestyle="--",
+                   label=f"evaluation, learned policy (greedy): {learned:+.2f}")
+    if random_ is not None:
+        ax.axhline(random_, color="#a83a1f", linestyle="--", label=f"evaluation, random play: {random_:+.2f}")
+    ax.axhline(0.0, color="#888888", linewidth=0.8)
+    ax.set_xlabel("training steps (one action at every table)")
+    ax.set_ylabel("team 0's score a deal (tables)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rules", default="56-4")
@@ -163,9 +197,10 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deals", type=int, default=4000, help="deals of the evaluation")
+    parser.add_argument("--plot", default=None, metavar="FILE", help="write a PNG of the learning curve")
     args = parser.parse_args()
     start = time.monotonic()
-    policy, _ = train(args.rules, args.steps, args.tables, args.lr, args.seed, verbose=True)
+    policy, curve = train(args.rules, args.steps, args.tables, args.lr, args.seed, verbose=True)
     trained = time.monotonic() - start
     learned = evaluate(policy, args.rules, args.deals)
     random_ = evaluate(None, args.rules, args.deals)
@@ -173,6 +208,10 @@ def main() -> None:
     half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
     print(f"trained {trained:.0f} s; evaluation on {len(diff)} deals: learned {learned.mean():+.3f}, random "
           f"{random_.mean():+.3f} team-0 score a deal; difference {diff.mean():+.3f} ± {half:.3f} (95%)")
+    if args.plot:
+        write_plot(curve, args.plot, f"REINFORCE, linear policy, {args.rules}: {args.steps} steps of {args.tables} "
+                   f"tables ({trained:.0f} s)", float(learned.mean()), float(random_.mean()))
+        print(f"wrote {args.plot}")
 
 
 if __name__ == "__main__":

@@ -22,13 +22,14 @@ next deal.  Dealing is the explicit seeded chance step: deal ``j`` of table ``i`
 ``game.new_deal(rules, seed=info["deal_seed"][i], dealer=env.dealer)``, its seed drawn from the ``reset``
 seed and ``i`` alone, so a seed plus the actions replays every table exactly.
 
-Only 56 is supported for now (55's kitty and discards are not in the compact observation yet).
+55 plays as in the single-table adapters: the bidder takes the kitty, then discards one card at a time (a
+card action in the discard phase means "discard this card", in increasing action order); the compact
+observation then has the pieces ``kitty_size``, ``discard``, ``pending_discard`` and the highest trump.
 """
 
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,13 +38,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import Card
-from ..core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
-from ..core.moves import Call, Move
-from ..games import resolve_rules
+from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
+from ..core.moves import Call, Discard, Move
 from ..games.spec import GameSpec
 from .table import Encoding
 
 PHASES = (AUCTION, TRUMP, PLAY, OVER)
+PHASES_WITH_KITTY = (AUCTION, DISCARD, TRUMP, PLAY, OVER)
 STRAINS = ("S", "H", "D", "C", "NT")
 SUITS_OR_NONE = ("S", "H", "D", "C", "none")
 
@@ -73,6 +74,7 @@ class Layout:
 
     def __init__(self, enc: Encoding) -> None:
         n, k, teams = enc.n, len(enc.kinds), enc.n_teams
+        self.phases = phases = PHASES_WITH_KITTY if enc.kitty else PHASES
         calls = enc.game.call_vocabulary(enc.rules)
         self.forms: list[str] = list(dict.fromkeys(f"{c.kind}:{c.form}" for c in calls))
         width = len(self.forms) + 1 + 5
@@ -80,7 +82,9 @@ class Layout:
         self.pieces: list[Piece] = [
             Piece("seat", (n,), 0, 1, "one-hot: the observing seat", private=True),
             Piece("to_move", (n,), 0, 1, "one-hot: the seat to move (all 0 once the deal is over)"),
-            Piece("phase", (len(PHASES),), 0, 1, "one-hot: auction, trump (the declarer chooses), play, over"),
+            Piece("phase", (len(phases),), 0, 1, "one-hot: " + ", ".join(
+                {TRUMP: "trump (the declarer chooses)", DISCARD: "discard (the bidder's, after taking the kitty)"}
+                .get(p, p) for p in phases)),
             Piece("hand", (k,), 0, enc.game.copies,
                   "copies of each card kind the observing seat holds (kinds in `Encoding.kinds` order)",
                   private=True),
@@ -105,6 +109,19 @@ class Layout:
                                        "while not chosen or hidden from the seat", private=True),
             Piece("trump_hidden", (1,), 0, 1, "1 while a hidden trump is chosen and not yet turned up"),
         ]
+        if enc.kitty:     # 55: the kitty, the discard, the highest trump
+            self.pieces += [
+                Piece("kitty_size", (1,), 0, enc.kitty, "cards in the kitty (0 once the bidder has taken it)"),
+                Piece("discard", (k,), 0, 1, "the bidder's discard, once made, to the seats that may see it "
+                                            "(everyone with `discards: open`, else the bidder alone)",
+                      private=True),
+                Piece("pending_discard", (k,), 0, 1, "the cards the bidder has chosen so far of the discard it is "
+                                                    "making (to the bidder alone; the discard is made one card "
+                                                    "at a time, in increasing action order)", private=True),
+                Piece("highest_trump_seat", (n,), 0, 1, "one-hot: the seat that played the highest trump of the "
+                                                       "completed tricks (its side scores the bonus)"),
+                Piece("highest_trump_card", (k,), 0, 1, "one-hot: that trump"),
+            ]
         self.size = sum(p.size for p in self.pieces)
         self.offsets: dict[str, int] = {}
         self.slices: dict[str, slice] = {}
@@ -140,16 +157,20 @@ def _auction_fields(deal: Deal) -> tuple[int, int, int, int]:
     auction: Any = deal.auction  # type: ignore[attr-defined]
     if auction.bidder is None:
         return 0, -1, -1, 0
-    strain = auction.strain
-    return int(auction.value), int(auction.bidder), 4 if strain is None else int(strain), int(auction.doubled)
+    strain = getattr(auction, "strain", None)      # (55's bids name no suit and are never doubled)
+    return (int(auction.value), int(auction.bidder), 4 if strain is None else int(strain),
+            int(getattr(auction, "doubled", 0)))
 
 
 def _trump_fields(deal: Any) -> tuple[int, bool, int, bool]:
     """(trump index or -1, known to every seat, declarer or -1, hidden and not turned up), as the game's
     ``view_extra`` decides who knows the trump."""
+    mode = getattr(deal.rules, "trump", None)
+    if mode is None:        # 55: the bidder names trumps after the discard, for all to see
+        return (-1 if deal.trump is None else int(deal.trump)), True, -1, False
     contract = deal.contract
     declarer = -1 if contract is None else int(contract.declarer)
-    if deal.rules.trump == "bid":
+    if mode == "bid":
         if contract is None:
             return -1, True, declarer, False
         return (4 if deal.trump is None else int(deal.trump)), True, declarer, False
@@ -167,7 +188,7 @@ class VectorEnv:
     :param dealer: the dealer of every deal (default: the last seat, so that seat 0 calls and leads first).
     :param autoreset: deal the next deal at a table whose deal ended (default); with ``False`` the table stays
         at its deal's end (``to_move`` -1, no legal action, its actions ignored) until :meth:`reset`.
-    :raises ValueError: for a number of tables below 1, a dealer that is not a seat, or 55.
+    :raises ValueError: for a number of tables below 1 or a dealer that is not a seat.
     :raises RulesError: for an unknown preset or option.
     """
 
@@ -175,10 +196,6 @@ class VectorEnv:
                  autoreset: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
-        game, rules_object = resolve_rules(rules)
-        if game.kitty_size(rules_object):     # a kitty and discards (55) are not in its arrays yet
-            raise ValueError(f"the vector env plays games without a kitty (56) only for now, not {game.name} "
-                             "(use fiftysix.pettingzoo or fiftysix.openspiel for 55)")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
         self.game: GameSpec = enc.game
         self.rules = enc.rules
@@ -214,6 +231,8 @@ class VectorEnv:
         self.deals: list[Deal] = []
         self.deal_seeds: list[int] = [-1] * N
         self.episodes = [0] * N
+        self._seed_array: IntArray = np.full(N, -1, np.int64)     # (the two lists as arrays, for the info)
+        self._episode_array: IntArray = np.zeros(N, np.int64)
         self._rngs: list[random.Random] = []
         # the mask bank: one row per distinct tuple of legal moves met
         self._row_of: dict[tuple[Move, ...], int] = {}
@@ -228,7 +247,10 @@ class VectorEnv:
         self._action_of: dict[Move, int] = {}
         for c in enc.kinds:
             self.action_of(c)
-        self._phase_code = {p: i for i, p in enumerate(PHASES)}
+        self._phase_code = {p: i for i, p in enumerate(layout.phases)}
+        self.kitty: int = enc.kitty
+        if enc.kitty:
+            self._init_kitty()
         o = layout.offsets
         self._o_seat, self._o_to_move, self._o_phase = o["seat"], o["to_move"], o["phase"]
         self._o_played, self._o_trick, self._o_leader = o["played"], o["trick"], o["trick_leader"]
@@ -256,6 +278,22 @@ class VectorEnv:
         self._ready = False
         self.autoreset = autoreset
 
+    def _init_kitty(self) -> None:
+        """The arrays of 55's kitty and discard: the discard made (shown as the rules say), the cards chosen so
+        far of one being made, and the legal discards still open to it (sorted kind tuples)."""
+        N, k, o = self.num_tables, self.k, self.layout.offsets
+        self._discard_code = self._phase_code[DISCARD]
+        self._discards_open = getattr(self.rules, "discards", "open") == "open"
+        self._discard_cards: FloatArray = np.zeros((N, k), np.float32)
+        self._pending: FloatArray = np.zeros((N, k), np.float32)
+        self._bidder: IntArray = np.full(N, -1, np.int64)
+        self._pending_kinds: list[list[int]] = [[] for _ in range(N)]
+        self._discard_held: list[list[int]] = [[] for _ in range(N)]     # the bidder's kinds, sorted
+        self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
+                                                               o["highest_trump_card"])
+        self._sl_discard, self._sl_pending = self.layout.slice("discard"), self.layout.slice("pending_discard")
+        self._sl_high = slice(o["highest_trump_seat"], o["highest_trump_card"] + k)
+
     # -- the Gymnasium-style API -----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[FloatArray,
                                                                                                 dict[str, Any]]:
@@ -271,6 +309,7 @@ class VectorEnv:
         self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
         self.deals = [self._fresh_deal(i) for i in range(self.num_tables)]
         self.episodes = [0] * self.num_tables
+        self._episode_array[:] = 0
         self._start(list(range(self.num_tables)))
         self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self.deals]
         self._ready = True
@@ -292,35 +331,45 @@ class VectorEnv:
         N = self.num_tables
         rewards = np.zeros((N, self.n), np.float32)
         terminations = np.zeros(N, np.bool_)
-        deals, moves, first_card = self.deals, self._moves, self.first_card
+        deals, moves, first_card, ncalls = self.deals, self._moves, self.first_card, self._ncalls
         ends: list[int] = []        # tables whose trick ended
         resync: list[int] = []      # other moves (trump choice, ?, CLAIM) and auctions that ended
         over: list[int] = []
         rows = [0] * N
         bits = [0] * N
-        flat: list[Any] = []        # the legal cards of the tables in the play, end to end
-        lengths: list[int] = []
-        playing: list[int] = []
-        legal_code = self._legal_code
-        ncalls = self._ncalls
+        to_move: list[Any] = [-1] * N     # (a deal not over has a seat to move)
+        legal_code, kind_bit = self._legal_code, self._kind_bit
+        if self.kitty:      # 55 discards, one card at a time: not card play (these tables skip the pass below)
+            for i in np.flatnonzero((self._phase == self._discard_code) & (acts >= 0)).tolist():
+                to_move[i], rows[i], bits[i] = self._discard_step(i, int(acts[i]))
+                acts[i] = -1
+        # one pass over the tables: the move, then the next seat's legal moves as (bank row, card bits)
         for i, a in enumerate(acts.tolist()):
-            deal = deals[i]
             if a < 0:
                 continue        # a table whose deal is over (autoreset=False)
+            deal = deals[i]
             deal.push(moves[a])   # the validating push (the mask said legal)
-            if a < first_card:
-                if a >= ncalls or deal.phase != AUCTION:
-                    resync.append(i)
-            elif not deal.trick_cards:
-                ends.append(i)
-            if deal.is_over:
-                over.append(i)
-                continue
+            if a >= first_card:
+                if not deal.trick_cards:
+                    ends.append(i)
+                    if deal.is_over:
+                        over.append(i)
+                        continue
+            elif a >= ncalls or deal.phase != AUCTION:
+                resync.append(i)
+                if deal.is_over:
+                    over.append(i)
+                    continue
+                if deal.phase == DISCARD:   # 55: the auction ended; the bidder took the kitty
+                    to_move[i], bits[i] = deal.to_move, self._begin_discard(i)
+                    continue
+            to_move[i] = deal.to_move
             legal: Any = deal.legal_moves()
             if legal[-1].__class__ is Card:      # the play's legal cards (other moves come after any cards)
-                flat.extend(legal)
-                lengths.append(len(legal))
-                playing.append(i)
+                b = 0
+                for c in legal:
+                    b |= kind_bit[c]
+                bits[i] = b
             else:
                 rows[i], bits[i] = legal_code(legal)
         pub = self._pub
@@ -336,6 +385,9 @@ class VectorEnv:
             pub[ends, self._sl_trick] = 0.0
             pub[ends, self._sl_points] = [deals[i].points for i in ends]
             self._leader[ends] = [deals[i].trick_leader for i in ends]
+            if self.kitty:
+                for i in ends:
+                    self._sync_highest(i)
         calls = np.flatnonzero((acts >= 0) & (acts < ncalls))
         if len(calls):
             self._calls_made(calls, seats[calls], acts[calls])
@@ -344,27 +396,28 @@ class VectorEnv:
         self._rows[:] = rows
         self._bits[:] = bits
         self._bits_version = object()
-        if playing:
-            starts = np.zeros(len(lengths), np.int64)
-            np.cumsum(lengths[:-1], out=starts[1:])
-            cards = np.frombuffer(array("q", flat), np.int64)    # (array: 5x faster than np.array on Cards)
-            self._bits[playing] = np.bitwise_or.reduceat(self._kind_bits[cards], starts)
         if over:
-            team_of = self._team_of
-            for i in over:
-                score: Any = deals[i].score()   # type: ignore[attr-defined]
-                if score:
-                    rewards[i] = [score[t] for t in team_of]
-                self.episodes[i] += 1
-                if self.autoreset:
-                    deals[i] = self._fresh_deal(i)
-                else:
-                    self._sync_public(i)
+            self._deals_ended(over, rewards, to_move)
             terminations[over] = True
-            if self.autoreset:
-                self._start(over)
-        self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in deals]
+        self._to_move[:] = to_move
         return (self._observe_movers(), rewards, terminations, np.zeros(N, np.bool_), self._info())
+
+    def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int]) -> None:
+        """The rewards of tables whose deal just ended, and their next deals (or their final arrays)."""
+        deals, team_of = self.deals, self._team_of
+        for i in over:
+            score: Any = deals[i].score()   # type: ignore[attr-defined]
+            if score:
+                rewards[i] = [score[t] for t in team_of]
+            self.episodes[i] += 1
+            if self.autoreset:
+                deals[i] = self._fresh_deal(i)
+                to_move[i] = deals[i].to_move   # type: ignore[assignment]
+            else:
+                self._sync_public(i)
+        self._episode_array[over] += 1
+        if self.autoreset:
+            self._start(over)
 
     def _calls_made(self, ia: IntArray, seats: IntArray, actions: IntArray) -> None:
         """The last call, the number of calls and the standing bid of tables where a call was just made."""
@@ -376,6 +429,47 @@ class VectorEnv:
         deals = self.deals
         rows = [ids.get(key) or self._bid_id(key) for key in [_auction_fields(deals[i]) for i in ia.tolist()]]
         pub[ia, self._sl_bid] = self._bid_bank[rows]
+
+    def _begin_discard(self, i: int) -> int:
+        """Table ``i``'s bidder begins its discard; returns the card bits of its first card."""
+        deal = self.deals[i]
+        kind = self._kind
+        self._discard_held[i] = sorted(kind[c] for c in deal.hands[deal.to_move])   # type: ignore[index]
+        self._pending_kinds[i] = []
+        self._pending[i] = 0.0
+        return self._next_discard_bits(i)
+
+    def _next_discard_bits(self, i: int) -> int:
+        """The kinds the next card of the discard may be: any 5 cards held (55's rule: ``Deal55.discard_error``),
+        chosen in increasing order, so a kind above the last chosen with enough kinds above it to finish.
+        (The single-table adapters list the engine's 252 legal discards instead; the tests hold the two equal,
+        and the whole discard is pushed through the engine's validating ``push``.)"""
+        held, pending = self._discard_held[i], self._pending_kinds[i]
+        last = pending[-1] if pending else -1
+        need = self.kitty - len(pending)
+        b, count = 0, len(held)
+        for j, h in enumerate(held):
+            if h > last and count - j >= need:
+                b |= 1 << h
+        return b
+
+    def _discard_step(self, i: int, action: int) -> tuple[int, int, int]:
+        """One card of table ``i``'s discard; the whole discard is pushed on the deal with its last card.
+        Returns the seat to move, the bank row and the card bits after it."""
+        kind = action - self.first_card
+        pending = self._pending_kinds[i]
+        pending.append(kind)
+        self._pending[i, kind] = 1.0
+        deal = self.deals[i]
+        if len(pending) < self.kitty:
+            return deal.to_move, 0, self._next_discard_bits(i)    # type: ignore[return-value]
+        kinds = self.enc.kinds
+        deal.push(Discard(tuple(deal.sort_hand([kinds[k] for k in pending]))))
+        self._pending_kinds[i] = []
+        self._pending[i] = 0.0
+        self._sync_public(i)
+        row, bits = self._legal_code(deal.legal_moves())
+        return deal.to_move, row, bits      # type: ignore[return-value]
 
     def _check(self, actions: Sequence[int] | npt.NDArray[Any]) -> IntArray:
         acts = np.asarray(actions)
@@ -395,16 +489,16 @@ class VectorEnv:
 
     def _refusal(self, i: int, action: int) -> str:
         deal = self.deals[i]
-        legal = [f"{a} ({self.enc.action_text(a)})" for a in self.legal_actions(i)]
-        what = (f"{action} ({self.enc.action_text(action)})" if 0 <= action < self.num_actions
+        discarding = deal.phase == DISCARD
+        legal = [f"{a} ({self.enc.action_text(a, discarding)})" for a in self.legal_actions(i)]
+        what = (f"{action} ({self.enc.action_text(action, discarding)})" if 0 <= action < self.num_actions
                 else f"{action} (not an action: actions are 0-{self.num_actions - 1})")
         return (f"table {i}: action {what} is not legal for seat {deal.to_move} now ({deal.phase}); "
                 f"legal: {', '.join(legal)}; no table was changed")
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "to_move": self._to_move.copy(),
-                "deal_seed": np.array(self.deal_seeds, dtype=np.int64),
-                "episode": np.array(self.episodes, dtype=np.int64)}
+                "deal_seed": self._seed_array.copy(), "episode": self._episode_array.copy()}
 
     # -- actions ---------------------------------------------------------------------------------------
     def legal_actions(self, i: int) -> list[int]:
@@ -493,14 +587,16 @@ class VectorEnv:
             self._rows[i], self._bits[i] = 0, 0
             self._bits_version = object()
             return
-        legal = deal.legal_moves()
-        self._rows[i], self._bits[i] = self._legal_code(legal)
+        if deal.phase == DISCARD:
+            self._rows[i], self._bits[i] = 0, self._begin_discard(i)
+        else:
+            self._rows[i], self._bits[i] = self._legal_code(deal.legal_moves())
         self._bits_version = object()
 
     # -- dealing ---------------------------------------------------------------------------------------
     def _fresh_deal(self, i: int) -> Deal:
         seed = self._rngs[i].getrandbits(63)
-        self.deal_seeds[i] = seed
+        self.deal_seeds[i] = self._seed_array[i] = seed
         return self.game.new_deal(self.rules, seed=seed, dealer=self.dealer)
 
     def load(self, i: int, deal: Deal, deal_seed: int = -1) -> None:
@@ -520,7 +616,7 @@ class VectorEnv:
         if deal.is_over:
             raise ValueError(f"table {i}: the deal is over")
         self.deals[i] = deal.copy()
-        self.deal_seeds[i] = deal_seed
+        self.deal_seeds[i] = self._seed_array[i] = deal_seed
         self._sync(i)
 
     def _start(self, tables: list[int]) -> None:
@@ -537,6 +633,12 @@ class VectorEnv:
         self._trump[tables] = -1
         self._trump_public[tables] = True
         self._declarer[tables] = -1
+        if self.kitty:
+            self._pub[tables, self._o_kitty] = self.kitty
+            self._discard_cards[tables] = self._pending[tables] = 0.0
+            self._bidder[tables] = -1
+            for i in tables:
+                self._pending_kinds[i] = []
         for i in tables:
             deal = deals[i]
             self._rows[i], self._bits[i] = self._legal_code(deal.legal_moves())
@@ -581,6 +683,9 @@ class VectorEnv:
                 seat = (seat + 1) % n
         pub[self._sl_points] = deal.points
         self._leader[i] = deal.trick_leader
+        if self.kitty:
+            self._pending_kinds[i] = []
+            self._pending[i] = 0.0
         self._sync_public(i, calls_too=True)
         self._set_legal(i)
         self._to_move[i] = -1 if deal.to_move is None else deal.to_move
@@ -589,7 +694,7 @@ class VectorEnv:
         """Table ``i``'s phase, standing bid, trump and points after any move but a card (the last calls are
         kept up to date by :meth:`_calls_made`); with ``calls_too`` the last calls afresh as well."""
         deal = self.deals[i]
-        layout, pub, n = self.layout, self._pub[i], self.n
+        layout, pub = self.layout, self._pub[i]
         o = layout.offsets
         self._phase[i] = self._phase_code[deal.phase]
         if deal.phase != PLAY:
@@ -598,13 +703,12 @@ class VectorEnv:
             self._leader[i] = deal.trick_leader
         calls: list[Call] = deal.auction.calls   # type: ignore[attr-defined]
         width = layout.call_width
-        if calls_too:
+        if calls_too:     # each seat's latest call (in 55 the dealer's hold can make a seat call twice running)
             last = pub[layout.slices["last_call"]]
             last.fill(0.0)
-            first = (deal.dealer + 1) % n
-            for j in range(max(0, len(calls) - n), len(calls)):
-                at = ((first + j) % n) * width
-                last[at:at + width] = layout.call_features(calls[j])
+            for seat, move in deal.history:
+                if isinstance(move, Call):
+                    last[seat * width:(seat + 1) * width] = layout.call_features(move)
         pub[o["calls"]] = len(calls)
         fields = _auction_fields(deal)
         row = self._bid_ids.get(fields) or self._bid_id(fields)
@@ -613,6 +717,36 @@ class VectorEnv:
         self._trump[i], self._trump_public[i], self._declarer[i] = code, public, declarer
         pub[o["trump_hidden"]] = 1.0 if hidden else 0.0
         pub[self._sl_points] = deal.points
+        if self.kitty:
+            self._sync_kitty(i)
+
+    def _sync_kitty(self, i: int) -> None:
+        """Table ``i``'s kitty, hands (the bidder's grows by the kitty, then loses the discard), discard made and
+        highest trump (55)."""
+        deal: Any = self.deals[i]
+        kind = self._kind
+        self._pub[i, self._o_kitty] = 0 if deal.kitty_taken else self.kitty
+        self._bidder[i] = -1 if deal.bidder is None else deal.bidder
+        discard = self._discard_cards[i]
+        discard.fill(0.0)
+        for c in deal.discard or ():
+            discard[kind[c]] = 1.0
+        hands = self._hands[i]
+        hands.fill(0.0)
+        for s, hand in enumerate(deal.hands):
+            for c in hand:
+                hands[s, kind[c]] += 1.0
+        self._sync_highest(i)
+
+    def _sync_highest(self, i: int) -> None:
+        """55's highest trump of the completed tricks at table ``i``."""
+        deal: Any = self.deals[i]
+        pub = self._pub[i]
+        pub[self._sl_high] = 0.0
+        if deal.highest is not None:
+            seat, card, _ = deal.highest
+            pub[self._o_high_seat + seat] = 1.0
+            pub[self._o_high_card + self._kind[card]] = 1.0
 
     def _bid_id(self, fields: tuple[int, int, int, int]) -> int:
         """The row of :attr:`_bid_bank` of a standing bid: the pieces ``bid_value`` to ``multiplier``."""
@@ -647,6 +781,11 @@ class VectorEnv:
         tc = self._trump
         known = (tc >= 0) & (self._trump_public | (self._declarer == S))
         out[ar[known], self._o_trump + tc[known]] = 1.0
+        if self.kitty:
+            sees = (self._bidder == S) | self._discards_open
+            out[:, self._sl_discard] = self._discard_cards * sees[:, None]
+            making = (self._to_move == S) & (self._phase == self._discard_code)
+            out[:, self._sl_pending] = self._pending * making[:, None]
         return out
 
     def observe(self, i: int, seat: int) -> FloatArray:
@@ -672,7 +811,7 @@ def encode_view(enc: Encoding, seat_view: dict[str, Any]) -> FloatArray:
     d["seat"][seat] = 1.0
     if seat_view.get("to_move") is not None:
         d["to_move"][seat_view["to_move"]] = 1.0
-    d["phase"][PHASES.index(seat_view["phase"])] = 1.0
+    d["phase"][layout.phases.index(seat_view["phase"])] = 1.0
     for c in seat_view["hand"]:
         d["hand"][kind[c]] += 1.0
     trick = seat_view.get("trick")
@@ -686,12 +825,10 @@ def encode_view(enc: Encoding, seat_view: dict[str, Any]) -> FloatArray:
     d["points"][:] = seat_view["points"]
     texts = seat_view["auction"]
     vocabulary = {c.text: c for c in enc.game.call_vocabulary(enc.rules)}
-    first = (seat_view["dealer"] + 1) % n
-    for j in range(max(0, len(texts) - n), len(texts)):
-        d["last_call"][(first + j) % n] = layout.call_features(vocabulary[texts[j]])
     d["calls"][0] = len(texts)
     replay = enc.game.new_deal(enc.rules, seed=0, dealer=seat_view["dealer"])
-    for text in texts:
+    for text in texts:     # who made each call: the replay's seat to move (not always the next seat in 55)
+        d["last_call"][replay.to_move] = layout.call_features(vocabulary[text])
         replay.push(vocabulary[text])
     value, bidder, strain, doubled = _auction_fields(replay)
     d["bid_value"][0] = value
@@ -703,7 +840,17 @@ def encode_view(enc: Encoding, seat_view: dict[str, Any]) -> FloatArray:
     if trump is not None:
         d["trump"][STRAINS.index(trump)] = 1.0
     d["trump_hidden"][0] = 1.0 if seat_view.get("trump_hidden") else 0.0
+    if enc.kitty:
+        d["kitty_size"][0] = seat_view.get("kitty_size") or 0
+        for c in seat_view.get("discard") or ():
+            d["discard"][kind[c]] = 1.0
+        for c in seat_view.get("pending_discard") or ():
+            d["pending_discard"][kind[c]] = 1.0
+        high = seat_view.get("highest_trump")
+        if high is not None:
+            d["highest_trump_seat"][high["seat"]] = 1.0
+            d["highest_trump_card"][kind[high["card"]]] = 1.0
     return out
 
 
-__all__ = ["PHASES", "Layout", "Piece", "VectorEnv", "encode_view"]
+__all__ = ["PHASES", "PHASES_WITH_KITTY", "Layout", "Piece", "VectorEnv", "encode_view"]
