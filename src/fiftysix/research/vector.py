@@ -275,6 +275,7 @@ class VectorEnv:
         for j, c in enumerate(enc.kinds):
             self._kind_bits[int(c)] = 1 << j
         self._ar = np.arange(N)
+        self._row_base: IntArray = self._ar * layout.size
         self._ready = False
         self.autoreset = autoreset
 
@@ -771,16 +772,16 @@ class VectorEnv:
         S = np.asarray(seats, dtype=np.int64)
         ar = self._ar
         out = self._pub.copy()
-        out[ar, self._o_seat + S] = 1.0
-        moving = self._to_move >= 0
-        out[ar[moving], self._o_to_move + self._to_move[moving]] = 1.0
-        out[ar, self._o_phase + self._phase] = 1.0
-        lead = self._leader >= 0
-        out[ar[lead], self._o_leader + self._leader[lead]] = 1.0
-        out[:, self._sl_hand] = self._hands[ar, S]
-        tc = self._trump
+        base = self._row_base     # each table's row start in the flat array
+        tm, lead, tc = self._to_move, self._leader, self._trump
         known = (tc >= 0) & (self._trump_public | (self._declarer == S))
-        out[ar[known], self._o_trump + tc[known]] = 1.0
+        # the one-hot pieces in one scatter: seat and phase always, to_move, trick_leader and trump when set
+        at = np.concatenate([base + self._o_seat + S, base + self._o_phase + self._phase,
+                             np.where(tm >= 0, base + self._o_to_move + tm, -1),
+                             np.where(lead >= 0, base + self._o_leader + lead, -1),
+                             np.where(known, base + self._o_trump + tc, -1)])
+        out.reshape(-1)[at[at >= 0]] = 1.0
+        out[:, self._sl_hand] = self._hands[ar, S]
         if self.kitty:
             sees = (self._bidder == S) | self._discards_open
             out[:, self._sl_discard] = self._discard_cards * sees[:, None]
