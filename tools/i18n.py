@@ -1,7 +1,7 @@
 """Keep the message catalogues (``make i18n``): extract, merge, compile.
 
-1. **extract** every message id: the Python sources' ``N_("...")``/``Meaning("...")``/``_("...")``/``tr(lang, "...")``/``ntr(lang, "...", "...", n)``, the page's
-   ``t("...")``/``tn("...", "...")`` calls in ``static/*.js`` and the static HTML's text and labels (which
+1. **extract** every message id: the Python sources' ``N_("...")``/``Meaning("...")``/``_("...")``/
+   ``tr(lang, "...")``/``ntr(lang, "...", "...", n)``, the page's ``t("...")``/``tn("...", "...")`` calls in ``static/*.js`` and the static HTML's text and labels (which
    ``static/lang.js`` puts through ``t()``) into ``src/fiftysix/i18n/fiftysix.pot``;
 2. **merge** the template into each ``locale/LANG/LC_MESSAGES/fiftysix.po`` (new ids arrive untranslated,
    gone ids become obsolete);
