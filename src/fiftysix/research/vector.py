@@ -1,4 +1,4 @@
-"""N tables of 56 stepped at once, straight from the engine: numpy observations, masks, rewards.
+"""N tables of 56 or 55 stepped at once, straight from the engine: numpy observations, masks, rewards.
 
     from fiftysix.research.vector import VectorEnv
     env = VectorEnv("56-6", num_tables=256)
@@ -182,7 +182,7 @@ def _trump_fields(deal: Any) -> tuple[int, bool, int, bool]:
 
 
 class VectorEnv:
-    """``num_tables`` tables of one ruleset of 56, stepped together (a Gymnasium-style vector API).
+    """``num_tables`` tables of one ruleset of 56 or 55, stepped together (a Gymnasium-style vector API).
 
     :param rules: a preset name (``"56-6"``) or a rules object (``{"preset": "56-6", "deck": ...}``).
     :param dealer: the dealer of every deal (default: the last seat, so that seat 0 calls and leads first).
