@@ -22,6 +22,7 @@ and 1366 px to docs/screenshots/, ``first-NAME-WIDTH-LANG.png``).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from fiftysix.bots.levels import FIGURES, levels_for
 from fiftysix.core.meaning import Meaning
 from fiftysix.i18n import translate
 from fiftysix.server.words import OPTIONS
@@ -139,6 +141,19 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
     fill = page.evaluate("() => [...document.querySelectorAll('#fill option')].map(o => o.textContent)")
     for level in ("beginner", "club player", "expert"):
         assert any(words(lang, level) in text for text in fill), (level, fill)
+    # each level's measured figure under the picker (the panel's share of deal pairs won against the beginner)
+    chosen = page.locator("#fill").input_value()
+    for level, bot in levels_for("56").items():
+        page.select_option("#fill", bot)
+        helptext = page.locator("#fill-help").text_content() or ""
+        figure = FIGURES["56"].get(level)
+        if figure is None:
+            assert helptext == words(lang, "The other levels are measured against this one."), helptext
+        else:
+            js_round = [math.floor(v + 0.5) for v in (figure.value, figure.low, figure.high)]   # Math.round
+            assert f"{js_round[0]}%" in helptext and f"{js_round[1]}-{js_round[2]}%" in helptext, helptext
+            assert words(lang, "beginner") in helptext, helptext
+    page.select_option("#fill", chosen)
     if lang == "ml":
         assert all(MALAYALAM.search(label) for _, label in rows)
         page.evaluate("() => document.fonts.ready")

@@ -234,6 +234,14 @@ def levels_for(game: str) -> dict[str, str]:
     return {level: bot for level, bot in levels(game).items() if bot in bot_names(game)}
 
 
+def level_figures(game: str) -> dict[str, dict[str, Any]]:
+    """What each level is measured to gain over another (:data:`fiftysix.bots.levels.FIGURES`)."""
+    from ..bots.levels import figures_for
+
+    offered = levels_for(game)
+    return {level: f for level, f in figures_for(game).items() if level in offered and f["over"] in offered}
+
+
 def catalogue() -> dict[str, Any]:
     """Games, presets (with a sentence each), their options, allowed values and what the values mean, and the
     bots: what the create form offers."""
@@ -252,6 +260,7 @@ def catalogue() -> dict[str, Any]:
             if meanings:
                 options[key]["descriptions"] = dict(meanings)
         out[name] = {"presets": presets, "options": options, "bots": bot_names(name), "levels": levels_for(name),
+                     "level_figures": level_figures(name),
                      "default_bot": default_bot(name), "side_word": game.side_word,
                      "descriptions": {p: game.preset_descriptions.get(p, "") for p in game.presets()},
                      "default_preset": game.default_preset, "option_words": option_words(options),

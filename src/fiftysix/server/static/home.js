@@ -70,6 +70,29 @@ function renderOptions() {
                   t("fill with computer players ({bot})", { bot: botWord(bot, levelOf[bot]) })));
   }
   fill.append(h("option", { value: "" }, t("leave empty (friends or bots added by hand)")));
+  fill.onchange = () => fillHelp(info, levelOf);
+  fillHelp(info, levelOf);
+}
+
+const signed = (v) => (v >= 0 ? "+" : "") + v.toFixed(2);
+
+/** Under the computer players' picker: what the chosen level is measured to be (docs/bots.md "Levels"). */
+function fillHelp(info, levelOf) {
+  const level = levelOf[$("fill").value];
+  const figure = level && (info.level_figures || {})[level];
+  let text = "";
+  if (figure && figure.kind === "rating") {
+    text = t("Measured against a panel of computer players ({presets}): wins {share}% of deal pairs against the {level} level (95% interval {low}-{high}%; {pairs} deal pairs a pairing).",
+             { presets: figure.preset.replace(",", ", "), share: Math.round(figure.value), low: Math.round(figure.low),
+               high: Math.round(figure.high), level: botWord("", figure.over), pairs: figure.pairs });
+  } else if (figure) {
+    text = t("Measured: {value} points a deal more than the {level} level ({preset}, {pairs} deal pairs; 95% interval {low} to {high}).",
+             { value: signed(figure.value), low: signed(figure.low), high: signed(figure.high),
+               level: botWord("", figure.over), preset: figure.preset, pairs: figure.pairs });
+  } else if (level && Object.values(info.level_figures || {}).some((f) => f.over === level)) {
+    text = t("The other levels are measured against this one.");
+  }
+  $("fill-help").textContent = text;
 }
 
 function options() {
