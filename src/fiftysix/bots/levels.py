@@ -60,7 +60,5 @@ def levels_for(game: str) -> dict[str, str]:
 
 
 def figures_for(game: str) -> dict[str, dict[str, object]]:
-    """Level → its :class:`LevelFigure` as JSON, for the levels ``game`` has (the catalogue's
-    ``level_figures``)."""
-    levels = levels_for(game)
-    return {level: asdict(f) for level, f in FIGURES.get(game, {}).items() if level in levels and f.over in levels}
+    """Level → its :class:`LevelFigure` as JSON (the server keeps those of the levels it offers)."""
+    return {level: asdict(f) for level, f in FIGURES.get(game, {}).items()}

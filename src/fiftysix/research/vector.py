@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from ..core.cards import Card
 from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
-from ..core.moves import Call, Discard, Move
+from ..core.moves import Call, Move
 from ..games.spec import GameSpec
 from .table import Encoding
 
@@ -281,7 +281,7 @@ class VectorEnv:
 
     def _init_kitty(self) -> None:
         """The arrays of 55's kitty and discard: the discard made (shown as the rules say), the cards chosen so
-        far of one being made, and the legal discards still open to it (sorted kind tuples)."""
+        far of one being made, and the engine's legal discards of the bidder (as bit masks of kinds)."""
         N, k, o = self.num_tables, self.k, self.layout.offsets
         self._discard_code = self._phase_code[DISCARD]
         self._discards_open = getattr(self.rules, "discards", "open") == "open"
@@ -289,7 +289,7 @@ class VectorEnv:
         self._pending: FloatArray = np.zeros((N, k), np.float32)
         self._bidder: IntArray = np.full(N, -1, np.int64)
         self._pending_kinds: list[list[int]] = [[] for _ in range(N)]
-        self._discard_held: list[list[int]] = [[] for _ in range(N)]     # the bidder's kinds, sorted
+        self._discard_masks: list[dict[int, Move]] = [{} for _ in range(N)]   # legal discards by kind bits
         self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
                                                                o["highest_trump_card"])
         self._sl_discard, self._sl_pending = self.layout.slice("discard"), self.layout.slice("pending_discard")
@@ -432,26 +432,29 @@ class VectorEnv:
         pub[ia, self._sl_bid] = self._bid_bank[rows]
 
     def _begin_discard(self, i: int) -> int:
-        """Table ``i``'s bidder begins its discard; returns the card bits of its first card."""
-        deal = self.deals[i]
-        kind = self._kind
-        self._discard_held[i] = sorted(kind[c] for c in deal.hands[deal.to_move])   # type: ignore[index]
+        """Table ``i``'s bidder begins its discard: the engine's legal discards, each as a bit mask of its card
+        kinds; returns the card bits of the first card."""
+        legal: Any = self.deals[i].legal_moves()     # the Discard moves (the rule is the engine's)
+        kind_bit = self._kind_bit
+        masks: dict[int, Move] = {}
+        for m in legal:
+            b = 0
+            for c in m.cards:
+                b |= kind_bit[c]
+            masks[b] = m
+        self._discard_masks[i] = masks
         self._pending_kinds[i] = []
         self._pending[i] = 0.0
-        return self._next_discard_bits(i)
+        return self._next_discard_bits(i, 0)
 
-    def _next_discard_bits(self, i: int) -> int:
-        """The kinds the next card of the discard may be: any 5 cards held (55's rule: ``Deal55.discard_error``),
-        chosen in increasing order, so a kind above the last chosen with enough kinds above it to finish.
-        (The single-table adapters list the engine's 252 legal discards instead; the tests hold the two equal,
-        and the whole discard is pushed through the engine's validating ``push``.)"""
-        held, pending = self._discard_held[i], self._pending_kinds[i]
-        last = pending[-1] if pending else -1
-        need = self.kitty - len(pending)
-        b, count = 0, len(held)
-        for j, h in enumerate(held):
-            if h > last and count - j >= need:
-                b |= 1 << h
+    def _next_discard_bits(self, i: int, chosen: int) -> int:
+        """The kinds the next card of the discard may be, the discard being chosen in increasing kind order:
+        in each legal discard holding the ``chosen`` kinds as its lowest, its next lowest kind."""
+        b = 0
+        for m in self._discard_masks[i]:
+            rest = m ^ chosen
+            if m & chosen == chosen and rest and (rest & -rest) > chosen:
+                b |= rest & -rest
         return b
 
     def _discard_step(self, i: int, action: int) -> tuple[int, int, int]:
@@ -462,10 +465,11 @@ class VectorEnv:
         pending.append(kind)
         self._pending[i, kind] = 1.0
         deal = self.deals[i]
-        if len(pending) < self.kitty:
-            return deal.to_move, 0, self._next_discard_bits(i)    # type: ignore[return-value]
-        kinds = self.enc.kinds
-        deal.push(Discard(tuple(deal.sort_hand([kinds[k] for k in pending]))))
+        chosen = sum(1 << k for k in pending)
+        move = self._discard_masks[i].get(chosen)
+        if move is None:
+            return deal.to_move, 0, self._next_discard_bits(i, chosen)    # type: ignore[return-value]
+        deal.push(move)
         self._pending_kinds[i] = []
         self._pending[i] = 0.0
         self._sync_public(i)
