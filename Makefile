@@ -5,21 +5,41 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 
-.PHONY: serve play test test-fast lint typecheck bench check-examples clean i18n icons
+.PHONY: lock serve play test test-fast lint typecheck bench check-examples clean i18n icons
 
-$(STAMP): pyproject.toml
+UV := $(VENV)/bin/uv
+
+# Every install comes from the lock in requirements/ (exact versions with hashes, made by `make lock`), so a
+# release upstream cannot change what a fresh machine gets. uv itself is pinned and hashed in requirements/uv.txt.
+$(UV): requirements/uv.txt
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,server,arena,solver,research,cluster,scale]'
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements/uv.txt
+	touch $(UV)
+
+# the project itself, editable and without dependencies (they come from the lock); setuptools is in the lock
+INSTALL_SELF = $(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
+
+$(STAMP): pyproject.toml requirements/test.txt $(UV)
+	$(UV) pip sync --quiet --python $(PY) --require-hashes requirements/test.txt
+	$(INSTALL_SELF)
 	touch $(STAMP) $(SERVE_STAMP)
 
 # `make serve` and `make play` install only what the server and the bots need (the solver's numba included);
 # research (OpenSpiel, PettingZoo), Ray, plotting and the test tools come with `make test`.
-$(SERVE_STAMP): pyproject.toml
-	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[server,solver]'
+$(SERVE_STAMP): pyproject.toml requirements/serve.txt $(UV)
+	$(UV) pip sync --quiet --python $(PY) --require-hashes requirements/serve.txt
+	$(INSTALL_SELF)
 	touch $(SERVE_STAMP)
+
+# Refresh the lock to the newest releases that pyproject.toml allows, reinstall from it and run the whole suite.
+# The serve set is resolved inside the test set, so both install the same versions.
+LOCK = $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes
+lock: $(UV)
+	$(LOCK) --upgrade pyproject.toml requirements/build.in --all-extras -o requirements/test.txt
+	$(LOCK) --upgrade pyproject.toml requirements/build.in --extra server --extra solver \
+		-c requirements/test.txt -o requirements/serve.txt
+	rm -f $(STAMP) $(SERVE_STAMP)
+	$(MAKE) test
 
 serve: $(SERVE_STAMP)
 	$(VENV)/bin/fiftysix serve $(ARGS)

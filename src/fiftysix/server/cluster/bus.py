@@ -88,7 +88,7 @@ class Bus:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -146,7 +146,7 @@ class Bus:
         """A new subscriber with every channel this process wants (the old one's connection died with Redis)."""
         old, self.pubsub = self.pubsub, self.redis.pubsub()
         with contextlib.suppress(Exception):
-            await old.aclose()  # type: ignore[no-untyped-call]
+            await old.aclose()
         await self.pubsub.subscribe(*self.channels)
         self._stale = False
 
