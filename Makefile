@@ -32,11 +32,13 @@ $(SERVE_STAMP): pyproject.toml requirements/serve.txt $(UV)
 	touch $(SERVE_STAMP)
 
 # Refresh the lock to the newest releases that pyproject.toml allows, reinstall from it and run the whole suite.
+# `make lock UPGRADE=` only adds what pyproject.toml newly names and keeps every other pin.
 # The serve set is resolved inside the test set, so both install the same versions.
-LOCK = $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes
+UPGRADE ?= --upgrade
+LOCK = $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes $(UPGRADE)
 lock: $(UV)
-	$(LOCK) --upgrade pyproject.toml requirements/build.in --all-extras -o requirements/test.txt
-	$(LOCK) --upgrade pyproject.toml requirements/build.in --extra server --extra solver \
+	$(LOCK) pyproject.toml requirements/build.in --all-extras -o requirements/test.txt
+	$(LOCK) pyproject.toml requirements/build.in --extra server --extra solver \
 		-c requirements/test.txt -o requirements/serve.txt
 	rm -f $(STAMP) $(SERVE_STAMP)
 	$(MAKE) test
