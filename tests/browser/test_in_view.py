@@ -15,7 +15,7 @@ import pytest
 from helpers.live import LiveServer, browser_api
 from helpers.page import DESKTOP, PHONE, SMALL_PHONE, create_table, in_play, until
 
-sync_api = browser_api()
+browser_api()     # skipped without the system Chromium, failed in CI
 pytestmark = pytest.mark.browser
 
 SIZES = {"360": SMALL_PHONE, "390": PHONE, "1366": DESKTOP}
@@ -34,16 +34,6 @@ BOXES = """() => Object.fromEntries(['#felt', '#action-panel', '#summary-line', 
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with LiveServer(tmp_path_factory.mktemp("in-view") / "t.db", bot_delay=0.02) as live:
         yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from helpers.live import CHROMIUM, CHROMIUM_ARGS
-
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def inside(box: dict[str, float] | None) -> bool:

@@ -289,7 +289,7 @@ function renderLobby(S, c, actions) {
       buttons.append(h("button", { onclick: () => actions.send({ type: "sit", seat: seat.seat }) }, t("Sit here")));
     }
     if (you.host && lobby && seat.kind === "empty") {
-      buttons.append(h("button", { onclick: () => actions.send({ type: "bot", seat: seat.seat, bot: tb.fill || "random" }) }, t("Add computer")));
+      buttons.append(h("button", { onclick: () => actions.send({ type: "bot", seat: seat.seat, bot: tb.fill || tb.add_bot }) }, t("Add computer")));
     }
     if (you.host && lobby && seat.kind === "bot") {
       buttons.append(h("button", { onclick: () => actions.send({ type: "unbot", seat: seat.seat }) }, t("Remove")));
