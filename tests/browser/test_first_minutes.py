@@ -182,8 +182,12 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
     until(page, lambda p: bool(p.locator("#action-panel.you-move #specials").count()) or
           bool(p.locator("#hand button.card.legal").count()), limit=60)
     if page.locator("#specials").count():
-        suggested = page.locator("#suggest [data-suggested]")
+        suggested = page.locator("#action-panel [data-suggested]")
         assert suggested.count() >= 1
+        # each call is offered once: a suggested Pass is marked among the calls, not repeated below them
+        moves = page.evaluate("() => [...document.querySelectorAll('#specials [data-move], #suggest [data-move]')]"
+                              ".map(b => b.dataset.move)")
+        assert len(moves) == len(set(moves)), moves
         assert not page.locator("#all-bids").evaluate("d => d.open")
         assert page.title().startswith("● " + words(lang, "Your turn"))
         summary = page.locator("#auction-panel summary").inner_text()

@@ -3,9 +3,9 @@
 A table created with ``"clock": {"move": 20, "bank": 120}`` gives a person ``move`` seconds for each move
 (a call, a card, a trump, a discard); when those run out the seat's time bank runs, ``bank`` seconds for the
 whole match, of which one turn may draw at most :data:`TURN_SHARE` of the full bank (so that one slow call
-cannot spend what the rest of the match needs).  When both are gone, the seat's computer player makes that one move (the stored move says
-``"timeout": true``) and the person keeps the seat.  Only people's turns are timed: a computer player's,
-or a dropped person's that a computer player covers, are not.
+cannot spend what the rest of the match needs).  When both are gone, the seat's computer player makes that
+one move (the stored move says ``"timeout": true``) and the person keeps the seat.  Only people's turns are
+timed: a computer player's, or a dropped person's that a computer player covers, are not.
 
 What is left of a bank goes into the log with each move (``"bank"`` on the move event), so a restarted
 server knows every bank; the turn that was running when the server stopped starts again with its full move

@@ -185,14 +185,18 @@ function auctionPicker(S, c, actions, panel, legal) {
   const specials = movesOf(S, legal).filter(special).map((m) => m.move);
   const bids = movesOf(S, legal).filter((m) => !special(m)).map((m) => m.move);
   const row = h("div", { class: "row", id: "specials" });
+  const supported = (S.suggested || []).filter((m) => legal.includes(m));
   for (const m of specials) {
-    row.append(h("button", { class: `choice${S.selected === m ? " selected" : ""}`, "data-move": m,
+    // a suggested special call (most often Pass) is marked where it stands, not shown a second time below
+    const mark = supported.includes(m) ? { "data-suggested": "1", title: t("Your hand supports:") } : {};
+    row.append(h("button", { class: `choice${S.selected === m ? " selected" : ""}${mark.title ? " supported" : ""}`,
+                            "data-move": m, ...mark,
                             "aria-pressed": S.selected === m ? "true" : "false", onclick: () => actions.select(m) }, words[m] || m));
   }
   panel.append(row);
   // the call the hand supports (the rule-of-thumb player's, from the server) first, one tap away; the full list
   // of bids folds away below it
-  const suggested = (S.suggested || []).filter((m) => legal.includes(m));
+  const suggested = supported.filter((m) => !specials.includes(m));
   if (suggested.length) {
     const line = h("div", { class: "row suggest", id: "suggest" }, h("span", { class: "muted" }, t("Your hand supports:")));
     for (const m of suggested) {
@@ -203,7 +207,7 @@ function auctionPicker(S, c, actions, panel, legal) {
     panel.append(line);
   }
   if (bids.length) {
-    const fold = h("details", { class: "all-bids", id: "all-bids", open: S.allBidsOpen ?? !suggested.length },
+    const fold = h("details", { class: "all-bids", id: "all-bids", open: S.allBidsOpen ?? !supported.length },
       h("summary", {}, t("All bids ({n})", { n: bids.length })));
     fold.addEventListener("toggle", () => { S.allBidsOpen = fold.open; });
     panel.append(fold);

@@ -153,13 +153,19 @@ function keepInView() {
   const stage = `${S.table.match.number}.${S.table.match.deal_number}:${over ? "over" : S.view.phase}`;
   if (stage === lastStage) return;
   const first = lastStage === null;
+  const newDeal = !first && lastStage.split(":")[0] !== stage.split(":")[0];
   lastStage = stage;
-  if (over) note("acted", null);     // the summary says what happened; an old note would cover it
+  if (newDeal) note("acted", null);  // what the computer did for you last deal is old news
   if (first) return;                 // a page just opened keeps the browser's own scroll
   const fits = (el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; };
   const summary = document.getElementById("summary-panel");
   if (over && !summary.classList.contains("hidden")) {
-    if (!fits(summary)) summary.scrollIntoView({ block: summary.offsetHeight > innerHeight ? "start" : "end" });
+    // the result line, clear of the notes fixed at the foot of the window
+    const line = document.getElementById("summary-line") || summary;
+    const notes = document.getElementById("notes");
+    const foot = notes.classList.contains("hidden") ? innerHeight : notes.getBoundingClientRect().top;
+    const r = line.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > foot) line.scrollIntoView({ block: "center" });
     return;
   }
   const felt = document.getElementById("felt");
