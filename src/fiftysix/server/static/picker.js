@@ -46,7 +46,7 @@ export function renderHand(S, c, actions, panel) {
   const active = document.activeElement;
   const focusAt = active && panel.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
   clear(panel);
-  const legal = (S.sentAt === null && !c.t.paused && v.legal) || [];
+  const legal = (S.sentAt === null && !c.t.paused && !serviceDown(S) && v.legal) || [];
   const myTurn = legal.length > 0;
   const discard = myTurn && v.phase === "discard";
   const playing = myTurn && v.phase === "play";
@@ -102,11 +102,16 @@ function playLastCard(S, v, actions) {
   }, LAST_CARD_MS);
 }
 
+/** The server's database or Redis is not answering (its `service` messages): no move can be stored now. */
+export const serviceDown = (S) => Object.keys(S.services || {}).length > 0;
+
 export function renderAction(S, c, actions, panel) {
   const v = c.v;
   const st = c.t.status;
-  const legal = (v && S.sentAt === null && !c.t.paused && v.legal) || [];
-  const on = !!v && st === "playing";
+  const legal = (v && S.sentAt === null && !c.t.paused && !serviceDown(S) && v.legal) || [];
+  // while the server's database or Redis is away the banner alone speaks: no "your turn" that cannot be taken
+  const on = !!v && st === "playing" && !serviceDown(S);
+  if (!on) panel.classList.remove("you-move");
   if (!showPanel(panel, on)) return;
   clear(panel);
   if (c.t.paused) {     // no move is taken while paused: say so, not "your turn"

@@ -132,7 +132,8 @@ function onMessage(msg) {
     case "error":
       if (msg.id) S.outbox = S.outbox.filter((m) => m.id !== msg.id);
       S.sentAt = null;
-      showError(msg.message);
+      // a move the server could not store while its database is away: the banner already says the table waits
+      if (!Object.keys(S.services).length) showError(msg.message);
       break;
     default:
       break;
