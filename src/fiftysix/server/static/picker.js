@@ -183,6 +183,15 @@ function promiseHint(S, meaning, hand) {
   return box;
 }
 
+/** 28♥ and ♥28 are different calls (the form is a public convention): the suit-first form is drawn apart, and
+ *  a screen reader hears the two in their written order with the suit in words. */
+function bidForm(m) {
+  const first = /^([SHDC])(\d+)$/.exec(m);
+  if (first) return { cls: " suit-first", label: `${suitWord(first[1])} ${first[2]}` };
+  const after = /^(\d+)([SHDC])$/.exec(m);
+  return { cls: "", label: after ? `${after[1]} ${suitWord(after[2])}` : pretty(m) };
+}
+
 function auctionPicker(S, c, actions, panel, legal) {
   const words = SPECIAL_WORDS();
   panel.append(h("h2", {}, S.online ? t("Your call") : t("Your call (reconnecting)")));
@@ -232,8 +241,9 @@ function auctionPicker(S, c, actions, panel, legal) {
     }
     const grid = h("div", { class: "bids", id: "bids" });
     for (const m of shown) {
-      grid.append(h("button", { class: S.selected === m ? "selected" : "", "data-move": m, title: m,
-                               "aria-pressed": S.selected === m ? "true" : "false",
+      const form = bidForm(m);
+      grid.append(h("button", { class: `${S.selected === m ? "selected" : ""}${form.cls}`, "data-move": m, title: m,
+                               "aria-label": form.label, "aria-pressed": S.selected === m ? "true" : "false",
                                onclick: () => actions.select(m) }, pretty(m)));
     }
     fold.append(grid);
