@@ -151,7 +151,7 @@ def test_a_match_end_delivered_again_changes_ratings_once(deliveries: list[str])
 
 
 # -- a real table: the event that ends the match stores it -----------------------------------------------
-async def play_match(url: str, preset: str = "55", bot: str = "random") -> tuple[Database, str]:
+async def play_match(url: str, preset: str = "56-4", bot: str = "random") -> tuple[Database, str]:
     db = Database(url)
     await db.migrate()
     hub = Hub(db, Timing(bot_delay=0, next_delay=0), Limits())
@@ -161,7 +161,7 @@ async def play_match(url: str, preset: str = "55", bot: str = "random") -> tuple
     table.presence.covered.update({"p1", "p2"})      # both away: their computer players play for them
     table.conns.add(Connection(None, limit=1 << 30))  # someone watching, so deals follow one another
     await table.submit({"kind": "start", "player": "p1", "dealer": 0, "seed": 7})
-    for _ in range(600):
+    for _ in range(3600):      # random players: most matches end within seconds, a few take a minute
         if table.state.status == MATCH_OVER:
             break
         await asyncio.sleep(0.05)
@@ -177,7 +177,7 @@ def test_a_played_match_is_in_both_histories_and_rated(db: str) -> None:
             async with base.engine.connect() as conn:
                 row = (await conn.execute(select(matches))).one()
                 people = {r.player_id: r for r in await conn.execute(select(match_players))}
-            assert row.id == f"{code}/1" and row.game == "55" and row.rated
+            assert row.id == f"{code}/1" and row.game == "56" and row.rated
             assert set(people) == {"p1", "p2"}
             assert people["p1"].team == 0 and people["p2"].team == 1
             assert people["p1"].rank != people["p2"].rank

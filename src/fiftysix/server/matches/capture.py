@@ -27,6 +27,7 @@ class MatchEnd:
     standings: tuple[int, ...]  # team -> tables (56) or points (55) at the end
     start: tuple[int, ...]      # team -> standings when the match began
     finished: int               # unix seconds
+    names: tuple[tuple[str, str], ...] = ()    # (player id, the name they had at this table)
 
 
 def match_id(code: str, match_no: int) -> str:
@@ -91,7 +92,8 @@ def match_end(state: TableState) -> MatchEnd | None:
     start = tuple(int(s) for s in state.game.new_match(rules, first_dealer=0, seed=0).standings)
     return MatchEnd(match_id(state.code, state.match_no), state.code, state.match_no, state.game.name,
                     str(getattr(rules, "preset", "") or state.game.name), span[0], span[1], team_of,
-                    places(standings, match.winner), standings, start, int(time.time()))
+                    places(standings, match.winner), standings, start, int(time.time()),
+                    tuple(sorted(state.players.items())))
 
 
 def places(standings: tuple[int, ...], winner: int | None) -> tuple[int, ...]:

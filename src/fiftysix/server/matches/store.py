@@ -133,7 +133,8 @@ async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
     team_of = {p: tally.team_of_person(end, p) for p in people}
     anchors = tally.anchors(end)
     summary = {"team_of": list(end.team_of), "ranks": list(end.ranks), "standings": list(end.standings),
-               "people": team_of, "bots": {str(t): b for t, b in anchors.items()}}
+               "people": team_of, "bots": {str(t): b for t, b in anchors.items()},
+               "names": {p: n for p, n in end.names if p in team_of}}
     current = await _current(conn, end.game, people)
     teams: list[list[rating.Entry]] = [[current[p] for p in people if team_of[p] == t]
                                        + [rating.anchor(end.game, b) for b in anchors.get(t, [])]
