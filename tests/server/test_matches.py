@@ -124,6 +124,22 @@ def test_a_match_end_stores_stats_and_the_librarys_ratings(db: str) -> None:
     asyncio.run(run())
 
 
+def test_a_match_of_computers_only_is_stored_and_rates_no_one(tmp_path: Path) -> None:
+    async def run() -> None:
+        base = Database(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+        await base.migrate()
+        try:
+            async with base.engine.begin() as conn:
+                await write_deals(conn, [deal_row("ABCD", 1, 1, facts([None] * 4, ["rules"] * 4, [0, 24]))])
+                assert await record_match(conn, END)
+            assert await _ratings(base) == {}
+            async with base.engine.connect() as conn:
+                assert (await conn.execute(select(matches.c.rated))).scalar_one() is False
+        finally:
+            await base.close()
+    asyncio.run(run())
+
+
 def _obj(value: Any) -> dict[str, Any]:
     import json
     return json.loads(value) if isinstance(value, str) else dict(value)

@@ -155,6 +155,8 @@ async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
             for entry, value in zip(teams[t], values, strict=False):
                 if entry.player in rated:
                     new[entry.player] = value
+    if not people:      # computers only: the match is listed nowhere and rates no one
+        return True
     await conn.execute(match_players.insert(), [
         {"match_id": end.id, "player_id": p, "finished": end.finished, "team": team_of[p],
          "rank": end.ranks[team_of[p]], "stats": tally.stats[p],
