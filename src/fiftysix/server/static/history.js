@@ -27,7 +27,7 @@ function renderRatings(ratings) {
   }
   for (const game of games) {
     const r = ratings[game];
-    const line = t("{game}: {shown} (skill {mu} ± {sigma}, {n} rated matches)",
+    const line = t("{game}: {shown} (skill {mu} ± {sigma}; rated matches: {n})",
       { game, shown: formatNumber(r.shown), mu: formatNumber(r.mu), sigma: formatNumber(r.sigma), n: r.matches });
     box.append(h("p", { class: "rating" }, line, r.provisional ? ` · ${t("provisional")}` : ""));
   }
@@ -38,7 +38,7 @@ function renderStats(stats) {
   box.append(h("h2", {}, t("Stats")));
   for (const [game, s] of Object.entries(stats)) {
     box.append(h("h3", {}, game));
-    box.append(h("p", {}, t("{matches} matches, {won} won; {deals} deals played", s)));
+    box.append(h("p", {}, t("Matches {matches}, won {won}; deals played {deals}", s)));
     box.append(h("p", {}, t("Contracts declared {declared}, made {made} ({share})",
       { declared: s.declared, made: s.made, share: percent(s.made, s.declared) })));
     box.append(h("p", {}, game === "56" ? t("Tables a deal on average: {n}", { n: formatNumber(s.per_deal) })
@@ -60,8 +60,9 @@ function renderMatch(m) {
   const rating = m.rating ? ` · ${t("rating {before} → {after}", {
     before: formatNumber(Math.round(m.rating.before[0] * 10) / 10),
     after: formatNumber(Math.round(m.rating.after[0] * 10) / 10) })}` : "";
-  const partners = [...m.partners.map((p) => p.name || t("a former player")), ...m.computers.partners];
-  const opponents = [...m.opponents.map((p) => p.name || t("a former player")), ...m.computers.opponents];
+  const computer = (bot) => t("computer ({bot})", { bot });
+  const partners = [...m.partners.map((p) => p.name || t("a former player")), ...m.computers.partners.map(computer)];
+  const opponents = [...m.opponents.map((p) => p.name || t("a former player")), ...m.computers.opponents.map(computer)];
   return h("li", { class: "match" },
     h("p", {}, `${when(m.finished)} · ${m.game} · ${m.preset} · ${result}${rating}`),
     h("p", {}, t("Partners: {names}", { names: partners.join(", ") || "–" })),
