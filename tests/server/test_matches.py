@@ -251,3 +251,19 @@ def test_the_migration_upgrades_todays_schema(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"matches", "match_players", "ratings", "deal_seats", "tables", "events"} <= names
+
+
+def test_a_faulty_rating_update_never_stops_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a bug in the rating")
+    monkeypatch.setattr(rating, "rate", broken)
+
+    async def run() -> None:
+        base, _code = await play_match(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}")    # the match still ends
+        try:
+            assert all(count == 0 for _mu, _sigma, count in (await _ratings(base)).values())
+            async with base.engine.connect() as conn:
+                assert list(await conn.execute(select(matches))) == []
+        finally:
+            await base.close()
+    asyncio.run(run())

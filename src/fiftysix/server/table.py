@@ -199,7 +199,10 @@ class LiveTable:
         f = self.state.last_finished
         if self.state.deals_count > before and f is not None:
             finished = (f.number, f.record, f.result)
-            facts, end = deal_facts(self.state, played), match_end(self.state)
+            try:
+                facts, end = deal_facts(self.state, played), match_end(self.state)
+            except Exception:   # history and ratings must never cost the table its move
+                log.exception("table %s: the facts of deal %s could not be read", self.code, f.number)
         try:
             await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch,
                                  facts, end)

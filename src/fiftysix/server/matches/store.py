@@ -12,9 +12,11 @@ of the same person at once update one after the other.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,8 @@ from .schema import deal_seats, match_players, matches, ratings
 KILL_BEFORE_RATING = "FIFTYSIX_TEST_KILL_BEFORE_RATING"
 """Tests only: a file path; the first match end in a process with it set kills the process (SIGKILL) after
 its match row is written and before the ratings, once (the file is made first)."""
+
+log = logging.getLogger("fiftysix.server")
 
 DEAL_SEATS_SQL = "INSERT INTO deal_seats (table_code, number, match_no, facts) VALUES (?, ?, ?, ?)"
 
@@ -125,29 +129,29 @@ async def _current(conn: AsyncConnection, family: str, people: list[str]) -> dic
     return {p: found.get(p) or rating.new_entry(p) for p in people}
 
 
-async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
-    """Store a finished match, its people and their new ratings; ``False`` (nothing changed) when it is stored
-    already."""
-    tally = _Tally(end, await _facts(conn, end))
+@dataclass
+class _Plan:
+    """What a match end writes, computed before any write."""
+
+    summary: dict[str, Any]
+    people: list[str]
+    team_of: dict[str, int]
+    stats: dict[str, dict[str, Any]]
+    new: dict[str, tuple[float, float]]
+
+
+def _plan(end: MatchEnd, tally: _Tally, current: dict[str, rating.Entry]) -> _Plan:
     people = sorted(tally.stats)
     team_of = {p: tally.team_of_person(end, p) for p in people}
     anchors = tally.anchors(end)
     summary = {"team_of": list(end.team_of), "ranks": list(end.ranks), "standings": list(end.standings),
                "people": team_of, "bots": {str(t): b for t, b in anchors.items()},
                "names": {p: n for p, n in end.names if p in team_of}}
-    current = await _current(conn, end.game, people)
     teams: list[list[rating.Entry]] = [[current[p] for p in people if team_of[p] == t]
                                        + [rating.anchor(end.game, b) for b in anchors.get(t, [])]
                                        for t in range(len(end.ranks))]
     playing = [t for t, members in enumerate(teams) if members]
     rated = {p for p in people if rating.counts([teams[t] for t in playing], playing.index(team_of[p]))}
-    made = await conn.execute(_insert_once(conn, matches).values(
-        id=end.id, table_code=end.code, match_no=end.match_no, game=end.game, preset=end.preset,
-        finished=end.finished, first_deal=end.first_deal, last_deal=end.last_deal, summary=summary,
-        rated=bool(rated)))
-    if made.rowcount == 0:      # stored already: this match end was seen before
-        return False
-    _kill_for_test()
     new: dict[str, tuple[float, float]] = {}
     if rated:
         updated = rating.rate([teams[t] for t in playing], [end.ranks[t] for t in playing])
@@ -155,14 +159,40 @@ async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
             for entry, value in zip(teams[t], values, strict=False):
                 if entry.player in rated:
                     new[entry.player] = value
-    if not people:      # computers only: the match is listed nowhere and rates no one
+    return _Plan(summary, people, team_of, tally.stats, new)
+
+
+async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
+    """Store a finished match, its people and their new ratings; ``False`` (nothing changed) when it is stored
+    already, or when its facts cannot be read (logged: a fault here must not stop the table's last move)."""
+    facts = await _facts(conn, end)
+    try:
+        tally = _Tally(end, facts)
+    except Exception:
+        log.exception("match %s: its deals' facts do not add up; the match is not recorded", end.id)
+        return False
+    current = await _current(conn, end.game, sorted(tally.stats))
+    try:
+        plan = _plan(end, tally, current)
+    except Exception:
+        log.exception("match %s: the rating update failed; the match is not recorded", end.id)
+        return False
+    made = await conn.execute(_insert_once(conn, matches).values(
+        id=end.id, table_code=end.code, match_no=end.match_no, game=end.game, preset=end.preset,
+        finished=end.finished, first_deal=end.first_deal, last_deal=end.last_deal, summary=plan.summary,
+        rated=bool(plan.new)))
+    if made.rowcount == 0:      # stored already: this match end was seen before
+        return False
+    _kill_for_test()
+    if not plan.people:      # computers only: the match is listed nowhere and rates no one
         return True
     await conn.execute(match_players.insert(), [
-        {"match_id": end.id, "player_id": p, "finished": end.finished, "team": team_of[p],
-         "rank": end.ranks[team_of[p]], "stats": tally.stats[p],
-         "rating": {"before": [current[p].mu, current[p].sigma], "after": list(new[p])} if p in new else None}
-        for p in people])
-    await _write_ratings(conn, end, current, new)
+        {"match_id": end.id, "player_id": p, "finished": end.finished, "team": plan.team_of[p],
+         "rank": end.ranks[plan.team_of[p]], "stats": plan.stats[p],
+         "rating": {"before": [current[p].mu, current[p].sigma], "after": list(plan.new[p])}
+         if p in plan.new else None}
+        for p in plan.people])
+    await _write_ratings(conn, end, current, plan.new)
     return True
 
 
