@@ -30,14 +30,14 @@ def signed_in(c: Any, token: str) -> None:
     c.cookies.set("fiftysix_player", token)
 
 
-def store_match(db: Path, a: str, b: str) -> None:
+def store_match(db: str, a: str, b: str) -> None:
     facts = {"match_no": 1, "people": [a, b, None, None], "bots": [None, None, "rules", "rules"],
              "played": [0, 1, 2, 3], "declarer": 0, "form": "number-suit", "made": True, "standings": [24, 0]}
     end = MatchEnd("QWER/1", "QWER", 1, "56", "56-4", 1, 1, (0, 1, 0, 1), (0, 1), (24, 0), (12, 12), 1_700_000_000,
                    ((a, "Asha"), (b, "Biju")))
 
     async def run() -> None:
-        base = Database(f"sqlite+aiosqlite:///{db}")
+        base = Database(db)
         async with base.engine.begin() as conn:
             await write_deals(conn, [deal_row("QWER", 1, 1, facts)])
             assert await record_match(conn, end)
@@ -46,8 +46,7 @@ def store_match(db: Path, a: str, b: str) -> None:
     asyncio.run(run())
 
 
-def test_history_is_yours_and_your_co_players_only(tmp_path: Path) -> None:
-    db = tmp_path / "h.db"
+def test_history_is_yours_and_your_co_players_only(db: str) -> None:
     with client(db) as c:
         a, token_a = new_player(c, "Asha")
         b, _ = new_player(c, "Biju")
