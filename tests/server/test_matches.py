@@ -225,31 +225,35 @@ def test_the_migration_upgrades_a_database_written_by_older_code(tmp_path: Path)
         assert conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 2
 
 
-def test_the_migration_upgrades_todays_schema(tmp_path: Path) -> None:
+def test_the_migration_upgrades_todays_schema(db: str) -> None:
+    """A database at today's head (0004) with a table in it upgrades in place, on SQLite and PostgreSQL."""
     from alembic import command
     from alembic.config import Config
-    from sqlalchemy import create_engine
+    from sqlalchemy import inspect, text
 
     from fiftysix.server.db import MIGRATIONS
 
-    path = tmp_path / "today.db"
-    engine = create_engine(f"sqlite:///{path}")
-    with engine.begin() as conn:
+    def to_0004(conn: Any) -> None:
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0004_lease")
-        conn.exec_driver_sql("INSERT INTO tables (code, created, status) VALUES ('OLD1', 1, 'lobby')")
-    engine.dispose()
 
-    async def run() -> None:
-        base = Database(f"sqlite+aiosqlite:///{path}")
-        await base.migrate()
-        assert await base.exists("OLD1")
-        await base.close()
-    asyncio.run(run())
-    with sqlite3.connect(path) as conn:
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    async def run() -> set[str]:
+        base = Database(db)
+        try:
+            async with base.engine.begin() as conn:
+                await conn.run_sync(to_0004)
+                await conn.execute(text("INSERT INTO tables (code, created, status) VALUES ('OLD1', 1, 'lobby')"))
+            await base.migrate()
+            assert await base.exists("OLD1")
+            async with base.engine.connect() as conn:
+                version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
+                assert version == "0006_history"
+                return set(await conn.run_sync(lambda sync: inspect(sync).get_table_names()))
+        finally:
+            await base.close()
+    names = asyncio.run(run())
     assert {"matches", "match_players", "ratings", "deal_seats", "tables", "events"} <= names
 
 
