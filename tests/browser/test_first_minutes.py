@@ -175,14 +175,19 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
     page.click("#start-btn")
     page.wait_for_selector("#hand .card")
     seats = page.evaluate("() => [...document.querySelectorAll('#seats .seat .name')].map(n => n.textContent)")
-    assert any(words(lang, "Bot {n}", n=1) in s for s in seats), seats
+    # named by their level (the start page's default fill is the beginner, `rules`)
+    assert any(words(lang, "Beginner {n}", n=1) in s for s in seats), seats
 
     # this page's first call: the call its hand supports comes first, the full list folds away; the tab says so
     until(page, lambda p: bool(p.locator("#action-panel.you-move #specials").count()) or
           bool(p.locator("#hand button.card.legal").count()), limit=60)
     if page.locator("#specials").count():
-        suggested = page.locator("#suggest [data-suggested]")
+        suggested = page.locator("#action-panel [data-suggested]")
         assert suggested.count() >= 1
+        # each call is offered once: a suggested Pass is marked among the calls, not repeated below them
+        moves = page.evaluate("() => [...document.querySelectorAll('#specials [data-move], #suggest [data-move]')]"
+                              ".map(b => b.dataset.move)")
+        assert len(moves) == len(set(moves)), moves
         assert not page.locator("#all-bids").evaluate("d => d.open")
         assert page.title().startswith("● " + words(lang, "Your turn"))
         summary = page.locator("#auction-panel summary").inner_text()
@@ -411,7 +416,8 @@ def test_offline_review_and_every_page_have_words_and_pass_axe(
 
 def test_the_words_the_tests_look_for_are_translated() -> None:
     """The catalogue has every sentence above in Malayalam (else the ml runs would pass on English)."""
-    for msgid in ("Your turn", "your team", "Score now", "Bot {n}", "beginner", "Rules",
+    for msgid in ("Your turn", "your team", "Score now", "Bot {n}", "Beginner {n}", "Club player {n}", "beginner",
+                  "Rules",
                   "Your time ran out: the computer passed for you.",
                   "The host has paused the table: play goes on when they resume it."):
         assert MALAYALAM.search(translate(msgid, "ml")), msgid

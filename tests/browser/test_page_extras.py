@@ -101,23 +101,24 @@ def test_the_turn_clock_runs_out_and_the_bot_moves_for_the_person(server: LiveSe
     page = context.new_page()
     errors: list[str] = []
     watch_errors(page, errors)
-    code = new_table(page, server, "Asha", preset="56-4", fill="random", clock={"move": 2, "bank": 1})
+    code = new_table(page, server, "Asha", preset="56-4", fill="random", clock={"move": 2, "bank": 4})
     page.click("#start-btn")
     page.wait_for_selector("#action-panel.you-move", timeout=30000)
     clock = page.locator("[data-seat='0'] #turn-clock")
     clock.wait_for()
     assert re.search(r"\d s \+ bank 1", clock.inner_text()), clock.inner_text()
     page.screenshot(path=str(SCREENSHOTS / "clock-390x844.png"))
-    # nobody taps: after 2 s and the 1 s bank the bot makes this move; the person keeps the seat
+    # nobody taps: after 2 s and the turn's 1 s of the bank (a quarter of 4) the bot makes this move; the person
+    # keeps the seat and the bank keeps 3 s
     deadline = time.monotonic() + 30
-    while table_info(page, server, code)["banks"][0] != 0.0:
+    while table_info(page, server, code)["banks"][0] != 3.0:
         assert time.monotonic() < deadline, "the clock never ran out"
         page.wait_for_timeout(200)
     info = table_info(page, server, code)
     assert info["seats"][0]["kind"] == "player" and info["seats"][0]["name"] == "Asha"
-    # the page is playable again at its next turn, with the move seconds only (the bank is spent)
+    # the page is playable again at its next turn, with the move seconds and a fresh quarter of what is left
     page.wait_for_function("() => { const c = document.querySelector(\"[data-seat='0'] #turn-clock\");"
-                           " return c && !c.textContent.includes('bank') && document.querySelector"
+                           " return c && c.textContent.includes('bank') && document.querySelector"
                            "('#action-panel.you-move'); }", timeout=30000)
     assert not errors, errors
     context.close()

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fiftysix.server.clock import TurnClock
+from fiftysix.server.clock import TURN_SHARE, TurnClock
 
 
 @dataclass
@@ -99,6 +99,26 @@ def test_the_time_charged_is_the_time_the_clock_ran(steps: list[tuple[float, boo
             clock.update(state, 0)
         move, bank = clock.left()
         assert abs(move - max(0.0, 3.0 - ran)) < 1e-6
-        assert abs(bank - max(0.0, 10.0 - max(0.0, ran - 3.0))) < 1e-6
+        # one turn draws at most a quarter of the full bank (TURN_SHARE)
+        assert abs(bank - (10.0 - min(max(0.0, ran - 3.0), 10.0 * TURN_SHARE))) < 1e-6
+        clock.stop()
+    _run(body)
+
+
+def test_one_slow_turn_cannot_spend_the_whole_bank() -> None:
+    def body() -> None:
+        clock, state, now, timeouts = _clock()
+        clock.update(state, 0)
+        assert clock.info is not None and clock.info["bank_left"] == 10.0 and clock.info["turn_bank_left"] == 2.5
+        now.t += 60                              # far past move and bank: the turn's share is gone, no more
+        clock._ran_out()                         # what the event loop's timer calls
+        assert timeouts == [1]
+        event: dict[str, Any] = {"kind": "move", "seat": 0}
+        clock.stamp(event, state)                # the computer's move stores what the bank still holds
+        assert event["bank"] == 7.5
+        state.banks[0] = event["bank"]
+        state.deal.history.append("P")          # the next turn of the same seat draws again
+        clock.update(state, 0)
+        assert clock.left() == (3.0, 7.5)
         clock.stop()
     _run(body)

@@ -21,31 +21,33 @@ def error(ws: Any) -> str:
 def test_the_clock_runs_out_and_the_bot_moves_for_the_person_who_keeps_the_seat(db: str) -> None:
     with client(db) as c:
         asha = player(c, "Asha")
-        code = create(c, asha, preset="56-4", fill="random", clock={"move": 1, "bank": 1})
+        code = create(c, asha, preset="56-4", fill="random", clock={"move": 1, "bank": 4})
         with c.websocket_connect(keyed(f"/ws/{code}")) as ws:
             first = hello(ws, asha)
-            assert first["table"]["clock"] == {"move": 1.0, "bank": 1.0} and first["table"]["turn_clock"] is None
+            assert first["table"]["clock"] == {"move": 1.0, "bank": 4.0} and first["table"]["turn_clock"] is None
             ws.send_json({"type": "start"})
             turn = receive_until(ws, my_turn)
             began = time.monotonic()
             tc = turn["table"]["turn_clock"]
+            # the move second, then a quarter of the bank (one turn draws no more: server/clock.py TURN_SHARE)
             assert tc["seat"] == 0 and 1.5 <= tc["deadline"] - tc["now"] <= 2.05 and not tc["paused"]
             out = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("kind") == "move"
                                 and m["event"].get("seat") == 0)
             waited = time.monotonic() - began
             assert out["event"]["timeout"] is True and waited >= 1.7, waited      # move seconds, then the bank
             assert out["table"]["seats"][0]["kind"] == "player" and out["you"]["seat"] == 0
-            assert out["table"]["banks"][0] == 0.0
+            assert out["table"]["banks"][0] == 3.0          # the rest of the bank is kept for the match
             again = receive_until(ws, lambda m: my_turn(m) and m["version"] > out["version"])
             tc = again["table"]["turn_clock"]
-            assert tc["bank_left"] == 0.0 and 0.5 <= tc["deadline"] - tc["now"] <= 1.05    # the move seconds only
+            assert tc["bank_left"] == 3.0 and 1.5 <= tc["deadline"] - tc["now"] <= 2.05    # a fresh quarter
             ws.send_json({"type": "move", "move": again["view"]["legal"][0], "id": "quick"})
             moved = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("seat") == 0
                                   and m["version"] > again["version"])
             assert "timeout" not in moved["event"] and moved["you"]["seat"] == 0
         banks = c.get(keyed(f"/api/tables/{code}")).json()["banks"]
     with client(db) as c:    # a restart: the banks come back from the log
-        assert c.get(keyed(f"/api/tables/{code}")).json()["banks"][0] == banks[0] == 0.0
+        assert c.get(keyed(f"/api/tables/{code}")).json()["banks"][0] == banks[0]
+        assert 2.0 <= banks[0] <= 3.0
 
 
 @pytest.mark.parametrize("clock", [{"move": 0}, {"move": 5, "bank": -1}, {"bank": 5}, {"move": "5"}, 7,

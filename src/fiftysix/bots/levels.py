@@ -59,6 +59,12 @@ def levels_for(game: str) -> dict[str, str]:
     return dict(kit.levels) if kit is not None else {}
 
 
+def club_bot(game: str) -> str:
+    """The computer player a host gets unless they ask for another: the club level (``random`` only by name)."""
+    levels = levels_for(game)
+    return levels.get("club") or next(iter(levels.values()), "random")
+
+
 def figures_for(game: str) -> dict[str, dict[str, object]]:
     """Level → its :class:`LevelFigure` as JSON (the server keeps those of the levels it offers)."""
     return {level: asdict(f) for level, f in FIGURES.get(game, {}).items()}

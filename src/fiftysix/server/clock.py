@@ -2,9 +2,10 @@
 
 A table created with ``"clock": {"move": 20, "bank": 120}`` gives a person ``move`` seconds for each move
 (a call, a card, a trump, a discard); when those run out the seat's time bank runs, ``bank`` seconds for the
-whole match.  When both are gone, the seat's computer player makes that one move (the stored move says
-``"timeout": true``) and the person keeps the seat.  Only people's turns are timed: a computer player's,
-or a dropped person's that a computer player covers, are not.
+whole match, of which one turn may draw at most :data:`TURN_SHARE` of the full bank (so that one slow call
+cannot spend what the rest of the match needs).  When both are gone, the seat's computer player makes that
+one move (the stored move says ``"timeout": true``) and the person keeps the seat.  Only people's turns are
+timed: a computer player's, or a dropped person's that a computer player covers, are not.
 
 What is left of a bank goes into the log with each move (``"bank"`` on the move event), so a restarted
 server knows every bank; the turn that was running when the server stopped starts again with its full move
@@ -30,6 +31,8 @@ MAX_MOVE = 600
 """Most seconds a move may be given."""
 MAX_BANK = 3600
 """Most seconds a time bank may hold."""
+TURN_SHARE = 0.25
+"""The most of a match's full bank that one turn may draw: a quarter, so a bank lasts at least four hard moves."""
 
 
 def clock_rule(value: object) -> dict[str, float] | None:
@@ -60,15 +63,21 @@ class TurnClock:
         self.now = now              # the monotonic clock (a test passes its own)
         self.turn: tuple[int, int, int] | None = None   # (table seat, finished deals, moves of the deal)
         self.started = 0.0          # monotonic time the running part of the turn began
-        self.move = 0.0             # move seconds and bank left when it began
+        self.move = 0.0             # move seconds and the bank this turn may draw, left when it began
         self.bank = 0.0
+        self.reserve = 0.0          # the bank beyond what this turn may draw
         self.running = False
         self.expired: int | None = None     # the table seat whose time ran out this turn
         self.timer: asyncio.TimerHandle | None = None
         self.info: dict[str, Any] | None = None     # for the messages (without ``now``)
 
     def left(self) -> tuple[float, float]:
-        """Move seconds and bank left now."""
+        """Move seconds and the whole bank left now."""
+        move, bank = self._turn_left()
+        return move, bank + self.reserve
+
+    def _turn_left(self) -> tuple[float, float]:
+        """Move seconds and the bank this turn may still draw."""
         if not self.running:
             return self.move, self.bank
         spent = self.now() - self.started
@@ -86,7 +95,9 @@ class TurnClock:
             self._stop()
             self.turn, self.expired = turn, None
             if turn is not None:
-                self.move, self.bank = rule["move"], state.banks[turn[0]]
+                full = state.banks[turn[0]]
+                self.move, self.bank = rule["move"], min(full, rule["bank"] * TURN_SHARE)
+                self.reserve = full - self.bank
         if turn is None:
             self.info = None
             return
@@ -103,14 +114,14 @@ class TurnClock:
         if state.clock is None or event.get("kind") != "move" or self.turn is None:
             return
         if event.get("seat") == self.turn[0]:
-            event["bank"] = 0.0 if self.expired is not None else round(self.left()[1], 1)
+            event["bank"] = round(self.reserve if self.expired is not None else self.left()[1], 1)
 
     def stop(self) -> None:
         self._stop()
 
     def _stop(self) -> None:
         if self.running:
-            self.move, self.bank = self.left()
+            self.move, self.bank = self._turn_left()
         self.running = False
         if self.timer is not None:
             self.timer.cancel()
@@ -128,9 +139,10 @@ class TurnClock:
     def _note(self, paused: bool) -> None:
         if self.turn is None:
             return
-        move, bank = self.left()
+        move, bank = self._turn_left()
         now = time.time()
-        self.info = {"seat": self.turn[0], "move_left": round(move, 1), "bank_left": round(bank, 1),
+        self.info = {"seat": self.turn[0], "move_left": round(move, 1), "bank_left": round(bank + self.reserve, 1),
+                     "turn_bank_left": round(bank, 1),
                      "deadline": round(now + move + bank, 2) if self.running else None,
                      "paused": paused, "expired": self.expired is not None}
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ..bots.levels import club_bot
 from ..core.cards import Card
 from ..core.moves import Call
 from ..views import SeatView, view
@@ -69,6 +70,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "host_name": state.players.get(state.host, "?"),
         "fill": state.fill,
         "fill_level": level_of(state.game.name, state.fill),
+        "add_bot": club_bot(state.game.name),     # what "Add computer" seats when the table has no fill
         "grace": state.grace,
         "status": state.status,
         "private": state.private,

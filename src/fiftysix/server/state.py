@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.levels import club_bot
 from ..core.deal import Deal
 from ..core.errors import FiftySixError, IllegalMoveError, NotationError, RulesError
 from ..core.meaning import N_, Meaning
@@ -287,7 +288,7 @@ class TableState:
         if self.status == LOBBY:
             self.seats[current] = Seat()
         else:
-            bot = self.fill or "random"
+            bot = self.fill or club_bot(self.game.name)
             self.seats[current] = Seat(bot=bot)
         return e
 

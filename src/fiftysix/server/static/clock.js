@@ -1,6 +1,7 @@
 // The turn clock on the seat to move. The server sends its own time `now` and the `deadline` (both seconds
 // since the epoch): the page counts down from deadline - now as measured on arrival, never trusting its own
-// clock's setting. Move seconds run first, then the seat's bank.
+// clock's setting. Move seconds run first, then the seat's bank, of which one turn may draw only its share
+// (`turn_bank_left`; server/clock.py TURN_SHARE): the countdown runs to the end of that share.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatBadges } from "./seat-badges.js";
@@ -21,9 +22,12 @@ function clockText(left, bankLeft, paused) {
   return paused ? t("paused: {text}", { text }) : `◷ ${text}`;
 }
 
+/** The bank this turn may still draw (a server without the share rule sent only the whole bank). */
+const turnBank = () => (info.turn_bank_left ?? info.bank_left);
+
 function secondsLeft() {
   if (!info) return 0;
-  if (info.deadline === null) return info.move_left + info.bank_left;
+  if (info.deadline === null) return info.move_left + turnBank();
   return Math.max(0, (localDeadline - Date.now()) / 1000);
 }
 
@@ -31,7 +35,7 @@ function tick() {
   const el = document.getElementById("turn-clock");
   if (!el || !info) return;
   const left = secondsLeft();
-  el.textContent = clockText(left, info.bank_left, info.paused);
+  el.textContent = clockText(left, turnBank(), info.paused);
   el.classList.toggle("low", left <= 5);
   noteLow(left);
 }
@@ -41,9 +45,13 @@ function noteLow(left) {
   let text = null;
   if (info && !info.paused && info.seat === mySeat && info.deadline !== null) {
     const n = Math.ceil(left);
-    if (n <= LOW) text = t("{n} s left: then the computer moves for you.", { n });
-    else if (left <= info.bank_left) {
-      text = t("Your move time is up: your time bank is running ({n} s left for the match).", { n });
+    // with a small share of the bank, say first that the bank runs, then that the computer is about to move
+    const low = turnBank() > 0 ? Math.min(LOW, turnBank() / 2) : LOW;
+    if (left <= low) text = t("{n} s left: then the computer moves for you.", { n });
+    else if (left <= turnBank()) {
+      // what the whole bank will hold: this turn has drawn (its share - what is left of it) so far
+      const match = Math.ceil(info.bank_left - (turnBank() - left));
+      text = t("Your move time is up: your time bank is running ({n} s left for the match).", { n: match });
     }
   }
   note("clock", text, false);

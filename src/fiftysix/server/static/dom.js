@@ -103,6 +103,10 @@ export function botWord(bot, level) {
 /** A table's message with its computer players named in the page's language ("Bot 2" is the server's English). */
 export function localNames(table) {
   if (!table || !table.seats) return table;
-  for (const seat of table.seats) if (seat.kind === "bot") seat.name = t("Bot {n}", { n: seat.seat });
+  const named = { beginner: (n) => t("Beginner {n}", { n }), club: (n) => t("Club player {n}", { n }),
+                  expert: (n) => t("Expert {n}", { n }) };
+  for (const seat of table.seats) {
+    if (seat.kind === "bot") seat.name = (named[seat.level] || ((n) => t("Bot {n}", { n })))(seat.seat);
+  }
   return table;
 }

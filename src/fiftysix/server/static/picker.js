@@ -46,7 +46,7 @@ export function renderHand(S, c, actions, panel) {
   const active = document.activeElement;
   const focusAt = active && panel.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
   clear(panel);
-  const legal = (S.sentAt === null && !c.t.paused && v.legal) || [];
+  const legal = (S.sentAt === null && !c.t.paused && !serviceDown(S) && v.legal) || [];
   const myTurn = legal.length > 0;
   const discard = myTurn && v.phase === "discard";
   const playing = myTurn && v.phase === "play";
@@ -102,11 +102,16 @@ function playLastCard(S, v, actions) {
   }, LAST_CARD_MS);
 }
 
+/** The server's database or Redis is not answering (its `service` messages): no move can be stored now. */
+export const serviceDown = (S) => Object.keys(S.services || {}).length > 0;
+
 export function renderAction(S, c, actions, panel) {
   const v = c.v;
   const st = c.t.status;
-  const legal = (v && S.sentAt === null && !c.t.paused && v.legal) || [];
-  const on = !!v && st === "playing";
+  const legal = (v && S.sentAt === null && !c.t.paused && !serviceDown(S) && v.legal) || [];
+  // while the server's database or Redis is away the banner alone speaks: no "your turn" that cannot be taken
+  const on = !!v && st === "playing" && !serviceDown(S);
+  if (!on) panel.classList.remove("you-move");
   if (!showPanel(panel, on)) return;
   clear(panel);
   if (c.t.paused) {     // no move is taken while paused: say so, not "your turn"
@@ -178,6 +183,15 @@ function promiseHint(S, meaning, hand) {
   return box;
 }
 
+/** 28♥ and ♥28 are different calls (the form is a public convention): the suit-first form is drawn apart, and
+ *  a screen reader hears the two in their written order with the suit in words. */
+function bidForm(m) {
+  const first = /^([SHDC])(\d+)$/.exec(m);
+  if (first) return { cls: " suit-first", label: `${suitWord(first[1])} ${first[2]}` };
+  const after = /^(\d+)([SHDC])$/.exec(m);
+  return { cls: "", label: after ? `${after[1]} ${suitWord(after[2])}` : pretty(m) };
+}
+
 function auctionPicker(S, c, actions, panel, legal) {
   const words = SPECIAL_WORDS();
   panel.append(h("h2", {}, S.online ? t("Your call") : t("Your call (reconnecting)")));
@@ -185,14 +199,18 @@ function auctionPicker(S, c, actions, panel, legal) {
   const specials = movesOf(S, legal).filter(special).map((m) => m.move);
   const bids = movesOf(S, legal).filter((m) => !special(m)).map((m) => m.move);
   const row = h("div", { class: "row", id: "specials" });
+  const supported = (S.suggested || []).filter((m) => legal.includes(m));
   for (const m of specials) {
-    row.append(h("button", { class: `choice${S.selected === m ? " selected" : ""}`, "data-move": m,
+    // a suggested special call (most often Pass) is marked where it stands, not shown a second time below
+    const mark = supported.includes(m) ? { "data-suggested": "1", title: t("Your hand supports:") } : {};
+    row.append(h("button", { class: `choice${S.selected === m ? " selected" : ""}${mark.title ? " supported" : ""}`,
+                            "data-move": m, ...mark,
                             "aria-pressed": S.selected === m ? "true" : "false", onclick: () => actions.select(m) }, words[m] || m));
   }
   panel.append(row);
   // the call the hand supports (the rule-of-thumb player's, from the server) first, one tap away; the full list
   // of bids folds away below it
-  const suggested = (S.suggested || []).filter((m) => legal.includes(m));
+  const suggested = supported.filter((m) => !specials.includes(m));
   if (suggested.length) {
     const line = h("div", { class: "row suggest", id: "suggest" }, h("span", { class: "muted" }, t("Your hand supports:")));
     for (const m of suggested) {
@@ -203,7 +221,7 @@ function auctionPicker(S, c, actions, panel, legal) {
     panel.append(line);
   }
   if (bids.length) {
-    const fold = h("details", { class: "all-bids", id: "all-bids", open: S.allBidsOpen ?? !suggested.length },
+    const fold = h("details", { class: "all-bids", id: "all-bids", open: S.allBidsOpen ?? !supported.length },
       h("summary", {}, t("All bids ({n})", { n: bids.length })));
     fold.addEventListener("toggle", () => { S.allBidsOpen = fold.open; });
     panel.append(fold);
@@ -223,8 +241,9 @@ function auctionPicker(S, c, actions, panel, legal) {
     }
     const grid = h("div", { class: "bids", id: "bids" });
     for (const m of shown) {
-      grid.append(h("button", { class: S.selected === m ? "selected" : "", "data-move": m, title: m,
-                               "aria-pressed": S.selected === m ? "true" : "false",
+      const form = bidForm(m);
+      grid.append(h("button", { class: `${S.selected === m ? "selected" : ""}${form.cls}`, "data-move": m, title: m,
+                               "aria-label": form.label, "aria-pressed": S.selected === m ? "true" : "false",
                                onclick: () => actions.select(m) }, pretty(m)));
     }
     fold.append(grid);

@@ -1,7 +1,7 @@
 // Drawing the table from the latest message. Names are user data: they only ever go in as text.
 import { botWord, card, clear, h, isCard, pretty, showPanel, trumpText } from "./dom.js";
 import { finishedTrick, renderFelt } from "./felt.js";
-import { renderAction, renderHand } from "./picker.js";
+import { renderAction, renderHand, serviceDown } from "./picker.js";
 import { renderExtras } from "./extras.js";
 import { t, tn } from "./i18n.js";
 
@@ -55,7 +55,7 @@ export function renderAll(S, actions) {
   const c = context(S);
   $("title").textContent = c.t.name;
   // a player in another tab sees at once that it is their turn
-  const mine = S.sentAt === null && !c.t.paused && c.v && (c.v.legal || []).length > 0;
+  const mine = S.sentAt === null && !c.t.paused && !serviceDown(S) && c.v && (c.v.legal || []).length > 0;
   document.title = mine ? `● ${t("Your turn")} · ${c.t.name}` : `${c.t.name} · fiftysix`;
   $("code").textContent = c.t.code;
   renderJoin(S, actions);
@@ -289,7 +289,7 @@ function renderLobby(S, c, actions) {
       buttons.append(h("button", { onclick: () => actions.send({ type: "sit", seat: seat.seat }) }, t("Sit here")));
     }
     if (you.host && lobby && seat.kind === "empty") {
-      buttons.append(h("button", { onclick: () => actions.send({ type: "bot", seat: seat.seat, bot: tb.fill || "random" }) }, t("Add computer")));
+      buttons.append(h("button", { onclick: () => actions.send({ type: "bot", seat: seat.seat, bot: tb.fill || tb.add_bot }) }, t("Add computer")));
     }
     if (you.host && lobby && seat.kind === "bot") {
       buttons.append(h("button", { onclick: () => actions.send({ type: "unbot", seat: seat.seat }) }, t("Remove")));

@@ -132,7 +132,8 @@ function onMessage(msg) {
     case "error":
       if (msg.id) S.outbox = S.outbox.filter((m) => m.id !== msg.id);
       S.sentAt = null;
-      showError(msg.message);
+      // a move the server could not store while its database is away: the banner already says the table waits
+      if (!Object.keys(S.services).length) showError(msg.message);
       break;
     default:
       break;
@@ -140,7 +141,47 @@ function onMessage(msg) {
   renderPrivate();
   renderAll(S, actions);
   revealConfirm();
+  keepInView();
   beepOnTurn(S);
+}
+
+/** A phone shows a third of the page: when the deal moves on (the auction is over, a new deal, the deal's end),
+ *  bring what now matters into view, as the long list of bids or the score sheet may have scrolled it away. */
+let lastStage = null;
+function keepInView() {
+  if (!S.table || !S.view || !S.table.match) return;
+  const over = S.table.status === "deal_over" || S.table.status === "match_over";
+  const stage = `${S.table.match.number}.${S.table.match.deal_number}:${over ? "over" : S.view.phase}`;
+  if (stage === lastStage) return;
+  const first = lastStage === null;
+  const newDeal = !first && lastStage.split(":")[0] !== stage.split(":")[0];
+  lastStage = stage;
+  if (newDeal) note("acted", null);  // what the computer did for you last deal is old news
+  if (first) return;                 // a page just opened keeps the browser's own scroll
+  const fits = (el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; };
+  const summary = document.getElementById("summary-panel");
+  if (over && !summary.classList.contains("hidden")) {
+    // the result line, clear of the notes fixed at the foot of the window
+    const line = document.getElementById("summary-line") || summary;
+    const notes = document.getElementById("notes");
+    const foot = notes.classList.contains("hidden") ? innerHeight : notes.getBoundingClientRect().top;
+    const r = line.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > foot) line.scrollIntoView({ block: "center" });
+    return;
+  }
+  const felt = document.getElementById("felt");
+  const turn = document.getElementById("action-panel");
+  const shown = (el) => el && !el.classList.contains("hidden");
+  if (!shown(felt)) return;
+  // from the score to the turn line when the window is tall enough (a desktop), else the felt and the turn line
+  const score = document.getElementById("score-panel");
+  const bottom = (shown(turn) ? turn : felt).getBoundingClientRect().bottom;
+  const top = score.getBoundingClientRect().top;
+  if (bottom - top <= innerHeight) {
+    if (top < 0 || bottom > innerHeight) score.scrollIntoView({ block: "start" });
+  } else if (!(fits(felt) && (!shown(turn) || fits(turn)))) {
+    felt.scrollIntoView({ block: "start" });
+  }
 }
 
 /** Tell this player what happened to them: the computer moved for them (their clock ran out), or the host gave

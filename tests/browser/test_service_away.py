@@ -1,0 +1,64 @@
+"""While the server's database is away the page says one thing: the table waits (issue 45 item 5).
+
+The page's socket is routed through Playwright (``route_web_socket``) to the real server, so the test can add the
+server's own ``service`` message at a chosen moment: no "Your turn" that cannot be taken, no second message that
+asks the player to try again."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from fiftysix.i18n import translate
+from helpers.live import LiveServer, browser_api
+from helpers.page import SMALL_PHONE, create_table, my_turn
+
+browser_api()
+pytestmark = pytest.mark.browser
+
+WAITING = ("The table is waiting: the server's database is not answering. Play goes on by itself when it is back.")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("away") / "t.db", bot_delay=0.02) as live:
+        yield live
+
+
+@pytest.mark.parametrize("lang", ["en", "ml"])
+def test_a_database_outage_is_one_message_and_no_turn(server: LiveServer, browser: Any, lang: str) -> None:
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True,
+                                  locale="ml-IN" if lang == "ml" else "en-GB")
+    page = context.new_page()
+    sockets: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        ws.connect_to_server()        # every message passes both ways; the test may add the server's own
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws/**", relay)
+    create_table(page, server.url, "56-4")
+    page.wait_for_function("() => !!document.querySelector('#action-panel.you-move')", timeout=60000)
+    assert page.title().startswith("●")
+
+    def service(ok: bool) -> None:
+        sockets[-1].send(json.dumps({"type": "service", "service": "database", "ok": ok}))
+
+    service(False)
+    page.wait_for_function("() => !document.getElementById('conn-banner').classList.contains('hidden')")
+    assert page.locator("#conn-banner").inner_text().strip() == translate(WAITING, lang)
+    assert not my_turn(page) and page.locator("#action-panel").is_hidden()
+    assert not page.title().startswith("●"), page.title()
+    assert not page.locator("#hand button.card.legal").count()
+    # a refusal the server sends meanwhile (a move it could not store) adds no second message
+    sockets[-1].send(json.dumps({"type": "error", "message": translate(
+        "the server could not save that just now; please try again", lang)}))
+    page.wait_for_timeout(300)
+    assert page.locator("#error").is_hidden()
+    service(True)
+    page.wait_for_function("() => !!document.querySelector('#action-panel.you-move')")
+    assert page.locator("#conn-banner").is_hidden() and page.title().startswith("●")
+    context.close()
