@@ -16,6 +16,7 @@ Routes::
     POST /api/review            {"record", "deal"} -> the review of a record file (202 while computed)
     GET  /review                the review page (a table's deals, or a record file dropped on it)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
+    GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
 or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
@@ -46,6 +47,7 @@ from .deals_api import api_deals, api_match_record, api_record, api_review, api_
 from .hub import catalogue
 from .lang import language_of, localize_catalogue
 from .limits import QuotaError
+from .matches.routes import routes as match_routes
 from .messages import Presence
 from .names import TABLE_NAME
 from .safejson import JSONResponse
@@ -189,6 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{code}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pwa.routes(),
+        *match_routes(),    # history, stats and ratings (server/matches)
     ]
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,

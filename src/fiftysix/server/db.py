@@ -50,6 +50,8 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from . import sqlite_writer
+from .matches import store as match_store
+from .matches.capture import MatchEnd
 from .services import DATABASE, Services, service_of
 from .sqlite_writer import LogGap, first_versions, gaps_of
 
@@ -124,6 +126,8 @@ class _Append:
     finished: tuple[int, dict[str, Any], dict[str, Any]] | None
     done: asyncio.Future[None]
     epoch: int | None = None
+    deal_facts: dict[str, Any] | None = None     # who played the finished deal (server/matches)
+    match_end: MatchEnd | None = None            # the match it finished: stored and rated in this transaction
 
 
 class Fenced(Exception):
@@ -214,8 +218,12 @@ class Database:
 
     async def append(self, code: str, version: int, data: dict[str, Any], status: str,
                      finished: tuple[int, dict[str, Any], dict[str, Any]] | None = None,
-                     epoch: int | None = None) -> None:
+                     epoch: int | None = None, deal_facts: dict[str, Any] | None = None,
+                     match_end: MatchEnd | None = None) -> None:
         """Store one event (and the record of the deal it finished); returns once it is committed.
+
+        ``deal_facts`` and ``match_end`` (:mod:`.matches`): the finished deal's people and the match it
+        finished, written (and the match rated) in the same transaction as the event.
 
         Appends from all tables are committed together by one writer task (group commit), so a busy
         server pays for one transaction per batch, not per move.  ``epoch`` (many processes only): the
@@ -230,7 +238,7 @@ class Database:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="database writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.put_nowait(_Append(code, version, data, status, finished, done, epoch))
+        self._pending.put_nowait(_Append(code, version, data, status, finished, done, epoch, deal_facts, match_end))
         await done
 
     async def _write_loop(self) -> None:
@@ -267,7 +275,7 @@ class Database:
         # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
         # use, not at every move of a busy table
         changed = [(c, st) for c, st in {a.code: a.status for a in batch}.items() if self._row_stale(c, st, now)]
-        if self._fast is not None:
+        if self._fast is not None and not any(a.match_end is not None for a in batch):   # a match end: below
             text = sqlite_writer.to_text
             await self._fast.write(sqlite_writer.Batch(
                 created=[(a.code, int(a.data.get("time", 0)), a.status) for a in batch
@@ -275,7 +283,9 @@ class Database:
                 status=[(st, now, c) for c, st in changed],
                 events=[(a.code, a.version, text(a.data)) for a in batch],
                 deals=[(a.code, a.finished[0], text(a.finished[1]), text(a.finished[2]))
-                       for a in batch if a.finished is not None]))
+                       for a in batch if a.finished is not None],
+                more=[(match_store.DEAL_SEATS_SQL, [(r["table_code"], r["number"], r["match_no"], text(r["facts"]))
+                                                   for r in _deal_rows(batch)])]))
         else:
             await self._write_through_engine(batch, changed, now)
         if len(self._stored) >= 50_000:
@@ -315,6 +325,10 @@ class Database:
                 await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
                                                      "record": a.finished[1], "result": a.finished[2]}
                                                     for a in deals_done if a.finished is not None])
+            await match_store.write_deals(conn, _deal_rows(batch))
+            for a in batch:
+                if a.match_end is not None:
+                    await match_store.record_match(conn, a.match_end)
 
     def forget_row(self, code: str) -> None:
         """Another process may have written the table's row since this one did (many processes): write it at
@@ -415,6 +429,11 @@ class Database:
             row = (await conn.execute(select(deals.c.record).where(deals.c.table_code == code,
                                                                    deals.c.number == number))).first()
             return _json(row[0]) if row is not None else None
+
+
+def _deal_rows(batch: list[_Append]) -> list[dict[str, Any]]:
+    return [match_store.deal_row(a.code, a.finished[0], a.deal_facts.get("match_no", 0), a.deal_facts)
+            for a in batch if a.finished is not None and a.deal_facts is not None]
 
 
 def _engine_options(url: str) -> dict[str, Any]:

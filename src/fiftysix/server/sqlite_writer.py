@@ -71,6 +71,7 @@ class Batch:
     status: list[tuple[str, int, str]] = field(default_factory=list)        # status, active, code
     events: list[tuple[str, int, str]] = field(default_factory=list)        # code, version, data
     deals: list[tuple[str, int, str, str]] = field(default_factory=list)    # code, number, record, result
+    more: list[tuple[str, list[tuple[Any, ...]]]] = field(default_factory=list)   # other rows: (sql, rows)
 
 
 CHECKPOINT_ROWS = 4000
@@ -150,6 +151,8 @@ class SqliteWriter:
             if batch.deals:
                 conn.executemany("INSERT INTO deals (table_code, number, record, result) VALUES (?, ?, ?, ?)",
                                  batch.deals)
+            for sql, rows in batch.more:
+                conn.executemany(sql, rows)
         except BaseException:
             conn.execute("ROLLBACK")
             raise

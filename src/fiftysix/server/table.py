@@ -30,6 +30,7 @@ from .clock import TurnClock
 from .db import Database, LogGap
 from .history import History
 from .limits import INLINE_BOTS, Buckets, Limits
+from .matches.capture import deal_facts, match_end
 from .messages import Presence, snapshot, table_info
 from .services import service_of
 from .state import DEAL_OVER, PLAYING, TableError, TableState
@@ -191,14 +192,20 @@ class LiveTable:
     async def commit(self, event: dict[str, Any]) -> None:
         """:meth:`submit` for a caller that holds the lock."""
         before = self.state.deals_count
+        played = self.state.deal_seats()        # before: a 56 team that runs out leaves the next deal
         self.clock.stamp(event, self.state)
         stored = self.state.apply(event)
-        finished = None
+        finished = facts = end = None
         f = self.state.last_finished
         if self.state.deals_count > before and f is not None:
             finished = (f.number, f.record, f.result)
+            try:
+                facts, end = deal_facts(self.state, played), match_end(self.state)
+            except Exception:   # history and ratings must never cost the table its move
+                log.exception("table %s: the facts of deal %s could not be read", self.code, f.number)
         try:
-            await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch)
+            await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch,
+                                 facts, end)
         except LogGap as e:     # the log lost events this table had stored: the log is the truth
             log.error("table %s: %s; reading the table from its log again", self.code, e)
             await self.reload()

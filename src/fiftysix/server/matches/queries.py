@@ -1,0 +1,109 @@
+"""Reading a person's history, stats and ratings (one person at a time; never a list of everyone)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from . import rating
+from .schema import match_players, matches, ratings
+
+PAGE = 50
+"""Matches a page of the history lists (newest first)."""
+
+
+async def played_together(engine: AsyncEngine, a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` have a finished match in common (who may see whose profile)."""
+    other = match_players.alias("other")
+    query = (select(match_players.c.match_id)
+             .join(other, other.c.match_id == match_players.c.match_id)
+             .where(match_players.c.player_id == a, other.c.player_id == b).limit(1))
+    async with engine.connect() as conn:
+        return (await conn.execute(query)).first() is not None
+
+
+def _obj(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+async def profile(engine: AsyncEngine, player: str, before: int | None = None) -> dict[str, Any]:
+    """A person's ratings, stats over every finished match, results by partner, and a page of matches
+    (finished before unix time ``before``, newest first)."""
+    rows_q = (select(match_players.c.team, match_players.c.rank, match_players.c.stats, match_players.c.rating,
+                     matches.c.id, matches.c.table_code, matches.c.match_no, matches.c.game, matches.c.preset,
+                     matches.c.finished, matches.c.first_deal, matches.c.last_deal, matches.c.summary,
+                     matches.c.rated)
+              .join(matches, matches.c.id == match_players.c.match_id)
+              .where(match_players.c.player_id == player)
+              .order_by(match_players.c.finished.desc(), matches.c.id.desc()))
+    async with engine.connect() as conn:
+        rows = list(await conn.execute(rows_q))
+        rated = list(await conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+                                        .where(ratings.c.player_id == player, ratings.c.matches > 0)))
+    page = [r for r in rows if before is None or r.finished < before][:PAGE]
+    return {"player": player,
+            "ratings": {r.family: _rating(float(r.mu), float(r.sigma), int(r.matches)) for r in rated},
+            "stats": _stats(player, rows),
+            "matches": [_match(player, r) for r in page],
+            "more": len([r for r in rows if before is None or r.finished < before]) > PAGE}
+
+
+def _rating(mu: float, sigma: float, count: int) -> dict[str, Any]:
+    return {"mu": round(mu, 2), "sigma": round(sigma, 2), "shown": round(rating.shown(mu, sigma), 1),
+            "matches": count, "provisional": count < rating.PROVISIONAL}
+
+
+def _sides(player: str, team: int, summary: dict[str, Any]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    names = summary.get("names", {})
+    people = summary.get("people", {})
+    partners = [{"id": p, "name": names.get(p, "")} for p, t in people.items() if t == team and p != player]
+    opponents = [{"id": p, "name": names.get(p, ""), "team": t} for p, t in people.items() if t != team]
+    return partners, opponents
+
+
+def _match(player: str, r: Any) -> dict[str, Any]:
+    summary = _obj(r.summary)
+    partners, opponents = _sides(player, r.team, summary)
+    bots = summary.get("bots", {})
+    code = r.table_code
+    return {"id": r.id, "table": code, "match": r.match_no, "game": r.game, "preset": r.preset,
+            "finished": r.finished, "team": r.team, "place": r.rank, "won": r.rank == 0,
+            "partners": partners, "opponents": opponents,
+            "computers": {"partners": bots.get(str(r.team), []),
+                          "opponents": [b for t, bs in bots.items() if t != str(r.team) for b in bs]},
+            "rated": bool(r.rated), "rating": _obj(r.rating),
+            "record": f"/api/tables/{code}/matches/{r.match_no}.json",
+            "deals": [{"number": n, "record": f"/api/tables/{code}/deals/{n}.json",
+                       "review": f"/review?table={code}&deal={n}"} for n in range(r.first_deal, r.last_deal + 1)]}
+
+
+def _stats(player: str, rows: list[Any]) -> dict[str, Any]:
+    """Per family: matches, won, deals, contracts declared and made (56: by bid form), the average tables (56)
+    or points (55) a deal, and results by partner."""
+    out: dict[str, dict[str, Any]] = {}
+    partners: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for r in rows:
+        s = _obj(r.stats)
+        f = out.setdefault(r.game, {"matches": 0, "won": 0, "deals": 0, "declared": 0, "made": 0, "gain": 0,
+                                    "forms": {}})
+        f["matches"] += 1
+        f["won"] += r.rank == 0
+        for key in ("deals", "declared", "made", "gain"):
+            f[key] += int(s.get(key, 0))
+        for form, (declared, made) in s.get("forms", {}).items():
+            both = f["forms"].setdefault(form, [0, 0])
+            both[0] += declared
+            both[1] += made
+        for p in _sides(player, r.team, _obj(r.summary))[0]:
+            entry = partners[r.game].setdefault(p["id"], {"id": p["id"], "name": p["name"], "matches": 0, "won": 0})
+            entry["matches"] += 1
+            entry["won"] += r.rank == 0
+    for game, f in out.items():
+        f["per_deal"] = round(f.pop("gain") / f["deals"], 2) if f["deals"] else 0.0
+        f["forms"] = {k: {"declared": v[0], "made": v[1]} for k, v in sorted(f["forms"].items())}
+        f["partners"] = sorted(partners[game].values(), key=lambda e: (-e["matches"], e["name"], e["id"]))
+    return out

@@ -1,0 +1,100 @@
+"""A person's history and profile over HTTP, and its page.
+
+Routes::
+
+    GET /history                        the page (your own; ``?p=ID`` someone you have played with)
+    GET /api/players/me/history         your ratings, stats and finished matches (``?before=`` unix time)
+    GET /api/players/{id}/history       the same of a person you have played a finished match with
+
+Who may see a profile: the person, and people who have finished a match with them.  Anyone else gets the
+same 404 as an id that does not exist, counted against the address like an unknown table code, so ids cannot
+be probed.  A foreign ``Origin`` is refused even on these reads (a profile is personal), and each address,
+and the whole process, may ask only so often.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...core.meaning import N_, Meaning
+from ..lang import language_of
+from ..limits import Buckets
+from ..safejson import JSONResponse
+from ..security import cross_site, origin_of
+from ..serving import Server, address_of, refusal, serving
+from ..tokens import COOKIE
+from .queries import played_together, profile
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+PER_ADDRESS = (1.0, 20)     # profile reads a second per address on average, and at once
+WHOLE = (200.0, 400)        # ... and for the whole process
+
+
+class _Limits:
+    def __init__(self) -> None:
+        self.address = Buckets(*PER_ADDRESS)
+        self.whole = Buckets(*WHOLE)
+
+
+def _limits(request: Request) -> _Limits:
+    state = request.app.state
+    if not hasattr(state, "history_limits"):
+        state.history_limits = _Limits()
+    limits: _Limits = state.history_limits
+    return limits
+
+
+def _refused(request: Request, server: Server, lang: str) -> Response | None:
+    """A foreign origin (403) or too many asks (429), else ``None``."""
+    allowed = frozenset(origin_of(o) for o in server.settings.allowed_origins)
+    why = cross_site(Headers(scope=request.scope), allowed, request.url.scheme)
+    if why is not None:
+        return refusal(why, 403, lang)
+    limits = _limits(request)
+    if not limits.whole.allow() or not limits.address.allow(address_of(request)):
+        return refusal(Meaning(N_("too many history requests from your address; try again in a minute")), 429, lang)
+    return None
+
+
+async def api_history(request: Request) -> Response:
+    server = serving(request)
+    lang = language_of(request)
+    refused = _refused(request, server, lang)
+    if refused is not None:
+        return refused
+    viewer = server.signer().read(request.cookies.get(COOKIE))
+    if viewer is None:
+        return refusal(N_("choose your name first: your history is kept under your player on this device"), 401,
+                       lang)
+    target = request.path_params["player"]
+    if target == "me":
+        target = viewer.id
+    address = address_of(request)
+    if target != viewer.id:
+        if await server.lookups.refused(address):
+            return refusal(server.lookups.refusal(), 429, lang)
+        if len(target) > 32 or "\x00" in target or not await played_together(server.db.engine, viewer.id, target):
+            await server.lookups.failed(address)
+            return refusal(N_("no one you have finished a match with has that player id"), 404, lang)
+    try:
+        before = int(request.query_params["before"]) if "before" in request.query_params else None
+    except ValueError:
+        return refusal(N_("before must be a whole number (unix seconds)"), 400, lang)
+    if before is not None and not 0 <= before < 2**62:
+        before = None
+    return JSONResponse({**await profile(server.db.engine, target, before), "you": target == viewer.id})
+
+
+async def history_page(_request: Request) -> Response:
+    return FileResponse(STATIC / "history.html")
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/history", history_page),
+            Route("/api/players/{player}/history", api_history)]

@@ -1,0 +1,211 @@
+"""The rows of finished deals and matches, and the rating update, written inside the transaction that stores
+the event which finished them (:meth:`fiftysix.server.db.Database.append`).
+
+Exactly once: the event that finishes a match is stored only once (the log's version check), and
+:func:`record_match` inserts the match's row keyed by its id with "on conflict do nothing" and updates the
+ratings only when that insert made a row.  So a redelivered or replayed match end changes nothing, and a
+process killed before the commit leaves neither the event, the match nor the ratings: the table's new writer
+(after a restart, or another process after the lease) plays that last card again and stores all three.
+Ratings rows are locked in player order (``FOR UPDATE`` on PostgreSQL), so two processes finishing matches
+of the same person at once update one after the other.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from . import rating
+from .capture import MatchEnd
+from .schema import deal_seats, match_players, matches, ratings
+
+KILL_BEFORE_RATING = "FIFTYSIX_TEST_KILL_BEFORE_RATING"
+"""Tests only: a file path; the first match end in a process with it set kills the process (SIGKILL) after
+its match row is written and before the ratings, once (the file is made first)."""
+
+log = logging.getLogger("fiftysix.server")
+
+DEAL_SEATS_SQL = "INSERT INTO deal_seats (table_code, number, match_no, facts) VALUES (?, ?, ?, ?)"
+
+
+def deal_row(code: str, number: int, match_no: int, facts: dict[str, Any]) -> dict[str, Any]:
+    return {"table_code": code, "number": number, "match_no": match_no, "facts": facts}
+
+
+async def write_deals(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        await conn.execute(deal_seats.insert(), rows)
+
+
+def _insert_once(conn: AsyncConnection, table: Any) -> Any:
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+        return pg_insert(table).on_conflict_do_nothing()
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+    return sqlite_insert(table).on_conflict_do_nothing()
+
+
+class _Tally:
+    """What the match's deals say of each person and each seat."""
+
+    def __init__(self, end: MatchEnd, facts: list[dict[str, Any]]) -> None:
+        self.seat_deals: dict[str, Counter[int]] = defaultdict(Counter)     # person -> seat -> deals
+        self.stats: dict[str, dict[str, Any]] = {}
+        self.seat_bots: dict[int, Counter[str]] = defaultdict(Counter)      # seat -> bot -> deals
+        self.seat_people: Counter[int] = Counter()
+        before = list(end.start)
+        for f in facts:
+            after = [int(s) for s in f["standings"]]
+            for seat in f["played"]:
+                person, bot = f["people"][seat], f["bots"][seat]
+                if bot is not None:
+                    self.seat_bots[seat][bot] += 1
+                if person is None:
+                    continue
+                self.seat_people[seat] += 1
+                self.seat_deals[person][seat] += 1
+                team = end.team_of[seat]
+                self._deal(person, f, seat, after[team] - before[team] if team < len(after) else 0)
+            before = after
+
+    def _deal(self, person: str, f: dict[str, Any], seat: int, gain: int) -> None:
+        s = self.stats.setdefault(person, {"deals": 0, "declared": 0, "made": 0, "forms": {}, "gain": 0})
+        s["deals"] += 1
+        s["gain"] += gain
+        if f.get("declarer") == seat:
+            s["declared"] += 1
+            s["made"] += 1 if f.get("made") else 0
+            if f.get("form"):
+                form = s["forms"].setdefault(f["form"], [0, 0])
+                form[0] += 1
+                form[1] += 1 if f.get("made") else 0
+
+    def team_of_person(self, end: MatchEnd, person: str) -> int:
+        """The team of the seat the person played most (the later seat on a tie)."""
+        seats = self.seat_deals[person]
+        seat = max(seats, key=lambda s: (seats[s], s))
+        return end.team_of[seat]
+
+    def anchors(self, end: MatchEnd) -> dict[int, list[str]]:
+        """Per team, the computer player of each seat a computer played more deals of than people did."""
+        out: dict[int, list[str]] = defaultdict(list)
+        for seat, bots in sorted(self.seat_bots.items()):
+            if sum(bots.values()) > self.seat_people[seat]:
+                out[end.team_of[seat]].append(bots.most_common(1)[0][0])
+        return out
+
+
+async def _facts(conn: AsyncConnection, end: MatchEnd) -> list[dict[str, Any]]:
+    rows = await conn.execute(select(deal_seats.c.facts).where(
+        deal_seats.c.table_code == end.code, deal_seats.c.number >= end.first_deal,
+        deal_seats.c.number <= end.last_deal).order_by(deal_seats.c.number))
+    return [_json(r[0]) for r in rows]
+
+
+def _json(value: Any) -> dict[str, Any]:
+    import json
+    return json.loads(value) if isinstance(value, str) else dict(value)
+
+
+async def _current(conn: AsyncConnection, family: str, people: list[str]) -> dict[str, rating.Entry]:
+    """The people's ratings, locked until the transaction ends (PostgreSQL; SQLite has one writer).  A missing
+    row is made first (or found made by another process), so there is always a row to lock."""
+    if people:
+        await conn.execute(_insert_once(conn, ratings), [
+            {"player_id": p, "family": family, "mu": rating.MODEL.mu, "sigma": rating.MODEL.sigma, "matches": 0,
+             "last_match": ""} for p in people])
+    query = (select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+             .where(ratings.c.family == family, ratings.c.player_id.in_(people))
+             .order_by(ratings.c.player_id).with_for_update())
+    found = {r[0]: rating.Entry(r[0], float(r[1]), float(r[2]), int(r[3])) for r in await conn.execute(query)}
+    return {p: found.get(p) or rating.new_entry(p) for p in people}
+
+
+@dataclass
+class _Plan:
+    """What a match end writes, computed before any write."""
+
+    summary: dict[str, Any]
+    people: list[str]
+    team_of: dict[str, int]
+    stats: dict[str, dict[str, Any]]
+    new: dict[str, tuple[float, float]]
+
+
+def _plan(end: MatchEnd, tally: _Tally, current: dict[str, rating.Entry]) -> _Plan:
+    people = sorted(tally.stats)
+    team_of = {p: tally.team_of_person(end, p) for p in people}
+    anchors = tally.anchors(end)
+    summary = {"team_of": list(end.team_of), "ranks": list(end.ranks), "standings": list(end.standings),
+               "people": team_of, "bots": {str(t): b for t, b in anchors.items()},
+               "names": {p: n for p, n in end.names if p in team_of}}
+    teams: list[list[rating.Entry]] = [[current[p] for p in people if team_of[p] == t]
+                                       + [rating.anchor(end.game, b) for b in anchors.get(t, [])]
+                                       for t in range(len(end.ranks))]
+    playing = [t for t, members in enumerate(teams) if members]
+    rated = {p for p in people if rating.counts([teams[t] for t in playing], playing.index(team_of[p]))}
+    new: dict[str, tuple[float, float]] = {}
+    if rated:
+        updated = rating.rate([teams[t] for t in playing], [end.ranks[t] for t in playing])
+        for t, values in zip(playing, updated, strict=True):
+            for entry, value in zip(teams[t], values, strict=False):
+                if entry.player in rated:
+                    new[entry.player] = value
+    return _Plan(summary, people, team_of, tally.stats, new)
+
+
+async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
+    """Store a finished match, its people and their new ratings; ``False`` (nothing changed) when it is stored
+    already, or when its facts cannot be read (logged: a fault here must not stop the table's last move)."""
+    facts = await _facts(conn, end)
+    try:
+        tally = _Tally(end, facts)
+    except Exception:
+        log.exception("match %s: its deals' facts do not add up; the match is not recorded", end.id)
+        return False
+    current = await _current(conn, end.game, sorted(tally.stats))
+    try:
+        plan = _plan(end, tally, current)
+    except Exception:
+        log.exception("match %s: the rating update failed; the match is not recorded", end.id)
+        return False
+    made = await conn.execute(_insert_once(conn, matches).values(
+        id=end.id, table_code=end.code, match_no=end.match_no, game=end.game, preset=end.preset,
+        finished=end.finished, first_deal=end.first_deal, last_deal=end.last_deal, summary=plan.summary,
+        rated=bool(plan.new)))
+    if made.rowcount == 0:      # stored already: this match end was seen before
+        return False
+    _kill_for_test()
+    if not plan.people:      # computers only: the match is listed nowhere and rates no one
+        return True
+    await conn.execute(match_players.insert(), [
+        {"match_id": end.id, "player_id": p, "finished": end.finished, "team": plan.team_of[p],
+         "rank": end.ranks[plan.team_of[p]], "stats": plan.stats[p],
+         "rating": {"before": [current[p].mu, current[p].sigma], "after": list(plan.new[p])}
+         if p in plan.new else None}
+        for p in plan.people])
+    await _write_ratings(conn, end, current, plan.new)
+    return True
+
+
+async def _write_ratings(conn: AsyncConnection, end: MatchEnd, current: dict[str, rating.Entry],
+                         new: dict[str, tuple[float, float]]) -> None:
+    for p, (mu, sigma) in sorted(new.items()):
+        values = {"mu": mu, "sigma": sigma, "matches": current[p].matches + 1, "last_match": end.id}
+        await conn.execute(ratings.update().where(ratings.c.player_id == p, ratings.c.family == end.game)
+                           .values(**values))
+
+
+def _kill_for_test() -> None:
+    marker = os.environ.get(KILL_BEFORE_RATING)
+    if marker and not Path(marker).exists():
+        Path(marker).write_text(str(os.getpid()))
+        os.kill(os.getpid(), signal.SIGKILL)

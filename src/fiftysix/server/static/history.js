@@ -1,0 +1,103 @@
+// A person's history: ratings (with their uncertainty), stats by game, results by partner, and every finished
+// match with links to each deal's record and review. /history is your own; /history?p=ID someone you played with.
+import { clear, h } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const who = new URLSearchParams(location.search).get("p") || "me";
+const H = { matches: [], more: false };
+
+function showError(text) {
+  const el = $("hs-error");
+  el.textContent = text;
+  el.classList.toggle("hidden", !text);
+}
+
+const percent = (a, b) => (b ? `${Math.round((100 * a) / b)}%` : "–");
+const when = (unix) => new Date(unix * 1000).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+
+function renderRatings(ratings) {
+  const box = clear($("hs-ratings"));
+  box.append(h("h2", {}, t("Ratings")));
+  const games = Object.keys(ratings);
+  if (!games.length) {
+    box.append(h("p", {}, t("No rated match yet: a finished match counts when the other side has a computer " +
+      "player or a person with an established rating.")));
+    return;
+  }
+  for (const game of games) {
+    const r = ratings[game];
+    const line = t("{game}: {shown} (skill {mu} ± {sigma}; rated matches: {n})",
+      { game, shown: formatNumber(r.shown), mu: formatNumber(r.mu), sigma: formatNumber(r.sigma), n: r.matches });
+    box.append(h("p", { class: "rating" }, line, r.provisional ? ` · ${t("provisional")}` : ""));
+  }
+}
+
+function renderStats(stats) {
+  const box = clear($("hs-stats"));
+  box.append(h("h2", {}, t("Stats")));
+  for (const [game, s] of Object.entries(stats)) {
+    box.append(h("h3", {}, game));
+    box.append(h("p", {}, t("Matches {matches}, won {won}; deals played {deals}", s)));
+    box.append(h("p", {}, t("Contracts declared {declared}, made {made} ({share})",
+      { declared: s.declared, made: s.made, share: percent(s.made, s.declared) })));
+    box.append(h("p", {}, game === "56" ? t("Tables a deal on average: {n}", { n: formatNumber(s.per_deal) })
+      : t("Points a deal on average: {n}", { n: formatNumber(s.per_deal) })));
+    const forms = Object.entries(s.forms);
+    if (forms.length) {
+      box.append(h("p", {}, t("By bid form:"), " ", forms.map(([f, v]) => `${f} ${v.made}/${v.declared}`).join(" · ")));
+    }
+    if (s.partners.length) {
+      box.append(h("p", {}, t("Results by partner:")));
+      box.append(h("ul", {}, ...s.partners.map((p) => h("li", {},
+        t("{name}: {won} won of {matches}", { name: p.name || t("a former player"), won: p.won, matches: p.matches })))));
+    }
+  }
+}
+
+function renderMatch(m) {
+  const result = m.won ? t("match won") : t("match lost");
+  const rating = m.rating ? ` · ${t("rating {before} → {after}", {
+    before: formatNumber(Math.round(m.rating.before[0] * 10) / 10),
+    after: formatNumber(Math.round(m.rating.after[0] * 10) / 10) })}` : "";
+  const computer = (bot) => t("computer ({bot})", { bot });
+  const partners = [...m.partners.map((p) => p.name || t("a former player")), ...m.computers.partners.map(computer)];
+  const opponents = [...m.opponents.map((p) => p.name || t("a former player")), ...m.computers.opponents.map(computer)];
+  return h("li", { class: "match" },
+    h("p", {}, `${when(m.finished)} · ${m.game} · ${m.preset} · ${result}${rating}`),
+    h("p", {}, t("Partners: {names}", { names: partners.join(", ") || "–" })),
+    h("p", {}, t("Opponents: {names}", { names: opponents.join(", ") || "–" })),
+    h("p", { class: "deals" }, t("Deals:"), " ", ...m.deals.flatMap((d) => [
+      h("a", { href: d.review }, t("review {n}", { n: d.number })), " ",
+      h("a", { href: d.record, download: "" }, t("record")), " "])));
+}
+
+function renderMatches() {
+  const box = clear($("hs-matches"));
+  box.append(h("h2", {}, t("Finished matches")));
+  if (!H.matches.length) box.append(h("p", {}, t("No finished match yet.")));
+  box.append(h("ul", { class: "matches" }, ...H.matches.map(renderMatch)));
+  if (H.more) box.append(h("button", { type: "button", onclick: () => load(H.matches.at(-1).finished) }, t("More")));
+}
+
+async function load(before) {
+  showError("");
+  const query = before ? `?before=${before}` : "";
+  try {
+    const res = await fetch(`/api/players/${encodeURIComponent(who)}/history${query}`);
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+    if (!before) {
+      $("hs-title").textContent = data.you ? t("Your history") : t("History");
+      renderRatings(data.ratings);
+      renderStats(data.stats);
+      H.matches = [];
+    }
+    H.matches.push(...data.matches);
+    H.more = data.more;
+    renderMatches();
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+document.title = `${t("History")} · fiftysix`;
+load(null);
