@@ -39,7 +39,7 @@ from ..arena.panel import (
 from ..bots.protocol import DEFAULT_TIMEOUT
 from ..core.errors import RulesError
 from ..games import DEFAULT_PRESET
-from .common import CliError
+from .common import CliError, bots_text
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), once the partial summary is printed and written."""
@@ -55,7 +55,7 @@ def add_parser(sub: Any) -> None:
                    help=f"a preset or a JSON rules object (default {DEFAULT_PRESET}); with --panel presets "
                         f"separated by commas (default {','.join(PRESETS)})")
     p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
-                   help='a bot: random, rules, ismcts, pimc, with options as ismcts,iterations=100, or '
+                   help=f'a bot: {bots_text()}, with options as ismcts,iterations=100, or '
                         '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
     p.add_argument("--deals", type=int, default=100, help="number of duplicate deals (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default %(default)s)")

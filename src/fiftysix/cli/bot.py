@@ -9,7 +9,7 @@ from typing import Any
 
 from ..bots.protocol import CMD_PREFIX, bot_from_spec, run_bot
 from ..games import DEFAULT_GAME
-from .common import CliError, Io, stderr_warn
+from .common import CliError, Io, bots_text, stderr_warn
 
 
 def add_parser(sub: Any) -> None:
@@ -18,7 +18,7 @@ def add_parser(sub: Any) -> None:
                                    "(hello, move, event, deal_end, bye), one JSON object a line, on standard "
                                    "input and answers on standard output.")
     p.add_argument("name", metavar="NAME",
-                   help="a bot name (random, rules, ismcts), optionally with options: ismcts,iterations=200")
+                   help=f"a bot name ({bots_text()}), optionally with options: ismcts,iterations=200")
     p.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
 
 

@@ -55,6 +55,18 @@ def rules_help() -> str:
             '\'{"preset": "56-4", "deck": 32}\' (default %(default)s)')
 
 
+def bots_text() -> str:
+    """Every bot of the registry by name, with each game's levels: the command line's help reads the registry, so
+    it names a new bot as soon as it is registered ("random, rules, pimc, ...; levels: 56 beginner rules, ...")."""
+    from ..bots import BOTS
+    from ..bots.levels import levels_for
+
+    names = list(dict.fromkeys(key.partition(":")[0] for key in BOTS))
+    levels = "; ".join(f"{game} " + ", ".join(f"{level} {bot}" for level, bot in levels_for(game).items())
+                       for game in GAMES if levels_for(game))
+    return ", ".join(names) + (f" (levels: {levels})" if levels else "")
+
+
 def parse_rules(text: str | None, default: str = DEFAULT_PRESET) -> tuple[GameSpec, Rules]:
     """The game and rules object for ``--rules``: a preset name (``56-4``, ``55-teams-4``) or a JSON object
     ``{"preset": "56-4", "deck": 32}``.

@@ -19,6 +19,7 @@ from .common import (
     Warn,
     ask_bot,
     bot_names,
+    bots_text,
     derived_seed,
     make_bots,
     parse_rules,
@@ -34,7 +35,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of the shuffle and of the bots")
     p.add_argument("--dealer", type=int, default=None, help="the dealer's seat (default: drawn from the seed)")
     p.add_argument("--bots", default="rules",
-                   help="one bot for every seat or a comma list per seat: random, rules (default %(default)s)")
+                   help=f"one bot for every seat or a comma list per seat: {bots_text()} (default %(default)s)")
     p.add_argument("--out", default=None, metavar="FILE", help="write the record here (default: standard output)")
 
 
