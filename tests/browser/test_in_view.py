@@ -74,3 +74,27 @@ def test_after_the_auction_at_the_end_and_at_a_new_deal_what_matters_is_in_view(
     assert_table_in_view(page, "at the new deal")
     assert not errors
     context.close()
+
+
+OVERLAPS = """() => { const p = document.querySelector('#prev-trick').getBoundingClientRect();
+  return [...document.querySelectorAll('#seats .seat')].map(s => { const r = s.getBoundingClientRect();
+    return Math.max(0, Math.min(p.right, r.right) - Math.max(p.left, r.left)) *
+           Math.max(0, Math.min(p.bottom, r.bottom) - Math.max(p.top, r.top)); }); }"""
+
+
+@pytest.mark.parametrize(("preset", "width"), [("56-6", "390"), ("56-8", "360")])
+def test_the_finished_trick_shrunk_aside_hides_no_seat(
+        server: LiveServer, browser: Any, preset: str, width: str) -> None:
+    viewport = SIZES[width]
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    create_table(page, server.url, preset)
+    until(page, in_play, limit=90)
+
+    def aside(p: Any) -> bool:
+        return bool(p.evaluate("() => !!document.querySelector('#prev-trick')"))
+
+    until(page, aside, limit=120, play=True)
+    overlaps = page.evaluate(OVERLAPS)
+    assert not any(overlaps), f"the finished trick covers a seat's box: {overlaps} square px"
+    context.close()
