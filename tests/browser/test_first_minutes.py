@@ -446,9 +446,9 @@ def test_a_host_pauses_and_gives_a_seat_away_and_the_guest_is_told(
     host.wait_for_selector("#host-controls summary")
     host.locator("#host-controls summary").click()
     until(host, lambda p: bool(p.locator("#action-panel.you-move").count()), limit=60, each=lambda _: act(guest))
-    calls = host.locator("#auction .call").count()
     call(host)
-    host.wait_for_function(f"() => document.querySelectorAll('#auction .call').length > {calls}")   # drawn again
+    # the table took the call and the page drew its answer ("Sent; waiting for the table…" gone)
+    host.wait_for_function("() => !document.querySelector('#confirm-btn, #sending')")
     assert host.locator("#host-controls").evaluate("d => d.open")
 
     # paused: nobody is told "your turn"; a greyed card says why; the host resumes from the same panel
