@@ -3,9 +3,11 @@
 Each test plays what a newcomer meets, in the page's language (the expected words come from the same gettext
 catalogue the page reads, so a missing translation or a raw key fails):
 
-- the start page: 56-6 first, every option's name and the computer players' levels in words; in Malayalam the
-  text is drawn in the shipped Manjari font (this machine has no Malayalam font of its own), an English page
-  never fetches the whole font;
+- the start page: 56-6 first, every option's name and the computer players' levels in words; every Malayalam
+  letter is drawn by a font that has Malayalam (the system's Manjari where it is installed, else the shipped
+  one: no boxes, no fallback to a font without it), an English page never fetches the whole font;
+- a phone without Malayalam fonts (a browser whose fontconfig sees only DejaVu): the page fetches the shipped
+  Manjari and draws its Malayalam in it (and the check above sees boxes when the font cannot be fetched);
 - a deal at a 56-4 table: a heading, the computers named, the call the hand supports above the folded list of
   bids, the tab's title on your turn, one tap to play a card, the next trick shown at once with the finished one
   aside, axe over the table mid-trick, the forced last card played for you, "your team" and a score sheet at the
@@ -25,6 +27,8 @@ import json
 import math
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +39,7 @@ from fiftysix.bots.levels import FIGURES, levels_for
 from fiftysix.core.meaning import Meaning
 from fiftysix.i18n import translate
 from fiftysix.server.words import OPTIONS
-from helpers.live import LiveServer, browser_api
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
 from helpers.page import DESKTOP, PHONE, SMALL_PHONE, TABLE_URL, act, call, my_turn, tap, tap_card, until
 
 pytestmark = pytest.mark.browser
@@ -45,6 +49,7 @@ sync_api = browser_api()
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 MALAYALAM = re.compile(r"[\u0d00-\u0d7f]")
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 SIZES = {"360": SMALL_PHONE, "390": PHONE, "1366": DESKTOP}
 COMBOS = [(width, lang) for width in SIZES for lang in ("en", "ml")]
 IDS = [f"{width}-{lang}" for width, lang in COMBOS]
@@ -115,6 +120,61 @@ def platform_fonts(page: Any, selector: str) -> list[dict[str, Any]]:
     return list(cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"])
 
 
+def need(tool: str, why: str) -> None:
+    """Skip (fail in CI) a test that needs something this machine lacks."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{why} (CI=true: the browser tests must run)", pytrace=False)
+    pytest.skip(why)
+
+
+def malayalam_fonts(env: dict[str, str] | None = None) -> set[str]:
+    """The PostScript names of the system fonts that have Malayalam, as fontconfig (where Chromium on Linux finds
+    its fonts) lists them for a browser started with ``env``."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        need("fc-list", "fc-list is missing (apt-get install fontconfig): it tells which fonts have Malayalam")
+    out = subprocess.run([str(fc_list), "--format", "%{postscriptname}\n", ":lang=ml"], env=env, check=True,
+                         capture_output=True, text=True, timeout=60).stdout
+    return {name for name in out.splitlines() if name}
+
+
+def malayalam_drawing(page: Any, system: set[str]) -> tuple[int, list[tuple[str, list[dict[str, Any]]]]]:
+    """Every element whose own text has Malayalam and is drawn, through the DevTools protocol: how many there are,
+    and those where a font without Malayalam drew more glyphs than the text has characters outside Malayalam (a
+    Malayalam letter fell back to it: a box).
+
+    A font has Malayalam when it is one of ``system`` (:func:`malayalam_fonts`) or the shipped Manjari (a web
+    font: the browser draws with it only the letters it has)."""
+    def has_malayalam(font: dict[str, Any]) -> bool:
+        return (font["postScriptName"] in system if not font["isCustomFont"] else "Manjari" in font["familyName"])
+
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    stack = [cdp.send("DOM.getDocument", {"depth": -1})["root"]]
+    drawn, wrong = 0, []
+    while stack:
+        node = stack.pop()
+        children = node.get("children", [])
+        stack.extend(child for child in children if child["nodeType"] == 1)
+        text = "".join(child["nodeValue"] for child in children if child["nodeType"] == 3)
+        if node["nodeType"] != 1 or not MALAYALAM.search(text):
+            continue
+        try:
+            fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]
+        except sync_api.Error:      # redrawn meanwhile
+            continue
+        if not fonts:               # not drawn (hidden, the page's title)
+            continue
+        drawn += 1
+        others = MALAYALAM.sub("", re.sub(r"\s+", " ", text))     # spaces, digits: any font may draw them
+        markers = [p for p in node.get("pseudoElements", []) if p.get("pseudoType") == "marker"]    # "▶ ", "• "
+        if sum(f["glyphCount"] for f in fonts if not has_malayalam(f)) > len(others) + 2 * len(markers):
+            wrong.append((text.strip(), fonts))
+    cdp.detach()
+    return drawn, wrong
+
+
 def hand_size(page: Any) -> int:
     return int(page.evaluate("() => document.querySelectorAll('#hand .card').length"))
 
@@ -154,12 +214,14 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
             assert f"{js_round[0]}%" in helptext and f"{js_round[1]}-{js_round[2]}%" in helptext, helptext
             assert words(lang, "beginner") in helptext, helptext
     page.select_option("#fill", chosen)
+    # every Malayalam letter drawn by a font that has Malayalam: the system's, else the shipped one (whether the
+    # shipped one is fetched and used where the system has none: test_a_phone_without_malayalam_fonts_...)
+    page.evaluate("() => document.fonts.ready")
+    drawn, wrong = malayalam_drawing(page, malayalam_fonts())
+    assert not wrong, f"Malayalam drawn by a font without it: {wrong}"
+    assert drawn >= (10 if lang == "ml" else 1), drawn
     if lang == "ml":
         assert all(MALAYALAM.search(label) for _, label in rows)
-        page.evaluate("() => document.fonts.ready")
-        drawn = platform_fonts(page, "#create-title")
-        assert any("Manjari" in f["familyName"] and f["isCustomFont"] for f in drawn), drawn
-        assert any("manjari-malayalam-" in url for url in fonts), "the Malayalam font was not fetched"
     else:     # an English page draws the selector's "മലയാളം" from a 1.3 KB cut of the font, never the whole font
         assert not [url for url in fonts if "manjari-malayalam-" in url], fonts
     fits(page)
@@ -251,6 +313,61 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
     context.close()
 
 
+@pytest.fixture
+def dejavu_only(tmp_path: Path) -> dict[str, str]:
+    """The environment of a browser that sees no Malayalam font: a fontconfig with only DejaVu (its cache in a
+    temporary folder), as on a phone without Malayalam fonts."""
+    if not DEJAVU.is_dir():
+        need("DejaVu", f"{DEJAVU} is missing (apt-get install fonts-dejavu-core)")
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f"""<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir>{DEJAVU}</dir>
+  <cachedir>{tmp_path / "fontconfig-cache"}</cachedir>
+  <alias><family>sans-serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <alias><family>system-ui</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <alias><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
+</fontconfig>
+""", encoding="utf-8")
+    return dict(os.environ, FONTCONFIG_FILE=str(conf))
+
+
+def test_a_phone_without_malayalam_fonts_fetches_and_uses_the_shipped_font(
+        server: LiveServer, browser: Any, dejavu_only: dict[str, str]) -> None:
+    assert not malayalam_fonts(dejavu_only), "the DejaVu-only fontconfig lists a Malayalam font"
+    bare = browser.browser_type.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, env=dejavu_only)
+    try:
+        context = context_for(bare, "390", "ml")
+        page = context.new_page()
+        errors = watch(page)
+        fetched: list[tuple[str, int]] = []
+        page.on("response", lambda r: fetched.append((r.url, r.status)) if "/static/fonts/" in r.url else None)
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.querySelectorAll('#options [data-option-row]').length > 0")
+        page.evaluate("() => document.fonts.ready")
+        assert [url for url, status in fetched if "manjari-malayalam-" in url and status == 200], fetched
+        title = platform_fonts(page, "#create-title")
+        assert any(f["isCustomFont"] and "Manjari" in f["familyName"] and f["glyphCount"] for f in title), title
+        drawn, wrong = malayalam_drawing(page, set())
+        assert drawn >= 10 and not wrong, (drawn, wrong)
+        assert not errors, errors
+        context.close()
+
+        # the check sees boxes: with the font's requests refused, the same page has no font for its Malayalam
+        context = context_for(bare, "390", "ml", service_workers="block")
+        context.route("**/static/fonts/**", lambda route: route.abort())
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.querySelectorAll('#options [data-option-row]').length > 0")
+        page.evaluate("() => document.fonts.ready")
+        drawn, wrong = malayalam_drawing(page, set())
+        assert drawn >= 10 and len(wrong) == drawn, (drawn, wrong[:2])
+        context.close()
+    finally:
+        bare.close()
+
+
 # --- the turn clock -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("width", "lang"), COMBOS, ids=IDS)
@@ -311,18 +428,27 @@ def test_a_host_pauses_and_gives_a_seat_away_and_the_guest_is_told(
     tap(guest.locator("#join-btn"))
     guest.wait_for_function("() => [...document.querySelectorAll('.lobby-seat')]"
                             ".some(r => r.innerText.includes('Ravi'))")
-    for _ in range(2):       # computer players in the two seats left
-        host.locator("#lobby-panel button", has_text=words(lang, "Add computer")).first.dispatch_event("click")
-        host.wait_for_timeout(300)
+    # computer players in the two seats left, each once the host's page shows the seat before filled: a click on
+    # a page that has not drawn the last change yet goes to a seat taken meanwhile (Ravi's, refused, or the first
+    # computer's, replaced) and the start is refused with a seat still empty (a flaky failure in CI)
+    add = words(lang, "Add computer")
+    seated_and_free = ("([name, add, free]) => { const rows = [...document.querySelectorAll('.lobby-seat')];"
+                       " return rows.some(r => r.innerText.includes(name)) && rows.filter(r => [...r.querySelectorAll("
+                       "'button')].some(b => b.textContent === add)).length === free; }")
+    for free in (2, 1):
+        host.wait_for_function(seated_and_free, arg=["Ravi", add, free])
+        host.locator("#lobby-panel button", has_text=add).first.dispatch_event("click")
+    host.wait_for_function(seated_and_free, arg=["Ravi", add, 0])      # every seat filled: the start deals
     host.click("#start-btn")
-    guest.wait_for_selector("#hand .card")
+    started(host, guest)
 
     # the host opens the controls: a move later they are still open
     host.wait_for_selector("#host-controls summary")
     host.locator("#host-controls summary").click()
     until(host, lambda p: bool(p.locator("#action-panel.you-move").count()), limit=60, each=lambda _: act(guest))
     call(host)
-    guest.wait_for_timeout(200)
+    # the table took the call and the page drew its answer ("Sent; waiting for the table…" gone)
+    host.wait_for_function("() => !document.querySelector('#confirm-btn, #sending')")
     assert host.locator("#host-controls").evaluate("d => d.open")
 
     # paused: nobody is told "your turn"; a greyed card says why; the host resumes from the same panel
@@ -360,6 +486,18 @@ def test_a_host_pauses_and_gives_a_seat_away_and_the_guest_is_told(
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def started(host: Any, *others: Any) -> None:
+    """Wait for the deal to be dealt to each of ``others`` after the host's start; on a timeout, say what the host
+    was told (a refused start shows why on the host's page)."""
+    for page in others:
+        try:
+            page.wait_for_selector("#hand .card")
+        except sync_api.TimeoutError:
+            told = host.locator("#error:not(.hidden)")
+            raise AssertionError(f"no deal after the start; the host was told: "
+                                 f"{told.inner_text() if told.count() else 'nothing'}") from None
 
 
 # --- offline, /review, and every page through axe -------------------------------------------------------------
