@@ -38,6 +38,7 @@ import pytest
 from fiftysix.bots.levels import FIGURES, levels_for
 from fiftysix.core.meaning import Meaning
 from fiftysix.i18n import translate
+from fiftysix.server.limits import Limits
 from fiftysix.server.words import OPTIONS
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
 from helpers.page import DESKTOP, PHONE, SMALL_PHONE, TABLE_URL, act, call, my_turn, tap, tap_card, until
@@ -64,7 +65,10 @@ def words(lang: str, msgid: str, **params: object) -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(tmp_path_factory.mktemp("db") / "first.db", bot_delay=0.05) as live:
+    # every test here comes from one address, and "Add computer" seats the club player, a searching bot: more
+    # than the 4 open tables with searching computers an address may have (limits.py) in one module
+    limits = Limits(search_tables_address=100, search_tables=100)
+    with LiveServer(tmp_path_factory.mktemp("db") / "first.db", bot_delay=0.05, limits=limits) as live:
         yield live
 
 
@@ -219,7 +223,8 @@ def test_a_newcomers_first_deal(server: LiveServer, browser: Any, width: str, la
     page.evaluate("() => document.fonts.ready")
     drawn, wrong = malayalam_drawing(page, malayalam_fonts())
     assert not wrong, f"Malayalam drawn by a font without it: {wrong}"
-    assert drawn >= (10 if lang == "ml" else 1), drawn
+    # (an English page draws Malayalam only in the closed language picker's option, which has no box to measure)
+    assert drawn >= 10 or lang == "en", drawn
     if lang == "ml":
         assert all(MALAYALAM.search(label) for _, label in rows)
     else:     # an English page draws the selector's "മലയാളം" from a 1.3 KB cut of the font, never the whole font

@@ -11,6 +11,7 @@ from typing import Any
 import uvicorn
 
 from fiftysix.server import Settings, Timing, create_app
+from fiftysix.server.limits import Limits
 from fiftysix.server.listen import server_config
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -25,11 +26,12 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, db_path: Path, bot_delay: float = 0.0, next_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(self, db_path: Path, bot_delay: float = 0.0, next_delay: float = 0.0, port: int | None = None,
+                 limits: Limits | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         settings = Settings(db_url=f"sqlite+aiosqlite:///{db_path}",
-                            timing=Timing(bot_delay=bot_delay, next_delay=next_delay))
+                            timing=Timing(bot_delay=bot_delay, next_delay=next_delay), limits=limits or Limits())
         config = server_config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning",
                                ws_max_size=1 << 20)   # the connection limits of `fiftysix serve`
         self.server = uvicorn.Server(config)
