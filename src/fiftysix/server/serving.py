@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from starlette.websockets import WebSocket
 
 from ..i18n import translate
 from .access import PRIVATE, WRONG_KEY, Lookups, admission
+from .accounts.store import Accounts
 from .db import Database
 from .hub import Hub
 from .limits import Buckets, Limits, socket_cap
@@ -124,6 +126,8 @@ class Server:
         await self.db.migrate()
         self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
                              self.settings.token_max_age)
+        # signed-out devices within a token's lifetime (server/accounts): their tokens are refused
+        self.tokens.revoked = await Accounts(self.db.engine).revoked(int(time.time()) - self.settings.token_max_age)
         resumed = await self.hub.resume_all()
         log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
 
