@@ -28,7 +28,7 @@ function renderDevices(devices) {
       : h("button", { type: "button", onclick: () => act(() => call("/api/account/devices/revoke", { device: d.id })) },
         t("Sign out"));
     list.append(h("li", {}, h("span", {}, d.label || "?"), " · ",
-      h("span", {}, t("last used {when}", { when: when(d.seen) })), " ", revoke));
+      h("span", {}, t("last used {when}", { when: when(d.seen) })), " · ", revoke));
   }
 }
 
