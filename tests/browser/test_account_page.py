@@ -81,3 +81,34 @@ def test_a_link_carries_the_account_and_revoking_signs_out(server: LiveServer, c
     desk.wait_for_selector("#ac-in:not(.hidden)")
     assert desk.input_value("#ac-name") == "Asha"
     assert not errors, errors
+
+
+def test_a_passkey_signs_up_and_in_on_localhost(server: LiveServer, chromium: Any) -> None:
+    """Chromium's virtual authenticator (DevTools WebAuthn domain) stands in for the device's screen lock; the
+    page is on http://localhost, a secure context."""
+    base = server.url.replace("127.0.0.1", "localhost")
+    ctx = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})
+    page.goto(base + "/")
+    me = page.request.post(base + "/api/player", data={"name": "Chitra"}).json()
+    page.goto(base + "/account")
+    page.wait_for_selector("#ac-passkeys:not(.hidden)")
+    page.click("#ac-passkey-add")
+    page.locator("#ac-passkey-state", has_text="1").wait_for()
+    assert page.request.get(base + "/api/account").json()["passkeys"] == 1
+    assert page.request.post(base + "/api/account/signout", data={}).ok
+    page.goto(base + "/account")
+    page.wait_for_selector("#ac-passkey-in:not(.hidden)")
+    page.click("#ac-passkey-signin")
+    page.wait_for_selector("#ac-in:not(.hidden)")
+    assert page.input_value("#ac-name") == "Chitra"
+    assert page.request.get(base + "/api/account").json()["id"] == me["id"]
+    assert not errors, errors
+    ctx.close()

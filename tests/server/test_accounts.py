@@ -5,6 +5,8 @@ Every refusal changes nothing: the devices and the database are checked after it
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 from typing import Any
 
 import pytest
@@ -274,3 +276,31 @@ def test_the_migration_upgrades_a_database_of_todays_head(db: str) -> None:
         me = await store.account("p1")
         assert me is not None and me["id"] == "p1" and [d.id for d in me["devices"]] == [session]
     run_db(db, work)
+
+
+def test_passkeys_only_on_a_secure_page_and_a_forged_answer_changes_nothing(db: str) -> None:
+    with client(db) as c:
+        new_player(c, "Asha")
+        account(c)
+        r = c.post("/api/account/passkeys/options", json={"purpose": "register"})     # http://testserver
+        assert r.status_code == 400 and "secure" in r.json()["error"]
+        c.base_url = "http://localhost"         # a secure context with a name
+        token = token_of(c)
+        device(c, token)
+        options = c.post("/api/account/passkeys/options", json={"purpose": "register"})
+        assert options.status_code == 200, options.text
+        challenge = options.json()["options"]["challenge"]
+        assert options.json()["options"]["rp"]["id"] == "localhost"
+        client_data = base64.urlsafe_b64encode(json.dumps(
+            {"type": "webauthn.create", "challenge": challenge, "origin": "http://localhost"}).encode()).decode()
+        forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+                  "response": {"clientDataJSON": client_data.rstrip("="), "attestationObject": "AAAA"}}
+        r = c.post("/api/account/passkeys/register", json={"credential": forged})
+        assert r.status_code == 403 and "not accepted" in r.json()["error"]
+        r = c.post("/api/account/passkeys/register", json={"credential": forged})     # its challenge is used up
+        assert r.status_code == 403
+        assert account(c)["passkeys"] == 0
+        c.cookies.clear()
+        signin = c.post("/api/account/passkeys/signin", json={"credential": {"response": {}}})
+        assert signin.status_code == 403 and COOKIE not in signin.cookies
+        assert c.post("/api/account/passkeys/options", json={"purpose": "signin"}, headers=EVIL).status_code == 403

@@ -44,6 +44,7 @@ from starlette.websockets import WebSocket
 from ..core.meaning import N_, Meaning, words_of
 from ..i18n import tr, translate
 from . import pwa
+from .accounts.passkeys import routes as passkey_routes
 from .accounts.routes import routes as account_routes
 from .deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
 from .hub import catalogue
@@ -195,6 +196,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *pwa.routes(),
         *match_routes(),    # history, stats and ratings (server/matches)
         *account_routes(),  # accounts, devices, sign-in links, recovery codes (server/accounts)
+        *passkey_routes(),  # passkeys where the page has a secure context (server/accounts/passkeys.py)
     ]
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, MetaData, String, Table
+from sqlalchemy import BigInteger, Column, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -31,4 +31,20 @@ links = Table(
     Column("account_id", String(32), nullable=False),
     Column("expires", BigInteger, nullable=False),
     Column("used", BigInteger, nullable=True),
+)
+
+passkeys = Table(
+    "passkeys", metadata,
+    Column("id", String(400), primary_key=True),         # the credential id, base64url
+    Column("account_id", String(32), nullable=False),
+    Column("public_key", Text, nullable=False),          # COSE public key, base64url
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created", BigInteger, nullable=False),
+)
+
+challenges = Table(
+    "passkey_challenges", metadata,
+    Column("challenge", String(128), primary_key=True),  # base64url; deleted when used (single use)
+    Column("account_id", String(32), nullable=True),     # the account registering; NULL for a sign-in
+    Column("expires", BigInteger, nullable=False),
 )

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..db import events
 from ..matches.schema import matches
-from .schema import accounts, links, sessions
+from .schema import accounts, challenges, links, passkeys, sessions
 
 FORMER = "a former player"
 LINK_SECONDS = 600          # a sign-in link is good for 10 minutes
@@ -158,12 +158,14 @@ class Accounts:
             return (row[0], row[1]) if done.rowcount == 1 else None
 
     async def delete(self, player_id: str) -> None:
-        """Delete the account and its personal data: devices, links, and its name wherever it was stored (table
-        events: "a former player"; finished matches' summaries: dropped, which the history page shows as "a former
-        player" in the reader's language).  Ratings, stats and records stay
-        under the id, which nothing links to a person any more."""
+        """Delete the account and its personal data: devices, links, passkeys, and its name wherever it was
+        stored (table events: "a former player"; finished matches' summaries: dropped, which the history page shows
+        as "a former player" in the reader's language).  Ratings, stats and records stay under the id, which
+        nothing links to a person any more."""
         async with self.engine.begin() as conn:
             await conn.execute(delete(links).where(links.c.account_id == player_id))
+            await conn.execute(delete(passkeys).where(passkeys.c.account_id == player_id))
+            await conn.execute(delete(challenges).where(challenges.c.account_id == player_id))
             await conn.execute(update(sessions).where(sessions.c.account_id == player_id,
                                                       sessions.c.revoked.is_(None)).values(revoked=self.now()))
             await conn.execute(update(sessions).where(sessions.c.account_id == player_id).values(label=""))

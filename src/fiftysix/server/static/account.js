@@ -32,11 +32,30 @@ function renderDevices(devices) {
   }
 }
 
+// Passkeys need a secure context (https with a name, or localhost) and a browser that reads WebAuthn options as
+// JSON; elsewhere (a phone on http://192.168.x.x) the link and the recovery code are the ways in.
+const passkeysHere = () => window.isSecureContext && window.PublicKeyCredential
+  && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
+
+async function addPasskey() {
+  const { options } = await call("/api/account/passkeys/options", { purpose: "register" });
+  const made = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+  await call("/api/account/passkeys/register", { credential: made.toJSON() });
+}
+
+async function passkeySignIn() {
+  const { options } = await call("/api/account/passkeys/options", { purpose: "signin" });
+  const got = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  await call("/api/account/passkeys/signin", { credential: got.toJSON() });
+}
+
 function render(me) {
   $("ac-out").classList.add("hidden");
   $("ac-in").classList.remove("hidden");
   $("ac-name").value = me.name;
   renderDevices(me.devices);
+  $("ac-passkeys").classList.toggle("hidden", !(me.passkeys_here && passkeysHere()));
+  $("ac-passkey-state").textContent = t("Passkeys on this account: {n}", { n: me.passkeys });
   $("ac-recovery-state").textContent = me.recovery
     ? t("You have a recovery code (made {when}).", { when: when(me.recovery_made) })
     : t("You have no recovery code.");
@@ -51,6 +70,7 @@ async function load() {
     if (e.status !== 401) showError(String(e.message || e));
     $("ac-in").classList.add("hidden");
     $("ac-out").classList.remove("hidden");
+    $("ac-passkey-in").classList.toggle("hidden", !passkeysHere());
   }
 }
 
@@ -80,6 +100,8 @@ $("ac-delete").addEventListener("click", () => act(async () => {
   if (!confirm(t("Delete your account? Your name goes from every stored table and match; this cannot be undone."))) return;
   await call("/api/account/delete", { confirm: true });
 }));
+$("ac-passkey-add").addEventListener("click", () => act(addPasskey));
+$("ac-passkey-signin").addEventListener("click", () => act(passkeySignIn));
 $("ac-recover").addEventListener("submit", (ev) => {
   ev.preventDefault();
   act(() => call("/api/account/recovery/use", { code: $("ac-code").value }));

@@ -43,9 +43,25 @@ def upgrade() -> None:
         sa.Column("expires", sa.BigInteger, nullable=False),
         sa.Column("used", sa.BigInteger, nullable=True),
     )
+    op.create_table(
+        "passkeys",
+        sa.Column("id", sa.String(400), primary_key=True),
+        sa.Column("account_id", sa.String(32), nullable=False, index=True),
+        sa.Column("public_key", sa.Text, nullable=False),
+        sa.Column("sign_count", sa.BigInteger, nullable=False),
+        sa.Column("created", sa.BigInteger, nullable=False),
+    )
+    op.create_table(
+        "passkey_challenges",
+        sa.Column("challenge", sa.String(128), primary_key=True),
+        sa.Column("account_id", sa.String(32), nullable=True),
+        sa.Column("expires", sa.BigInteger, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("passkey_challenges")
+    op.drop_table("passkeys")
     op.drop_table("signin_links")
     op.drop_table("account_sessions")
     op.drop_table("accounts")
