@@ -21,7 +21,6 @@ so secrets cannot be guessed.  Nothing takes an account id from the request: no 
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -171,15 +170,10 @@ async def api_name(_request: Request, server: Server, lang: str, body: dict[str,
 
 
 async def _sign_device_out(server: Server, player: Player, session: str) -> bool:
-    """Revoke ``session`` in the database and here, and close this process's websockets it opened."""
+    """Revoke ``session`` in the database, then in every process (its tokens refused, its websockets closed)."""
     if not await _store(server).revoke(player.id, session):
         return False
-    server.signer().revoked.add(session)
-    for ws in list(server.sockets.get(player.id, ())):
-        token = ws.cookies.get(COOKIE)
-        if token is not None and server.signer().read(token) is None:
-            with contextlib.suppress(Exception):
-                await ws.close(code=4401, reason="signed out")
+    await server.device_out(player.id, session)
     return True
 
 
