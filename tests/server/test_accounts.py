@@ -304,3 +304,25 @@ def test_passkeys_only_on_a_secure_page_and_a_forged_answer_changes_nothing(db: 
         signin = c.post("/api/account/passkeys/signin", json={"credential": {"response": {}}})
         assert signin.status_code == 403 and COOKIE not in signin.cookies
         assert c.post("/api/account/passkeys/options", json={"purpose": "signin"}, headers=EVIL).status_code == 403
+
+
+def test_a_token_carries_its_device_and_a_revoked_device_is_refused() -> None:
+    import time
+
+    from starlette.datastructures import Headers
+
+    from fiftysix.server.security import Edge
+    from fiftysix.server.tokens import Tokens
+
+    now = time.time()
+    tokens = Tokens("k" * 32, clock=lambda: now - 2 * 86400)     # signed two days ago: renewed when used
+    _, token = tokens.issue("Asha", "a" * 16, "s1")
+    tokens = Tokens("k" * 32, clock=lambda: now)
+    read = tokens.read(token)
+    assert read is not None and read.session == "s1"
+    edge = Edge(lambda *_: None, tokens=lambda: tokens)   # type: ignore[arg-type, return-value]
+    renewed = edge._renewed_token(Headers({"cookie": f"{COOKIE}={token}"}))
+    assert renewed is not None and (again := tokens.read(renewed)) is not None and again.session == "s1"
+    tokens.revoked.add("s1")
+    assert tokens.read(token) is None and tokens.read(renewed) is None
+    assert tokens.read(tokens.issue("Asha", "a" * 16)[1]) is not None     # a token from before accounts still reads
