@@ -77,6 +77,10 @@ def test_the_cookie_player_becomes_an_account_with_the_same_id(db: str) -> None:
         device(c, r.json()["token"])
         assert account(c)["name"] == "Asha K"
         assert c.post("/api/account/name", json={"name": ""}).status_code == 400
+        r = c.post("/api/player", json={"name": "Asha R"})        # the start page's name form: same account
+        assert r.status_code == 200 and r.json()["id"] == pid
+        device(c, r.json()["token"])
+        assert account(c)["name"] == "Asha R"
         c.cookies.clear()
         r = c.get("/api/account")
         assert r.status_code == 401 and "not signed in" in r.json()["error"]

@@ -46,6 +46,7 @@ from ..i18n import tr, translate
 from . import pwa
 from .accounts.passkeys import routes as passkey_routes
 from .accounts.routes import routes as account_routes
+from .accounts.store import Accounts
 from .deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
 from .hub import catalogue
 from .lang import language_of, localize_catalogue
@@ -113,6 +114,8 @@ async def api_player(request: Request, body: dict[str, Any]) -> Response:
         return refusal(words_of(e), lang=language_of(request))
     old = server.signer().read(request.cookies.get(COOKIE))
     player, token = server.signer().issue(name, *((old.id, old.session) if old is not None else ()))
+    if old is not None and old.session:     # an account's device: the account takes the new name too
+        await Accounts(server.db.engine).rename(old.id, name)
     response = JSONResponse({"id": player.id, "name": player.name, "token": token})
     set_cookie(response, token, server.signer().max_age)
     return response
