@@ -219,7 +219,7 @@ def test_the_migration_upgrades_a_database_written_by_older_code(tmp_path: Path)
         await base.close()
     asyncio.run(run())
     with sqlite3.connect(old) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0006_history"
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] >= "0006_history"
         assert conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 1
         assert conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] > events_before
         assert conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 2
@@ -249,7 +249,7 @@ def test_the_migration_upgrades_todays_schema(db: str) -> None:
             assert await base.exists("OLD1")
             async with base.engine.connect() as conn:
                 version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
-                assert version == "0006_history"
+                assert version >= "0006_history"  # or a later head
                 return set(await conn.run_sync(lambda sync: inspect(sync).get_table_names()))
         finally:
             await base.close()

@@ -17,6 +17,7 @@ Routes::
     GET  /review                the review page (a table's deals, or a record file dropped on it)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
     GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
+    GET  /account, /signin, /api/account...   accounts, devices, sign-in links, recovery codes (accounts/routes.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
 or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
@@ -43,6 +44,9 @@ from starlette.websockets import WebSocket
 from ..core.meaning import N_, Meaning, words_of
 from ..i18n import tr, translate
 from . import pwa
+from .accounts.passkeys import routes as passkey_routes
+from .accounts.routes import routes as account_routes
+from .accounts.store import Accounts
 from .deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
 from .hub import catalogue
 from .lang import language_of, localize_catalogue
@@ -109,7 +113,9 @@ async def api_player(request: Request, body: dict[str, Any]) -> Response:
     except ValueError as e:
         return refusal(words_of(e), lang=language_of(request))
     old = server.signer().read(request.cookies.get(COOKIE))
-    player, token = server.signer().issue(name, old.id if old is not None else None)
+    player, token = server.signer().issue(name, *((old.id, old.session) if old is not None else ()))
+    if old is not None and old.session:     # an account's device: the account takes the new name too
+        await Accounts(server.db.engine).rename(old.id, name)
     response = JSONResponse({"id": player.id, "name": player.name, "token": token})
     set_cookie(response, token, server.signer().max_age)
     return response
@@ -139,7 +145,7 @@ async def api_create(request: Request, body: dict[str, Any]) -> Response:
         return refusal(Meaning(N_("choose your name first")), lang=language_of(request))
     token = None
     if name is not None and (player is None or player.name != name):
-        player, token = server.signer().issue(name, player.id if player is not None else None)
+        player, token = server.signer().issue(name, *((player.id, player.session) if player is not None else ()))
     assert player is not None
     if not body.get("name"):        # the default name in the host's language (it stays the table's name)
         body = {**body, "name": tr(language_of(request), "{name}'s table", name=player.name)[:TABLE_NAME]}
@@ -192,6 +198,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pwa.routes(),
         *match_routes(),    # history, stats and ratings (server/matches)
+        *account_routes(),  # accounts, devices, sign-in links, recovery codes (server/accounts)
+        *passkey_routes(),  # passkeys where the page has a secure context (server/accounts/passkeys.py)
     ]
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,

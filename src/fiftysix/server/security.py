@@ -207,7 +207,7 @@ class Edge:
         player = tokens.read(morsel.value) if morsel is not None else None
         if player is None or self.clock() - player.issued < REFRESH_AFTER:
             return None
-        return tokens.issue(player.name, player.id)[1]
+        return tokens.issue(player.name, player.id, player.session)[1]
 
 
 def _declared_over(headers: Headers, limit: int) -> bool:

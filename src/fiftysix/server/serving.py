@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from starlette.websockets import WebSocket
 
 from ..i18n import translate
 from .access import PRIVATE, WRONG_KEY, Lookups, admission
+from .accounts.store import Accounts
 from .db import Database
 from .hub import Hub
 from .limits import Buckets, Limits, socket_cap
@@ -60,6 +62,7 @@ class Server:
         self.lookups = Lookups(settings.limits)
         self.handle: Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]] = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
+        self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
         if settings.redis_url:      # many processes: tables, limits and messages go through Redis
             from .cluster.relay import cluster_parts
 
@@ -67,6 +70,8 @@ class Server:
                                                            settings.redis_url)
             self.hub, self.tell = hub, hub.tell_signout
             hub.on_signout = lambda player, generation: hub.later(self.signed_out(player, generation, here=False))
+            self.tell_revoked = hub.tell_revoked
+            hub.on_revoke = lambda player, session: hub.later(self.device_out(player, session, here=False))
         self.tokens: Tokens | None = None
         self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
         self.reviews = Reviews(settings.review_workers, settings.review_queue, from_trick=settings.review_from_trick)
@@ -98,6 +103,19 @@ class Server:
             with contextlib.suppress(Exception):
                 await ws.close(code=4401, reason="signed out everywhere")
 
+    async def device_out(self, player_id: str, session: str, here: bool = True) -> None:
+        """Refuse the tokens of device ``session`` (server/accounts) and close the websockets it opened with its
+        cookie (``here``: this process was asked; the others are told)."""
+        assert self.tokens is not None
+        self.tokens.revoked.add(session)
+        if here:
+            self.tell_revoked(player_id, session)
+        for ws in list(self.sockets.get(player_id, ())):
+            token = ws.cookies.get(COOKIE)
+            if token is not None and self.tokens.read(token) is None:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=4401, reason="signed out")
+
     async def admit(self, request: Request, table: LiveTable) -> Response | None:
         """``None`` when the request may see this table; else the answer (403, counted when the key is wrong)."""
         assert self.tokens is not None
@@ -124,6 +142,8 @@ class Server:
         await self.db.migrate()
         self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
                              self.settings.token_max_age)
+        # signed-out devices within a token's lifetime (server/accounts): their tokens are refused
+        self.tokens.revoked = await Accounts(self.db.engine).revoked(int(time.time()) - self.settings.token_max_age)
         resumed = await self.hub.resume_all()
         log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
 

@@ -32,6 +32,7 @@ class Player:
     id: str
     name: str
     issued: float = 0.0     # unix seconds the token was signed
+    session: str = ""       # the signed-in device (server/accounts); "" for a token from before accounts
 
 
 class Tokens:
@@ -44,12 +45,15 @@ class Tokens:
         # a new salt: tokens of the untimed format from before are refused, not misread
         self._signer = URLSafeTimedSerializer(secret, salt="fiftysix-player-2", signer=Signer)
         self.generations: dict[str, int] = dict(generations or {})
+        self.revoked: set[str] = set()     # signed-out devices (sessions) whose tokens are refused
         self.max_age = max_age
 
-    def issue(self, name: str, player_id: str | None = None) -> tuple[Player, str]:
-        player = Player(player_id or secrets.token_hex(8), name)
-        token = self._signer.dumps({"id": player.id, "name": player.name, "g": self.generations.get(player.id, 0)})
-        return player, token
+    def issue(self, name: str, player_id: str | None = None, session: str = "") -> tuple[Player, str]:
+        player = Player(player_id or secrets.token_hex(8), name, session=session)
+        data: dict[str, object] = {"id": player.id, "name": player.name, "g": self.generations.get(player.id, 0)}
+        if session:
+            data["s"] = session
+        return player, self._signer.dumps(data)
 
     def read(self, token: object) -> Player | None:
         """The player a token proves, or ``None`` for a forged, foreign, malformed, expired or signed-out token."""
@@ -62,7 +66,10 @@ class Tokens:
         if (not isinstance(data, dict) or not isinstance(data.get("id"), str) or not isinstance(data.get("name"), str)
                 or data.get("g") != self.generations.get(data["id"], 0)):
             return None
-        return Player(data["id"], data["name"], signed.timestamp())
+        session = data.get("s", "")
+        if not isinstance(session, str) or session in self.revoked:
+            return None
+        return Player(data["id"], data["name"], signed.timestamp(), session)
 
     def signed_out(self, player_id: str, generation: int) -> None:
         """Record that ``player_id`` signed out everywhere: tokens before ``generation`` are refused."""

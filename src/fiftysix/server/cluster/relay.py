@@ -84,6 +84,7 @@ class ClusterHub(Hub):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self.on_signout: Callable[[str, int], None] | None = None    # the server's: a sign-out elsewhere
+        self.on_revoke: Callable[[str, str], None] | None = None     # ... and a device signed out elsewhere
 
     def later(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in its own task (kept until it ends)."""
@@ -398,6 +399,10 @@ class ClusterHub(Hub):
         """Tell every process that ``player`` signed out everywhere (their older tokens are refused)."""
         self.bus.publish_soon(ALL, {"op": "signout", "from": self.me, "player": player, "gen": generation})
 
+    def tell_revoked(self, player: str, session: str) -> None:
+        """Tell every process that device ``session`` of ``player`` was signed out (server/accounts)."""
+        self.bus.publish_soon(ALL, {"op": "revoke", "from": self.me, "player": player, "session": session})
+
     def send_here(self, table: ClusterTable) -> None:
         """Tell the writer who is online here at this table."""
         if not table.writer and table.owner is not None:
@@ -435,6 +440,8 @@ class ClusterHub(Hub):
             return
         elif op == "signout" and self.on_signout is not None:
             self.on_signout(str(data["player"]), int(data["gen"]))
+        elif op == "revoke" and self.on_revoke is not None:
+            self.on_revoke(str(data["player"]), str(data["session"]))
 
 
 def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,

@@ -1,0 +1,281 @@
+"""Accounts over HTTP, and the account and sign-in pages.
+
+Routes::
+
+    GET  /account                     the account page (name, devices, sign-in link + QR, recovery code, delete)
+    GET  /signin                      a one-time link's page: ``/signin#SECRET`` (the secret stays in the fragment)
+    GET  /api/account                 your account: made from this device's player on first use (same id)
+    POST /api/account/name            {"name"}: your name here and at tables you join from now on
+    POST /api/account/devices/revoke  {"device"}: sign one of your devices out (its tokens are refused)
+    POST /api/account/signout         sign this device out
+    POST /api/account/delete          {"confirm": true}: delete the account (records keep "a former player")
+    POST /api/account/link            a one-time sign-in link and its QR code (10 minutes, one use)
+    POST /api/account/link/use        {"secret"}: sign this device in with a link
+    POST /api/account/recovery        a new recovery code (shown once; the one before is refused from now on)
+    POST /api/account/recovery/use    {"code"}: sign this device in with a recovery code (used up)
+
+Every route refuses a foreign ``Origin`` (reads too: an account is personal), is limited per address and for the
+whole process, and a wrong secret counts as a failed lookup of the address (shared by all processes with Redis),
+so secrets cannot be guessed.  Nothing takes an account id from the request: no account can be probed.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...core.meaning import N_, Meaning, words_of
+from ..lang import language_of
+from ..limits import Buckets
+from ..safejson import JSONResponse
+from ..security import cross_site, origin_of
+from ..serving import Server, address_of, json_body, refusal, serving, set_cookie
+from ..share import QRBusy, share_base
+from ..tokens import COOKIE, Player, clean_name
+from .store import Accounts
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+PER_ADDRESS = (2.0, 60)     # account requests a second per address on average, and at once (a page load is 1-2)
+WHOLE = (100.0, 200)        # ... and for the whole process
+SIGNINS = (1 / 60, 10)      # sign-in attempts (links, recovery codes) per address: 1 a minute, 10 at once
+
+NOT_SIGNED_IN = N_("you are not signed in on this device: choose a name on the start page, or use a sign-in link "
+                   "or your recovery code")
+BAD_LINK = N_("this sign-in link is not valid: it was used already, it is older than 10 minutes, or it was "
+              "copied wrong; make a new one on a signed-in device")
+BAD_CODE = N_("this recovery code is not valid: it was used already, replaced by a newer one, or typed wrong")
+
+
+class _Limits:
+    def __init__(self) -> None:
+        self.address = Buckets(*PER_ADDRESS)
+        self.whole = Buckets(*WHOLE)
+        self.signins = Buckets(*SIGNINS)
+
+
+def _limits(request: Request) -> _Limits:
+    state = request.app.state
+    if not hasattr(state, "account_limits"):
+        state.account_limits = _Limits()
+    limits: _Limits = state.account_limits
+    return limits
+
+
+def _store(server: Server) -> Accounts:
+    return Accounts(server.db.engine)
+
+
+def _refused(request: Request, server: Server, lang: str) -> Response | None:
+    """A foreign origin (403) or too many asks (429), else ``None``."""
+    allowed = frozenset(origin_of(o) for o in server.settings.allowed_origins)
+    why = cross_site(Headers(scope=request.scope), allowed, request.url.scheme)
+    if why is not None:
+        return refusal(why, 403, lang)
+    limits = _limits(request)
+    if not limits.whole.allow() or not limits.address.allow(address_of(request)):
+        return refusal(Meaning(N_("too many account requests from your address; try again in a minute")), 429, lang)
+    return None
+
+
+async def _me(request: Request, server: Server) -> Player | None:
+    """The signed-in player of this request; a device signed out through another process is refused here too."""
+    player = server.signer().read(request.cookies.get(COOKIE))
+    if player is None or not player.session:
+        return player
+    return player if await _store(server).session_live(player.id, player.session) else None
+
+
+def device_label(user_agent: str) -> str:
+    """A short name of the browser for the device list ("Chrome on Android"); never shown to anyone else."""
+    browser = next((b for key, b in (("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"),
+                                     ("Safari/", "Safari")) if key in user_agent), "")
+    systems = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Windows", "Windows"),
+               ("Mac OS", "Mac"), ("Linux", "Linux"))
+    system = next((s for key, s in systems if key in user_agent), "")
+    return " · ".join(p for p in (browser, system) if p) or user_agent[:40] or "?"
+
+
+async def _signed_in_response(request: Request, server: Server, player_id: str, name: str,
+                              data: dict[str, Any]) -> Response:
+    """Open a new device session of ``player_id`` and answer ``data`` with its token (also as the cookie)."""
+    session = await _store(server).open_session(player_id, name, device_label(request.headers.get("user-agent", "")))
+    player, token = server.signer().issue(name, player_id, session)
+    response = JSONResponse({**data, "id": player.id, "name": player.name, "token": token})
+    set_cookie(response, token, server.signer().max_age)
+    return response
+
+
+def _guarded(handler: Any) -> Any:
+    """An account endpoint: origin and limits checked, the JSON body (for POST) read, the language found."""
+    async def endpoint(request: Request) -> Response:
+        server = serving(request)
+        lang = language_of(request)
+        refused = _refused(request, server, lang)
+        if refused is not None:
+            return refused
+        body = await json_body(request) if request.method == "POST" else {}
+        if isinstance(body, Response):
+            return body
+        response: Response = await handler(request, server, lang, body)
+        return response
+    return endpoint
+
+
+def _signed_in(handler: Any) -> Any:
+    """An endpoint for a signed-in player only (401 naming what to do otherwise)."""
+    async def endpoint(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+        player = await _me(request, server)
+        if player is None:
+            return refusal(NOT_SIGNED_IN, 401, lang)
+        response: Response = await handler(request, server, lang, body, player)
+        return response
+    return _guarded(endpoint)
+
+
+@_signed_in
+async def api_account(request: Request, server: Server, _lang: str, _body: dict[str, Any],
+                      player: Player) -> Response:
+    store = _store(server)
+    if not player.session:      # a player from before accounts: this device becomes its first session
+        return await _signed_in_response(request, server, player.id, player.name, {"upgraded": True})
+    await store.ensure(player.id, player.name)
+    account = await store.account(player.id)
+    assert account is not None
+    devices = [{"id": d.id, "label": d.label, "created": d.created, "seen": d.seen, "current": d.id == player.session}
+               for d in account.pop("devices")]
+    from .passkeys import count, relying_party  # passkeys builds on this module's helpers
+
+    return JSONResponse({**account, "devices": devices, "passkeys": await count(server.db.engine, player.id),
+                         "passkeys_here": relying_party(request) is not None})
+
+
+@_signed_in
+async def api_name(_request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+    try:
+        name = clean_name(body.get("name"))
+    except ValueError as e:
+        return refusal(words_of(e), lang=lang)
+    await _store(server).rename(player.id, name)
+    renamed, token = server.signer().issue(name, player.id, player.session)
+    response = JSONResponse({"id": renamed.id, "name": renamed.name, "token": token})
+    set_cookie(response, token, server.signer().max_age)
+    return response
+
+
+async def _sign_device_out(server: Server, player: Player, session: str) -> bool:
+    """Revoke ``session`` in the database, then in every process (its tokens refused, its websockets closed)."""
+    if not await _store(server).revoke(player.id, session):
+        return False
+    await server.device_out(player.id, session)
+    return True
+
+
+@_signed_in
+async def api_revoke(_request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+    device = body.get("device")
+    if not isinstance(device, str) or len(device) > 32 or not await _sign_device_out(server, player, device):
+        return refusal(N_("no device of yours signed in with that id: reload the list of devices"), 404, lang)
+    return JSONResponse({"revoked": device})
+
+
+@_signed_in
+async def api_signout(_request: Request, server: Server, _lang: str, _body: dict[str, Any],
+                      player: Player) -> Response:
+    if player.session:
+        await _sign_device_out(server, player, player.session)
+    response = JSONResponse({"signed_out": True})
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax")
+    return response
+
+
+@_signed_in
+async def api_delete(_request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+    if body.get("confirm") is not True:
+        return refusal(N_("to delete your account, send \"confirm\": true (this cannot be undone)"), 400, lang)
+    await _store(server).delete(player.id)
+    await server.signed_out(player.id, await server.db.sign_out(player.id))  # every token, in every process
+    response = JSONResponse({"deleted": True})
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax")
+    return response
+
+
+@_signed_in
+async def api_link(request: Request, server: Server, lang: str, _body: dict[str, Any], player: Player) -> Response:
+    await _store(server).ensure(player.id, player.name)
+    base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url),
+                      request.url.port)
+    try:
+        secret, expires = await _store(server).make_link(player.id)
+        url = f"{base}/signin#{secret}"
+        qr = await server.qr.make(url, address_of(request))
+    except QRBusy as busy:
+        return refusal(busy.words, busy.status, lang)
+    return JSONResponse({"url": url, "qr": qr, "expires": expires, "seconds": expires - int(time.time())})
+
+
+async def _signin_allowed(request: Request, server: Server) -> bool:
+    address = address_of(request)
+    return not await server.lookups.refused(address) and _limits(request).signins.allow(address)
+
+
+@_guarded
+async def api_link_use(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+    if not await _signin_allowed(request, server):
+        return refusal(Meaning(N_("too many sign-in attempts from your address; try again in a few minutes")), 429,
+                       lang)
+    secret = body.get("secret")
+    found = await _store(server).use_link(secret) if isinstance(secret, str) and 0 < len(secret) <= 128 else None
+    if found is None:
+        await server.lookups.failed(address_of(request))
+        return refusal(BAD_LINK, 403, lang)
+    return await _signed_in_response(request, server, *found, {})
+
+
+@_signed_in
+async def api_recovery(_request: Request, server: Server, _lang: str, _body: dict[str, Any],
+                       player: Player) -> Response:
+    await _store(server).ensure(player.id, player.name)
+    return JSONResponse({"code": await _store(server).new_recovery(player.id)})
+
+
+@_guarded
+async def api_recovery_use(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+    if not await _signin_allowed(request, server):
+        return refusal(Meaning(N_("too many sign-in attempts from your address; try again in a few minutes")), 429,
+                       lang)
+    code = body.get("code")
+    found = await _store(server).use_recovery(code) if isinstance(code, str) and 0 < len(code) <= 64 else None
+    if found is None:
+        await server.lookups.failed(address_of(request))
+        return refusal(BAD_CODE, 403, lang)
+    return await _signed_in_response(request, server, *found, {})
+
+
+async def account_page(_request: Request) -> Response:
+    return FileResponse(STATIC / "account.html")
+
+
+async def revoked_since(server: Server) -> set[str]:
+    """The devices signed out within a token's lifetime (their tokens could still be presented)."""
+    return await _store(server).revoked(int(time.time()) - server.signer().max_age)
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/account", account_page),
+            Route("/signin", account_page),
+            Route("/api/account", api_account),
+            Route("/api/account/name", api_name, methods=["POST"]),
+            Route("/api/account/devices/revoke", api_revoke, methods=["POST"]),
+            Route("/api/account/signout", api_signout, methods=["POST"]),
+            Route("/api/account/delete", api_delete, methods=["POST"]),
+            Route("/api/account/link", api_link, methods=["POST"]),
+            Route("/api/account/link/use", api_link_use, methods=["POST"]),
+            Route("/api/account/recovery", api_recovery, methods=["POST"]),
+            Route("/api/account/recovery/use", api_recovery_use, methods=["POST"])]

@@ -1,0 +1,118 @@
+// The account page: name, signed-in devices (revoke), a one-time sign-in link with its QR code, a recovery code,
+// sign-out and deletion. At /signin#SECRET it first uses the link: the secret is in the fragment, so it never
+// reaches a server log or a Referer, and it is wiped from the address bar at once.
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+function showError(text) {
+  $("ac-error").textContent = text;
+  $("ac-error").classList.toggle("hidden", !text);
+}
+
+async function call(path, body) {
+  const res = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
+  return data;
+}
+
+const when = (unix) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function renderDevices(devices) {
+  const list = clear($("ac-devices"));
+  for (const d of devices) {
+    const revoke = d.current ? h("span", {}, t("this device"))
+      : h("button", { type: "button", onclick: () => act(() => call("/api/account/devices/revoke", { device: d.id })) },
+        t("Sign out"));
+    list.append(h("li", {}, h("span", {}, d.label || "?"), " · ",
+      h("span", {}, t("last used {when}", { when: when(d.seen) })), " · ", revoke));
+  }
+}
+
+// Passkeys need a secure context (https with a name, or localhost) and a browser that reads WebAuthn options as
+// JSON; elsewhere (a phone on http://192.168.x.x) the link and the recovery code are the ways in.
+const passkeysHere = () => window.isSecureContext && window.PublicKeyCredential
+  && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
+
+async function addPasskey() {
+  const { options } = await call("/api/account/passkeys/options", { purpose: "register" });
+  const made = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+  await call("/api/account/passkeys/register", { credential: made.toJSON() });
+}
+
+async function passkeySignIn() {
+  const { options } = await call("/api/account/passkeys/options", { purpose: "signin" });
+  const got = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  await call("/api/account/passkeys/signin", { credential: got.toJSON() });
+}
+
+function render(me) {
+  $("ac-out").classList.add("hidden");
+  $("ac-in").classList.remove("hidden");
+  $("ac-name").value = me.name;
+  renderDevices(me.devices);
+  $("ac-passkeys").classList.toggle("hidden", !(me.passkeys_here && passkeysHere()));
+  $("ac-passkey-state").textContent = t("Passkeys on this account: {n}", { n: me.passkeys });
+  $("ac-recovery-state").textContent = me.recovery
+    ? t("You have a recovery code (made {when}).", { when: when(me.recovery_made) })
+    : t("You have no recovery code.");
+}
+
+async function load() {
+  try {
+    let me = await call("/api/account");
+    if (me.upgraded) me = await call("/api/account");    // this device's player just became an account
+    render(me);
+  } catch (e) {
+    if (e.status !== 401) showError(String(e.message || e));
+    $("ac-in").classList.add("hidden");
+    $("ac-out").classList.remove("hidden");
+    $("ac-passkey-in").classList.toggle("hidden", !passkeysHere());
+  }
+}
+
+async function act(work) {
+  showError("");
+  try { await work(); await load(); } catch (e) { showError(String(e.message || e)); }
+}
+
+$("ac-name-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  act(() => call("/api/account/name", { name: $("ac-name").value }));
+});
+$("ac-link").addEventListener("click", () => act(async () => {
+  const made = await call("/api/account/link", {});
+  const box = clear($("ac-link-box"));
+  box.append(h("img", { src: made.qr, alt: t("QR code of the sign-in link"), width: 200, height: 200 }),
+    h("p", {}, h("input", { value: made.url, readonly: true, "aria-label": t("sign-in link") })),
+    h("p", {}, t("It works once, until {when}.", { when: when(made.expires) })));
+}));
+$("ac-recovery").addEventListener("click", () => act(async () => {
+  if (!confirm(t("A new code replaces the old one, which stops working. Make a new one?"))) return;
+  const made = await call("/api/account/recovery", {});
+  $("ac-recovery-code").textContent = made.code;
+}));
+$("ac-signout").addEventListener("click", () => act(() => call("/api/account/signout", {})));
+$("ac-delete").addEventListener("click", () => act(async () => {
+  if (!confirm(t("Delete your account? Your name goes from every stored table and match; this cannot be undone."))) return;
+  await call("/api/account/delete", { confirm: true });
+}));
+$("ac-passkey-add").addEventListener("click", () => act(addPasskey));
+$("ac-passkey-signin").addEventListener("click", () => act(passkeySignIn));
+$("ac-recover").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  act(() => call("/api/account/recovery/use", { code: $("ac-code").value }));
+});
+
+document.title = `${t("Your account")} · fiftysix`;
+const secret = location.pathname === "/signin" ? location.hash.slice(1) : "";
+if (secret) {
+  history.replaceState(null, "", "/account");
+  act(() => call("/api/account/link/use", { secret }));
+} else {
+  if (location.pathname === "/signin") history.replaceState(null, "", "/account");
+  load();
+}
