@@ -325,6 +325,11 @@ class GameSpec(Protocol):
         """The most calls an auction under ``rules`` can hold."""
         ...
 
+    def winning_form(self, auction: Sequence[str], rules: Rules) -> str | None:
+        """The written form of the auction's last bid (a public convention: 56's ``28H`` is "number-suit"),
+        ``None`` for a game whose bids have no forms or an auction without a bid (history's stats by form)."""
+        ...
+
     def kitty_size(self, rules: Rules) -> int:
         """How many cards are dealt to the kitty (0: none)."""
         ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ...core.cards import CARDS, Card, cards_text
 from ...core.deal import AUCTION, DISCARD, Deal
@@ -164,6 +164,9 @@ class FiftyFive:
 
     def auction_bound(self, rules: Rules) -> int:
         return vocabulary.auction_bound(_rules(rules))
+
+    def winning_form(self, auction: Sequence[str], rules: Rules) -> str | None:
+        return None     # 55's bids are values alone: no written forms
 
     def kitty_size(self, rules: Rules) -> int:
         return KITTY_SIZE

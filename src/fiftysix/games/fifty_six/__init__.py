@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, TRUMP, Deal
@@ -134,6 +134,17 @@ class FiftySix:
 
     def auction_bound(self, rules: Rules) -> int:
         return vocabulary.auction_bound(_rules(rules))
+
+    def winning_form(self, auction: Sequence[str], rules: Rules) -> str | None:
+        bidding = _rules(rules).bidding
+        for text in reversed(auction):
+            try:
+                call, _ = calls.parse_call(text, bidding)
+            except NotationError:
+                continue
+            if call.is_bid:
+                return call.form
+        return None
 
     def kitty_size(self, rules: Rules) -> int:
         return 0

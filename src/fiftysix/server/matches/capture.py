@@ -7,7 +7,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.errors import FiftySixError
 from ..state import MATCH_OVER, TableState
 
 
@@ -59,26 +58,9 @@ def _contract(state: TableState, result: dict[str, Any], record: dict[str, Any],
     seat = contract.get("declarer", contract.get("bidder"))
     if not isinstance(seat, int) or not 0 <= seat < len(played):
         return None, None
-    form = None
-    if state.game.name == "56":
-        form = _winning_form(record.get("auction"), str(getattr(state.rules, "bidding", "standard")))
-    return played[seat], form
-
-
-def _winning_form(auction: object, bidding: str) -> str | None:
-    from ...games.fifty_six.calls import parse_call
-
-    if not isinstance(auction, list):
-        return None
-    for text in reversed(auction):
-        try:
-            call, _ = parse_call(text, bidding)
-        except FiftySixError:
-            continue
-        if call.is_bid:
-            return call.form
-    return None
-
+    auction = record.get("auction")
+    texts = [a for a in auction if isinstance(a, str)] if isinstance(auction, list) else []
+    return played[seat], state.game.winning_form(texts, state.rules)
 
 def match_end(state: TableState) -> MatchEnd | None:
     """The match that the last event finished, or ``None`` (call right after a deal finished)."""

@@ -116,7 +116,8 @@ function seatBox(S, c, ds, place) {
   if (declarer === ds) marks.push(h("span", { class: "mark declarer", title: t("declarer") }, t("Declarer")));
   if (seat.kind === "player" && !seat.online) marks.push(h("span", { class: "mark off" }, t("offline")));
   if (seat.covered) marks.push(h("span", { class: "mark" }, t("bot plays")));
-  if (seat.kind === "bot") marks.push(h("span", { class: "mark" }, t("bot")));
+  // a computer named by its level ("Club player 3") says what it is already: the mark would only take a line
+  if (seat.kind === "bot" && !seat.level) marks.push(h("span", { class: "mark" }, t("bot")));
   let call = null;
   if (v.phase === "auction" && S.movers) {
     const calls = S.movers.auction.map((s, i) => [s, v.auction[i]]).filter(([s]) => s === ds);
