@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -137,3 +138,45 @@ def test_the_whole_servers_table_quotas_hold_across_processes_and_addresses(redi
     assert isinstance(refusals, list) and len(refusals) == 3, refusals
     assert all("created 3 tables in the last hour, the most allowed (3 an hour)" in r for r in refusals[:2])
     assert "this server has 2 open tables, the most allowed (2)" in refusals[2]
+
+
+def test_a_redis_outage_is_one_warning_however_many_requests_count(
+        redis_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Redis away for many requests: one line when the first count fails, one when a count succeeds again; the
+    next outage says so again (issue 41: 1,092 lines a process over 14 outages)."""
+    import logging
+
+    import redis.asyncio as aioredis
+
+    from fiftysix.server.cluster.counters import SharedLookups
+    from fiftysix.server.limits import Limits
+
+    if redis_server.proc is None:
+        redis_server.start()
+
+    async def go() -> None:
+        client = aioredis.Redis.from_url(redis_server.url, socket_timeout=1, socket_connect_timeout=1)
+        lookups = SharedLookups(Limits(), Counters(client))
+        try:
+            assert not await lookups.refused("192.0.2.1")
+            for outage in range(2):
+                redis_server.stop()
+                for _ in range(30):          # thirty requests while it is away: none refused, one line
+                    assert not await lookups.refused("192.0.2.1")
+                redis_server.start()
+                for _ in range(50):          # the pool reconnects on the next command
+                    try:
+                        await client.ping()
+                        break
+                    except Exception:
+                        await asyncio.sleep(0.1)
+                assert not await lookups.refused("192.0.2.1")
+                away = [r for r in caplog.records if "Redis is away" in r.getMessage()]
+                back = [r for r in caplog.records if "Redis answers again" in r.getMessage()]
+                assert len(away) == len(back) == outage + 1, [r.getMessage() for r in caplog.records]
+                assert not any(r.exc_info for r in caplog.records)
+        finally:
+            await client.aclose()
+
+    with caplog.at_level(logging.WARNING, logger="fiftysix.server"):
+        asyncio.run(go())

@@ -25,7 +25,7 @@ from .db import Database
 from .history import History
 from .limits import Limits, Quotas, searching_bots
 from .names import TABLE_NAME, check_name
-from .services import service_message
+from .services import service_message, service_of
 from .state import PLAYING, TableError, TableState
 from .table import LiveTable, Timing, default_bot, read_log
 from .words import option_words
@@ -89,8 +89,8 @@ class Hub:
             await asyncio.sleep(self.timing.sweep_every)
             try:
                 await self.sweep()
-            except Exception:   # a failed sweep (the database away) is tried again next time
-                log.exception("sweeping idle tables failed")
+            except Exception as e:
+                sweep_failed(e, self.timing.sweep_every)
 
     async def sweep(self, now: float | None = None) -> tuple[int, int]:
         """Unload idle tables and close lobby tables unused for too long; returns how many of each."""
@@ -213,6 +213,17 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
     if clock is not None:     # only then: a table without a clock logs what it always did
         event["clock"] = clock
     return event
+
+
+def sweep_failed(error: Exception, again: float) -> None:
+    """A failed sweep of idle tables, tried again in ``again`` seconds: one line while a service is away (an
+    expected outage, said by the services' own warning too), the stack trace only for a bug."""
+    service = service_of(error)
+    if service is None:
+        log.error("sweeping idle tables failed", exc_info=error)
+    else:
+        log.warning("sweeping idle tables waits for the %s (%s); tried again in %g s", service,
+                    type(error).__name__, again)
 
 
 def bot_names(game: str) -> list[str]:

@@ -120,9 +120,10 @@ class ClusterHub(Hub):
         """Count a connection watching ``code``; ``None`` when done, else how many watch it already (full)."""
         try:
             full = await self.counters.take([(watch_key(code), WATCH_TTL, most)], member)
-        except Exception:
-            log.exception("counting a spectator in Redis failed; let in")
+        except RedisError:
+            self.counters.outage.failed("counting a spectator (let in)")
             return None
+        self.counters.outage.answered()
         return None if full is None else full[1]
 
     # -- life ------------------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ class ClusterHub(Hub):
             if self._ticks % RENEW_OPEN == 1:
                 await self._count_open()
         except RedisError:
-            log.exception("renewing the spectators and open tables in Redis failed; trying again")
+            self.counters.outage.failed("renewing the spectators and open tables")
 
     async def _count_open(self) -> None:
         """Renew the open tables this process writes in their hosts' quotas (``fs:open``, ``fs:search``); a
