@@ -365,3 +365,30 @@ def test_the_access_log_at_the_default_level_has_no_secret(tmp_path: Path) -> No
     assert f"/t/{code}?k=***" in text and f"/ws/{code}?k=***" in text, text[-2000:]
     for secret in secrets:
         assert secret not in text, f"{secret!r} is in the log:\n{text[-2000:]}"
+
+
+def test_a_socket_whose_first_message_is_not_hello_is_still_closed_at_the_hello_timeout(tmp_path: Path) -> None:
+    """Another first message is answered as if hello had come, but the timeout runs on until a real hello
+    (issue 41: such a socket stayed open as a keyless viewer)."""
+    with app_client(tmp_path, hello_timeout=0.5) as c:
+        _status, table = new_table(c)
+        started = time.monotonic()
+        with c.websocket_connect(f"/ws/{table['code']}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws.send_json({"type": "ping"})
+            for _ in range(20):         # its state and pong, then the close
+                receive(ws, 5)
+        assert closed.value.code == 4408, closed.value
+        assert time.monotonic() - started < 4
+
+
+def test_a_socket_that_says_hello_late_but_in_time_stays(tmp_path: Path) -> None:
+    with app_client(tmp_path, hello_timeout=1.0) as c:
+        _status, table = new_table(c)
+        with c.websocket_connect(f"/ws/{table['code']}") as ws:
+            ws.send_json({"type": "ping"})
+            time.sleep(0.3)
+            ws.send_json({"type": "hello"})
+            time.sleep(1.2)                 # past the timeout: greeted, so the socket stays
+            ws.send_json({"type": "ping"})
+            seen = [receive(ws, 5) for _ in range(3)]
+            assert all(m.get("type") != "error" or "hello" not in str(m.get("message")) for m in seen), seen

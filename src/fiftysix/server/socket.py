@@ -77,6 +77,10 @@ class _Socket:
         self.sender: asyncio.Task[None] | None = None
         self.limit = Buckets(self.timing.message_rate, self.timing.message_burst, keep=1)   # its messages
         self.table: LiveTable
+        # the hello timeout runs from the socket's opening until a real hello: another first message (answered
+        # as if hello had come) does not stop it, or a keyless socket could stay open saying nothing more
+        self.hello_by = asyncio.get_running_loop().time() + self.timing.hello_timeout
+        self.greeted = False
 
     async def find_table(self) -> LiveTable | None:
         """The table of the path, or ``None`` (told why and closed: an address over its failed lookups, an
@@ -116,14 +120,19 @@ class _Socket:
         return True
 
     async def next_text(self) -> str | bytes | None:
-        """The next frame; before hello within the hello timeout (``None``: closed for saying nothing)."""
-        if self.conn is not None:
-            return await _receive(self.ws)
-        try:     # a socket that never says hello holds a descriptor for nothing
-            return await asyncio.wait_for(_receive(self.ws), self.timing.hello_timeout or None)
-        except TimeoutError:
-            await self.ws.close(code=4408, reason=f"no hello within {self.timing.hello_timeout:g} s")
-            return None
+        """The next frame; before hello within the hello timeout (``None``: closed for saying no hello)."""
+        if self.greeted or not self.timing.hello_timeout:
+            text = await _receive(self.ws)
+        else:
+            left = max(0.0, self.hello_by - asyncio.get_running_loop().time())
+            try:     # a socket that never says hello holds a descriptor for nothing
+                text = await asyncio.wait_for(_receive(self.ws), left)
+            except TimeoutError:
+                await self.ws.close(code=4408, reason=f"no hello within {self.timing.hello_timeout:g} s")
+                return None
+        if not self.greeted and _is_hello(text):
+            self.greeted = True
+        return text
 
     async def before_play(self) -> str:
         """One message before the connection is at its table: hello (who, which secret, since which version),
@@ -205,7 +214,9 @@ class _Socket:
         """The connection's messages to the table until it leaves the table."""
         conn = self.conn
         while conn is not None and conn in self.table.conns:
-            text = await _receive(self.ws)
+            text = await self.next_text()
+            if text is None:
+                return
             if self.over_rate():
                 continue
             msg, error = read_message(text)
@@ -279,6 +290,14 @@ async def _send_loop(ws: WebSocket, conn: Connection, timeout: float = 0.0) -> N
             return
         except Exception:  # the socket is gone; the receive side notices and cleans up
             return
+
+
+def _is_hello(text: str | bytes) -> bool:
+    """Whether a frame is a hello message (read cheaply: the message itself is read and checked later)."""
+    if not isinstance(text, str) or '"hello"' not in text:
+        return False
+    msg, _error = read_message(text)
+    return msg is not None and msg.get("type") == "hello"
 
 
 async def _receive(ws: WebSocket) -> str | bytes:
