@@ -18,7 +18,8 @@ that is not theirs.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..bots.levels import club_bot
@@ -29,6 +30,9 @@ from ..core.options import Rules
 from ..games import GAMES
 from ..games.spec import GameSpec, MatchLike
 from ..records import deal_record, match_record
+from . import events as ev
+from .errors import EventError
+from .errors import TableError as TableError  # where the server reads it from
 
 MOVE_IDS = 64
 """How many recent move ids the table remembers per person (to apply a resent move at most once)."""
@@ -37,18 +41,6 @@ LOBBY = "lobby"
 PLAYING = "playing"
 DEAL_OVER = "deal_over"
 MATCH_OVER = "match_over"
-
-
-class TableError(Exception):
-    """A request the table refuses; the message is meant for the person who made it.
-
-    :ivar legal: the legal moves, when the refusal came from the rules.
-    """
-
-    def __init__(self, message: str, legal: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.legal = legal
 
 
 @dataclass
@@ -176,63 +168,126 @@ class TableState:
         return seat
 
     # -- changing -------------------------------------------------------------------------------------
-    def apply(self, event: dict[str, Any]) -> dict[str, Any]:
+    def apply(self, event: Mapping[str, object]) -> dict[str, object]:
+        """Check and apply one event in its stored JSON form; returns it as it is stored (moves in canonical
+        notation).
+
+        :raises EventError: for an event that does not decode (:func:`.events.decode`).
+        :raises TableError: with a message for the requester; nothing changes then.
+        """
+        return self.apply_event(ev.decode(event)).to_json()
+
+    def apply_event(self, event: ev.Event) -> ev.Event:
         """Check and apply one event; returns it as it is stored (moves in canonical notation).
 
         :raises TableError: with a message for the requester; nothing changes then.
         """
-        kind = event.get("kind")
-        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
-        if handler is None:
-            raise TableError(f"unknown request {kind!r}")
-        if kind != "create" and self.created is None:
+        if not isinstance(event, ev.Create) and self.created is None:
             raise TableError(N_("the table has not been created"))
-        stored: dict[str, Any] = handler(event)
+        stored: ev.Event
+        match event:
+            case ev.Create():
+                stored = self._on_create(event)
+            case ev.Move():
+                stored = self._on_move(event)
+            case ev.Join() | ev.Admit() | ev.Sit() | ev.Stand():
+                stored = self._seating(event)
+            case ev.Offer() | ev.AddBot() | ev.RemoveBot() | ev.Swap() | ev.Replace():
+                stored = self._seat_control(event)
+            case ev.Start() | ev.Rematch() | ev.NextDeal():
+                stored = self._dealing(event)
+            case ev.Pause() | ev.Resume() | ev.HandHost():
+                stored = self._host_control(event)
+            case _:   # pragma: no cover - every class of events.EVENTS has its case
+                raise EventError(f"no case for event {event.kind!r}")
         self.version += 1
         return stored
 
-    def _on_create(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _seating(self, e: ev.Join | ev.Admit | ev.Sit | ev.Stand) -> ev.Event:
+        match e:
+            case ev.Join():
+                return self._on_join(e)
+            case ev.Admit():
+                return self._on_admit(e)
+            case ev.Sit():
+                return self._on_sit(e)
+            case ev.Stand():
+                return self._on_stand(e)
+
+    def _seat_control(self, e: ev.Offer | ev.AddBot | ev.RemoveBot | ev.Swap | ev.Replace) -> ev.Event:
+        match e:
+            case ev.Offer():
+                return self._on_offer(e)
+            case ev.AddBot():
+                return self._on_bot(e)
+            case ev.RemoveBot():
+                return self._on_unbot(e)
+            case ev.Swap():
+                return self._on_swap(e)
+            case ev.Replace():
+                return self._on_replace(e)
+
+    def _dealing(self, e: ev.Start | ev.Rematch | ev.NextDeal) -> ev.Event:
+        match e:
+            case ev.Start():
+                return self._on_start(e)
+            case ev.Rematch():
+                return self._on_rematch(e)
+            case ev.NextDeal():
+                return self._on_next(e)
+
+    def _host_control(self, e: ev.Pause | ev.Resume | ev.HandHost) -> ev.Event:
+        match e:
+            case ev.Pause():
+                return self._on_pause(e)
+            case ev.Resume():
+                return self._on_resume(e)
+            case ev.HandHost():
+                return self._on_host(e)
+
+    def _on_create(self, e: ev.Create) -> ev.Event:
         if self.created is not None:
             raise TableError(N_("the table exists already"))
-        game = GAMES.get(e["game"])
+        game = GAMES.get(e.game)
         if game is None:
-            raise TableError(f"unknown game {e['game']!r}; games are {', '.join(GAMES)}")
+            raise TableError(f"unknown game {e.game!r}; games are {', '.join(GAMES)}")
         try:
-            rules = game.rules_from_json(e["rules"])
+            rules = game.rules_from_json(e.rules)
         except RulesError as err:
             raise TableError(str(err)) from None
         self.created = (game, rules)
-        self.name, self.host = e["name"], e["host"]
-        self.fill, self.grace = e.get("fill"), float(e.get("grace", 60))
-        self.private, self.secret = bool(e.get("private", False)), e.get("secret")
-        self.seat_rule = bool(e.get("seat_rule", False))
-        self.clock = e.get("clock")
-        self.players[e["host"]] = e["host_name"]
+        self.name, self.host = e.name, e.host
+        self.fill, self.grace = e.fill, float(e.grace)
+        self.private, self.secret = bool(e.private), e.secret
+        self.seat_rule = bool(e.seat_rule)
+        self.clock = e.clock
+        self.players[e.host] = e.host_name
         self.seats = [Seat() for _ in range(rules.players)]
-        host_seat = e.get("host_seat", 0)
-        if host_seat is not None:
-            self._check_seat(host_seat)
-            self.seats[host_seat] = Seat(player=e["host"])
-        return {**e, "rules": game.rules_to_json(rules)}
+        host_seat = 0 if e.host_seat is None else e.host_seat
+        self._check_seat(host_seat)
+        self.seats[host_seat] = Seat(player=e.host)
+        stored = game.rules_to_json(rules)     # a preset's name, or the options that differ from its preset
+        assert isinstance(stored, str | dict), stored
+        return replace(e, rules=stored)
 
-    def _on_join(self, e: dict[str, Any]) -> dict[str, Any]:
-        if self.players.get(e["player"]) == e["name"]:
-            raise TableError(Meaning("you have joined this table already as {name}", {"name": e['name']}))
-        self.players[e["player"]] = e["name"]
+    def _on_join(self, e: ev.Join) -> ev.Event:
+        if self.players.get(e.player) == e.name:
+            raise TableError(Meaning("you have joined this table already as {name}", {"name": e.name}))
+        self.players[e.player] = e.name
         return e
 
-    def _on_admit(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_admit(self, e: ev.Admit) -> ev.Event:
         """The host lets a person into a private table (who asked without the link)."""
-        self._check_host(e)
-        if e["who"] in self.players:
-            raise TableError(Meaning("{name} is at this table already", {"name": self.players[e['who']]}))
-        self.players[e["who"]] = e["name"]
+        self._check_host(e.player)
+        if e.who in self.players:
+            raise TableError(Meaning("{name} is at this table already", {"name": self.players[e.who]}))
+        self.players[e.who] = e.name
         return e
 
-    def _on_offer(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_offer(self, e: ev.Offer) -> ev.Event:
         """The host offers a computer player's seat that no person has seen this deal to a late friend."""
-        self._check_host(e)
-        seat = e["seat"]
+        self._check_host(e.player)
+        seat = e.seat
         self._check_seat(seat)
         if self.status != PLAYING:
             raise TableError(N_("between deals any free seat may be taken; offering is for a deal in progress"))
@@ -244,8 +299,8 @@ class TableState:
         self.offered.add(seat)
         return e
 
-    def _on_sit(self, e: dict[str, Any]) -> dict[str, Any]:
-        player, seat = e["player"], e["seat"]
+    def _on_sit(self, e: ev.Sit) -> ev.Event:
+        player, seat = e.player, e.seat
         self._check_seat(seat)
         if player not in self.players:
             raise TableError(N_("join the table with a name before taking a seat"))
@@ -281,8 +336,8 @@ class TableState:
             raise TableError(Meaning(N_("a computer player plays seat {seat} this deal: take it when the deal is "
                                         "over, or ask the host to offer it to you"), {"seat": seat}))
 
-    def _on_stand(self, e: dict[str, Any]) -> dict[str, Any]:
-        current = self.seat_of(e["player"])
+    def _on_stand(self, e: ev.Stand) -> ev.Event:
+        current = self.seat_of(e.player)
         if current is None:
             raise TableError(N_("you have no seat"))
         if self.status == LOBBY:
@@ -292,19 +347,19 @@ class TableState:
             self.seats[current] = Seat(bot=bot)
         return e
 
-    def _on_bot(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_host(e)
-        seat = e["seat"]
+    def _on_bot(self, e: ev.AddBot) -> ev.Event:
+        self._check_host(e.player)
+        seat = e.seat
         self._check_seat(seat)
         if self.seats[seat].player is not None:
             raise TableError(Meaning("seat {seat} belongs to {name}",
                                      {"seat": seat, "name": self.players[self.seats[seat].player or '']}))
-        self.seats[seat] = Seat(bot=e["bot"])
+        self.seats[seat] = Seat(bot=e.bot)
         return e
 
-    def _on_unbot(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_host(e)
-        seat = e["seat"]
+    def _on_unbot(self, e: ev.RemoveBot) -> ev.Event:
+        self._check_host(e.player)
+        seat = e.seat
         self._check_seat(seat)
         if self.status != LOBBY:
             raise TableError(N_("computer players can be removed only before the match starts"))
@@ -313,9 +368,9 @@ class TableState:
         self.seats[seat] = Seat()
         return e
 
-    def _on_swap(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_host(e)
-        a, b = e["a"], e["b"]
+    def _on_swap(self, e: ev.Swap) -> ev.Event:
+        self._check_host(e.player)
+        a, b = e.a, e.b
         self._check_seat(a)
         self._check_seat(b)
         if a == b:
@@ -327,19 +382,19 @@ class TableState:
         self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
         return e
 
-    def _on_start(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_host(e)
+    def _on_start(self, e: ev.Start) -> ev.Event:
+        self._check_host(e.player)
         if self.status != LOBBY:
             raise TableError(N_("the match has started already"))
         self._fill_seats()
         self._reset_banks()
         self.match_no = 1
-        self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
+        self.match = self.game.new_match(self.rules, first_dealer=e.dealer, seed=e.seed)
         self.match_starts.append(self.deals_count + 1)
-        self._new_deal(e["seed"])
+        self._new_deal(e.seed)
         return e
 
-    def _on_rematch(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_rematch(self, e: ev.Rematch) -> ev.Event:
         self.check_not_paused()
         if self.status != MATCH_OVER:
             raise TableError(N_("a rematch can start only when the match is over"))
@@ -347,37 +402,37 @@ class TableState:
         self._fill_seats()
         self._reset_banks()
         self.match_no += 1
-        self.match = self.game.new_match(self.rules, first_dealer=e["dealer"], seed=e["seed"])
+        self.match = self.game.new_match(self.rules, first_dealer=e.dealer, seed=e.seed)
         self.match_starts.append(self.deals_count + 1)
-        self._new_deal(e["seed"])
+        self._new_deal(e.seed)
         return e
 
-    def _on_next(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_next(self, e: ev.NextDeal) -> ev.Event:
         self.check_not_paused()
         if self.status != DEAL_OVER:
             raise TableError(N_("the next deal can start only when a deal is over"))
-        if e.get("player") is not None:
+        if e.player is not None:
             self._check_seated(e)
-        self._new_deal(e["seed"])
+        self._new_deal(e.seed)
         return e
 
-    def _on_move(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_move(self, e: ev.Move) -> ev.Event:
         if self.status in (DEAL_OVER, MATCH_OVER):
             raise TableError(N_("the deal is over; no more moves"))
         if self.status != PLAYING:
             raise TableError(N_("the match has not started"))
         self.check_not_paused()
-        table_seat = e["seat"]
+        table_seat = e.seat
         seat = self.deal_seat(table_seat)
         if seat is None:
             raise TableError(Meaning("seat {seat} does not play in this deal", {"seat": table_seat}))
-        person = e.get("player")
+        person = e.player
         if person is not None and (self.seat_of(person) != table_seat or not self.may_see(person, table_seat)):
             raise TableError(Meaning("seat {seat} is not yours to play this deal", {"seat": table_seat}))
-        move_id = e.get("id")
+        move_id = e.id
         if person is not None and move_id is not None and self.applied_move(person, move_id) is not None:
             raise TableError(Meaning("move {move_id} was applied already", {"move_id": move_id}))
-        text = e["move"]
+        text = e.move
         if not isinstance(text, str) or not text.strip():
             raise TableError(N_("a move must be a non-empty string"))
         deal = self.deal
@@ -392,15 +447,15 @@ class TableState:
             ids[move_id] = self.version + 1
             if len(ids) > MOVE_IDS:
                 del ids[next(iter(ids))]
-        if "bank" in e:     # the server's turn clock: what is left of this seat's bank after the move
-            self.banks[table_seat] = float(e["bank"])
+        if e.bank is not None:     # the server's turn clock: what is left of this seat's bank after the move
+            self.banks[table_seat] = float(e.bank)
         if deal.is_over:
             self._finish_deal()
-        return {**e, "move": str(move)}
+        return replace(e, move=str(move))
 
     # -- the host's controls --------------------------------------------------------------------------
-    def _on_pause(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_host(e)
+    def _on_pause(self, e: ev.Pause) -> ev.Event:
+        self._check_host(e.player)
         if self.paused:
             raise TableError("the table is paused already")
         if self.status == LOBBY:
@@ -408,30 +463,30 @@ class TableState:
         self.paused = True
         return e
 
-    def _on_resume(self, e: dict[str, Any]) -> dict[str, Any]:
-        self._check_host(e)
+    def _on_resume(self, e: ev.Resume) -> ev.Event:
+        self._check_host(e.player)
         if not self.paused:
             raise TableError("the table is not paused")
         self.paused = False
         return e
 
-    def _on_replace(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_replace(self, e: ev.Replace) -> ev.Event:
         """The host puts a computer player in a person's seat (the person stays a member, watching)."""
-        self._check_host(e)
-        seat = e["seat"]
+        self._check_host(e.player)
+        seat = e.seat
         self._check_seat(seat)
         person = self.seats[seat].player
         if person is None:
             raise TableError(Meaning(N_("seat {seat} has no person to replace"), {"seat": seat}))
         if person == self.host:
             raise TableError("you cannot replace yourself; stand up instead")
-        self.seats[seat] = Seat(bot=e["bot"])
+        self.seats[seat] = Seat(bot=e.bot)
         return e
 
-    def _on_host(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _on_host(self, e: ev.HandHost) -> ev.Event:
         """The host hands the host role to another seated person."""
-        self._check_host(e)
-        who = e.get("who")
+        self._check_host(e.player)
+        who = e.who
         if who == self.host:
             raise TableError("you are the host already")
         if not isinstance(who, str) or self.seat_of(who) is None:
@@ -444,8 +499,8 @@ class TableState:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
             raise TableError(Meaning("seat must be a number 0-{count}", {"count": len(self.seats) - 1}))
 
-    def _check_host(self, e: dict[str, Any]) -> None:
-        if e.get("player") != self.host:
+    def _check_host(self, player: str) -> None:
+        if player != self.host:
             raise TableError(N_("only the host can do that"))
 
     def check_not_paused(self) -> None:
@@ -455,8 +510,8 @@ class TableState:
     def _reset_banks(self) -> None:
         self.banks = [float(self.clock["bank"]) if self.clock else 0.0 for _ in self.seats]
 
-    def _check_seated(self, e: dict[str, Any]) -> None:
-        if self.seat_of(e.get("player")) is None and e.get("player") != self.host:
+    def _check_seated(self, e: ev.Start | ev.Rematch | ev.NextDeal) -> None:
+        if self.seat_of(e.player) is None and e.player != self.host:
             raise TableError(N_("only a seated player or the host can do that"))
 
     def match_deals(self, match_no: int) -> tuple[int, int] | None:
