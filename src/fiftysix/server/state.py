@@ -180,7 +180,7 @@ class TableState(Seating, HostControls, Dealing):
         return replace(e, rules=stored)
 
 
-def replay(code: str, events: list[dict[str, Any]]) -> TableState:
+def replay(code: str, events: list[Mapping[str, object]]) -> TableState:
     """Rebuild a table from its stored events.
 
     :raises TableError: if the log does not replay (a corrupt database).
@@ -191,7 +191,7 @@ def replay(code: str, events: list[dict[str, Any]]) -> TableState:
     return state
 
 
-def replay_into(state: TableState, event: dict[str, Any]) -> None:
+def replay_into(state: TableState, event: Mapping[str, object]) -> None:
     """Apply one stored event while rebuilding a table.
 
     :raises TableError: if it does not replay (a corrupt database).
