@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from fiftysix.i18n import translate
 from fiftysix.server import protocol
 from fiftysix.server.client_messages import MESSAGES, MISSING, TYPES, ClientMessage, Move, Swap, decode
 from fiftysix.server.state import TableError
@@ -50,3 +51,27 @@ def test_fields_are_read_by_name_and_the_rest_is_ignored() -> None:
 def test_a_malformed_move_is_refused_as_it_is_decoded(msg: dict[str, object], says: str) -> None:
     with pytest.raises(TableError, match=re.escape(says)):
         decode(msg)
+
+
+@pytest.mark.parametrize(("msg", "english", "malayalam"), [
+    ({"type": "sit", "seat": "zero"}, "the seat must be a number", "സീറ്റ് ഒരു സംഖ്യയായിരിക്കണം"),
+    ({"type": "sit", "seat": True}, "the seat must be a number", "സീറ്റ് ഒരു സംഖ്യയായിരിക്കണം"),
+    ({"type": "swap", "a": 0, "b": 1.5}, "the seat must be a number", "സീറ്റ് ഒരു സംഖ്യയായിരിക്കണം"),
+    ({"type": "move", "move": "28H", "seat": "2"}, "the seat must be a number", "സീറ്റ് ഒരു സംഖ്യയായിരിക്കണം"),
+    ({"type": "join", "name": 7}, "the name must be text", "പേര് എഴുത്തായിരിക്കണം"),
+    ({"type": "bot", "seat": 1, "bot": ["pimc"]}, "the bot must be text", "കമ്പ്യൂട്ടർ എഴുത്തായിരിക്കണം"),
+    ({"type": "react", "reaction": 3}, "the reaction must be text", "reaction എഴുത്തായിരിക്കണം"),
+])
+def test_a_field_of_the_wrong_type_is_refused_as_it_is_decoded_in_each_language(
+        msg: dict[str, object], english: str, malayalam: str) -> None:
+    with pytest.raises(TableError) as caught:
+        decode(msg)
+    assert english in caught.value.message
+    assert malayalam in translate(caught.value.message, "ml")
+
+
+def test_each_field_is_typed() -> None:
+    """No field of a message but those of ``hello`` takes any object (issue 42)."""
+    untyped = [(cls.kind, f.name) for cls in MESSAGES.values() for f in dataclasses.fields(cls)
+               if f.type in ("object", object)]
+    assert {kind for kind, _ in untyped} <= {"hello"}, untyped

@@ -1,7 +1,8 @@
 """The messages a client may send, one frozen dataclass each, decoded once from the JSON object (``type`` names
 the class; see :mod:`.protocol` for what each does).
 
-Decoding checks what a message can be checked for on its own: its type, and a move's text and id.  What depends
+Decoding checks what a message can be checked for on its own: its type, each field's type (a seat is a number,
+a name is text: the catalogue's refusal otherwise), and a move's text and id.  What depends
 on the table (a seat's number, whose turn it is, who is host) is checked where the table is known, by
 :mod:`.protocol` and :class:`~.state.TableState`.  The wire format is unchanged: a replica forwards the JSON
 object itself, and the writer decodes it.
@@ -9,6 +10,8 @@ object itself, and the writer decodes it.
 
 from __future__ import annotations
 
+import types
+import typing
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -38,7 +41,25 @@ class ClientMessage:
 
     @classmethod
     def from_json(cls, msg: dict[str, Any]) -> ClientMessage:
-        return cls(**{f.name: msg.get(f.name) for f in fields(cls)})
+        """:raises TableError: for a field of the wrong type (a seat that is no number, a name that is no text)."""
+        return cls(**{f.name: checked(f.name, msg.get(f.name), _ALLOWED[cls][f.name]) for f in fields(cls)})
+
+
+def checked(name: str, value: object, allowed: tuple[type, ...]) -> object:
+    """``value`` when it is of a type ``allowed`` (or absent), else the catalogue's refusal for its field.
+
+    :raises TableError: naming the field and what it must be.
+    """
+    if value is None or object in allowed or (isinstance(value, allowed) and not isinstance(value, bool)):
+        return value
+    what = Meaning(FIELD_WORDS[name]) if name in FIELD_WORDS else name
+    if int in allowed:
+        raise TableError(Meaning("the {what} must be a number", {"what": what}))
+    raise TableError(Meaning("the {what} must be text", {"what": what}))
+
+
+FIELD_WORDS = {"name": N_("name"), "seat": N_("seat"), "a": N_("seat"), "b": N_("seat"), "bot": N_("bot")}
+"""What a refusal calls a field (translated); other fields go by their name in the protocol."""
 
 
 @dataclass(frozen=True)
@@ -62,43 +83,43 @@ class AskState(ClientMessage):
 @dataclass(frozen=True)
 class Ask(ClientMessage):
     kind = "ask"
-    name: object = None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
 class Join(ClientMessage):
     kind = "join"
-    name: object = None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
 class Explain(ClientMessage):
     kind = "explain"
-    move: object = None
+    move: str | None = None
 
 
 @dataclass(frozen=True)
 class React(ClientMessage):
     kind = "react"
-    reaction: object = None
+    reaction: str | None = None
 
 
 @dataclass(frozen=True)
 class Admit(ClientMessage):
     kind = "admit"
-    player: object = None
+    player: str | None = None
 
 
 @dataclass(frozen=True)
 class Refuse(ClientMessage):
     kind = "refuse"
-    player: object = None
+    player: str | None = None
 
 
 @dataclass(frozen=True)
 class Sit(ClientMessage):
     kind = "sit"
-    seat: object = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,27 +130,27 @@ class Stand(ClientMessage):
 @dataclass(frozen=True)
 class AddBot(ClientMessage):
     kind = "bot"
-    seat: object = None
-    bot: object = None
+    seat: int | None = None
+    bot: str | None = None
 
 
 @dataclass(frozen=True)
 class RemoveBot(ClientMessage):
     kind = "unbot"
-    seat: object = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
 class Swap(ClientMessage):
     kind = "swap"
-    a: object = None
-    b: object = None
+    a: int | None = None
+    b: int | None = None
 
 
 @dataclass(frozen=True)
 class Offer(ClientMessage):
     kind = "offer"
-    seat: object = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -160,14 +181,14 @@ class Resume(ClientMessage):
 @dataclass(frozen=True)
 class Replace(ClientMessage):
     kind = "replace"
-    seat: object = None
-    bot: object = None
+    seat: int | None = None
+    bot: str | None = None
 
 
 @dataclass(frozen=True)
 class Host(ClientMessage):
     kind = "host"
-    seat: object = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -177,7 +198,7 @@ class Move(ClientMessage):
     kind = "move"
     move: str = ""
     id: str | None = None
-    seat: object = MISSING
+    seat: int | Missing = MISSING      # checked: a number, or left out
 
     @classmethod
     def from_json(cls, msg: dict[str, Any]) -> Move:
@@ -190,7 +211,12 @@ class Move(ClientMessage):
                                     or not move_id.isprintable()):
             raise TableError(Meaning("a move id must be text of 1-{most} printable characters",
                                      {"most": MAX_MOVE_ID}))
-        return cls(move, move_id, msg.get("seat", MISSING))
+        seat = msg.get("seat", MISSING)
+        if seat is MISSING:
+            return cls(move, move_id)
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TableError(Meaning("the {what} must be a number", {"what": Meaning(N_("seat"))}))
+        return cls(move, move_id, seat)
 
 
 MESSAGES: dict[str, type[ClientMessage]] = {c.kind: c for c in (
@@ -199,6 +225,19 @@ MESSAGES: dict[str, type[ClientMessage]] = {c.kind: c for c in (
 """Every client message by its ``type``, in the order the protocol lists them."""
 
 TYPES = tuple(MESSAGES)
+
+
+def _allowed(hint: object) -> tuple[type, ...]:
+    """The runtime classes a field's annotation allows (``None`` is allowed everywhere: the client sent none)."""
+    if isinstance(hint, types.UnionType):
+        return tuple(c for arg in typing.get_args(hint) for c in _allowed(arg) if c is not type(None))
+    assert isinstance(hint, type)
+    return (hint,)
+
+
+_ALLOWED: dict[type[ClientMessage], dict[str, tuple[type, ...]]] = {
+    cls: {f.name: _allowed(typing.get_type_hints(cls)[f.name]) for f in fields(cls)} for cls in MESSAGES.values()}
+"""Per message class: each field's allowed runtime classes (read once from its annotations)."""
 
 
 def decode(msg: dict[str, Any]) -> ClientMessage:

@@ -75,7 +75,7 @@ from .client_messages import (
 from .limits import QuotaError
 from .messages import snapshot
 from .reactions import react
-from .state import TableError
+from .state import Seat, TableError
 from .table import Connection, LiveTable
 from .tokens import clean_name
 
@@ -248,15 +248,15 @@ async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str,
     """The table event of a seat, host or dealing message (checked by the table when applied)."""
     event: dict[str, Any] = {"kind": msg.kind, "player": player}
     if isinstance(msg, Sit | RemoveBot | Offer):
-        event["seat"] = msg.seat
+        event["seat"] = _seat_number(table, msg.seat)
     elif isinstance(msg, AddBot):
-        event["seat"], event["bot"] = msg.seat, _named_bot(table, msg.bot)
+        event["seat"], event["bot"] = _seat_number(table, msg.seat), _named_bot(table, msg.bot)
         if table.check_bot is not None and player == table.state.host:
             await _checked(table.check_bot(event["bot"]))
     elif isinstance(msg, Swap):
-        event["a"], event["b"] = msg.a, msg.b
+        event["a"], event["b"] = _seat_number(table, msg.a), _seat_number(table, msg.b)
     elif isinstance(msg, Replace):
-        event["seat"] = msg.seat
+        event["seat"] = _seat_number(table, msg.seat)
         event["bot"] = _replacement_bot(table, msg.bot)
         if table.check_bot is not None and msg.bot is not None:     # the fill was counted at creation
             await _checked(table.check_bot(event["bot"]))
@@ -269,12 +269,20 @@ async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str,
     return event
 
 
-def _host_seat(table: LiveTable, seat: object) -> Any:
+def _host_seat(table: LiveTable, seat: object) -> Seat:
     """:raises TableError: unless ``seat`` is one of the table's seat numbers."""
+    return table.state.seats[_seat_number(table, seat)]
+
+
+def _seat_number(table: LiveTable, seat: object) -> int:
+    """A seat number as the client sent it, checked to be one of the table's (the event holds a number).
+
+    :raises TableError: for anything else.
+    """
     seats = table.state.seats
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
         raise TableError(Meaning("seat must be a number 0-{last}", {"last": len(seats) - 1}))
-    return seats[seat]
+    return seat
 
 
 def _named_bot(table: LiveTable, bot: object) -> str:
