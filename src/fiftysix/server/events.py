@@ -181,7 +181,7 @@ class Replace(Event):
     player: str
     seat: int
     bot: str
-
+    at_next_deal: bool | None = None    # the person was at the table mid-deal: the computer takes over after it
 
 @dataclass(frozen=True)
 class HandHost(Event):

@@ -71,6 +71,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
         "fill": state.fill,
         "fill_level": level_of(state.game.name, state.fill),
         "add_bot": club_bot(state.game.name),     # what "Add computer" seats when the table has no fill
+        "replacing": sorted(state.replacing),     # seats the host gave a computer from the next deal
         "grace": state.grace,
         "status": state.status,
         "private": state.private,

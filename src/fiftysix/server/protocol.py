@@ -75,7 +75,7 @@ from .client_messages import (
 from .limits import QuotaError
 from .messages import snapshot
 from .reactions import react
-from .state import Seat, TableError
+from .state import PLAYING, Seat, TableError
 from .table import Connection, LiveTable
 from .tokens import clean_name
 
@@ -260,6 +260,9 @@ async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str,
         event["bot"] = _replacement_bot(table, msg.bot)
         if table.check_bot is not None and msg.bot is not None:     # the fill was counted at creation
             await _checked(table.check_bot(event["bot"]))
+        person = table.state.seats[event["seat"]].player
+        if person is not None and person in table.presence.online and table.state.status == PLAYING:
+            event["at_next_deal"] = True    # never mid-turn under a person who is here (docs/server.md)
     elif isinstance(msg, Host):
         event["who"] = _host_seat(table, msg.seat).player
     elif isinstance(msg, Start | Rematch | NextDeal):

@@ -108,6 +108,10 @@ class Dealing(TimeBanks, DealHistory):
 
     def _new_deal(self, seed: int) -> None:
         assert self.match is not None
+        for seat, (person, bot) in self.replacing.items():     # the host's replacements of people who were here
+            if self.seats[seat].player == person:
+                self.seats[seat] = Seat(bot=bot)
+        self.replacing = {}
         self.deal = self.match.new_deal(seed)
         self.status = PLAYING
         self.seers = [s.player for s in self.seats]

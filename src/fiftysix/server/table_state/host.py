@@ -88,6 +88,10 @@ class HostControls(TableBase):
             raise TableError(Meaning(N_("seat {seat} has no person to replace"), {"seat": seat}))
         if person == self.host:
             raise TableError("you cannot replace yourself; stand up instead")
+        if e.at_next_deal and self.status == PLAYING:
+            # a person who is at the table plays this deal out: the computer takes the seat at the next deal
+            self.replacing[seat] = (person, e.bot)
+            return e
         self.seats[seat] = Seat(bot=e.bot)
         return e
 
