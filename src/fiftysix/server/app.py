@@ -17,6 +17,7 @@ Routes::
     GET  /review                the review page (a table's deals, or a record file dropped on it)
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
     GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
+    GET  /club, /api/clubs..., /api/lobby   clubs and finding a public game (clubs/routes.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
 or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
@@ -43,6 +44,8 @@ from starlette.websockets import WebSocket
 from ..core.meaning import N_, Meaning, words_of
 from ..i18n import tr, translate
 from . import pwa
+from .clubs.guard import install as install_clubs
+from .clubs.routes import routes as club_routes
 from .deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
 from .hub import catalogue
 from .lang import language_of, localize_catalogue
@@ -192,7 +195,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pwa.routes(),
         *match_routes(),    # history, stats and ratings (server/matches)
+        *club_routes(),     # clubs and the list of public tables (server/clubs)
     ]
+    install_clubs(server)   # club tables seat only members
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
                              tokens=lambda: server.tokens),
