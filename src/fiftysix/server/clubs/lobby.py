@@ -16,11 +16,11 @@ from .store import Clubs
 MOST = 100      # the list's length: newest first
 
 
-def computers(state: TableState) -> str | None:
-    """The level (beginner, club, expert) of the table's computer players: of the seats' bots, else of the bot
-    filling empty seats; the bot's name when it is no level; ``None`` without computers."""
+def computers(state: TableState) -> tuple[str | None, str | None]:
+    """The table's computer player and its level (beginner, club, expert; ``None`` for a bot of no level): of
+    the seats' bots, else the bot filling empty seats; ``(None, None)`` without computers."""
     bots = [s.bot for s in state.seats if s.bot is not None] or ([state.fill] if state.fill else [])
-    return (level_of(state.game.name, bots[0]) or bots[0]) if bots else None
+    return (bots[0], level_of(state.game.name, bots[0])) if bots else (None, None)
 
 
 def listing(state: TableState) -> dict[str, Any] | None:
@@ -32,8 +32,9 @@ def listing(state: TableState) -> dict[str, Any] | None:
         return None
     rules = state.game.rules_to_json(state.rules, full=True)
     preset = rules.get("preset") if isinstance(rules, dict) else None
+    bot, level = computers(state)
     return {"code": state.code, "name": state.name, "game": state.game.name, "preset": preset,
-            "seats": len(state.seats), "free": free, "level": computers(state),
+            "seats": len(state.seats), "free": free, "bot": bot, "level": level,
             "host": state.players.get(state.host, ""), "url": f"/t/{state.code}"}
 
 
