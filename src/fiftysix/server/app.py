@@ -18,6 +18,7 @@ Routes::
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
     GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
     GET  /club, /api/clubs..., /api/lobby   clubs and finding a public game (clubs/routes.py)
+    POST /api/tables/{code}/peek[/answer]   a watcher asks to see a seated person's hand (peek.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
 or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
@@ -53,6 +54,8 @@ from .limits import QuotaError
 from .matches.routes import routes as match_routes
 from .messages import Presence
 from .names import TABLE_NAME
+from .peek import install as install_peeks
+from .peek import routes as peek_routes
 from .safejson import JSONResponse
 from .security import Edge, origin_of
 from .services import RETRY_AFTER, WORDS, service_message, service_of
@@ -196,8 +199,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *pwa.routes(),
         *match_routes(),    # history, stats and ratings (server/matches)
         *club_routes(),     # clubs and the list of public tables (server/clubs)
+        *peek_routes(),     # a watcher asks to see a seated person's hand (peek.py)
     ]
     install_clubs(server)   # club tables seat only members
+    install_peeks(server)   # a watcher who saw a hand sits only after the match
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
                              tokens=lambda: server.tokens),
