@@ -425,8 +425,9 @@ def test_the_migrations_build_the_schema_at_head(db: str) -> None:
     version, names = asyncio.run(look())
     assert version == ScriptDirectory(str(MIGRATIONS)).get_current_head()
     history = ["deal_seats", "match_players", "matches", "ratings"]     # migration 0006 (server/matches)
+    clubs = ["club_members", "club_tables", "clubs"]                     # migration 0007 (server/clubs)
     assert names == sorted(["alembic_version", "deals", "events", "player_generations", "settings", "tables",
-                            *history])
+                            *history, *clubs])
 
 
 def test_lookups_of_keys_no_row_can_have_are_not_found(db: str) -> None:
