@@ -234,3 +234,17 @@ def test_the_migration_upgrades_a_database_written_by_todays_code(db: str) -> No
             await base.close()
     names = asyncio.run(run())
     assert {"clubs", "club_members", "club_tables", "matches", "tables"} <= names
+
+
+def test_the_leaderboard_lists_members_unrated_by_name_and_checks_the_family(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        _, owner = who(c, "Vinod")
+        _, asha = who(c, "Asha")
+        club = new_club(c, owner)
+        as_(c, asha)
+        c.post("/api/clubs/join", json={"invite": club["invite"]})
+        board = c.get(f"/api/clubs/{club['id']}/leaderboard?family=56")
+        assert board.status_code == 200
+        assert [(m["name"], m["rating"]) for m in board.json()["members"]] == [("Asha", None), ("Vinod", None)]
+        bad = c.get(f"/api/clubs/{club['id']}/leaderboard?family=57")
+        assert bad.status_code == 400 and "56 or 55" in bad.json()["error"]
