@@ -18,6 +18,8 @@ Routes::
     WS   /ws/{code}             play or watch (messages: see ``handle_message``)
     GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
     GET  /account, /signin, /api/account...   accounts, devices, sign-in links, recovery codes (accounts/routes.py)
+    GET  /club, /api/clubs..., /api/lobby   clubs and finding a public game (clubs/routes.py)
+    POST /api/tables/{code}/peek[/answer]   a watcher asks to see a seated person's hand (peek.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
 or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
@@ -47,6 +49,8 @@ from . import pwa
 from .accounts.passkeys import routes as passkey_routes
 from .accounts.routes import routes as account_routes
 from .accounts.store import Accounts
+from .clubs.guard import install as install_clubs
+from .clubs.routes import routes as club_routes
 from .deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
 from .hub import catalogue
 from .lang import language_of, localize_catalogue
@@ -54,6 +58,8 @@ from .limits import QuotaError
 from .matches.routes import routes as match_routes
 from .messages import Presence
 from .names import TABLE_NAME
+from .peek import install as install_peeks
+from .peek import routes as peek_routes
 from .safejson import JSONResponse
 from .security import Edge, origin_of
 from .services import RETRY_AFTER, WORDS, service_message, service_of
@@ -200,7 +206,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *match_routes(),    # history, stats and ratings (server/matches)
         *account_routes(),  # accounts, devices, sign-in links, recovery codes (server/accounts)
         *passkey_routes(),  # passkeys where the page has a secure context (server/accounts/passkeys.py)
+        *club_routes(),     # clubs and the list of public tables (server/clubs)
+        *peek_routes(),     # a watcher asks to see a seated person's hand (peek.py)
     ]
+    install_clubs(server)   # club tables seat only members
+    install_peeks(server)   # a watcher who saw a hand sits only after the match
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
                              tokens=lambda: server.tokens),

@@ -21,7 +21,8 @@ REFUSED_CATEGORIES = {"Cc": N_("a control character"), "Cf": N_("an invisible fo
                       "Cs": N_("a lone surrogate"), "Co": N_("a private-use character"),
                       "Cn": N_("an unassigned code point"), "Zl": N_("a line separator"),
                       "Zp": N_("a paragraph separator")}
-WHAT = {"name": N_("name"), "table name": N_("table name")}     # what a refusal calls the name it refuses
+WHAT = {"name": N_("name"), "table name": N_("table name"),     # what a refusal calls the name it refuses
+        "club name": N_("club name")}
 JOINERS = {"\u200c", "\u200d"}
 
 

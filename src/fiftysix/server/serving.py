@@ -63,6 +63,8 @@ class Server:
         self.handle: Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]] = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
+        # who may watch a table beyond its admission: ``None`` yes, else why not (clubs/guard.py sets it)
+        self.watch_gate: Callable[[LiveTable, str | None], Awaitable[str | None]] | None = None
         if settings.redis_url:      # many processes: tables, limits and messages go through Redis
             from .cluster.relay import cluster_parts
 
@@ -122,7 +124,8 @@ class Server:
         player = self.tokens.read(request.cookies.get(COOKIE))
         verdict = admission(table.state, player.id if player is not None else None, request.query_params.get("k"))
         if verdict == "in":
-            return None
+            why = None if self.watch_gate is None else await self.watch_gate(table, player.id if player else None)
+            return None if why is None else JSONResponse({"error": why, "code": table.code}, status_code=403)
         if verdict == "wrong":
             await self.lookups.failed(address_of(request))
         return JSONResponse({"error": WRONG_KEY if verdict == "wrong" else PRIVATE, "code": table.code,

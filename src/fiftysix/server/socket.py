@@ -144,6 +144,8 @@ class _Socket:
             return AGAIN
         msg, error = read_message(text)
         if self.conn is not None and msg is not None and msg["type"] == "ask":
+            if await self.gated(self.conn):
+                return LEAVE
             await _ask(self.table, self.conn, msg)
             return AGAIN
         hello = msg if msg is not None and msg.get("type") == "hello" else {}
@@ -151,6 +153,8 @@ class _Socket:
         verdict = admission(self.table.state, conn.player, hello.get("key", self.ws.query_params.get("k")))
         if verdict != "in":
             return await self.not_in(verdict)
+        if await self.gated(conn):
+            return LEAVE
         self.table.forget_knock(conn)
         since = hello.get("version")
         if not await self.join_table(since if isinstance(since, int) and not isinstance(since, bool) else None):
@@ -162,6 +166,14 @@ class _Socket:
         elif msg is not None and msg.get("type") != "hello":
             await self.server.handle(self.table, conn, msg)
         return AGAIN
+
+    async def gated(self, conn: Connection) -> bool:
+        """Whether the server's watch gate (a club table's) refuses ``conn``: then it was told why."""
+        gate = self.server.watch_gate
+        why = None if gate is None else await gate(self.table, conn.player)
+        if why is not None:
+            conn.send({"type": "error", "message": why})
+        return why is not None
 
     async def connection(self, hello: dict[str, Any]) -> Connection:
         """This socket's connection, made at the first message, for the player of the cookie or of hello's token

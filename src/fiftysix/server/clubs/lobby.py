@@ -1,0 +1,49 @@
+"""Finding a game: the public tables of this process with a free seat.
+
+Only a table its host made public (``"public": true`` in the create form) is listed; private tables (the
+default, joined by their link's secret) and club tables never are, so the list tells nobody about them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..messages import level_of
+from ..serving import Server
+from ..state import LOBBY, TableState
+from .store import Clubs
+
+MOST = 100      # the list's length: newest first
+
+
+def computers(state: TableState) -> tuple[str | None, str | None]:
+    """The table's computer player and its level (beginner, club, expert; ``None`` for a bot of no level): of
+    the seats' bots, else the bot filling empty seats; ``(None, None)`` without computers."""
+    bots = [s.bot for s in state.seats if s.bot is not None] or ([state.fill] if state.fill else [])
+    return (bots[0], level_of(state.game.name, bots[0])) if bots else (None, None)
+
+
+def listing(state: TableState) -> dict[str, Any] | None:
+    """What the list shows of a table, or ``None`` when it is not listed (private, started, full)."""
+    if state.created is None or state.private or state.status != LOBBY:
+        return None
+    free = sum(1 for seat in state.seats if seat.empty)
+    if free == 0:
+        return None
+    rules = state.game.rules_to_json(state.rules, full=True)
+    preset = rules.get("preset") if isinstance(rules, dict) else None
+    bot, level = computers(state)
+    return {"code": state.code, "name": state.name, "game": state.game.name, "preset": preset,
+            "seats": len(state.seats), "free": free, "bot": bot, "level": level,
+            "host": state.players.get(state.host, ""), "url": f"/t/{state.code}"}
+
+
+async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, Any]]:
+    found = []
+    for table in list(server.hub.tables.values()):
+        item = listing(table.state)
+        # a club table is private already; asked again so a change there cannot leak one
+        if item is not None and await clubs.club_of_table(table.code) is None:
+            found.append((table.last_active, item))
+    found.sort(key=lambda pair: -pair[0])
+    return [item for _, item in found[:MOST]]

@@ -1,0 +1,297 @@
+"""Clubs and finding a game over HTTP, and their pages.
+
+Routes::
+
+    GET  /club                       the club page (``#c=ID`` a club, ``#i=SECRET`` an invite to join)
+    GET  /api/clubs                  your clubs
+    POST /api/clubs                  {"name"} -> {"id", "invite"}: a new club, you its owner
+    GET  /api/clubs/{id}             a member's view: members (by name), open tables, recent matches
+    GET  /api/clubs/{id}/leaderboard?family=56   members by rating (server/matches)
+    POST /api/clubs/join             {"invite", "name"?} -> {"id"}: become a member
+    POST /api/clubs/{id}/invite      owner: a new invite (the old one fails from now on)
+    POST /api/clubs/{id}/revoke      owner: no invite works until a new one is made
+    POST /api/clubs/{id}/remove      owner: {"player"} is no longer a member
+    POST /api/clubs/{id}/owner       owner: hand the club to member {"player"}
+    POST /api/clubs/{id}/settings    owner: {"watchers": bool} may people outside the club watch its tables
+    POST /api/clubs/{id}/tables      a member: the create form -> a table only members sit at
+    GET  /api/lobby                  public tables with a free seat (never private or club tables)
+
+Clubs are never listed by id: an id that does not exist and a club you are not in get the same 404, counted
+against the address like an unknown table code (:class:`~..access.Lookups`), so ids cannot be probed.  Every
+route refuses a foreign ``Origin`` (reads too: a club's members are personal) and each address, and the whole
+process, may ask only so often.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...core.meaning import N_, Meaning, words_of
+from ..lang import language_of
+from ..limits import Buckets, QuotaError
+from ..names import check_name
+from ..safejson import JSONResponse
+from ..security import cross_site, origin_of
+from ..serving import Server, address_of, json_body, refusal, serving
+from ..state import TableError
+from ..tokens import COOKIE, Player, clean_name
+from .lobby import open_tables
+from .store import Clubs
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+PER_ADDRESS = (1.0, 20)     # club requests a second per address on average, and at once
+WHOLE = (200.0, 400)        # ... and for the whole process
+CLUB_NAME = 40
+SECRET_MAX = 64             # ids and invites are 22 characters; longer is not ours
+
+NO_CLUB = N_("no club of yours has that id: ask its owner for an invite link")
+NOT_OWNER = N_("only the club's owner may do that")
+CHOOSE_NAME = N_("choose your name first: clubs are kept under your player on this device")
+
+
+class _Limits:
+    def __init__(self) -> None:
+        self.address = Buckets(*PER_ADDRESS)
+        self.whole = Buckets(*WHOLE)
+
+
+def clubs_of(server: Server) -> Clubs:
+    """The server's clubs (made on first use, on the server's database)."""
+    found: Clubs | None = getattr(server, "clubs", None)
+    if found is None:
+        found = Clubs(server.db.engine)
+        server.clubs = found    # type: ignore[attr-defined]
+    return found
+
+
+def _limits(request: Request) -> _Limits:
+    state = request.app.state
+    if not hasattr(state, "club_limits"):
+        state.club_limits = _Limits()
+    limits: _Limits = state.club_limits
+    return limits
+
+
+def _refused(request: Request, server: Server, lang: str) -> Response | None:
+    """A foreign origin (403) or too many asks (429), else ``None``."""
+    allowed = frozenset(origin_of(o) for o in server.settings.allowed_origins)
+    why = cross_site(Headers(scope=request.scope), allowed, request.url.scheme)
+    if why is not None:
+        return refusal(why, 403, lang)
+    limits = _limits(request)
+    if not limits.whole.allow() or not limits.address.allow(address_of(request)):
+        return refusal(Meaning(N_("too many club requests from your address; try again in a minute")), 429, lang)
+    return None
+
+
+class _Ask:
+    """One request's common parts: the server, the language, the player, the JSON body."""
+
+    def __init__(self, request: Request, server: Server, player: Player, body: dict[str, Any]) -> None:
+        self.request, self.server, self.player, self.body = request, server, player, body
+        self.lang = language_of(request)
+        self.clubs = clubs_of(server)
+
+    def no(self, message: str, status: int = 400) -> Response:
+        return refusal(message, status, self.lang)
+
+    async def club(self, owner: bool = False) -> dict[str, Any] | Response:
+        """The path's club when the player is a member (``owner``: its owner); else the refusal (404 for a
+        stranger, the same as no such club, and counted)."""
+        club_id = self.request.path_params["club"]
+        address = address_of(self.request)
+        if await self.server.lookups.refused(address):
+            return self.no(self.server.lookups.refusal(), 429)
+        club = await self.clubs.get(club_id) if len(club_id) <= SECRET_MAX else None
+        if club is None or not await self.clubs.is_member(club_id, self.player.id):
+            await self.server.lookups.failed(address)
+            return self.no(NO_CLUB, 404)
+        if owner and club["owner"] != self.player.id:
+            return self.no(NOT_OWNER, 403)
+        return club
+
+
+def endpoint(handler: Any, reads: bool = False) -> Any:
+    """A club endpoint: origin and limits checked, a player required, the JSON body read (not for reads)."""
+    async def run(request: Request) -> Response:
+        server = serving(request)
+        lang = language_of(request)
+        refused = _refused(request, server, lang)
+        if refused is not None:
+            return refused
+        body: dict[str, Any] = {}
+        if not reads:
+            read = await json_body(request)
+            if isinstance(read, Response):
+                return read
+            body = read
+        player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
+        if player is None:
+            return refusal(CHOOSE_NAME, 401, lang)
+        result: Response = await handler(_Ask(request, server, player, body))
+        return result
+    return run
+
+
+async def _create(ask: _Ask) -> Response:
+    try:
+        name = check_name(ask.body.get("name"), "club name", CLUB_NAME)
+    except ValueError as e:
+        return ask.no(words_of(e))
+    club_id, invite = await ask.clubs.create(ask.player.id, ask.player.name, name)
+    return JSONResponse({"id": club_id, "name": name, "invite": invite, "url": f"/club#c={club_id}",
+                         "invite_url": f"/club#i={invite}"})
+
+
+async def _mine(ask: _Ask) -> Response:
+    return JSONResponse({"clubs": await ask.clubs.mine(ask.player.id)})
+
+
+async def _join(ask: _Ask) -> Response:
+    invite = ask.body.get("invite")
+    address = address_of(ask.request)
+    if await ask.server.lookups.refused(address):
+        return ask.no(ask.server.lookups.refusal(), 429)
+    name = ask.player.name
+    if ask.body.get("name") is not None:
+        try:
+            name = clean_name(ask.body.get("name"))
+        except ValueError as e:
+            return ask.no(words_of(e))
+    club_id = None
+    if isinstance(invite, str) and 0 < len(invite) <= SECRET_MAX:
+        club_id = await ask.clubs.join(invite, ask.player.id, name)
+    if club_id is None:
+        await ask.server.lookups.failed(address)
+        return ask.no(N_("this invite link does not work: it was mistyped or the owner made a new one; "
+                         "ask the owner for the current link"), 404)
+    return JSONResponse({"id": club_id, "url": f"/club#c={club_id}"})
+
+
+async def _view(ask: _Ask) -> Response:
+    club = await ask.club()
+    if isinstance(club, Response):
+        return club
+    tables = []
+    for code in await ask.clubs.tables(club["id"]):
+        live = ask.server.hub.tables.get(code)      # only tables open in this process: finished ones are history
+        if live is not None and live.state.created is not None and live.state.status != "finished":
+            state = live.state
+            tables.append({"code": code, "name": state.name, "status": state.status, "game": state.game.name,
+                           "free": sum(1 for s in state.seats if s.empty),
+                           "url": f"/t/{code}" + (f"#k={state.secret}" if state.secret else "")})
+    return JSONResponse({"id": club["id"], "name": club["name"], "owner": club["owner"],
+                         "you": ask.player.id, "is_owner": club["owner"] == ask.player.id,
+                         "watchers": club["watchers"], "members": await ask.clubs.members(club["id"]),
+                         "tables": tables, "matches": await ask.clubs.recent_matches(club["id"])})
+
+
+async def _leaderboard(ask: _Ask) -> Response:
+    club = await ask.club()
+    if isinstance(club, Response):
+        return club
+    family = ask.request.query_params.get("family", "56")
+    if family not in ("56", "55"):
+        return ask.no(N_("family must be 56 or 55"))
+    return JSONResponse({"family": family, "members": await ask.clubs.leaderboard(club["id"], family)})
+
+
+async def _new_invite(ask: _Ask) -> Response:
+    club = await ask.club(owner=True)
+    if isinstance(club, Response):
+        return club
+    invite = await ask.clubs.new_invite(club["id"])
+    return JSONResponse({"invite": invite, "invite_url": f"/club#i={invite}"})
+
+
+async def _revoke(ask: _Ask) -> Response:
+    club = await ask.club(owner=True)
+    if isinstance(club, Response):
+        return club
+    await ask.clubs.revoke_invite(club["id"])
+    return JSONResponse({"revoked": True})
+
+
+async def _remove(ask: _Ask) -> Response:
+    club = await ask.club(owner=True)
+    if isinstance(club, Response):
+        return club
+    who = ask.body.get("player")
+    if who == ask.player.id:
+        return ask.no(N_("the owner cannot remove themselves: hand the club to another member first"))
+    if not isinstance(who, str) or not await ask.clubs.remove(club["id"], who):
+        return ask.no(N_("player must be the id of a member of this club"))
+    return JSONResponse({"removed": who})
+
+
+async def _hand_over(ask: _Ask) -> Response:
+    club = await ask.club(owner=True)
+    if isinstance(club, Response):
+        return club
+    who = ask.body.get("player")
+    if not isinstance(who, str) or not await ask.clubs.hand_over(club["id"], who):
+        return ask.no(N_("player must be the id of a member of this club"))
+    return JSONResponse({"owner": who})
+
+
+async def _settings(ask: _Ask) -> Response:
+    club = await ask.club(owner=True)
+    if isinstance(club, Response):
+        return club
+    watchers = ask.body.get("watchers")
+    if not isinstance(watchers, bool):
+        return ask.no(N_("watchers must be true (people outside the club may watch its tables) or false"))
+    await ask.clubs.set_watchers(club["id"], watchers)
+    return JSONResponse({"watchers": watchers})
+
+
+async def _table(ask: _Ask) -> Response:
+    club = await ask.club()
+    if isinstance(club, Response):
+        return club
+    form = {k: v for k, v in ask.body.items() if k != "token"}
+    form["public"] = False      # a club table is private: its link reaches members through the club page
+    try:
+        table = await ask.server.hub.create(ask.player.id, ask.player.name, form, address_of(ask.request))
+    except TableError as e:
+        return ask.no(e.message)
+    except QuotaError as e:
+        return ask.no(e.message, 429)
+    await ask.clubs.add_table(table.code, club["id"])
+    key = table.state.secret
+    return JSONResponse({"code": table.code, "key": key, "url": f"/t/{table.code}" + (f"#k={key}" if key else "")})
+
+
+async def api_lobby(request: Request) -> Response:
+    server = serving(request)
+    refused = _refused(request, server, language_of(request))
+    if refused is not None:
+        return refused
+    return JSONResponse({"tables": await open_tables(server, clubs_of(server))})
+
+
+async def club_page(_request: Request) -> Response:
+    return FileResponse(STATIC / "club.html")
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/club", club_page),
+            Route("/api/lobby", api_lobby),
+            Route("/api/clubs", endpoint(_mine, reads=True), methods=["GET"]),
+            Route("/api/clubs", endpoint(_create), methods=["POST"]),
+            Route("/api/clubs/join", endpoint(_join), methods=["POST"]),
+            Route("/api/clubs/{club}", endpoint(_view, reads=True)),
+            Route("/api/clubs/{club}/leaderboard", endpoint(_leaderboard, reads=True)),
+            Route("/api/clubs/{club}/invite", endpoint(_new_invite), methods=["POST"]),
+            Route("/api/clubs/{club}/revoke", endpoint(_revoke), methods=["POST"]),
+            Route("/api/clubs/{club}/remove", endpoint(_remove), methods=["POST"]),
+            Route("/api/clubs/{club}/owner", endpoint(_hand_over), methods=["POST"]),
+            Route("/api/clubs/{club}/settings", endpoint(_settings), methods=["POST"]),
+            Route("/api/clubs/{club}/tables", endpoint(_table), methods=["POST"])]

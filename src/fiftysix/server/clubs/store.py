@@ -1,0 +1,185 @@
+"""The clubs' rows: clubs, members, the club's tables; each change one short transaction.
+
+A club's id and its invite secret are both 128 random bits.  Only the invite's SHA-256 is stored, so a copy of
+the database does not hand out working invites; making a new invite replaces the hash (old links fail).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from ..matches.schema import matches, ratings
+
+metadata = MetaData()
+
+clubs = Table(
+    "clubs", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("owner", String(64), nullable=False),
+    Column("invite_hash", String(64), nullable=True),
+    Column("watchers", Boolean, nullable=False),
+    Column("created", BigInteger, nullable=False),
+)
+club_members = Table(
+    "club_members", metadata,
+    Column("club_id", String(40), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("joined", BigInteger, nullable=False),
+)
+club_tables = Table(
+    "club_tables", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("club_id", String(40), nullable=False),
+    Column("created", BigInteger, nullable=False),
+)
+
+
+def invite_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Clubs:
+    """The clubs in the database (``engine``: the server's)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._table_club: dict[str, str | None] = {}    # table code -> club id (a table never changes club)
+
+    async def create(self, owner: str, owner_name: str, name: str) -> tuple[str, str]:
+        """A new club owned (and joined) by ``owner``: its id and invite secret."""
+        club_id, invite = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+        now = int(time.time())
+        async with self.engine.begin() as conn:
+            await conn.execute(clubs.insert().values(id=club_id, name=name, owner=owner, watchers=False,
+                                                     invite_hash=invite_hash(invite), created=now))
+            await conn.execute(club_members.insert().values(club_id=club_id, player=owner, name=owner_name,
+                                                            joined=now))
+        return club_id, invite
+
+    async def get(self, club_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(clubs.c.id, clubs.c.name, clubs.c.owner, clubs.c.watchers)
+                                      .where(clubs.c.id == club_id))).first()
+        return None if row is None else dict(row._mapping)
+
+    async def members(self, club_id: str) -> list[dict[str, Any]]:
+        """The members, ordered by name (then id, so the order is stable)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(club_members.c.player, club_members.c.name)
+                                       .where(club_members.c.club_id == club_id)
+                                       .order_by(club_members.c.name, club_members.c.player))).all()
+        return [{"id": r.player, "name": r.name} for r in rows]
+
+    async def is_member(self, club_id: str, player: str | None) -> bool:
+        if player is None:
+            return False
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(club_members.c.player).where(
+                club_members.c.club_id == club_id, club_members.c.player == player))).first()
+        return row is not None
+
+    async def mine(self, player: str) -> list[dict[str, Any]]:
+        """The clubs ``player`` is a member of, by name."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(clubs.c.id, clubs.c.name, clubs.c.owner)
+                                       .join(club_members, club_members.c.club_id == clubs.c.id)
+                                       .where(club_members.c.player == player).order_by(clubs.c.name))).all()
+        return [{"id": r.id, "name": r.name, "owner": r.owner == player} for r in rows]
+
+    async def join(self, invite: str, player: str, name: str) -> str | None:
+        """The club whose current invite is ``invite``, with ``player`` a member now; ``None``: no such invite
+        (forged or revoked), and nothing changed."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(clubs.c.id).where(clubs.c.invite_hash == invite_hash(invite)))).first()
+            if row is None:
+                return None
+            found = (await conn.execute(select(club_members.c.player).where(
+                club_members.c.club_id == row.id, club_members.c.player == player))).first()
+            if found is None:
+                await conn.execute(club_members.insert().values(club_id=row.id, player=player, name=name,
+                                                                joined=int(time.time())))
+            return str(row.id)
+
+    async def new_invite(self, club_id: str) -> str:
+        """A new invite secret; the old one fails from now on."""
+        invite = secrets.token_urlsafe(16)
+        async with self.engine.begin() as conn:
+            await conn.execute(update(clubs).where(clubs.c.id == club_id).values(invite_hash=invite_hash(invite)))
+        return invite
+
+    async def revoke_invite(self, club_id: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(clubs).where(clubs.c.id == club_id).values(invite_hash=None))
+
+    async def remove(self, club_id: str, player: str) -> bool:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(delete(club_members).where(club_members.c.club_id == club_id,
+                                                                   club_members.c.player == player))
+        return bool(result.rowcount)
+
+    async def hand_over(self, club_id: str, player: str) -> bool:
+        """Make member ``player`` the owner; ``False`` (nothing changed) when they are not a member."""
+        async with self.engine.begin() as conn:
+            member = (await conn.execute(select(club_members.c.player).where(
+                club_members.c.club_id == club_id, club_members.c.player == player))).first()
+            if member is None:
+                return False
+            await conn.execute(update(clubs).where(clubs.c.id == club_id).values(owner=player))
+        return True
+
+    async def set_watchers(self, club_id: str, allowed: bool) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(clubs).where(clubs.c.id == club_id).values(watchers=allowed))
+
+    async def add_table(self, code: str, club_id: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(club_tables.insert().values(code=code, club_id=club_id, created=int(time.time())))
+        self._table_club[code] = club_id
+
+    async def club_of_table(self, code: str) -> str | None:
+        """The club a table was made for, or ``None`` (cached: a table's club never changes)."""
+        if code in self._table_club:
+            return self._table_club[code]
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(club_tables.c.club_id).where(club_tables.c.code == code))).first()
+        club = None if row is None else str(row.club_id)
+        if len(self._table_club) > 50_000:
+            self._table_club.clear()
+        self._table_club[code] = club
+        return club
+
+    async def tables(self, club_id: str) -> list[str]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(club_tables.c.code).where(club_tables.c.club_id == club_id)
+                                       .order_by(club_tables.c.created.desc()).limit(200))).all()
+        return [str(r.code) for r in rows]
+
+    async def recent_matches(self, club_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest finished matches at the club's tables."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(matches.c.id, matches.c.table_code, matches.c.game, matches.c.preset, matches.c.finished,
+                       matches.c.summary).join(club_tables, club_tables.c.code == matches.c.table_code)
+                .where(club_tables.c.club_id == club_id).order_by(matches.c.finished.desc()).limit(limit))).all()
+        return [dict(r._mapping) for r in rows]
+
+    async def leaderboard(self, club_id: str, family: str) -> list[dict[str, Any]]:
+        """The members by rating in ``family`` ("56" or "55"), best first (mu - 3 sigma, the usual
+        conservative estimate); members without a rated match last, by name."""
+        members = await self.members(club_id)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+                                       .where(ratings.c.family == family,
+                                              ratings.c.player_id.in_([m["id"] for m in members])))).all()
+        rated = {r.player_id: (r.mu - 3 * r.sigma, r.matches) for r in rows}
+        board = [{**m, "rating": rated[m["id"]][0] if m["id"] in rated else None,
+                  "matches": rated[m["id"]][1] if m["id"] in rated else 0} for m in members]
+        return sorted(board, key=lambda m: (m["rating"] is None, -(m["rating"] or 0.0), m["name"]))
