@@ -21,7 +21,6 @@ import json
 import secrets
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 import webauthn
 from sqlalchemy import delete, select, update
@@ -39,6 +38,7 @@ from ..serving import Server, address_of, refusal
 from ..tokens import Player
 from .routes import NOT_SIGNED_IN, _guarded, _me, _signed_in, _signed_in_response, _signin_allowed, _store
 from .schema import accounts, challenges, passkeys
+from .secure import relying_party
 
 CHALLENGE_SECONDS = 300
 NOT_SECURE = N_("passkeys need a secure page: https with a name, or localhost; use a sign-in link or your recovery "
@@ -47,16 +47,6 @@ BAD_PASSKEY = N_("this passkey was not accepted: it is not registered here, its 
                  "or was used, or the browser's answer is malformed")
 _BAD = (InvalidAuthenticationResponse, InvalidRegistrationResponse, InvalidJSONStructure, ValueError, KeyError,
         TypeError)
-
-
-def relying_party(request: Request) -> tuple[str, str] | None:
-    """(rp id, origin) of this page if it has a secure context with a name; else ``None``."""
-    parts = urlsplit(str(request.base_url))
-    host = parts.hostname or ""
-    named = bool(host) and not host.replace(".", "").isdigit() and ":" not in host
-    if not named or (parts.scheme != "https" and host != "localhost"):
-        return None
-    return host, f"{parts.scheme}://{parts.netloc}"
 
 
 async def _new_challenge(engine: AsyncEngine, account_id: str | None) -> bytes:
@@ -158,11 +148,6 @@ async def api_signin(request: Request, server: Server, lang: str, body: dict[str
         await server.lookups.failed(address_of(request))
         return refusal(BAD_PASSKEY, 403, lang)
     return await _signed_in_response(request, server, *found, {})
-
-
-async def count(engine: AsyncEngine, player_id: str) -> int:
-    async with engine.connect() as conn:
-        return len((await conn.execute(select(passkeys.c.id).where(passkeys.c.account_id == player_id))).all())
 
 
 def routes() -> list[BaseRoute]:

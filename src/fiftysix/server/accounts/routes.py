@@ -38,6 +38,7 @@ from ..security import cross_site, origin_of
 from ..serving import Server, address_of, json_body, refusal, serving, set_cookie
 from ..share import QRBusy, share_base
 from ..tokens import COOKIE, Player, clean_name
+from .secure import count, relying_party
 from .store import Accounts
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -150,7 +151,6 @@ async def api_account(request: Request, server: Server, _lang: str, _body: dict[
     assert account is not None
     devices = [{"id": d.id, "label": d.label, "created": d.created, "seen": d.seen, "current": d.id == player.session}
                for d in account.pop("devices")]
-    from .passkeys import count, relying_party  # passkeys builds on this module's helpers
 
     return JSONResponse({**account, "devices": devices, "passkeys": await count(server.db.engine, player.id),
                          "passkeys_here": relying_party(request) is not None})
