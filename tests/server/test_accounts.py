@@ -279,7 +279,7 @@ def test_the_migration_upgrades_a_database_of_todays_head(db: str) -> None:
         assert await base.exists("OLD1") and (await base.generations()) == {"p1": 2}
         async with base.engine.connect() as conn:
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
-        assert version == "0007_accounts"
+        assert version >= "0007_accounts"      # the accounts' migration or a later head
         store = Accounts(base.engine)
         session = await store.open_session("p1", "Old", "test")
         me = await store.account("p1")

@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -33,8 +32,8 @@ from starlette.routing import BaseRoute, Route
 from ...core.meaning import N_, Meaning, words_of
 from ..lang import language_of
 from ..limits import Buckets
+from ..route_guard import RouteGuard
 from ..safejson import JSONResponse
-from ..security import cross_site, origin_of
 from ..serving import Server, address_of, json_body, refusal, serving, set_cookie
 from ..share import QRBusy, share_base
 from ..tokens import COOKIE, Player, clean_name
@@ -45,6 +44,21 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 PER_ADDRESS = (2.0, 60)     # account requests a second per address on average, and at once (a page load is 1-2)
 WHOLE = (100.0, 200)        # ... and for the whole process
+GUARD = RouteGuard("account", PER_ADDRESS, WHOLE,
+                   Meaning(N_("too many account requests from your address; try again in a minute")))
+
+
+def _refused(request: Request, server: Server, lang: str) -> Response | None:
+    return GUARD.refused(request, server, lang)
+
+
+def _signin_buckets(request: Request) -> Buckets:
+    """Sign-in attempts per address (links, codes, passkeys), apart from the other account requests."""
+    state = request.app.state
+    if not hasattr(state, "account_signins"):
+        state.account_signins = Buckets(*SIGNINS)
+    found: Buckets = state.account_signins
+    return found
 SIGNINS = (1 / 60, 10)      # sign-in attempts (links, recovery codes) per address: 1 a minute, 10 at once
 
 NOT_SIGNED_IN = N_("you are not signed in on this device: choose a name on the start page, or use a sign-in link "
@@ -54,35 +68,8 @@ BAD_LINK = N_("this sign-in link is not valid: it was used already, it is older 
 BAD_CODE = N_("this recovery code is not valid: it was used already, replaced by a newer one, or typed wrong")
 
 
-class _Limits:
-    def __init__(self) -> None:
-        self.address = Buckets(*PER_ADDRESS)
-        self.whole = Buckets(*WHOLE)
-        self.signins = Buckets(*SIGNINS)
-
-
-def _limits(request: Request) -> _Limits:
-    state = request.app.state
-    if not hasattr(state, "account_limits"):
-        state.account_limits = _Limits()
-    limits: _Limits = state.account_limits
-    return limits
-
-
 def _store(server: Server) -> Accounts:
     return Accounts(server.db.engine)
-
-
-def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    """A foreign origin (403) or too many asks (429), else ``None``."""
-    allowed = frozenset(origin_of(o) for o in server.settings.allowed_origins)
-    why = cross_site(Headers(scope=request.scope), allowed, request.url.scheme)
-    if why is not None:
-        return refusal(why, 403, lang)
-    limits = _limits(request)
-    if not limits.whole.allow() or not limits.address.allow(address_of(request)):
-        return refusal(Meaning(N_("too many account requests from your address; try again in a minute")), 429, lang)
-    return None
 
 
 async def _me(request: Request, server: Server) -> Player | None:
@@ -222,7 +209,7 @@ async def api_link(request: Request, server: Server, lang: str, _body: dict[str,
 
 async def _signin_allowed(request: Request, server: Server) -> bool:
     address = address_of(request)
-    return not await server.lookups.refused(address) and _limits(request).signins.allow(address)
+    return not await server.lookups.refused(address) and _signin_buckets(request).allow(address)
 
 
 @_guarded

@@ -27,17 +27,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
 from ..lang import language_of
-from ..limits import Buckets, QuotaError
+from ..limits import QuotaError
 from ..names import check_name
+from ..route_guard import RouteGuard
 from ..safejson import JSONResponse
-from ..security import cross_site, origin_of
 from ..serving import Server, address_of, json_body, refusal, serving
 from ..state import TableError
 from ..tokens import COOKIE, Player, clean_name
@@ -48,18 +47,18 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 PER_ADDRESS = (1.0, 20)     # club requests a second per address on average, and at once
 WHOLE = (200.0, 400)        # ... and for the whole process
+GUARD = RouteGuard("club", PER_ADDRESS, WHOLE,
+                   Meaning(N_("too many club requests from your address; try again in a minute")))
+
+
+def _refused(request: Request, server: Server, lang: str) -> Response | None:
+    return GUARD.refused(request, server, lang)
 CLUB_NAME = 40
 SECRET_MAX = 64             # ids and invites are 22 characters; longer is not ours
 
 NO_CLUB = N_("no club of yours has that id: ask its owner for an invite link")
 NOT_OWNER = N_("only the club's owner may do that")
 CHOOSE_NAME = N_("choose your name first: clubs are kept under your player on this device")
-
-
-class _Limits:
-    def __init__(self) -> None:
-        self.address = Buckets(*PER_ADDRESS)
-        self.whole = Buckets(*WHOLE)
 
 
 def clubs_of(server: Server) -> Clubs:
@@ -69,26 +68,6 @@ def clubs_of(server: Server) -> Clubs:
         found = Clubs(server.db.engine)
         server.clubs = found    # type: ignore[attr-defined]
     return found
-
-
-def _limits(request: Request) -> _Limits:
-    state = request.app.state
-    if not hasattr(state, "club_limits"):
-        state.club_limits = _Limits()
-    limits: _Limits = state.club_limits
-    return limits
-
-
-def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    """A foreign origin (403) or too many asks (429), else ``None``."""
-    allowed = frozenset(origin_of(o) for o in server.settings.allowed_origins)
-    why = cross_site(Headers(scope=request.scope), allowed, request.url.scheme)
-    if why is not None:
-        return refusal(why, 403, lang)
-    limits = _limits(request)
-    if not limits.whole.allow() or not limits.address.allow(address_of(request)):
-        return refusal(Meaning(N_("too many club requests from your address; try again in a minute")), 429, lang)
-    return None
 
 
 class _Ask:

@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning
 from ..lang import language_of
-from ..limits import Buckets
+from ..route_guard import RouteGuard
 from ..safejson import JSONResponse
-from ..security import cross_site, origin_of
 from ..serving import Server, address_of, refusal, serving
 from ..tokens import COOKIE
 from .queries import played_together, profile
@@ -34,32 +32,12 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 PER_ADDRESS = (1.0, 20)     # profile reads a second per address on average, and at once
 WHOLE = (200.0, 400)        # ... and for the whole process
-
-
-class _Limits:
-    def __init__(self) -> None:
-        self.address = Buckets(*PER_ADDRESS)
-        self.whole = Buckets(*WHOLE)
-
-
-def _limits(request: Request) -> _Limits:
-    state = request.app.state
-    if not hasattr(state, "history_limits"):
-        state.history_limits = _Limits()
-    limits: _Limits = state.history_limits
-    return limits
+GUARD = RouteGuard("history", PER_ADDRESS, WHOLE,
+                   Meaning(N_("too many history requests from your address; try again in a minute")))
 
 
 def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    """A foreign origin (403) or too many asks (429), else ``None``."""
-    allowed = frozenset(origin_of(o) for o in server.settings.allowed_origins)
-    why = cross_site(Headers(scope=request.scope), allowed, request.url.scheme)
-    if why is not None:
-        return refusal(why, 403, lang)
-    limits = _limits(request)
-    if not limits.whole.allow() or not limits.address.allow(address_of(request)):
-        return refusal(Meaning(N_("too many history requests from your address; try again in a minute")), 429, lang)
-    return None
+    return GUARD.refused(request, server, lang)
 
 
 async def api_history(request: Request) -> Response:
