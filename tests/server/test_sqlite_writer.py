@@ -121,6 +121,8 @@ def test_the_wal_is_checkpointed_off_the_loop_so_it_stops_growing(tmp_path: Path
         db = Database(f"sqlite+aiosqlite:///{path}")
         await db.migrate()
         await db.append("ABCDEF", 1, {"kind": "create", "time": 1}, "playing")
+        # the migrations' own pages set the file's first size (more tables, more pages): count from there
+        start = (tmp_path / "x.db-wal").stat().st_size if (tmp_path / "x.db-wal").exists() else 0
         version = 1
         for _ in range(60):
             await asyncio.gather(*(db.append("ABCDEF", version + i, {"kind": "x", "pad": "p" * 400}, "playing")
@@ -130,13 +132,13 @@ def test_the_wal_is_checkpointed_off_the_loop_so_it_stops_growing(tmp_path: Path
             if pending is not None:                  # a loaded machine: let the writer's thread finish it
                 await asyncio.wait_for(asyncio.shield(pending), 30)
             await asyncio.sleep(0.01)
-        size = (tmp_path / "x.db-wal").stat().st_size
+        size = (tmp_path / "x.db-wal").stat().st_size - start
         assert len(await db.events_of("ABCDEF")) == version
         await db.close()
         return size
 
     size = asyncio.run(run())
     if every == 50:
-        assert size < 300_000, size                  # reused from its start after each checkpoint
+        assert size < 300_000, size                  # reused from its start after each checkpoint: grows little
     else:
-        assert size > 500_000, size          # never checkpointed: the 1,200 rows are all still in it
+        assert size > 500_000, size          # never checkpointed: the 1,200 rows are all added to it
