@@ -38,6 +38,7 @@ import logging
 import re
 import socket
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -222,6 +223,22 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
     return Guarded
 
 
+ABORT = "fiftysix.abort"
+"""The key, in a websocket's ASGI ``scope["extensions"]``, of a function that cuts the connection off at once
+(see :func:`abort_of`)."""
+
+AFTER_CLOSE = 65536
+"""Bytes a websocket client may send after the server's close frame before it is cut off."""
+
+
+def abort_of(scope: Any) -> Callable[[str], None] | None:
+    """The function that cuts a websocket off at once (given why, for the log), when served by
+    :func:`server_config`'s protocol; ``None`` otherwise (a test client: close it the usual way)."""
+    extensions = scope.get("extensions") if isinstance(scope, dict) else None
+    found = extensions.get(ABORT) if isinstance(extensions, dict) else None
+    return found if callable(found) else None
+
+
 def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: float = 0.0,
                       ) -> type[asyncio.Protocol]:
     """``base`` (uvicorn's websocket protocol) releasing the counts it took over when it closes, and cutting
@@ -236,9 +253,34 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: 
         _slot: str | None = None
         _counted: bool = False
 
+        _after_close: int = 0           # bytes received since the server sent its close frame
+
         def connection_made(self, transport: asyncio.Transport) -> None:
             self._slot, self._counted = slots.handover.pop(transport, (None, False))
             super().connection_made(transport)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)     # the app's task has not started yet: it sees this
+            if isinstance(scope, dict):
+                scope.setdefault("extensions", {})[ABORT] = self.abort
+
+        def abort(self, why: str) -> None:
+            """Cut the connection off now: no close handshake, its buffers and descriptor freed at once."""
+            if not self.transport.is_closing():
+                log.info("cut off a websocket from %s: %s", self._slot, why)
+            self.transport.abort()
+
+        def data_received(self, data: bytes) -> None:
+            # after the server's close frame uvicorn reads (and discards) whatever comes until the client's
+            # close or 10 s: a flooder would have every byte of those 10 s parsed.  A little is a client
+            # finishing its message; more is cut off.
+            if getattr(self, "close_sent", False):
+                self._after_close += len(data)
+                if self._after_close > AFTER_CLOSE:
+                    self.abort(f"over {AFTER_CLOSE} bytes after the server's close")
+                    return
+            super().data_received(data)
 
         def connection_lost(self, exc: Exception | None) -> None:
             slots.release(self._slot)
@@ -254,8 +296,7 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: 
                 try:
                     await asyncio.wait_for(writable.wait(), send_timeout)
                 except TimeoutError:
-                    log.info("cut off a websocket from %s: it read nothing for %g s", self._slot, send_timeout)
-                    self.transport.abort()
+                    self.abort(f"it read nothing for {send_timeout:g} s")
                     raise ClientDisconnected from None
             await super().send(message)
 

@@ -154,6 +154,8 @@ async def _on_ping(table: LiveTable, conn: Connection, _msg: ClientMessage) -> N
 
 
 async def _on_state(table: LiveTable, conn: Connection, _msg: ClientMessage) -> None:
+    if conn.states_waiting:     # one is on its way, and every change after it: a client that does not read
+        return                  # must not have the server build a full state per ask
     async with table.lock:
         conn.send(snapshot(table.state, table.presence, conn.player))
 

@@ -15,6 +15,7 @@ from ..i18n import translate
 from .access import PRIVATE, WRONG_KEY, admission
 from .lang import language_of, localize_message
 from .limits import Buckets
+from .listen import abort_of
 from .protocol import flood_refusal, read_message
 from .safejson import encode
 from .serving import address_of, serving
@@ -107,16 +108,27 @@ class _Socket:
         self.table.disconnect(conn)
         if self.sender is not None:
             self.sender.cancel()
+        abort = abort_of(self.ws.scope)
+        if abort is not None:       # it does not read: a close frame would wait behind what it left unread
+            abort(conn.dropped or "dropped")
+            return
         _closing.add(task := asyncio.create_task(_close(self.ws, conn.dropped or "")))
         task.add_done_callback(_closing.discard)
 
-    def over_rate(self) -> bool:
-        """Whether this message is one too many (the client is told; the message is ignored)."""
+    async def over_rate(self) -> bool:
+        """Whether this message is one too many (the client is told; the message is ignored).
+
+        The next message is then read no sooner than one message's share of the rate later: a flood
+        waits in the client's own buffers instead of costing the server a parse and an answer each (what
+        a stranger sends is what everyone else's tables wait behind).
+        """
         if self.limit.allow():
             return False
         assert self.conn is not None
         self.conn.send({"type": "error", "message": flood_refusal(self.timing.message_rate,
                                                                    self.timing.message_burst)})
+        if self.timing.message_rate > 0:
+            await asyncio.sleep(1 / self.timing.message_rate)
         return True
 
     async def next_text(self) -> str | bytes | None:
@@ -140,7 +152,7 @@ class _Socket:
         text = await self.next_text()
         if text is None:
             return STOP
-        if self.conn is not None and self.over_rate():
+        if self.conn is not None and await self.over_rate():
             return AGAIN
         msg, error = read_message(text)
         if self.conn is not None and msg is not None and msg["type"] == "ask":
@@ -229,7 +241,7 @@ class _Socket:
             text = await self.next_text()
             if text is None:
                 return
-            if self.over_rate():
+            if await self.over_rate():
                 continue
             msg, error = read_message(text)
             if msg is None:
@@ -286,7 +298,7 @@ async def _send_loop(ws: WebSocket, conn: Connection, timeout: float = 0.0) -> N
     """Send ``conn``'s messages as they come; one that the client does not take within ``timeout`` seconds
     (0: no limit) drops the connection (a client that does not read must not hold the server's buffers)."""
     while True:
-        message = await conn.queue.get()
+        message = await conn.take()
         if message is None:
             return
         try:
