@@ -58,16 +58,20 @@ def checked(name: str, value: object, allowed: tuple[type, ...]) -> object:
     raise TableError(Meaning("the {what} must be text", {"what": what}))
 
 
-FIELD_WORDS = {"name": N_("name"), "seat": N_("seat"), "a": N_("seat"), "b": N_("seat"), "bot": N_("bot")}
+FIELD_WORDS = {"name": N_("name"), "seat": N_("seat"), "a": N_("seat"), "b": N_("seat"), "bot": N_("bot"),
+               "version": N_("version"), "token": N_("player token"), "key": N_("table's secret")}
 """What a refusal calls a field (translated); other fields go by their name in the protocol."""
 
 
 @dataclass(frozen=True)
 class Hello(ClientMessage):
+    """The first message: the last table version the client saw (for the changes since), its player token
+    (instead of the cookie) and a private table's link secret."""
+
     kind = "hello"
-    version: object = None
-    token: object = None
-    key: object = None
+    version: int | None = None
+    token: str | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True)

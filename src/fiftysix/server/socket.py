@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core.meaning import N_
+from ..core.meaning import N_, Meaning
 from ..i18n import translate
 from .access import PRIVATE, WRONG_KEY, admission
+from .client_messages import Ask, ClientMessage, Hello, decode
 from .lang import language_of, localize_message
 from .limits import Buckets
 from .listen import abort_of
@@ -154,22 +154,32 @@ class _Socket:
             return STOP
         if self.conn is not None and await self.over_rate():
             return AGAIN
-        msg, error = read_message(text)
-        if self.conn is not None and msg is not None and msg["type"] == "ask":
+        msg, read_error = read_message(text)
+        error: str | Meaning | None = read_error
+        typed: ClientMessage | None = None
+        if msg is not None:
+            try:
+                typed = decode(msg)
+            except TableError as e:      # a field of the wrong type: said once the connection can be told
+                msg, error = None, e.message
+                if self.conn is not None:
+                    self.conn.send({"type": "error", "message": error})
+                    return AGAIN
+        if self.conn is not None and isinstance(typed, Ask):
             if await self.gated(self.conn):
                 return LEAVE
-            await _ask(self.table, self.conn, msg)
+            await _ask(self.table, self.conn, typed)
             return AGAIN
-        hello = msg if msg is not None and msg.get("type") == "hello" else {}
+        hello = typed if isinstance(typed, Hello) else Hello()
         conn = await self.connection(hello)
-        verdict = admission(self.table.state, conn.player, hello.get("key", self.ws.query_params.get("k")))
+        key = hello.key if hello.key is not None else self.ws.query_params.get("k")
+        verdict = admission(self.table.state, conn.player, key)
         if verdict != "in":
             return await self.not_in(verdict)
         if await self.gated(conn):
             return LEAVE
         self.table.forget_knock(conn)
-        since = hello.get("version")
-        if not await self.join_table(since if isinstance(since, int) and not isinstance(since, bool) else None):
+        if not await self.join_table(hello.version):
             return LEAVE
         for message in self.server.db.services.messages():     # a service down now: say so at once
             conn.send(message)
@@ -187,13 +197,13 @@ class _Socket:
             conn.send({"type": "error", "message": why})
         return why is not None
 
-    async def connection(self, hello: dict[str, Any]) -> Connection:
+    async def connection(self, hello: Hello) -> Connection:
         """This socket's connection, made at the first message, for the player of the cookie or of hello's token
         (read at every hello: it may have been signed out)."""
         server = self.server
         player = server.signer().read(self.ws.cookies.get(COOKIE))
-        if "token" in hello:
-            player = server.signer().read(hello["token"])
+        if hello.token is not None:
+            player = server.signer().read(hello.token)
             if player is None:
                 await self.ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
                                          "expired, signed out or from another server); you are watching"})
@@ -267,13 +277,13 @@ class _Socket:
             await self.ws.close()
 
 
-async def _ask(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
+async def _ask(table: LiveTable, conn: Connection, msg: Ask) -> None:
     """Someone without the secret asks the host of a private table to let them in."""
     if conn.player is None:
         conn.send({"type": "error", "message": "choose a name first: the host sees it when you ask"})
         return
     try:
-        table.knock(conn, clean_name(msg.get("name")))
+        table.knock(conn, clean_name(msg.name))
     except ValueError as e:
         conn.send({"type": "error", "message": str(e)})
     except TableError as e:
