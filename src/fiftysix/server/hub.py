@@ -60,11 +60,10 @@ class Hub:
         return table.state.status if table is not None else None
 
     def _live(self, state: TableState, history: History) -> LiveTable:
-        table = LiveTable(self.db, state, history, self.timing, self.limits)
         code = state.code
-        table.check_bot = lambda bot: (self.quotas.check_search(code, self.status_of)
-                                       if searching_bots([bot]) else None)
-        return table
+        return LiveTable(self.db, state, history, self.timing, self.limits,
+                         check_bot=lambda bot: (self.quotas.check_search(code, self.status_of)
+                                                if searching_bots([bot]) else None))
 
     async def resume_all(self) -> int:
         """Bring back, exactly where their logs left them, the tables with a deal in progress; start
@@ -109,11 +108,9 @@ class Hub:
             table = self.tables.get(code)
             if table is None:
                 return False
-            async with table.lock:
-                if table.conns or table._pending() is not None:
-                    return False
-                table.closed = True
-                del self.tables[code]
+            if not await table.close_if_idle():
+                return False
+            del self.tables[code]          # no await since it was closed: a connection finds one or the other
             await table.stop()
             await self.db.touch({code: table.last_active})
             return True

@@ -216,17 +216,17 @@ class Quotas:
         :raises QuotaError: naming the limit.
         """
         self._prune(status_of)
-        table = self._hosted.get(code)
-        if table is None or table.searching:
+        hosted = self._hosted.get(code)
+        if hosted is None or hosted.searching:
             return
-        mine = [h for h in self._hosted.values() if h.player == table.player]
-        here = [h for h in self._hosted.values() if table.address is not None and h.address == table.address]
+        mine = [h for h in self._hosted.values() if h.player == hosted.player]
+        here = [h for h in self._hosted.values() if hosted.address is not None and h.address == hosted.address]
         pick = bot_hint()
         self._over(SEARCHING, sum(h.searching for h in mine),
                    self.limits.search_tables, "the host has", pick)
         self._over(SEARCHING, sum(h.searching for h in here),
                    self.limits.search_tables_address, "the host's address has", pick)
-        table.searching = True
+        hosted.searching = True
 
     def created(self, code: str, player: str, address: str | None, searching: bool) -> None:
         now = self.clock()

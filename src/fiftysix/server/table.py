@@ -138,9 +138,14 @@ def default_bot(game: str) -> str:
         return "random"
 
 
+BotCheck = Callable[[str], Awaitable[None] | None]
+"""The hub's quota on searching computer players, given the bot's name (a coroutine with many processes:
+counted in Redis); raises :class:`~.limits.QuotaError`."""
+
+
 class LiveTable:
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, check_bot: BotCheck | None = None) -> None:
         self.db = db
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
@@ -151,7 +156,7 @@ class LiveTable:
         self.clock = TurnClock(self._clock_ran_out)
         self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
         # the hub's quota on searching computer players (a coroutine with many processes: counted in Redis)
-        self.check_bot: Callable[[str], Awaitable[None] | None] | None = None
+        self.check_bot = check_bot
         self.state = state
         self.history = history
         self.timing = timing
@@ -309,14 +314,14 @@ class LiveTable:
         conns = self.knocks.get(conn.player, (name, set()))[1]
         conns.add(conn)
         self.knocks[conn.player] = (name, conns)
-        self._tell_host()
+        self.tell_host()
 
     def forget_knock(self, conn: Connection) -> None:
         for player, (_name, conns) in list(self.knocks.items()):
             conns.discard(conn)
             if not conns:
                 del self.knocks[player]
-                self._tell_host()
+                self.tell_host()
 
     def answer_knock(self, player: str, admitted: bool) -> None:
         """Tell whoever asked: let in (they say hello again) or refused."""
@@ -324,7 +329,7 @@ class LiveTable:
         for c in conns:
             c.send({"type": "admitted"} if admitted else
                    {"type": "refused", "message": "the host did not let you in"})
-        self._tell_host()
+        self.tell_host()
 
     def asking(self) -> dict[str, str]:
         """Everyone asking to be let in (player -> the name they gave); with many processes, on any of them."""
@@ -333,7 +338,7 @@ class LiveTable:
     def knock_list(self) -> dict[str, Any]:
         return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, n in self.asking().items()]}
 
-    def _tell_host(self) -> None:
+    def tell_host(self) -> None:
         message = self.knock_list()
         for c in self.conns:
             if c.player == self.state.host:
@@ -381,13 +386,13 @@ class LiveTable:
         if self.lock.locked():
             self._presence_dirty = True
         else:
-            self._broadcast_presence()
+            self.broadcast_presence()
 
     def _flush_presence(self) -> None:
         if self._presence_dirty:
-            self._broadcast_presence()
+            self.broadcast_presence()
 
-    def _broadcast_presence(self) -> None:
+    def broadcast_presence(self) -> None:
         self._presence_dirty = False
         self._update_clock()
         info = table_info(self.state, self.presence)
@@ -419,7 +424,16 @@ class LiveTable:
             return self.state.fill or default_bot(self.state.game.name)
         return None
 
-    def _pending(self) -> tuple[str, int] | None:
+    async def close_if_idle(self) -> bool:
+        """Mark the table closed (its hub takes it out of memory) unless someone is here or its computers have
+        something to do; a connection arriving after this finds it closed and loads the table again."""
+        async with self.lock:
+            if self.conns or self.pending_action() is not None:
+                return False
+            self.closed = True
+            return True
+
+    def pending_action(self) -> tuple[str, int] | None:
         """What the computer players should do next: ``("move", table seat)``, ``("next", -1)`` or nothing."""
         state = self.state
         if state.paused:
@@ -436,7 +450,7 @@ class LiveTable:
 
     def idle_for(self, now: float) -> float:
         """Seconds this table has had nothing to do and no connection (0 while it is busy)."""
-        if self.conns or self.lock.locked() or self.drop_timers or self._pending() is not None:
+        if self.conns or self.lock.locked() or self.drop_timers or self.pending_action() is not None:
             return 0.0
         return max(0.0, now - self.last_active)
 
@@ -445,13 +459,13 @@ class LiveTable:
         while True:
             await self.wake.wait()
             self.wake.clear()
-            while (pending := self._pending()) is not None:
+            while (pending := self.pending_action()) is not None:
                 delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
                 if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
                     delay *= random.uniform(0.7, 1.3)
                     await asyncio.sleep(delay)
                 async with self.lock:
-                    if self._pending() != pending:
+                    if self.pending_action() != pending:
                         continue
                     try:
                         await self.commit(await self._bot_event(pending))

@@ -38,7 +38,6 @@ from ..db import Database
 from ..history import History
 from ..hub import Hub, creation_event
 from ..limits import Limits, searching_bots
-from ..messages import snapshot
 from ..protocol import handle_message
 from ..services import DATABASE, REDIS, WORDS, service_of
 from ..state import MATCH_OVER, TableError, TableState
@@ -82,6 +81,9 @@ class ClusterHub(Hub):
         self._waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
+        # the writer's quota bookkeeping, by table code: who created it, and whether it counts open in Redis
+        self.hosts: dict[str, Hosted] = {}
+        self.counted_open: set[str] = set()
         self._ticker: asyncio.Task[None] | None = None
         self.on_signout: Callable[[str, int], None] | None = None    # the server's: a sign-out elsewhere
         self.on_revoke: Callable[[str, str], None] | None = None     # ... and a device signed out elsewhere
@@ -98,20 +100,21 @@ class ClusterHub(Hub):
         task.add_done_callback(self._tasks.discard)
 
     def _live(self, state: TableState, history: History) -> LiveTable:
-        table = ClusterTable(self, state, history, None)
-        table.check_bot = lambda bot: self._check_search(table, bot)
-        return table
+        return ClusterTable(self, state, history, None)
 
-    async def _check_search(self, table: ClusterTable, bot: str) -> None:
+    async def check_search(self, code: str, bot: str) -> None:
         """The quota of tables with searching computer players, counted in Redis (on the writer).
 
         :raises QuotaError: naming the limit.
         """
         if not searching_bots([bot]):
             return
-        if table.hosted is None:
-            table.hosted = (await self.shared_quotas.recall([table.code])).get(table.code) or _hosted(table.state)
-        await self.shared_quotas.check_search(table.code, table.hosted)
+        hosted = self.hosts.get(code)
+        if hosted is None:
+            table = self.tables[code]
+            hosted = (await self.shared_quotas.recall([code])).get(code) or _hosted(table.state)
+            self.hosts[code] = hosted
+        await self.shared_quotas.check_search(code, hosted)
 
     def watch_member(self) -> str:
         return f"{self.me}:{next(self._watch_ids)}"
@@ -164,10 +167,8 @@ class ClusterHub(Hub):
             raise
         if epoch is not None:
             self.db.forget_row(code)
-        table = ClusterTable(self, state, history, epoch)
-        table.check_bot = lambda bot, t=table: self._check_search(t, bot)
-        if epoch is None:
-            table.owner = await self.lease.owner(code)
+        owner = await self.lease.owner(code) if epoch is None else None
+        table = ClusterTable(self, state, history, epoch, owner)
         # no await from here until Hub.get has registered the table: a message on its channel goes to
         # _early or to the table, never nowhere
         for data in self._early.pop(code, []):
@@ -199,8 +200,8 @@ class ClusterHub(Hub):
             if epoch is None:   # cannot happen for a new code; be safe: another process writes it
                 raise TableError("the new table could not be set up; please try again")
             table = ClusterTable(self, state, History(TableState(code), [stored], self.timing.replay_limit), epoch)
-            table.check_bot = lambda bot: self._check_search(table, bot)
-            table.hosted, table.counted = hosted, True
+            self.hosts[code] = hosted
+            self.counted_open.add(code)
             self.tables[code] = table
         table.start()
         return table
@@ -212,10 +213,13 @@ class ClusterHub(Hub):
             return False
         if epoch is not None:
             await self.lease.release(code, epoch)
-            if table is not None and table.counted and table.hosted is not None:   # unloaded: not open any more
-                await self.counters.drop(table.hosted.places(code))
+            hosted = self.hosts.get(code)
+            if code in self.counted_open and hosted is not None:       # unloaded: not open any more
+                await self.counters.drop(hosted.places(code))
         else:
             await self.bus.unwatch(table_channel(code))
+        self.hosts.pop(code, None)
+        self.counted_open.discard(code)
         return True
 
     async def sweep(self, now: float | None = None) -> tuple[int, int]:
@@ -277,18 +281,18 @@ class ClusterHub(Hub):
         """Renew the open tables this process writes in their hosts' quotas (``fs:open``, ``fs:search``); a
         table whose match is over stops counting."""
         writing = [t for t in self.tables.values() if t.writer]
-        unknown = [t.code for t in writing if t.hosted is None]
+        unknown = [t.code for t in writing if t.code not in self.hosts]
         known = await self.shared_quotas.recall(unknown) if unknown else {}
         keep, drop = [], []
         for t in writing:
-            if t.hosted is None:
-                t.hosted = known.get(t.code) or _hosted(t.state)
+            hosted = self.hosts.get(t.code) or known.get(t.code) or _hosted(t.state)
+            self.hosts[t.code] = hosted
             if t.state.status != MATCH_OVER:
-                keep.extend(t.hosted.places(t.code))
-                t.counted = True
-            elif t.counted:
-                drop.extend(t.hosted.places(t.code))
-                t.counted = False
+                keep.extend(hosted.places(t.code))
+                self.counted_open.add(t.code)
+            elif t.code in self.counted_open:
+                drop.extend(hosted.places(t.code))
+                self.counted_open.discard(t.code)
         await self.counters.keep(keep, OPEN_TTL)
         await self.counters.drop(drop)
 
@@ -301,17 +305,10 @@ class ClusterHub(Hub):
         async with table.lock:
             self.db.forget_row(code)
             state, history = await self.load(code)
-            table.epoch, table.owner = epoch, self.me
-            if state.version != table.state.version:
-                table.state, table.history = state, history
-                for conn in list(table.conns):
-                    conn.send(snapshot(table.state, table.presence, conn.player))
-            table.presence.online = table.local_players()
-            table.remote, table.remote_knocks = {}, {}
-            table._answer_later()
+            table.take_over(epoch, state, history)
         await self.bus.unwatch(table_channel(code))
         self.bus.publish_soon(table_channel(code), {"op": "writer", "from": self.me})
-        table._tell_host()      # who asks to join here; the replicas tell theirs on hearing of the new writer
+        table.tell_host()      # who asks to join here; the replicas tell theirs on hearing of the new writer
         table.start()
         log.warning("table %s: took it over from the log (epoch %d)", code, epoch)
 
@@ -322,7 +319,7 @@ class ClusterHub(Hub):
         log.warning("table %s: lost its lease (epoch %s); another process writes it now", table.code, table.epoch)
         table.pause()
         await self.bus.watch(table_channel(table.code))
-        table.owner = await self.lease.owner(table.code)
+        table.follow(await self.lease.owner(table.code))
         await table.resync()
         self.send_here(table)
 
@@ -356,7 +353,7 @@ class ClusterHub(Hub):
                 if taken is not None:
                     await self.promote(table.code, taken)
                 else:
-                    table.owner = await self.lease.owner(table.code)
+                    table.follow(await self.lease.owner(table.code))
             error: dict[str, Any] = {"type": "error", "message": N_("the table's server did not answer; please try "
                                                                     "again") if self.bus.up else WORDS[REDIS]}
             if msg["type"] == "move" and isinstance(msg.get("id"), str):
@@ -378,8 +375,7 @@ class ClusterHub(Hub):
         for table in list(self.tables.values()):
             if table.writer:
                 self.bus.publish_soon(table_channel(table.code), {"op": "writer", "from": self.me})
-                table._broadcast_presence()
-                table._tell_host()
+                table.announce()
             else:
                 self.later(table.resync())
                 self.send_here(table)

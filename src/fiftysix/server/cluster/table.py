@@ -19,7 +19,7 @@ from ..messages import Presence, snapshot, table_info
 from ..state import DEAL_OVER, TableError, TableState
 from ..table import Connection, LiveTable, NotStored, spectators_refusal
 from .bus import Bus, inbox, table_channel
-from .counters import Hosted, watch_key
+from .counters import watch_key
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -49,6 +49,7 @@ class TableHost(Protocol):
     async def count_watcher(self, code: str, member: str, most: int) -> int | None: ...
     def send_here(self, table: ClusterTable) -> None: ...
     async def load(self, code: str) -> tuple[TableState, History]: ...
+    async def check_search(self, code: str, bot: str) -> None: ...
 
 log = logging.getLogger("fiftysix.server")
 
@@ -78,19 +79,20 @@ class Relayed(Connection):
 class ClusterTable(LiveTable):
     """A table that is either this process's to write (``epoch`` set) or a replica of another's."""
 
-    def __init__(self, hub: TableHost, state: TableState, history: History, epoch: int | None) -> None:
-        super().__init__(hub.db, state, history, hub.timing, hub.limits)
+    def __init__(self, hub: TableHost, state: TableState, history: History, epoch: int | None,
+                 owner: str | None = None) -> None:
+        code = state.code
+        super().__init__(hub.db, state, history, hub.timing, hub.limits,
+                         check_bot=lambda bot: hub.check_search(code, bot))
         self.hub = hub
         self.epoch = epoch
-        self.owner: str | None = hub.me if epoch is not None else None
+        self.owner: str | None = hub.me if epoch is not None else owner
         self.remote: dict[str, set[str]] = {}     # the writer's: process -> its people online here
         self.later: list[tuple[int, Connection, dict[str, Any]]] = []    # answers waiting for their event
         self.early: list[dict[str, Any]] | None = None    # events arriving while the log is read again
         self.remote_knocks: dict[str, dict[str, str]] = {}   # the writer's: process -> who asks to join there
         self.shared_knocks: dict[str, str] = {}      # a replica's: everyone asking, as the writer published it
         self.watching: dict[Connection, str] = {}    # connections without a seat here -> their fs:watch member
-        self.hosted: Hosted | None = None            # the writer's: who created the table (its quotas)
-        self.counted = False                         # the writer's: counted open for its host in Redis
 
     @property
     def writer(self) -> bool:
@@ -104,6 +106,29 @@ class ClusterTable(LiveTable):
         # the turn clock runs on the writer only; replicas show what its published presence says
         if self.writer:
             super()._update_clock()
+
+    def follow(self, owner: str | None) -> None:
+        """The process that writes this table now, as the lease says (a replica forwards changes to it)."""
+        if not self.writer:
+            self.owner = owner
+
+    def take_over(self, epoch: int, state: TableState, history: History) -> None:
+        """Become the writer (the caller holds the lock and the lease of ``epoch``), with the state read from
+        the log: viewers get a full state if it moved on since this replica's copy, answers waiting for an
+        event are sent."""
+        self.epoch, self.owner = epoch, self.hub.me
+        if state.version != self.state.version:
+            self.state, self.history = state, history
+            for conn in list(self.conns):
+                conn.send(snapshot(self.state, self.presence, conn.player))
+        self.presence.online = self.local_players()
+        self.remote, self.remote_knocks = {}, {}
+        self._answer_later()
+
+    def announce(self) -> None:
+        """The writer, after Redis was away: tell the replicas who is here and the host who asks to join."""
+        self.broadcast_presence()
+        self.tell_host()
 
     def pause(self) -> None:
         """Stop being the writer here: no computer players, no drop timers (the connections stay)."""
@@ -145,8 +170,8 @@ class ClusterTable(LiveTable):
         return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
                 for f in fields(Presence)}
 
-    def _broadcast_presence(self) -> None:
-        super()._broadcast_presence()
+    def broadcast_presence(self) -> None:
+        super().broadcast_presence()
         if self.writer:
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "presence", "p": self._who()})
 
@@ -161,7 +186,7 @@ class ClusterTable(LiveTable):
                 self.remote_knocks[process] = knocks
             else:
                 self.remote_knocks.pop(process, None)
-            self._tell_host()
+            self.tell_host()
         before = set(self.presence.online)
         if players:
             self.remote[process] = players
@@ -236,8 +261,8 @@ class ClusterTable(LiveTable):
         if self.writer:
             super()._schedule_drop(player)
 
-    def _pending(self) -> tuple[str, int] | None:
-        pending = super()._pending()
+    def pending_action(self) -> tuple[str, int] | None:
+        pending = super().pending_action()
         if pending is None and self.writer and not self.conns and any(self.remote.values()) \
                 and self.state.status == DEAL_OVER:     # people watching elsewhere: the table goes on
             seated = [s.player for s in self.state.seats if s.player is not None]
@@ -269,8 +294,8 @@ class ClusterTable(LiveTable):
     def local_knocks(self) -> dict[str, str]:
         return LiveTable.asking(self)
 
-    def _tell_host(self) -> None:
-        super()._tell_host()        # the host's connections here
+    def tell_host(self) -> None:
+        super().tell_host()        # the host's connections here
         if self.writer:             # ... and on every other process
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "knocks", "k": self.asking()})
         else:
@@ -297,7 +322,7 @@ class ClusterTable(LiveTable):
         if op == "writer":
             self.owner = data.get("from")
             self.shared_knocks = {}     # the new writer publishes them again as it hears of them
-            LiveTable._tell_host(self)
+            LiveTable.tell_host(self)
             self.hub.send_here(self)
             # the old writer may have stored its last event and died before publishing it: the new writer
             # read it from the log, but no later event shows the gap here while that event's seat waits
@@ -307,7 +332,7 @@ class ClusterTable(LiveTable):
             self.hub.later(self._read_log(always=True))
         elif op == "knocks":
             self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
-            LiveTable._tell_host(self)
+            LiveTable.tell_host(self)
         elif op == "say":
             LiveTable.send_all(self, dict(data["m"]))
         elif op == "answer":
@@ -315,7 +340,7 @@ class ClusterTable(LiveTable):
             LiveTable.answer_knock(self, str(data["player"]), bool(data["admitted"]))
         elif op == "presence":
             self.presence = _presence(data["p"])
-            LiveTable._broadcast_presence(self)
+            LiveTable.broadcast_presence(self)
         elif op == "event":
             version = int(data["v"])
             if version <= self.state.version:
