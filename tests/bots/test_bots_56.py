@@ -52,7 +52,7 @@ HANDS = [
 
 
 def test_registered_as_the_rules_bot_of_56() -> None:
-    assert BOTS["rules:56"] is Rules56Bot
+    assert BOTS.factory("rules", "56") is Rules56Bot
     bot = make_bot("rules", seed=3, game="56")
     assert isinstance(bot, Rules56Bot) and bot.name == "rules"
 

@@ -36,7 +36,7 @@ def play_out(deal: Any, bots: list[Any]) -> Any:
 
 
 def test_registered_for_both_games_with_options() -> None:
-    assert "pimc:56" in BOTS and "pimc:55" in BOTS
+    assert BOTS.factory("pimc", "56") is not None and BOTS.factory("pimc", "55") is not None
     assert isinstance(make_bot("pimc", seed=1, game="56"), PimcBot)
     bot = bot_from_spec("pimc,samples=3,fast=true,time_limit=0.5", seed=2, game="55")
     assert isinstance(bot, PimcBot) and bot.samples == 3 and bot.fast and bot.time_limit == 0.5

@@ -88,7 +88,7 @@ def test_the_golden_file_covers_every_registered_bot(golden: dict[str, str]) -> 
     from fiftysix.bots import BOTS as REGISTRY
 
     # the package's own bots (other tests may register bots of their own)
-    names = {k.split(":")[0] for k, make in REGISTRY.items() if make.__module__.startswith("fiftysix.")}
+    names = {n for n, _game, make in REGISTRY.entries() if make.__module__.startswith("fiftysix.")}
     assert names <= {spec.split(",")[0] for spec in BOTS}
     assert set(golden) == {key(*case) for case in cases()}
 

@@ -110,7 +110,7 @@ class NonsenseBot:
 
 
 def test_an_illegal_bot_answer_is_replaced_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(BOTS, "nonsense", NonsenseBot)
+    monkeypatch.setitem(BOTS.anywhere, "nonsense", NonsenseBot)
     r = run("deal", "--seed", "2", "--bots", "nonsense,rules,rules,rules,rules,rules")
     assert r.code == 0
     assert "not legal" in r.err and "nonsense" in r.err and "failed" in r.err

@@ -12,7 +12,7 @@ from fiftysix.bots.levels import levels_for
 
 
 def registered() -> set[str]:
-    return {key.partition(":")[0] for key, make in BOTS.items() if make.__module__.startswith("fiftysix.")}
+    return {name for name, _game, make in BOTS.entries() if make.__module__.startswith("fiftysix.")}
 
 
 @pytest.mark.parametrize("command", ["bot", "deal", "arena"])

@@ -82,11 +82,51 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+Factory = Callable[..., Bot]
+"""Makes a bot: ``factory(seed=..., **options)``."""
 
 
-def register(name: str, factory: Callable[..., Bot]) -> None:
-    BOTS[name] = factory
+class BotRegistry:
+    """Every bot by name: those that play any game (``random``, ``ismcts``) and each game's own (its heuristic
+    player ``rules``; the search bots built on its kit, :mod:`.kits`).  A name asked for a game finds the
+    game's own bot first, then one that plays any game."""
+
+    def __init__(self) -> None:
+        self.anywhere: dict[str, Factory] = {}
+        self.games: dict[str, dict[str, Factory]] = {}
+
+    def register(self, name: str, factory: Factory, game: str | None = None) -> None:
+        (self.anywhere if game is None else self.games.setdefault(game, {}))[name] = factory
+
+    def factory(self, name: str, game: str) -> Factory | None:
+        """The factory of ``name`` for a deal of ``game``; ``None`` when no such bot plays it."""
+        return self.games.get(game, {}).get(name) or self.anywhere.get(name)
+
+    def names(self, game: str | None = None) -> list[str]:
+        """The bots that play ``game`` (``None``: every bot of every game), in the order registered."""
+        own = [n for g, bots in self.games.items() if game is None or g == game for n in bots]
+        return list(dict.fromkeys([*self.anywhere, *own]))
+
+    def entries(self) -> list[tuple[str, str | None, Factory]]:
+        """``(name, game or None, factory)`` of every registered bot."""
+        return [(n, None, f) for n, f in self.anywhere.items()] + [
+            (n, g, f) for g, bots in self.games.items() for n, f in bots.items()]
+
+    def find(self, name: str, game: str, also: str = "") -> Factory:
+        """:raises ValueError: for a name no bot of ``game`` has, listing the known ones (and ``also``)."""
+        found = self.factory(name, game)
+        if found is None:
+            raise ValueError(f"unknown bot {name!r}; bots are {', '.join(sorted(self.names()))}{also}")
+        return found
+
+
+BOTS = BotRegistry()
+BOTS.register("random", RandomBot)
+
+
+def register(name: str, factory: Factory, game: str | None = None) -> None:
+    """Register a bot under ``name``, for every game or for ``game`` only."""
+    BOTS.register(name, factory, game)
 
 
 def make_bot(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Bot:
@@ -94,8 +134,4 @@ def make_bot(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Bo
 
     :raises ValueError: for an unknown name, listing the known ones.
     """
-    key = f"{name}:{game}" if f"{name}:{game}" in BOTS else name
-    if key not in BOTS:
-        known = sorted({k.split(":")[0] for k in BOTS})
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(known)}")
-    return BOTS[key](seed=seed)
+    return BOTS.find(name, game)(seed=seed)

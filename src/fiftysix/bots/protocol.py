@@ -155,12 +155,9 @@ def bot_from_spec(spec: str, seed: int | None = None, game: str = "56", *, timeo
     if spec.startswith(CMD_PREFIX):
         return ExternalBot(spec[len(CMD_PREFIX):], timeout=timeout, fallback=fallback, seed=seed)
     name, options = parse_bot_spec(spec)
-    key = f"{name}:{game}" if f"{name}:{game}" in BOTS else name
-    if key not in BOTS:
-        known = sorted({k.split(":")[0] for k in BOTS})
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(known)}, or cmd:PROGRAM ARGS")
+    factory = BOTS.find(name, game, also=", or cmd:PROGRAM ARGS")
     try:
-        return BOTS[key](seed=seed, **options)
+        return factory(seed=seed, **options)
     except TypeError as e:
         raise ValueError(f"bot {name}: {e}") from None
 

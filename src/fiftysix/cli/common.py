@@ -61,7 +61,7 @@ def bots_text() -> str:
     from ..bots import BOTS
     from ..bots.levels import levels_for
 
-    names = list(dict.fromkeys(key.partition(":")[0] for key in BOTS))
+    names = BOTS.names()
     levels = "; ".join(f"{game} " + ", ".join(f"{level} {bot}" for level, bot in levels_for(game).items())
                        for game in GAMES if levels_for(game))
     return ", ".join(names) + (f" (levels: {levels})" if levels else "")

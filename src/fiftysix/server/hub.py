@@ -227,12 +227,7 @@ def bot_names(game: str) -> list[str]:
     """The bots a table of ``game`` may use."""
     from ..bots import BOTS
 
-    names = []
-    for key in BOTS:
-        base, _, only = key.partition(":")
-        if (not only or only == game) and base not in names:
-            names.append(base)
-    return names
+    return BOTS.names(game)
 
 
 def levels_for(game: str) -> dict[str, str]:

@@ -229,4 +229,4 @@ def replay_auction(seen: Seen) -> Auction55:
     return auction
 
 
-register("rules:55", Rules55Bot)
+register("rules", Rules55Bot, "55")

@@ -516,4 +516,4 @@ class Rules56Bot:
         return sum(1 for c in t.hand if suit_of(c) == suit)
 
 
-register("rules:56", Rules56Bot)
+register("rules", Rules56Bot, "56")

@@ -136,4 +136,4 @@ def register_games(games: Sequence[str] | None = None) -> None:
     """Register ``kermit`` for each game whose deals replay from the seats' hands (its weighting replays them;
     55, with its kitty, does not)."""
     for game in games if games is not None else [g for g, kit in KITS.items() if kit.replays_from_hands]:
-        register(f"kermit:{game}", _factory(game))
+        register("kermit", _factory(game), game)

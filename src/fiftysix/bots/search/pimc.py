@@ -219,4 +219,4 @@ def _factory(game: str) -> Callable[..., PimcBot]:
 def register_games() -> None:
     """Register ``pimc`` for every game that has bots (``pimc:56``, ``pimc:55``)."""
     for game in KITS:
-        register(f"pimc:{game}", _factory(game))
+        register("pimc", _factory(game), game)

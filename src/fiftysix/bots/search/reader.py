@@ -65,4 +65,4 @@ def _factory(game: str) -> Callable[..., ReaderBot]:
 def register_games(games: Sequence[str] | None = None) -> None:
     """Register ``reader`` for each game whose kit has a card-location model."""
     for game in games if games is not None else [g for g, kit in KITS.items() if kit.card_model is not None]:
-        register(f"reader:{game}", _factory(game))
+        register("reader", _factory(game), game)

@@ -40,4 +40,4 @@ def _factory(game: str) -> Callable[..., SageBot]:
 def register_games(games: Sequence[str] | None = None) -> None:
     """Register ``sage`` for every game with a kit (where the kit has no margin of its own it calls as ``pimc``)."""
     for game in games if games is not None else list(KITS):
-        register(f"sage:{game}", _factory(game))
+        register("sage", _factory(game), game)
