@@ -106,12 +106,12 @@ def test_a_qr_flood_from_one_address_gets_429_after_the_burst_and_the_codes_are_
 
 
 def test_the_same_link_twice_is_made_once() -> None:
-    share.qr_data_uri.cache_clear()
+    assert share.recent_qr("http://127.0.0.1:8056/t/CACHED") is None
     first = share.qr_data_uri("http://127.0.0.1:8056/t/CACHED")
     started = time.perf_counter()
     assert share.qr_data_uri("http://127.0.0.1:8056/t/CACHED") is first
     assert time.perf_counter() - started < 0.002
-    assert share.qr_data_uri.cache_info().hits == 1
+    assert share.recent_qr("http://127.0.0.1:8056/t/CACHED") is first
 
 
 # -- reviews --------------------------------------------------------------------------------------------

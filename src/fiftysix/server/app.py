@@ -101,8 +101,9 @@ async def api_share(request: Request, body: dict[str, Any]) -> Response:
     url = base + path
     try:
         qr = await server.qr.make(url, address_of(request))
-    except QRBusy as e:
-        return JSONResponse({"error": translate(e.words, language_of(request))}, status_code=e.status,
+    except QRBusy as e:     # the link still: the page shows it without its image
+        return JSONResponse({"url": url, "qr": None, "local_only": loopback_only(base),
+                             "error": translate(e.words, language_of(request))}, status_code=e.status,
                             headers={"Retry-After": str(e.retry_after)})
     return JSONResponse({"url": url, "qr": qr, "local_only": loopback_only(base)})
 

@@ -2,7 +2,9 @@
 
 QR codes cost some 15 ms of pure Python each (segno): :class:`QRCodes` makes them in a thread, never on the
 event loop, keeps the recent ones (a link asked for again costs no CPU), and limits them per client address
-(a token bucket: every request counts) and overall (:attr:`~.limits.Limits.qr_running` at once; more: 503).
+(a token bucket: every request counts), for the whole server (a bucket of all addresses together: however many
+addresses ask, the QR work stays a few per cent of one core) and at once (:attr:`~.limits.Limits.qr_running`).
+A refused QR code still gets its link: the page shows the link without the image.
 
 The base of the link is, in this order: the ``--public-url`` the server was given (behind a proxy, a tunnel or a
 name); when it listens on every interface (``--host 0.0.0.0`` or ``::``), this machine's address on the local
@@ -13,7 +15,6 @@ the browser used.  The secret stays in the fragment; the server keeps nothing of
 from __future__ import annotations
 
 import asyncio
-import functools
 import ipaddress
 import socket
 from urllib.parse import urlsplit
@@ -93,12 +94,31 @@ def check_path(path: object) -> str:
     return path
 
 
-@functools.lru_cache(maxsize=512)
 def qr_data_uri(text: str) -> str:
-    """An SVG QR code of ``text`` as a data: URI (the page's CSP allows data: images); the latest 512 are kept."""
+    """An SVG QR code of ``text`` as a data: URI (the page's CSP allows data: images); the latest 512 are kept
+    (:func:`recent_qr`)."""
+    found = recent_qr(text)
+    if found is not None:
+        return found
     import segno
 
-    return str(segno.make(text, error="m").svg_data_uri(scale=4, border=2))
+    made = str(segno.make(text, error="m").svg_data_uri(scale=4, border=2))
+    if len(_recent) >= 512:
+        _recent.pop(next(iter(_recent)))
+    _recent[text] = made
+    return made
+
+
+def recent_qr(text: str) -> str | None:
+    """``text``'s QR code if it was made recently (no CPU), else ``None``."""
+    found = _recent.pop(text, None)
+    if found is not None:
+        _recent[text] = found           # the most recent now: the oldest go first
+    return found
+
+
+_recent: dict[str, str] = {}
+"""The latest QR codes made, by text, oldest first (at most 512; :func:`qr_data_uri` fills it)."""
 
 
 class QRBusy(Exception):
@@ -116,6 +136,7 @@ class QRCodes:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.buckets = Buckets(limits.qr_per_minute / 60, limits.qr_burst)
+        self.everyone = Buckets(limits.qr_all_per_minute / 60, limits.qr_all_burst, keep=1)
         self.running = 0
 
     async def make(self, url: str, address: str) -> str:
@@ -130,9 +151,13 @@ class QRCodes:
                                     "minute); try again in {seconds} s"),
                                  {"burst": lim.qr_burst, "rate": f"{lim.qr_per_minute:g}", "seconds": wait}),
                          429, wait)
-        if self.running >= lim.qr_running:
-            raise QRBusy(Meaning(N_("the server is busy making QR codes; try again in a moment")), 503, 1)
-        self.buckets.take(address)
+        self.buckets.take(address)          # every request counts for its address, made or not
+        cached = recent_qr(url)
+        if cached is not None:
+            return cached
+        if self.running >= lim.qr_running or not self.everyone.allow():
+            raise QRBusy(Meaning(N_("the server is busy making QR codes; share the link, or try again in a "
+                                    "moment")), 503, 1)
         self.running += 1
         try:    # pure Python: in a thread the event loop keeps its turns (the GIL switches every 5 ms); a link
             return await asyncio.to_thread(qr_data_uri, url)    # made recently is taken from the cache

@@ -10,13 +10,14 @@ export async function openShare(path) {
   let url = location.origin + path;
   let qr = null;
   let note = null;
+  let busy = null;
   try {
     const res = await fetch("/api/share", { method: "POST", headers: { "Content-Type": "application/json" },
                                             body: JSON.stringify({ path }) });
-    if (res.ok) {
-      const data = await res.json();
-      url = data.url; qr = data.qr; note = data.local_only;
-    }
+    const data = await res.json();
+    // refused QR codes (this address asked too often, the server makes enough now) still bring the link
+    if (typeof data.url === "string") { url = data.url; qr = data.qr || null; note = data.local_only; }
+    if (!res.ok) busy = data.error || null;
   } catch (_) { /* offline: the page's own address */ }
   const link = h("input", { id: "share-url", readonly: true, value: url, "aria-label": t("link to this table") });
   const status = h("span", { class: "muted", role: "status" });
@@ -33,6 +34,7 @@ export async function openShare(path) {
     h("p", { class: "muted" }, t("Send this link, or let friends at the table scan the code with their phones.")),
     h("div", { class: "row share-row" }, link, copy, status),
     qr ? h("img", { src: qr, id: "share-qr", class: "qr", width: 220, height: 220, alt: t("QR code of the link {url}", { url }) }) : null,
+    !qr && busy ? h("p", { class: "muted", id: "share-busy" }, busy) : null,
     note ? h("p", { class: "muted", id: "share-note" }, t("This server listens on this computer only: friends on other devices cannot open the link. Start it with --host 0.0.0.0 (see the README).")) : null,
     h("button", { type: "button", onclick: () => panel.classList.add("hidden") }, t("Close")));
   panel.classList.remove("hidden");

@@ -1,0 +1,48 @@
+"""Share QR codes have a whole-server budget (issue 41): 64 addresses asking for new links make no more codes
+than the budget allows, every refused answer still carries the link, and another table's ping p50 stays within
+twice its quiet value.  Runs bench/qr_flood.py as documented (the server in a process of its own)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiftysix.server.limits import Limits
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the flooders use 127.0.1.x source addresses")
+def test_sixty_four_addresses_asking_for_qr_codes_get_the_budget_and_other_tables_do_not_wait() -> None:
+    flood = subprocess.run([sys.executable, str(ROOT / "bench" / "qr_flood.py"), "--src", str(ROOT / "src"),
+                            "--addresses", "64", "--rate", "10", "--seconds", "0.3"],
+                           capture_output=True, text=True, timeout=240, check=True)
+    figures = json.loads(flood.stdout.strip().splitlines()[-1])
+    answers = figures["answers"]
+    assert sum(answers.values()) > 1000, figures             # they did flood
+    # made: at most the burst and the budget's rate over the flood (under 10 s here; d4bcdba made 889)
+    budget = Limits()
+    assert answers.get("200", 0) <= budget.qr_all_burst + budget.qr_all_per_minute / 60 * 10, figures
+    assert figures["flood_ping_p50"] <= 2 * figures["idle_ping_p50"], figures
+
+
+def test_a_refused_qr_code_still_brings_the_link(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from fiftysix.server import Settings, create_app
+
+    app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'q.db'}",
+                              limits=Limits(qr_all_burst=1, qr_all_per_minute=0.001)))
+    with TestClient(app) as c:
+        made = c.post("/api/share", json={"path": "/t/ABC001"})
+        refused = c.post("/api/share", json={"path": "/t/ABC002#k=secret"})
+        assert made.status_code == 200 and made.json()["qr"].startswith("data:image/svg+xml")
+        assert refused.status_code == 503 and refused.json()["qr"] is None
+        assert refused.json()["url"].endswith("/t/ABC002#k=secret")
+        assert "share the link" in refused.json()["error"]
+        again = c.post("/api/share", json={"path": "/t/ABC001"})     # made before: from the cache, no budget
+        assert again.status_code == 200 and again.json()["qr"] == made.json()["qr"]
