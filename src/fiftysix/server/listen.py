@@ -87,6 +87,22 @@ class Slots:
         self.open: Counter[str] = Counter()
         # transport being upgraded to a websocket -> its address and whether it counts in the total
         self.handover: dict[object, tuple[str | None, bool]] = {}
+        # connections waiting for a request's headers, oldest first (what is given up when all are taken)
+        self.waiting: dict[asyncio.BaseProtocol, asyncio.BaseTransport] = {}
+        self.evicted = 0
+
+    def evict(self) -> bool:
+        """Make room when every connection is taken: close the one that has waited longest for a request's
+        headers (slow clients hold descriptors that way; players at a table and requests being served are never
+        given up); ``False`` when no connection is waiting."""
+        while self.waiting:
+            protocol = next(iter(self.waiting))
+            transport = self.waiting.pop(protocol)
+            if not transport.is_closing():
+                transport.abort()
+                self.evicted += 1
+                return True
+        return False
 
     def full(self) -> bool:
         """Whether the connections of every address together are at :attr:`total`."""
@@ -132,7 +148,8 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
-            if slots.full():     # the descriptors are nearly all taken: refuse before anything else
+            # the descriptors are nearly all taken: make room by closing the slowest request, else refuse
+            if slots.full() and not slots.evict():
                 log.warning("refused a connection: %d open in all, the most allowed", slots.count)
                 transport.write(_plain(b"503 Service Unavailable", "the server has as many connections as it can "
                                        "take; try again in a minute", retry_after=60))
@@ -200,6 +217,8 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
             seconds = limits.header_timeout if what == "headers" else limits.body_timeout
             self._head = 0
             self._waiting = what
+            if what == "headers":
+                slots.waiting[self] = self.transport
             if seconds > 0:
                 self._timer = self.loop.call_later(seconds, self._expired, what)
 
@@ -208,6 +227,7 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
                 self._timer.cancel()
             self._timer = None
             self._waiting = ""
+            slots.waiting.pop(self, None)
 
         def _expired(self, what: str) -> None:
             self._timer = None
