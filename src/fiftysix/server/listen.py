@@ -88,7 +88,7 @@ class Slots:
         # transport being upgraded to a websocket -> its address and whether it counts in the total
         self.handover: dict[object, tuple[str | None, bool]] = {}
         # connections waiting for a request's headers, oldest first (what is given up when all are taken)
-        self.waiting: dict[asyncio.BaseProtocol, asyncio.BaseTransport] = {}
+        self.waiting: dict[asyncio.BaseProtocol, asyncio.Transport] = {}
         self.evicted = 0
 
     def evict(self) -> bool:
