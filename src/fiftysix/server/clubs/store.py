@@ -11,10 +11,11 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, select, update
+from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..matches.schema import matches, ratings
+from ..matches.rating import PROVISIONAL
+from ..matches.schema import match_players, matches, ratings
 
 metadata = MetaData()
 
@@ -173,13 +174,22 @@ class Clubs:
 
     async def leaderboard(self, club_id: str, family: str) -> list[dict[str, Any]]:
         """The members by rating in ``family`` ("56" or "55"), best first (mu - 3 sigma, the usual
-        conservative estimate); members without a rated match last, by name."""
+        conservative estimate), with its uncertainty (sigma), whether it is still provisional, the rated
+        matches and when each last finished a match of the family; members without a rated match last, by name."""
         members = await self.members(club_id)
+        ids = [m["id"] for m in members]
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
-                                       .where(ratings.c.family == family,
-                                              ratings.c.player_id.in_([m["id"] for m in members])))).all()
-        rated = {r.player_id: (r.mu - 3 * r.sigma, r.matches) for r in rows}
-        board = [{**m, "rating": rated[m["id"]][0] if m["id"] in rated else None,
-                  "matches": rated[m["id"]][1] if m["id"] in rated else 0} for m in members]
+                                       .where(ratings.c.family == family, ratings.c.player_id.in_(ids)))).all()
+            last = {player: when for player, when in (await conn.execute(
+                select(match_players.c.player_id, func.max(match_players.c.finished))
+                .join(matches, matches.c.id == match_players.c.match_id)
+                .where(matches.c.game == family, match_players.c.player_id.in_(ids))
+                .group_by(match_players.c.player_id))).all()}
+        rated = {r.player_id: r for r in rows}
+        board = [{**m, "rating": rated[m["id"]].mu - 3 * rated[m["id"]].sigma if m["id"] in rated else None,
+                  "sigma": rated[m["id"]].sigma if m["id"] in rated else None,
+                  "provisional": m["id"] not in rated or rated[m["id"]].matches < PROVISIONAL,
+                  "matches": rated[m["id"]].matches if m["id"] in rated else 0,
+                  "last_played": last.get(m["id"])} for m in members]
         return sorted(board, key=lambda m: (m["rating"] is None, -(m["rating"] or 0.0), m["name"]))

@@ -74,6 +74,17 @@ async function show(id) {
   });
   box.append(tables, make, h("h2", {}, t("Members")),
     h("ul", {}, ...club.members.map((m) => memberRow(club, m))));
+  box.append(h("h2", {}, t("Leaderboard")));
+  for (const family of ["56", "55"]) {
+    const board = await api(`/api/clubs/${encodeURIComponent(club.id)}/leaderboard?family=${family}`);
+    const rated = board ? board.members.filter((m) => m.matches > 0) : [];
+    if (!rated.length) continue;
+    box.append(h("h3", {}, family), h("ol", { class: "leaderboard", "data-family": family },
+      ...rated.map((m) => h("li", {}, h("b", {}, m.name), " ",
+        h("span", { class: "muted" }, t("rating {rating} ± {sigma}", { rating: m.rating.toFixed(1), sigma: (3 * m.sigma).toFixed(1) }),
+          m.provisional ? ` · ${t("provisional")}` : "", " · ", t("matches: {n}", { n: m.matches }),
+          m.last_played ? ` · ${t("last played {date}", { date: new Date(m.last_played * 1000).toLocaleDateString() })}` : "")))));
+  }
   box.append(h("h2", {}, t("Recent matches")));
   const matches = h("ul", {}, ...club.matches.map((m) => h("li", {},
     `${new Date(m.finished * 1000).toLocaleDateString()} · ${m.game} · ${m.preset}`)));
