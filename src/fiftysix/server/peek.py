@@ -30,7 +30,7 @@ from .safejson import JSONResponse
 from .serving import Server, address_of, json_body, refusal, serving
 from .state import MATCH_OVER, PLAYING, TableState
 from .table import Connection, LiveTable
-from .tokens import COOKIE
+from .tokens import COOKIE, Player
 
 ANSWERS = ("allow", "refuse", "always")
 SAW_A_HAND = N_("you have seen a seated player's hand at this table: you may take a seat when this match ends")
@@ -87,7 +87,7 @@ def install(server: Server) -> None:
     server.handle = handle
 
 
-async def _common(request: Request) -> tuple[LiveTable, str, dict[str, Any], str] | Response:
+async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, Any], str] | Response:
     """The table (readable by this request), the player, the body and the language; else the refusal."""
     server = serving(request)
     lang = language_of(request)
@@ -103,14 +103,15 @@ async def _common(request: Request) -> tuple[LiveTable, str, dict[str, Any], str
     table = await server.readable(request)
     if isinstance(table, Response):
         return table
-    return table, player.id, body, lang
+    return table, player, body, lang
 
 
 async def api_peek(request: Request) -> Response:
     found = await _common(request)
     if isinstance(found, Response):
         return found
-    table, watcher, body, lang = found
+    table, asker, body, lang = found
+    watcher = asker.id
     state, peeks = table.state, peeks_of(serving(request))
     seat = body.get("seat")
     if state.seat_of(watcher) is not None:
@@ -125,7 +126,7 @@ async def api_peek(request: Request) -> Response:
     asks = peeks.asks.setdefault(state.code, {})
     if len(asks) >= 50:     # a table's open asks stay few: the oldest goes
         asks.pop(next(iter(asks)))
-    asks[(watcher, seat)] = state.players.get(watcher, "")
+    asks[(watcher, seat)] = state.players.get(watcher) or asker.name     # a watcher need not have joined
     for conn in list(table.conns):
         if conn.player == seated:
             conn.send({"type": "peek_ask", "watcher": watcher, "name": asks[(watcher, seat)], "seat": seat})
@@ -136,7 +137,8 @@ async def api_answer(request: Request) -> Response:
     found = await _common(request)
     if isinstance(found, Response):
         return found
-    table, seated, body, lang = found
+    table, answerer, body, lang = found
+    seated = answerer.id
     state, peeks = table.state, peeks_of(serving(request))
     seat = state.seat_of(seated)
     watcher, answer = body.get("watcher"), body.get("answer")

@@ -10,6 +10,7 @@ import { beepOnTurn, initSound } from "./sound.js";
 import { openShare } from "./share.js";
 import { initRules } from "./rules.js";
 import { noteReaction } from "./reactions.js";
+import { onPeekMessage, renderPeek } from "./peek.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -136,10 +137,12 @@ function onMessage(msg) {
       if (!Object.keys(S.services).length) showError(msg.message);
       break;
     default:
+      onPeekMessage(msg);
       break;
   }
   renderPrivate();
   renderAll(S, actions);
+  renderPeek(S, showError);
   revealConfirm();
   keepInView();
   beepOnTurn(S);

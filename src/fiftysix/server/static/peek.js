@@ -1,0 +1,84 @@
+// Asking to see a hand (issue 43): a watcher asks a seated person; the person allows, refuses or allows always;
+// the hand then reaches that watcher alone (server/peek.py).  A watcher who has seen a hand may not sit at the
+// table until the match ends.
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const peeks = { asks: [], hands: {}, refused: {} };     // to me (seated); shown to me; refused to me
+
+/** A socket message about asking to see a hand: true when it was one. */
+export function onPeekMessage(msg) {
+  if (msg.type === "peek_ask") {
+    peeks.asks = peeks.asks.filter((a) => !(a.watcher === msg.watcher && a.seat === msg.seat)).concat([msg]);
+  } else if (msg.type === "peek_hand") {
+    peeks.hands[msg.seat] = msg.hand;
+    delete peeks.refused[msg.seat];
+  } else if (msg.type === "peek_refused") {
+    peeks.refused[msg.seat] = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+async function post(S, path, body) {
+  const query = S.key ? `?k=${encodeURIComponent(S.key)}` : "";
+  const res = await fetch(`/api/tables/${encodeURIComponent(S.code)}/${path}${query}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  return res.ok ? data : { error: data.error || data.message || res.statusText };
+}
+
+/** The panel: a watcher's asks and the hands shown to them; a seated person's answers to asks. */
+export function renderPeek(S, showError) {
+  const panel = document.getElementById("peek-panel");
+  if (!panel) return;
+  clear(panel);
+  const table = S.table;
+  const you = S.you;
+  if (!table || !you || !you.player || table.status !== "playing") {
+    peeks.hands = {};
+    panel.classList.add("hidden");
+    return;
+  }
+  const parts = [];
+  if (you.seat === null || you.seat === undefined) {
+    for (const seat of table.seats.filter((s) => s.kind === "player")) {
+      const hand = peeks.hands[seat.seat];
+      if (hand) {
+        parts.push(h("p", { class: "peek-hand", "data-peek-seat": seat.seat },
+          t("{name}'s hand: {cards}", { name: seat.name, cards: hand.join(" ") })));
+        continue;
+      }
+      const ask = h("button", { type: "button", "data-peek-ask": seat.seat },
+        t("Ask to see {name}'s hand", { name: seat.name }));
+      ask.addEventListener("click", async () => {
+        const answer = await post(S, "peek", { seat: seat.seat });
+        if (answer.error) showError(answer.error);
+        else ask.replaceWith(h("span", { class: "muted" }, t("asked; waiting for {name}", { name: seat.name })));
+      });
+      parts.push(h("div", { class: "row" }, ask,
+        peeks.refused[seat.seat] ? h("span", { class: "muted" }, t("{name} said no", { name: seat.name })) : null));
+    }
+  } else {
+    for (const a of peeks.asks) {
+      const answer = (word) => async () => {
+        const done = await post(S, "peek/answer", { watcher: a.watcher, answer: word });
+        if (done.error) showError(done.error);
+        peeks.asks = peeks.asks.filter((x) => x !== a);
+        renderPeek(S, showError);
+      };
+      const button = (word, label) => {
+        const b = h("button", { type: "button", "data-peek-answer": word }, label);
+        b.addEventListener("click", answer(word));
+        return b;
+      };
+      parts.push(h("div", { class: "peek-ask" },
+        h("p", {}, t("{name} (watching) asks to see your hand", { name: a.name || "?" })),
+        h("div", { class: "row" }, button("allow", t("Allow")), button("refuse", t("Refuse")),
+          button("always", t("Always allow")))));
+    }
+  }
+  panel.append(...parts);
+  panel.classList.toggle("hidden", !parts.length);
+}

@@ -1,0 +1,87 @@
+"""Asking to see a hand on the table page (issue 43), in Chromium: a watcher asks a seated person, who allows; the
+hand shows on the watcher's page alone (no frame to the other seated person carries it), and the watcher may not
+sit at the table until the match ends."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+
+pytestmark = pytest.mark.browser
+
+sync_api = browser_api()
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "peek.db", bot_delay=0.5) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, chromium: Any) -> None:
+    contexts = [chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
+    asha, ben, chandra = (c.new_page() for c in contexts)
+    frames: dict[str, list[str]] = {"asha": [], "ben": [], "chandra": []}
+    errors: list[str] = []
+    for name, page in (("asha", asha), ("ben", ben), ("chandra", chandra)):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("websocket", lambda ws, n=name: ws.on("framereceived", lambda f, n=n: frames[n].append(str(f))))
+    for page, name in ((asha, "Asha"), (ben, "Ben"), (chandra, "Chandra")):
+        page.goto(server.url + "/")
+        assert page.request.post(server.url + "/api/player", data={"name": name}).ok
+    made = asha.request.post(server.url + "/api/tables",
+                             data={"preset": "56-4", "fill": "random", "public": True}).json()
+    asha.goto(server.url + made["url"])
+    asha.wait_for_selector("#start-btn")
+    ben.goto(asha.url)
+    ben.wait_for_selector("#join-name")
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-btn")
+    ben.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
+    chandra.goto(asha.url)          # watching, with a name
+    asha.click("#start-btn")
+    ask = chandra.wait_for_selector("#peek-panel [data-peek-ask='0']")
+    assert "Asha" in ask.inner_text()
+    ask.click()
+    asha.wait_for_selector("#peek-panel .peek-ask")
+    assert "Chandra" in asha.inner_text("#peek-panel")
+    asha.click("#peek-panel [data-peek-answer='allow']")
+    shown = chandra.wait_for_selector("#peek-panel .peek-hand[data-peek-seat='0']").inner_text()
+    assert any('"peek_hand"' in f for f in frames["chandra"])
+    assert not any('"peek_hand"' in f for f in frames["ben"] + frames["asha"])
+    assert not any('"peek_ask"' in f for f in frames["ben"] + frames["chandra"])
+    cards = shown.split(":", 1)[1].split()
+    views = [m["view"] for m in map(json.loads, frames["asha"]) if isinstance(m.get("view"), dict)]
+    assert sorted(cards) == sorted(views[-1]["hand"]), (shown, views[-1]["hand"])     # Asha's own hand
+    # the watcher who saw a hand may not take a seat in this match
+    answer = chandra.evaluate("""async () => {
+      const ws = new WebSocket(location.href.replace('http', 'ws').replace('/t/', '/ws/').split('#')[0]);
+      const said = [];
+      await new Promise((done) => { ws.onopen = done; });
+      ws.onmessage = (e) => said.push(JSON.parse(e.data));
+      ws.send(JSON.stringify({type: 'hello'}));
+      ws.send(JSON.stringify({type: 'join', name: 'Chandra'}));
+      ws.send(JSON.stringify({type: 'sit', seat: 2}));
+      await new Promise((done) => setTimeout(done, 1500));
+      ws.close();
+      return said.filter((m) => m.type === 'error').map((m) => m.message);
+    }""")
+    assert any("seen a seated player's hand" in m for m in answer), answer
+    assert not errors, errors
+    for ctx in contexts:
+        ctx.close()
