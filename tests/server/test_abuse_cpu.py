@@ -309,14 +309,27 @@ def test_clients_that_never_read_are_cut_off_and_do_not_delay_another_tables_pon
 def test_connections_in_all_are_capped_with_503_and_released(tmp_path: Path) -> None:
     with live(tmp_path, EdgeLimits(per_address=0, connections=4)) as port:
         get = b"GET /api/catalogue HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        path = live_table(port)
         idle = []
         try:
-            for n in range(4):     # four addresses, each one idle connection: well under any per-address limit
+            # four addresses, each one idle connection waiting for its headers: the oldest is given up for a
+            # request that comes complete (issue 41: slow clients must not keep page loads out)
+            for n in range(4):
                 s = socket.socket()
                 s.bind((f"127.0.3.{2 + n}", 0))
                 s.connect(("127.0.0.1", port))
                 idle.append(s)
             time.sleep(0.2)
+            assert http(port, get, source="127.0.3.9").startswith(b"HTTP/1.1 200")
+            idle[0].settimeout(2)
+            assert idle[0].recv(100) == b"", "the oldest waiting connection was closed"
+            for s in idle:
+                s.close()
+            # four websockets (players at a table) are never given up: one more connection gets 503
+            idle = [raw_websocket(port, path, f"127.0.3.{2 + n}") for n in range(4)]
+            for s in idle:
+                s.settimeout(5)
+                assert s.recv(4096).startswith(b"HTTP/1.1 101")
             answer = http(port, get, source="127.0.3.9")
             assert answer.startswith(b"HTTP/1.1 503"), answer[:200]
             assert b"retry-after: 60" in answer.lower() and b"as many connections as it can take" in answer

@@ -14,30 +14,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
-import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
-from ..bots.base import Bot, RandomBot
+from ..bots.base import Bot
 from ..core.meaning import N_, Meaning
-from ..core.moves import PASS
-from ..views import view
 from .clock import TurnClock
+from .connection import Connection
 from .db import Database, LogGap
 from .history import History
 from .limits import INLINE_BOTS, Buckets, Limits
 from .matches.capture import deal_facts, match_end
 from .messages import Presence, snapshot, table_info
 from .services import service_of
-from .state import DEAL_OVER, PLAYING, TableError, TableState
+from .state import TableError, TableState
+from .table_bots import ComputerPlayers, NotStored, default_bot
+from .table_knocks import Knocking
+from .timing import Timing
 
 log = logging.getLogger("fiftysix.server")
 
-__all__ = ["INLINE_BOTS", "Connection", "LiveTable", "Timing"]
+__all__ = ["INLINE_BOTS", "Connection", "LiveTable", "NotStored", "Timing", "default_bot"]
 
 
 
@@ -45,80 +43,6 @@ def spectators_refusal(count: int, most: int) -> Meaning:
     """A viewer over a table's spectator limit (one sentence for both the single and the clustered table)."""
     return Meaning(N_("this table has {count} spectators, the most allowed ({most}); try again later"),
                    {"count": count, "most": most})
-
-class NotStored(TableError):
-    """A change the database did not store (it is away, or the log was not where the table thought)."""
-
-
-BACKOFF = 2.0
-"""Seconds at most between a computer player's tries while the database does not store its moves."""
-
-MAX_KNOCKS = 20
-"""People waiting at once for the host to let them into a private table."""
-
-
-@dataclass
-class Timing:
-    bot_delay: float = 0.8        # seconds before a computer player moves, so people can follow
-    next_delay: float = 3.0       # pause between deals when no seated person is there to ask for the next
-    replay_limit: int = 100       # a reconnect missing more events than this gets a full state instead
-    message_rate: float = 20.0    # messages a connection may send a second on average ...
-    message_burst: int = 40       # ... and at once; more are refused with an error
-    send_queue: int = 256         # messages waiting for a slow client; one more and it is dropped
-    idle_unload: float = 600.0    # seconds a table with nothing to do and no connection stays in memory
-    lobby_expiry: float = 86400.0  # seconds a lobby table with no connection lives on (then it is closed)
-    sweep_every: float = 30.0     # seconds between looks for idle and expired tables
-    hello_timeout: float = 10.0   # seconds a new websocket may take to say hello (then closed, 4408; 0: no limit)
-    send_timeout: float = 10.0    # seconds one message may wait for a client that does not read (then dropped)
-
-
-@dataclass(eq=False)
-class Connection:
-    """One websocket: who it is and the queue of messages waiting to be sent to it.
-
-    The queue holds at most ``limit`` messages: a client that reads slower than its table changes (or
-    never reads) is dropped instead of growing the server's memory: its queue is emptied, ``dropped``
-    says why, and ``on_drop`` (set by the websocket's handler) closes the socket.
-    """
-
-    player: str | None
-    limit: int = 256
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    dropped: str | None = None
-    on_drop: Callable[[], None] | None = None
-    lang: str = "en"              # the viewer's language: rules' meanings are translated for it when sent
-    states_waiting: int = 0       # full states queued and not yet taken by the sender
-
-    def send(self, message: dict[str, Any] | None) -> None:
-        """Queue a message (``None``: close the sender)."""
-        if self.dropped is not None:
-            return
-        if message is not None and self.queue.qsize() >= self.limit:
-            self.drop(f"too slow: {self.limit} messages were waiting to be sent; reconnect for a fresh state")
-            return
-        if message is not None and message.get("type") == "state":
-            self.states_waiting += 1
-        self.queue.put_nowait(message)
-
-    async def take(self) -> dict[str, Any] | None:
-        """The next message for the sender (``None``: close)."""
-        message = await self.queue.get()
-        if message is not None and message.get("type") == "state":
-            self.states_waiting = max(0, self.states_waiting - 1)
-        return message
-
-    def drop(self, reason: str) -> None:
-        """Stop sending: forget what waits, tell the sender to close, call ``on_drop``."""
-        if self.dropped is not None:
-            return
-        self.dropped = reason
-        self.states_waiting = 0
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
-        if self.on_drop is not None:
-            self.on_drop()
-
 
 async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableState, History]:
     """A stored table's state and its recent events (at most ``replay_limit``), from its log.
@@ -129,21 +53,16 @@ async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableSta
     return await History.load_stream(code, count, db.stream_events(code), replay_limit)
 
 
-def default_bot(game: str) -> str:
-    """The strongest bot the game has: its rules bot when registered, else random."""
-    try:
-        make_bot("rules", 0, game)
-        return "rules"
-    except ValueError:
-        return "random"
-
-
 BotCheck = Callable[[str], Awaitable[None] | None]
 """The hub's quota on searching computer players, given the bot's name (a coroutine with many processes:
 counted in Redis); raises :class:`~.limits.QuotaError`."""
 
 
-class LiveTable:
+class LiveTable(Knocking, ComputerPlayers):
+    """A table in this process: its state and history, its connections and presence, its clock; the asking at
+    its door (:class:`~.table_knocks.Knocking`) and its computer players (:class:`~.table_bots.ComputerPlayers`)
+    are parts of their own."""
+
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
                  limits: Limits | None = None, check_bot: BotCheck | None = None) -> None:
         self.db = db
@@ -300,50 +219,6 @@ class LiveTable:
         """Open connections of people without a seat here."""
         return sum(1 for c in self.conns if self.state.seat_of(c.player) is None)
 
-    # -- a private table: asking the host to be let in ------------------------------------------------
-    def knock(self, conn: Connection, name: str) -> None:
-        """``conn`` (a person, not a member) asks the host to be let in.
-
-        :raises TableError: when too many are waiting already.
-        """
-        assert conn.player is not None
-        asking = self.asking()
-        if conn.player not in asking and len(asking) >= MAX_KNOCKS:
-            raise TableError(Meaning(N_("{n} people are waiting for the host already; try again later"),
-                                     {"n": MAX_KNOCKS}))
-        conns = self.knocks.get(conn.player, (name, set()))[1]
-        conns.add(conn)
-        self.knocks[conn.player] = (name, conns)
-        self.tell_host()
-
-    def forget_knock(self, conn: Connection) -> None:
-        for player, (_name, conns) in list(self.knocks.items()):
-            conns.discard(conn)
-            if not conns:
-                del self.knocks[player]
-                self.tell_host()
-
-    def answer_knock(self, player: str, admitted: bool) -> None:
-        """Tell whoever asked: let in (they say hello again) or refused."""
-        _name, conns = self.knocks.pop(player, ("", set()))
-        for c in conns:
-            c.send({"type": "admitted"} if admitted else
-                   {"type": "refused", "message": "the host did not let you in"})
-        self.tell_host()
-
-    def asking(self) -> dict[str, str]:
-        """Everyone asking to be let in (player -> the name they gave); with many processes, on any of them."""
-        return {p: name for p, (name, _c) in self.knocks.items()}
-
-    def knock_list(self) -> dict[str, Any]:
-        return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, n in self.asking().items()]}
-
-    def tell_host(self) -> None:
-        message = self.knock_list()
-        for c in self.conns:
-            if c.player == self.state.host:
-                c.send(message)
-
     def disconnect(self, conn: Connection) -> None:
         """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
         if conn in self.conns:
@@ -413,17 +288,6 @@ class LiveTable:
         self.presence.clock = self.clock.info
         self.wake.set()
 
-    # -- computer players -----------------------------------------------------------------------------
-    def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
-        seat = self.state.seats[table_seat]
-        if seat.bot is not None:
-            return seat.bot
-        if seat.player is not None and (seat.player in self.presence.covered
-                                        or not self.state.may_see(seat.player, table_seat)
-                                        or (clock and self.clock.expired == table_seat)):
-            return self.state.fill or default_bot(self.state.game.name)
-        return None
-
     async def close_if_idle(self) -> bool:
         """Mark the table closed (its hub takes it out of memory) unless someone is here or its computers have
         something to do; a connection arriving after this finds it closed and loads the table again."""
@@ -433,78 +297,9 @@ class LiveTable:
             self.closed = True
             return True
 
-    def pending_action(self) -> tuple[str, int] | None:
-        """What the computer players should do next: ``("move", table seat)``, ``("next", -1)`` or nothing."""
-        state = self.state
-        if state.paused:
-            return None
-        if state.status == PLAYING:
-            seat = state.to_move_table_seat()
-            if seat is not None and self._bot_for(seat) is not None:
-                return ("move", seat)
-        elif state.status == DEAL_OVER and self.conns:    # with no one there at all the table pauses
-            people = [s.player for s in state.seats if s.player is not None]
-            if not any(p in self.presence.online for p in people):
-                return ("next", -1)
-        return None
-
     def idle_for(self, now: float) -> float:
         """Seconds this table has had nothing to do and no connection (0 while it is busy)."""
         if self.conns or self.lock.locked() or self.drop_timers or self.pending_action() is not None:
             return 0.0
         return max(0.0, now - self.last_active)
 
-    async def _bot_loop(self) -> None:
-        backoff = 0.0
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            while (pending := self.pending_action()) is not None:
-                delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
-                if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
-                    delay *= random.uniform(0.7, 1.3)
-                    await asyncio.sleep(delay)
-                async with self.lock:
-                    if self.pending_action() != pending:
-                        continue
-                    try:
-                        await self.commit(await self._bot_event(pending))
-                        backoff = 0.0
-                    except NotStored:    # the database is away: try again, less and less often
-                        backoff = min(BACKOFF, max(0.1, 2 * backoff))
-                    except TableError as e:
-                        log.warning("table %s: a computer player's move was refused: %s", self.code, e)
-                        backoff = 0.05
-                if backoff:
-                    await asyncio.sleep(backoff)
-
-    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
-        kind, table_seat = pending
-        if kind == "next":
-            return {"kind": "next", "seed": secrets.randbits(62)}
-        name = self._bot_for(table_seat) or "random"
-        state = self.state
-        assert state.deal is not None, "a computer player's move is pending only during a deal"
-        deal_seat = state.deal_seat(table_seat)
-        seat_view = view(state.deal, deal_seat, state.match)
-        timed_out = self.clock.expired == table_seat
-        if timed_out and seat_view["phase"] == "auction" and PASS.text in seat_view["legal"]:
-            # a person whose clock ran out in the auction passes: the computer never bids them into a contract
-            return {"kind": "move", "seat": table_seat, "move": PASS.text, "by": name, "timeout": True}
-        bot = self.bots.get((table_seat, name))
-        if bot is None:
-            bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
-        try:
-            if name in INLINE_BOTS:
-                move = bot.choose(seat_view)
-            else:   # a searching bot thinks in a worker thread, so other tables go on meanwhile
-                move = await asyncio.to_thread(bot.choose, seat_view)
-        except Exception:  # a faulty bot must not stop the table: the fallback plays
-            log.exception("table %s: bot %s failed; a random move is played", self.code, name)
-            move = RandomBot().choose(seat_view)
-        if move not in seat_view["legal"]:
-            move = RandomBot().choose(seat_view)
-        event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
-        if timed_out:
-            event["timeout"] = True
-        return event

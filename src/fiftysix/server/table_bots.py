@@ -1,0 +1,140 @@
+"""The computer players of a table: which seat a computer plays now, what it does next, and the loop that makes
+its moves through the table's one writer (a part of :class:`~.table.LiveTable`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from ..bots import make_bot
+from ..bots.base import Bot, RandomBot
+from ..core.moves import PASS
+from ..views import view
+from .clock import TurnClock
+from .connection import Connection
+from .limits import INLINE_BOTS
+from .messages import Presence
+from .state import DEAL_OVER, PLAYING, TableError, TableState
+from .timing import Timing
+
+log = logging.getLogger("fiftysix.server")
+
+
+class NotStored(TableError):
+    """A change the database did not store (it is away, or the log was not where the table thought)."""
+
+
+BACKOFF = 2.0
+"""Seconds at most between a computer player's tries while the database does not store its moves."""
+
+
+def default_bot(game: str) -> str:
+    """The strongest bot the game has: its rules bot when registered, else random."""
+    try:
+        make_bot("rules", 0, game)
+        return "rules"
+    except ValueError:
+        return "random"
+
+
+class ComputerPlayers:
+    """Drives the computer players: a seat's own bot, or the table's fill for a person who is away, out of time
+    or may not see this deal; the next deal when no seated person is here to ask for it."""
+
+    state: TableState
+    presence: Presence
+    clock: TurnClock
+    timing: Timing
+    lock: asyncio.Lock
+    wake: asyncio.Event
+    bots: dict[tuple[int, str], Bot]
+    conns: set[Connection]
+
+    if TYPE_CHECKING:
+        @property
+        def code(self) -> str: ...
+
+        async def commit(self, event: dict[str, Any]) -> None: ...
+
+    def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
+        seat = self.state.seats[table_seat]
+        if seat.bot is not None:
+            return seat.bot
+        if seat.player is not None and (seat.player in self.presence.covered
+                                        or not self.state.may_see(seat.player, table_seat)
+                                        or (clock and self.clock.expired == table_seat)):
+            return self.state.fill or default_bot(self.state.game.name)
+        return None
+
+    def pending_action(self) -> tuple[str, int] | None:
+        """What the computer players should do next: ``("move", table seat)``, ``("next", -1)`` or nothing."""
+        state = self.state
+        if state.paused:
+            return None
+        if state.status == PLAYING:
+            seat = state.to_move_table_seat()
+            if seat is not None and self._bot_for(seat) is not None:
+                return ("move", seat)
+        elif state.status == DEAL_OVER and self.conns:    # with no one there at all the table pauses
+            people = [s.player for s in state.seats if s.player is not None]
+            if not any(p in self.presence.online for p in people):
+                return ("next", -1)
+        return None
+
+    async def _bot_loop(self) -> None:
+        backoff = 0.0
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while (pending := self.pending_action()) is not None:
+                delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
+                if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
+                    delay *= random.uniform(0.7, 1.3)
+                    await asyncio.sleep(delay)
+                async with self.lock:
+                    if self.pending_action() != pending:
+                        continue
+                    try:
+                        await self.commit(await self._bot_event(pending))
+                        backoff = 0.0
+                    except NotStored:    # the database is away: try again, less and less often
+                        backoff = min(BACKOFF, max(0.1, 2 * backoff))
+                    except TableError as e:
+                        log.warning("table %s: a computer player's move was refused: %s", self.code, e)
+                        backoff = 0.05
+                if backoff:
+                    await asyncio.sleep(backoff)
+
+    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
+        kind, table_seat = pending
+        if kind == "next":
+            return {"kind": "next", "seed": secrets.randbits(62)}
+        name = self._bot_for(table_seat) or "random"
+        state = self.state
+        assert state.deal is not None, "a computer player's move is pending only during a deal"
+        deal_seat = state.deal_seat(table_seat)
+        seat_view = view(state.deal, deal_seat, state.match)
+        timed_out = self.clock.expired == table_seat
+        if timed_out and seat_view["phase"] == "auction" and PASS.text in seat_view["legal"]:
+            # a person whose clock ran out in the auction passes: the computer never bids them into a contract
+            return {"kind": "move", "seat": table_seat, "move": PASS.text, "by": name, "timeout": True}
+        bot = self.bots.get((table_seat, name))
+        if bot is None:
+            bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
+        try:
+            if name in INLINE_BOTS:
+                move = bot.choose(seat_view)
+            else:   # a searching bot thinks in a worker thread, so other tables go on meanwhile
+                move = await asyncio.to_thread(bot.choose, seat_view)
+        except Exception:  # a faulty bot must not stop the table: the fallback plays
+            log.exception("table %s: bot %s failed; a random move is played", self.code, name)
+            move = RandomBot().choose(seat_view)
+        if move not in seat_view["legal"]:
+            move = RandomBot().choose(seat_view)
+        event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
+        if timed_out:
+            event["timeout"] = True
+        return event
