@@ -1,0 +1,34 @@
+"""The no-early-view rule at the tables: while an event runs, a person seated at one of its tables may watch no
+other table of the event, nor read its facts or download its records (the server's watch gate covers the socket's
+hello and every read of a table, so one check guards them all)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from ...core.meaning import N_
+from ..serving import Server
+from ..table import LiveTable
+from .routes import nights_of
+from .visibility import may_watch
+
+OTHER_TABLE = N_("you play at another table of this event: its tables open to you when the event is closed")
+
+
+def install(server: Server) -> None:
+    """Put the event check in front of ``server``'s watch gate (after the club's, which it keeps)."""
+    server.watch_gate = gate(server, server.watch_gate)
+
+
+def gate(server: Server, inner: Callable[[LiveTable, str | None], Awaitable[str | None]] | None
+         ) -> Callable[[LiveTable, str | None], Awaitable[str | None]]:
+    nights = nights_of(server)
+
+    async def may_see(table: LiveTable, player: str | None) -> str | None:
+        found = await nights.table_of(table.code)
+        if found is not None:
+            progress = await nights.progress(found[0])
+            if progress is not None and not may_watch(progress, player, found[1]):
+                return OTHER_TABLE
+        return None if inner is None else await inner(table, player)
+    return may_see
