@@ -135,3 +135,27 @@ def test_a_player_of_a_running_event_may_not_read_another_of_its_tables(tmp_path
         c.post(f"/api/nights/{night}/close", json={})
         as_(c, people["Babu"][1])
         assert c.get(f"/api/tables/{codes[0][0]}/deals", params={"k": codes[0][1]}).status_code == 200
+
+
+def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_path: Path) -> None:
+    from helpers.server import hello, receive_until
+    with client(tmp_path / "t.db") as c:
+        club, people = club_of_three(c)
+        as_(c, people["Asha"][1])
+        night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "tables": 2}).json()["id"]
+        store = nights_of(c.app.state.server)
+        seen = []
+        for table in (1, 2, 3):          # two tables of the event, then a plain club table
+            r = c.post(f"/api/clubs/{club}/tables", json={"preset": "56-4", "fill": "random"})
+            assert r.status_code == 200, r.text
+            code, key = r.json()["code"], r.json()["key"]
+            if table < 3:
+                c.portal.call(store.add_table, night, table, code)
+            with c.websocket_connect(f"/ws/{code}?k={key}") as ws:
+                hello(ws, people["Asha"][1])
+                ws.send_json({"type": "start"})
+                got = receive_until(ws, lambda m: m.get("view") is not None)
+                assert set(got["view"]) >= {"hand", "dealer"}, sorted(got["view"])
+            seen.append((got["view"]["hand"], got["view"]["dealer"]))
+        assert seen[0] == seen[1] and seen[0][1] == 0
+        assert seen[2][0] != seen[0][0]

@@ -138,6 +138,9 @@ def default_bot(game: str) -> str:
         return "random"
 
 
+DealSeed = Callable[[int], Awaitable[int | None]]
+"""The seed a table must deal as its ``n``-th deal, or ``None`` (any seed): a club night's board (server/nights)."""
+
 BotCheck = Callable[[str], Awaitable[None] | None]
 """The hub's quota on searching computer players, given the bot's name (a coroutine with many processes:
 counted in Redis); raises :class:`~.limits.QuotaError`."""
@@ -145,8 +148,10 @@ counted in Redis); raises :class:`~.limits.QuotaError`."""
 
 class LiveTable:
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
-                 limits: Limits | None = None, check_bot: BotCheck | None = None) -> None:
+                 limits: Limits | None = None, check_bot: BotCheck | None = None,
+                 deal_seed: DealSeed | None = None) -> None:
         self.db = db
+        self.deal_seed = deal_seed
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
         self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
@@ -478,10 +483,15 @@ class LiveTable:
                 if backoff:
                     await asyncio.sleep(backoff)
 
+    async def next_seed(self) -> tuple[int, bool]:
+        """The seed of the next deal, and whether it is fixed (a club night's board: the same at every table)."""
+        fixed = None if self.deal_seed is None else await self.deal_seed(self.state.deals_count + 1)
+        return (secrets.randbits(62), False) if fixed is None else (fixed, True)
+
     async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
         kind, table_seat = pending
         if kind == "next":
-            return {"kind": "next", "seed": secrets.randbits(62)}
+            return {"kind": "next", "seed": (await self.next_seed())[0]}
         name = self._bot_for(table_seat) or "random"
         state = self.state
         assert state.deal is not None, "a computer player's move is pending only during a deal"

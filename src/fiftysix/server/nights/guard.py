@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from ...core.meaning import N_
 from ..serving import Server
 from ..table import LiveTable
+from .boards import board_seed
 from .routes import nights_of
 from .visibility import may_watch
 
@@ -16,8 +17,29 @@ OTHER_TABLE = N_("you play at another table of this event: its tables open to yo
 
 
 def install(server: Server) -> None:
-    """Put the event check in front of ``server``'s watch gate (after the club's, which it keeps)."""
+    """Put the event check in front of ``server``'s watch gate (after the club's, which it keeps), and make an
+    event's tables deal its boards."""
     server.watch_gate = gate(server, server.watch_gate)
+    server.hub.deal_seeds = seeds(server)
+
+
+def seeds(server: Server) -> Callable[[str, int], Awaitable[int | None]]:
+    nights = nights_of(server)
+    known: dict[str, tuple[str, int]] = {}     # event id -> (its seed, its boards): neither ever changes
+
+    async def seed_of(code: str, deal: int) -> int | None:
+        """Board ``deal``'s seed when ``code`` is an event's table and the event has that board."""
+        found = await nights.table_of(code)
+        if found is None:
+            return None
+        if found[0] not in known:
+            event = await nights.get(found[0])
+            if event is None:
+                return None
+            known[found[0]] = (await nights.seed(found[0]), int(event["boards"]))
+        seed, boards = known[found[0]]
+        return board_seed(seed, deal) if 1 <= deal <= boards else None
+    return seed_of
 
 
 def gate(server: Server, inner: Callable[[LiveTable, str | None], Awaitable[str | None]] | None
