@@ -138,7 +138,9 @@ def test_a_player_of_a_running_event_may_not_read_another_of_its_tables(tmp_path
 
 
 def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_path: Path) -> None:
+    """...and a finished deal of an event's table is that board finished there, scored in the standings."""
     from helpers.server import hello, receive_until
+    from test_server import deal_over, play_until
     with client(tmp_path / "t.db") as c:
         club, people = club_of_three(c)
         as_(c, people["Asha"][1])
@@ -156,6 +158,17 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
                 ws.send_json({"type": "start"})
                 got = receive_until(ws, lambda m: m.get("view") is not None)
                 assert set(got["view"]) >= {"hand", "dealer"}, sorted(got["view"])
-            seen.append((got["view"]["hand"], got["view"]["dealer"]))
+                seen.append((got["view"]["hand"], got["view"]["dealer"]))
+                if table < 3:
+                    play_until(ws, deal_over)
         assert seen[0] == seen[1] and seen[0][1] == 0
         assert seen[2][0] != seen[0][0]
+        done = c.portal.call(store.finished, night)
+        assert set(done) == {(1, 1), (2, 1)}
+        for row in done.values():
+            assert len(row["results"]) == 2 and sum(row["results"]) == 0
+        view = c.get(f"/api/nights/{night}").json()
+        assert view["boards_shown"] == [1]
+        page = c.get(f"/api/nights/{night}/boards/1").json()
+        assert [t["table"] for t in page["tables"]] == [1, 2]
+        assert sum(t["comparison"][0] for t in page["tables"]) == 0

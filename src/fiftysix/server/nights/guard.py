@@ -5,6 +5,7 @@ hello and every read of a table, so one check guards them all)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ...core.meaning import N_
 from ..serving import Server
@@ -21,6 +22,27 @@ def install(server: Server) -> None:
     event's tables deal its boards."""
     server.watch_gate = gate(server, server.watch_gate)
     server.hub.deal_seeds = seeds(server)
+    server.hub.deals_done = boards_done(server)
+
+
+def boards_done(server: Server) -> Callable[[str, int, dict[str, Any], list[int]], Awaitable[None]]:
+    nights = nights_of(server)
+
+    async def done(code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None:
+        """A finished deal of an event's table is board ``deal`` finished there (written once)."""
+        found = await nights.table_of(code)
+        if found is None:
+            return
+        event = await nights.get(found[0])
+        if event is None or not 1 <= deal <= int(event["boards"]):
+            return
+        score = result.get("score")
+        results = [int(x) for x in score] if isinstance(score, list | tuple) else [0] * len(standings)
+        contract = result.get("contract")
+        summary = {"contract": contract if isinstance(contract, dict) else None, "made": result.get("made"),
+                   "deal": deal}
+        await nights.finish_board(found[0], found[1], deal, results, summary)
+    return done
 
 
 def seeds(server: Server) -> Callable[[str, int], Awaitable[int | None]]:
