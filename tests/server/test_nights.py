@@ -139,8 +139,9 @@ def test_a_player_of_a_running_event_may_not_read_another_of_its_tables(tmp_path
 
 def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_path: Path) -> None:
     """...and a finished deal of an event's table is that board finished there, scored in the standings."""
-    from helpers.server import hello, receive_until
     from test_server import deal_over, play_until
+
+    from helpers.server import hello, receive_until
     with client(tmp_path / "t.db") as c:
         club, people = club_of_three(c)
         as_(c, people["Asha"][1])
