@@ -131,6 +131,13 @@ def test_a_player_of_a_running_event_may_not_read_another_of_its_tables(tmp_path
         other = c.get(f"/api/tables/{codes[0][0]}/deals", params={"k": codes[0][1]})
         assert own.status_code == 200 and other.status_code == 403
         assert "another table of this event" in other.json()["error"]
+        with c.websocket_connect(f"/ws/{codes[0][0]}?k={codes[0][1]}") as ws:     # nor its socket view
+            ws.send_json({"type": "hello", "token": people["Babu"][1]})
+            refused = ws.receive_json()
+            while refused.get("type") != "error":
+                assert refused.get("view") is None and "table" not in refused, refused
+                refused = ws.receive_json()
+            assert "another table of this event" in refused["message"]
         as_(c, people["Asha"][1])
         c.post(f"/api/nights/{night}/close", json={})
         as_(c, people["Babu"][1])
