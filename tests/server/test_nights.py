@@ -180,3 +180,28 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
         page = c.get(f"/api/nights/{night}/boards/1").json()
         assert [t["table"] for t in page["tables"]] == [1, 2]
         assert sum(t["comparison"][0] for t in page["tables"]) == 0
+
+
+def test_the_owner_starts_the_event_and_its_tables_are_made_once(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        _club, night, people = night_with_teams(c)
+        as_(c, people["Babu"][1])
+        assert c.post(f"/api/nights/{night}/start", json={}).status_code == 403
+        as_(c, people["Asha"][1])
+        r = c.post(f"/api/nights/{night}/start", json={})    # club level: the owner's third searching table
+        assert r.status_code == 429 and "searching computer players" in r.json()["error"]
+        assert c.get(f"/api/nights/{night}").json()["status"] == "open"
+        c.app.state.server.hub.quotas.limits.search_tables = 3     # the owner frees a table, say
+        r = c.post(f"/api/nights/{night}/start", json={})    # goes on from table 3
+        assert r.status_code == 200, r.text
+        tables = r.json()["tables"]
+        assert [t["table"] for t in tables] == [1, 2, 3]
+        again = c.post(f"/api/nights/{night}/start", json={})
+        assert again.status_code == 400 and "started already" in again.json()["error"]
+        assert c.get(f"/api/nights/{night}").json()["status"] == "running"
+        late = c.post(f"/api/nights/{night}/teams", json={"name": "Late", "table": 1, "direction": 1})
+        assert late.status_code == 400 and "sign-up is over" in late.json()["error"]
+        as_(c, people["Babu"][1])          # Babu's team plays at table 2
+        keys = {t["table"]: (t["code"], t["url"].split("#k=")[1]) for t in tables}
+        assert c.get(f"/api/tables/{keys[2][0]}", params={"k": keys[2][1]}).status_code == 200
+        assert c.get(f"/api/tables/{keys[1][0]}", params={"k": keys[1][1]}).status_code == 403

@@ -7,6 +7,7 @@ Routes::
     GET  /api/nights/{night}               a member: the event, its teams, live (or final) standings
     POST /api/nights/{night}/teams         a member: {"name", "table", "direction", "partners"?} sign up a team
     GET  /api/nights/{night}/boards/{k}    a member: what each table did on board k, once it may be shown
+    POST /api/nights/{night}/start         the owner: make the tables now -> {"tables": [{"table", "code", "url"}]}
     POST /api/nights/{night}/close         the owner: close (unfinished boards are dropped for everyone)
 
 Every route goes through the club's checks (a foreign Origin refused, per-address and process limits, a stranger
@@ -22,10 +23,13 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ...bots.levels import levels_for
 from ...core.meaning import N_, Meaning
 from ..clubs.routes import SECRET_MAX, _Ask, endpoint
+from ..limits import QuotaError
 from ..safejson import JSONResponse
 from ..serving import Server, address_of
+from ..state import TableError
 from .form import FormError, check_form
 from .scoring import Seat, board_comparisons, standings
 from .store import Nights
@@ -152,6 +156,39 @@ async def _board(ask: _Ask) -> Response:
                          "counted": progress.finished_everywhere(board)})
 
 
+async def _start(ask: _Ask) -> Response:
+    """The owner starts the event now: its tables are made (club tables, private, computers of the event's level
+    in the empty seats), each dealing board k as its k-th deal (:mod:`.guard`), and sign-up ends."""
+    found = await _night(ask, owner=True)
+    if isinstance(found, Response):
+        return found
+    night, club = found
+    if night["status"] != "open":
+        return ask.no(N_("the event has started already"))
+    store = nights_of(ask.server)
+    bot = levels_for(night["game"]).get(night["level"], "random")
+    made = await store.tables_of(night["id"])     # a start refused half-way (a quota) goes on where it stopped
+    for earlier in made:
+        live = await ask.server.hub.get(earlier["code"])
+        earlier["key"] = live.state.secret if live is not None else None
+    for number in range(len(made) + 1, night["tables"] + 1):
+        form = {"preset": night["preset"], "fill": bot, "public": False,
+                "name": f"{night['name']} {number}"}
+        try:
+            table = await ask.server.hub.create(ask.player.id, ask.player.name, form, address_of(ask.request))
+        except TableError as e:
+            return ask.no(e.message)
+        except QuotaError as e:
+            return ask.no(e.message, 429)
+        await ask.clubs.add_table(table.code, club["id"])
+        await store.add_table(night["id"], number, table.code)
+        made.append({"table": number, "code": table.code, "key": table.state.secret})
+    await store.set_status(night["id"], "running")
+    return JSONResponse({"status": "running", "tables": [
+        {"table": t["table"], "code": t["code"], "url": f"/t/{t['code']}" + (f"#k={t['key']}" if t["key"] else "")}
+        for t in made]})
+
+
 async def _close(ask: _Ask) -> Response:
     found = await _night(ask, owner=True)
     if isinstance(found, Response):
@@ -167,5 +204,6 @@ def routes() -> list[BaseRoute]:
             Route("/api/nights/{night}", endpoint(_view, reads=True)),
             Route("/api/nights/{night}/teams", endpoint(_sign_up), methods=["POST"]),
             Route("/api/nights/{night}/boards/{board}", endpoint(_board, reads=True)),
+            Route("/api/nights/{night}/start", endpoint(_start), methods=["POST"]),
             Route("/api/nights/{night}/close", endpoint(_close), methods=["POST"])]
 

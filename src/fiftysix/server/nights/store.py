@@ -128,6 +128,14 @@ class Nights:
             await conn.execute(event_tables.insert().values(event_id=event_id, table_no=table_no, code=code))
         self._table_event[code] = (event_id, table_no)
 
+    async def tables_of(self, event_id: str) -> list[dict[str, Any]]:
+        """The event's tables made so far, by number, with their link secrets (the tables' rows hold them)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(event_tables.c.table_no, event_tables.c.code)
+                                       .where(event_tables.c.event_id == event_id)
+                                       .order_by(event_tables.c.table_no))).all()
+        return [{"table": int(r.table_no), "code": str(r.code), "key": None} for r in rows]
+
     async def table_of(self, code: str) -> tuple[str, int] | None:
         """The event and table number of a table code, if it is an event's table (cached, as a club's table)."""
         if code in self._table_event:
