@@ -19,6 +19,7 @@ Routes::
     GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
     GET  /account, /signin, /api/account...   accounts, devices, sign-in links, recovery codes (accounts/routes.py)
     GET  /club, /api/clubs..., /api/lobby   clubs and finding a public game (clubs/routes.py)
+    /api/nights/...                      club nights: duplicate events (nights/routes.py)
     POST /api/tables/{code}/peek[/answer]   a watcher asks to see a seated person's hand (peek.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
@@ -58,6 +59,8 @@ from .limits import QuotaError
 from .matches.routes import routes as match_routes
 from .messages import Presence
 from .names import TABLE_NAME
+from .nights.guard import install as install_nights
+from .nights.routes import routes as night_routes
 from .peek import install as install_peeks
 from .peek import routes as peek_routes
 from .safejson import JSONResponse
@@ -207,10 +210,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *match_routes(),    # history, stats and ratings (server/matches)
         *account_routes(),  # accounts, devices, sign-in links, recovery codes (server/accounts)
         *passkey_routes(),  # passkeys where the page has a secure context (server/accounts/passkeys.py)
+        *night_routes(),    # club nights: duplicate events (server/nights)
         *club_routes(),     # clubs and the list of public tables (server/clubs)
         *peek_routes(),     # a watcher asks to see a seated person's hand (peek.py)
     ]
     install_clubs(server)   # club tables seat only members
+    install_nights(server)  # a player of a running event watches only their own table
     install_peeks(server)   # a watcher who saw a hand sits only after the match
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..core.errors import RulesError
@@ -43,6 +44,9 @@ class Hub:
         self.limits = limits or Limits()
         self.quotas = Quotas(self.limits)
         self.tables: dict[str, LiveTable] = {}
+        # (code, deal number) -> the fixed seed of a club night's board, or None (installed by server/nights)
+        self.deal_seeds: Callable[[str, int], Awaitable[int | None]] | None = None
+        self.deals_done: Callable[[str, int, dict[str, Any], list[int]], Awaitable[None]] | None = None
         self._loading = asyncio.Lock()
         self._janitor: asyncio.Task[None] | None = None
         self.services = db.services
@@ -63,7 +67,17 @@ class Hub:
         code = state.code
         return LiveTable(self.db, state, history, self.timing, self.limits,
                          check_bot=lambda bot: (self.quotas.check_search(code, self.status_of)
-                                                if searching_bots([bot]) else None))
+                                                if searching_bots([bot]) else None),
+                         deal_seed=lambda n: self.board_seed(code, n),
+                         deal_done=lambda n, result, standings: self.deal_finished(code, n, result, standings))
+
+    async def deal_finished(self, code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None:
+        if self.deals_done is not None:
+            await self.deals_done(code, deal, result, standings)
+
+    async def board_seed(self, code: str, deal: int) -> int | None:
+        """The fixed seed of table ``code``'s ``deal``-th deal (a club night's board), or ``None``."""
+        return None if self.deal_seeds is None else await self.deal_seeds(code, deal)
 
     async def resume_all(self) -> int:
         """Bring back, exactly where their logs left them, the tables with a deal in progress; start

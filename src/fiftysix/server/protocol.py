@@ -268,9 +268,9 @@ async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str,
     elif isinstance(msg, Host):
         event["who"] = _host_seat(table, msg.seat).player
     elif isinstance(msg, Start | Rematch | NextDeal):
-        event["seed"] = secrets.randbits(62)
-        if not isinstance(msg, NextDeal):
-            event["dealer"] = secrets.randbelow(len(table.state.seats))
+        event["seed"], fixed = await table.next_seed()
+        if not isinstance(msg, NextDeal):   # a club night's board 1 is dealt by seat 0 (docs/spec/club-nights.md)
+            event["dealer"] = 0 if fixed else secrets.randbelow(len(table.state.seats))
     return event
 
 

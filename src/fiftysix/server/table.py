@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -53,6 +54,12 @@ async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableSta
     return await History.load_stream(code, count, db.stream_events(code), replay_limit)
 
 
+DealSeed = Callable[[int], Awaitable[int | None]]
+"""The seed a table must deal as its ``n``-th deal, or ``None`` (any seed): a club night's board (server/nights)."""
+
+DealDone = Callable[[int, dict[str, Any], list[int]], Awaitable[None]]
+"""Told after a finished deal is stored: its number, its result, the standings (a club night's board, server/nights)."""
+
 BotCheck = Callable[[str], Awaitable[None] | None]
 """The hub's quota on searching computer players, given the bot's name (a coroutine with many processes:
 counted in Redis); raises :class:`~.limits.QuotaError`."""
@@ -64,8 +71,10 @@ class LiveTable(Knocking, ComputerPlayers):
     are parts of their own."""
 
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
-                 limits: Limits | None = None, check_bot: BotCheck | None = None) -> None:
+                 limits: Limits | None = None, check_bot: BotCheck | None = None,
+                 deal_seed: DealSeed | None = None, deal_done: DealDone | None = None) -> None:
         self.db = db
+        self.deal_seed, self.deal_done = deal_seed, deal_done
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
         self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
@@ -154,6 +163,11 @@ class LiveTable(Knocking, ComputerPlayers):
             self.state = self.history.rebuild()    # back to what the database holds (all of it was stored)
             raise NotStored(N_("the server could not save that just now; please try again")) from None
         self.history.append(stored)
+        if finished is not None and self.deal_done is not None and self.state.match is not None:
+            try:
+                await self.deal_done(finished[0], finished[2], list(self.state.match.standings))
+            except Exception:   # the deal is in the log; its board row can be written again from it
+                log.exception("table %s: deal %s could not be reported", self.code, finished[0])
         self.last_active = time.time()
         self._update_clock()
         info = table_info(self.state, self.presence)     # the same for every viewer
@@ -303,3 +317,7 @@ class LiveTable(Knocking, ComputerPlayers):
             return 0.0
         return max(0.0, now - self.last_active)
 
+    async def next_seed(self) -> tuple[int, bool]:
+        """The seed of the next deal, and whether it is fixed (a club night's board: the same at every table)."""
+        fixed = None if self.deal_seed is None else await self.deal_seed(self.state.deals_count + 1)
+        return (secrets.randbits(62), False) if fixed is None else (fixed, True)

@@ -59,6 +59,8 @@ class ComputerPlayers:
 
         async def commit(self, event: dict[str, Any]) -> None: ...
 
+        async def next_seed(self) -> tuple[int, bool]: ...
+
     def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
         seat = self.state.seats[table_seat]
         if seat.bot is not None:
@@ -111,7 +113,7 @@ class ComputerPlayers:
     async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
         kind, table_seat = pending
         if kind == "next":
-            return {"kind": "next", "seed": secrets.randbits(62)}
+            return {"kind": "next", "seed": (await self.next_seed())[0]}
         name = self._bot_for(table_seat) or "random"
         state = self.state
         assert state.deal is not None, "a computer player's move is pending only during a deal"

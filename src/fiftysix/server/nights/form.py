@@ -1,0 +1,46 @@
+"""The event form a club owner sends, checked (pure): every refusal a sentence for the player's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...bots.levels import levels_for
+from ...core.errors import RulesError
+from ...core.meaning import N_, Meaning
+from ...games import game_of_preset
+from ..names import check_name
+
+MAX_BOARDS, MAX_TABLES = 32, 16
+
+
+class FormError(ValueError):
+    """A refused event form; its argument the :class:`Meaning` to show."""
+
+
+def _count(body: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = body.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise FormError(Meaning(N_("{what} must be a whole number from {low} to {high}"),
+                                {"what": key, "low": low, "high": high}))
+    return value
+
+
+def check_form(body: dict[str, Any], now: int) -> dict[str, Any]:
+    """The event's columns from ``body``: name, preset (its game), boards, tables, level, starts.
+
+    :raises FormError: naming the first field refused.
+    """
+    try:
+        name = check_name(body.get("name"), "event name", 40)
+        game = game_of_preset(str(body.get("preset")))
+    except (ValueError, RulesError) as e:
+        raise FormError(e.args[0]) from None
+    level = body.get("level", "club")
+    if level not in levels_for(game.name):
+        raise FormError(Meaning(N_("level must be one of {levels}"), {"levels": ", ".join(levels_for(game.name))}))
+    starts = body.get("starts")
+    if starts is not None and (not isinstance(starts, int) or isinstance(starts, bool) or starts < now):
+        raise FormError(Meaning(N_("the start time must be a time to come (seconds since 1970), or empty to "
+                                   "start when every table is full")))
+    return {"name": name, "game": game.name, "preset": str(body["preset"]), "level": level, "starts": starts,
+            "boards": _count(body, "boards", 1, MAX_BOARDS), "tables": _count(body, "tables", 2, MAX_TABLES)}

@@ -1,0 +1,78 @@
+"""The no-early-view rule at the tables: while an event runs, a person seated at one of its tables may watch no
+other table of the event, nor read its facts or download its records (the server's watch gate covers the socket's
+hello and every read of a table, so one check guards them all)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...core.meaning import N_
+from ..serving import Server
+from ..table import LiveTable
+from .boards import board_seed
+from .routes import nights_of
+from .visibility import may_watch
+
+OTHER_TABLE = N_("you play at another table of this event: its tables open to you when the event is closed")
+
+
+def install(server: Server) -> None:
+    """Put the event check in front of ``server``'s watch gate (after the club's, which it keeps), and make an
+    event's tables deal its boards."""
+    server.watch_gate = gate(server, server.watch_gate)
+    server.hub.deal_seeds = seeds(server)
+    server.hub.deals_done = boards_done(server)
+
+
+def boards_done(server: Server) -> Callable[[str, int, dict[str, Any], list[int]], Awaitable[None]]:
+    nights = nights_of(server)
+
+    async def done(code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None:
+        """A finished deal of an event's table is board ``deal`` finished there (written once)."""
+        found = await nights.table_of(code)
+        if found is None:
+            return
+        event = await nights.get(found[0])
+        if event is None or not 1 <= deal <= int(event["boards"]):
+            return
+        score = result.get("score")
+        results = [int(x) for x in score] if isinstance(score, list | tuple) else [0] * len(standings)
+        contract = result.get("contract")
+        summary = {"contract": contract if isinstance(contract, dict) else None, "made": result.get("made"),
+                   "deal": deal}
+        await nights.finish_board(found[0], found[1], deal, results, summary)
+    return done
+
+
+def seeds(server: Server) -> Callable[[str, int], Awaitable[int | None]]:
+    nights = nights_of(server)
+    known: dict[str, tuple[str, int]] = {}     # event id -> (its seed, its boards): neither ever changes
+
+    async def seed_of(code: str, deal: int) -> int | None:
+        """Board ``deal``'s seed when ``code`` is an event's table and the event has that board."""
+        found = await nights.table_of(code)
+        if found is None:
+            return None
+        if found[0] not in known:
+            event = await nights.get(found[0])
+            if event is None:
+                return None
+            known[found[0]] = (await nights.seed(found[0]), int(event["boards"]))
+        seed, boards = known[found[0]]
+        return board_seed(seed, deal) if 1 <= deal <= boards else None
+    return seed_of
+
+
+def gate(server: Server, inner: Callable[[LiveTable, str | None], Awaitable[str | None]] | None
+         ) -> Callable[[LiveTable, str | None], Awaitable[str | None]]:
+    nights = nights_of(server)
+
+    async def may_see(table: LiveTable, player: str | None) -> str | None:
+        found = await nights.table_of(table.code)
+        if found is not None:
+            progress = await nights.progress(found[0])
+            if progress is not None and not may_watch(progress, player, found[1]):
+                return OTHER_TABLE
+        return None if inner is None else await inner(table, player)
+    return may_see

@@ -1,0 +1,178 @@
+"""The club nights' rows (migration 0009): events, teams, their tables and each table's finished boards.
+
+A finished board is written once: its row's key is (event, table, board), so a table that reports a board twice
+(a retry after a restart) changes nothing, and a board is never lost once its row is committed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .scoring import Seat
+from .visibility import Progress
+
+metadata = MetaData()
+
+events = Table(
+    "club_events", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("club_id", String(40), nullable=False),
+    Column("owner", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("game", String(8), nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("boards", Integer, nullable=False),
+    Column("tables", Integer, nullable=False),
+    Column("level", String(16), nullable=False),
+    Column("starts", BigInteger, nullable=True),
+    Column("seed", String(64), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("created", BigInteger, nullable=False),
+)
+teams = Table(
+    "club_event_teams", metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("name", String(64), primary_key=True),
+    Column("table_no", Integer, nullable=False),
+    Column("direction", Integer, nullable=False),
+    Column("players", Text, nullable=False),
+)
+event_tables = Table(
+    "club_event_tables", metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+)
+boards = Table(
+    "club_event_boards", metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("results", Text, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("finished", BigInteger, nullable=False),
+)
+
+PUBLIC = (events.c.id, events.c.club_id, events.c.owner, events.c.name, events.c.game, events.c.preset,
+          events.c.boards, events.c.tables, events.c.level, events.c.starts, events.c.status)
+"""Every column but the seed, which never leaves the server (it would give away every board)."""
+
+
+class Nights:
+    """The club nights in the database (``engine``: the server's)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._table_event: dict[str, tuple[str, int] | None] = {}   # code -> (event, number): never changes
+
+    async def create(self, club_id: str, owner: str, form: dict[str, Any]) -> str:
+        """A new open event; ``form`` is checked already (name, game, preset, boards, tables, level, starts)."""
+        event_id = secrets.token_urlsafe(16)
+        async with self.engine.begin() as conn:
+            await conn.execute(events.insert().values(
+                id=event_id, club_id=club_id, owner=owner, seed=secrets.token_hex(32), status="open",
+                created=int(time.time()), **{k: form[k] for k in
+                                             ("name", "game", "preset", "boards", "tables", "level", "starts")}))
+        return event_id
+
+    async def get(self, event_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(*PUBLIC).where(events.c.id == event_id))).first()
+        return None if row is None else dict(row._mapping)
+
+    async def seed(self, event_id: str) -> str:
+        async with self.engine.connect() as conn:
+            return str((await conn.execute(select(events.c.seed).where(events.c.id == event_id))).scalar_one())
+
+    async def of_club(self, club_id: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(*PUBLIC).where(events.c.club_id == club_id)
+                                       .order_by(events.c.created.desc()).limit(100))).all()
+        return [dict(r._mapping) for r in rows]
+
+    async def set_status(self, event_id: str, status: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(events).where(events.c.id == event_id).values(status=status))
+
+    async def sign_up(self, event_id: str, name: str, players: list[str], seat: Seat) -> bool:
+        """``False`` (nothing changed) when the name or the place is taken, or a player has a team already."""
+        async with self.engine.begin() as conn:
+            rows = (await conn.execute(select(teams.c.players).where(teams.c.event_id == event_id))).all()
+            taken = {p for r in rows for p in json.loads(r.players)}
+            if taken & set(players):
+                return False
+            try:
+                async with conn.begin_nested():
+                    await conn.execute(teams.insert().values(event_id=event_id, name=name, table_no=seat.table,
+                                                             direction=seat.direction, players=json.dumps(players)))
+            except IntegrityError:
+                return False
+        return True
+
+    async def teams(self, event_id: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(teams).where(teams.c.event_id == event_id)
+                                       .order_by(teams.c.table_no, teams.c.direction))).all()
+        return [{"name": r.name, "table": r.table_no, "direction": r.direction, "players": json.loads(r.players)}
+                for r in rows]
+
+    async def add_table(self, event_id: str, table_no: int, code: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(event_tables.insert().values(event_id=event_id, table_no=table_no, code=code))
+        self._table_event[code] = (event_id, table_no)
+
+    async def tables_of(self, event_id: str) -> list[dict[str, Any]]:
+        """The event's tables made so far, by number, with their link secrets (the tables' rows hold them)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(event_tables.c.table_no, event_tables.c.code)
+                                       .where(event_tables.c.event_id == event_id)
+                                       .order_by(event_tables.c.table_no))).all()
+        return [{"table": int(r.table_no), "code": str(r.code), "key": None} for r in rows]
+
+    async def table_of(self, code: str) -> tuple[str, int] | None:
+        """The event and table number of a table code, if it is an event's table (cached, as a club's table)."""
+        if code in self._table_event:
+            return self._table_event[code]
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(event_tables.c.event_id, event_tables.c.table_no)
+                                      .where(event_tables.c.code == code))).first()
+        found = None if row is None else (str(row.event_id), int(row.table_no))
+        if len(self._table_event) > 50_000:
+            self._table_event.clear()
+        self._table_event[code] = found
+        return found
+
+    async def finish_board(self, event_id: str, table_no: int, board: int, results: list[int],
+                           summary: dict[str, Any]) -> bool:
+        """Store that ``board`` is finished at ``table_no``: ``True`` the first time, ``False`` (unchanged) after."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(boards.insert().values(event_id=event_id, table_no=table_no, board=board,
+                                                          results=json.dumps(results), summary=json.dumps(summary),
+                                                          finished=int(time.time())))
+        except IntegrityError:
+            return False
+        return True
+
+    async def finished(self, event_id: str) -> dict[tuple[int, int], dict[str, Any]]:
+        """(table, board) -> {"results", "summary"} for every board finished somewhere.  Internal: what leaves
+        the server goes through :mod:`.visibility` first."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(boards).where(boards.c.event_id == event_id))).all()
+        return {(r.table_no, r.board): {"results": json.loads(r.results), "summary": json.loads(r.summary)}
+                for r in rows}
+
+    async def progress(self, event_id: str) -> Progress | None:
+        event = await self.get(event_id)
+        if event is None:
+            return None
+        done = await self.finished(event_id)
+        seated = {p: t["table"] for t in await self.teams(event_id) for p in t["players"]}
+        return Progress(event["status"], event["tables"], event["boards"], frozenset(done), seated)
