@@ -206,3 +206,41 @@ def test_the_owner_starts_the_event_and_its_tables_are_made_once(tmp_path: Path)
         keys = {t["table"]: (t["code"], t["url"].split("#k=")[1]) for t in tables}
         assert c.get(f"/api/tables/{keys[2][0]}", params={"k": keys[2][1]}).status_code == 200
         assert c.get(f"/api/tables/{keys[1][0]}", params={"k": keys[1][1]}).status_code == 403
+
+
+def test_a_running_events_matches_are_withheld_from_history_and_club_pages_until_it_closes(tmp_path: Path) -> None:
+    from fiftysix.server.matches.queries import profile
+    from fiftysix.server.matches.schema import match_players, matches
+
+    with client(tmp_path / "t.db") as c:
+        club, night, people = night_with_teams(c)
+        server = c.app.state.server
+        server.hub.quotas.limits.search_tables = 3
+        as_(c, people["Asha"][1])
+        tables = c.post(f"/api/nights/{night}/start", json={}).json()["tables"]
+        codes = [t["code"] for t in tables]
+        assert server.withheld is not None
+        assert c.portal.call(server.withheld, [*codes, "NOTOURS"]) == set(codes)
+        # a match finished at table 1 while the event runs (as the match's end writes it)
+        babu = people["Babu"][0]
+
+        async def store_match() -> None:
+            async with server.db.engine.begin() as conn:
+                await conn.execute(matches.insert().values(
+                    id=f"{codes[0]}/1", table_code=codes[0], match_no=1, game="56", preset="56-6", finished=100,
+                    first_deal=1, last_deal=2, summary={"names": {babu: "Babu"}, "people": {babu: 0}}, rated=False))
+                await conn.execute(match_players.insert().values(
+                    match_id=f"{codes[0]}/1", player_id=babu, finished=100, team=0, rank=0,
+                    stats={"deals": 2}, rating=None))
+        c.portal.call(store_match)
+        as_(c, people["Babu"][1])
+        assert c.get("/api/players/me/history").json()["matches"] == []
+        assert c.get(f"/api/clubs/{club}").json()["matches"] == []
+        shown = c.portal.call(profile, server.db.engine, babu)      # with nothing withheld it is there
+        assert [m["id"] for m in shown["matches"]] == [f"{codes[0]}/1"]
+        as_(c, people["Asha"][1])
+        assert c.post(f"/api/nights/{night}/close", json={}).status_code == 200
+        assert c.portal.call(server.withheld, codes) == set()
+        as_(c, people["Babu"][1])
+        assert [m["id"] for m in c.get("/api/players/me/history").json()["matches"]] == [f"{codes[0]}/1"]
+        assert [m["id"] for m in c.get(f"/api/clubs/{club}").json()["matches"]] == [f"{codes[0]}/1"]

@@ -65,6 +65,9 @@ class Server:
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
         # who may watch a table beyond its admission: ``None`` yes, else why not (clubs/guard.py sets it)
         self.watch_gate: Callable[[LiveTable, str | None], Awaitable[str | None]] | None = None
+        # which of these table codes' finished matches are withheld from history and club pages for now (a
+        # running club night's tables: server/nights); None: none are
+        self.withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None
         if settings.redis_url:      # many processes: tables, limits and messages go through Redis
             from .cluster.relay import cluster_parts
 

@@ -169,7 +169,8 @@ async def _view(ask: _Ask) -> Response:
     return JSONResponse({"id": club["id"], "name": club["name"], "owner": club["owner"],
                          "you": ask.player.id, "is_owner": club["owner"] == ask.player.id,
                          "watchers": club["watchers"], "members": await ask.clubs.members(club["id"]),
-                         "tables": tables, "matches": await ask.clubs.recent_matches(club["id"])})
+                         "tables": tables,
+                         "matches": await ask.clubs.recent_matches(club["id"], withheld=ask.server.withheld)})
 
 
 async def _leaderboard(ask: _Ask) -> Response:

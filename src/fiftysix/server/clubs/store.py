@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, func, select, update
@@ -163,14 +164,17 @@ class Clubs:
                                        .order_by(club_tables.c.created.desc()).limit(200))).all()
         return [str(r.code) for r in rows]
 
-    async def recent_matches(self, club_id: str, limit: int = 20) -> list[dict[str, Any]]:
-        """The latest finished matches at the club's tables."""
+    async def recent_matches(self, club_id: str, limit: int = 20,
+                             withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None,
+                             ) -> list[dict[str, Any]]:
+        """The latest finished matches at the club's tables (but those at tables ``withheld`` names now)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(matches.c.id, matches.c.table_code, matches.c.game, matches.c.preset, matches.c.finished,
                        matches.c.summary).join(club_tables, club_tables.c.code == matches.c.table_code)
                 .where(club_tables.c.club_id == club_id).order_by(matches.c.finished.desc()).limit(limit))).all()
-        return [dict(r._mapping) for r in rows]
+        hidden = await withheld(sorted({r.table_code for r in rows})) if withheld is not None and rows else set()
+        return [dict(r._mapping) for r in rows if r.table_code not in hidden]
 
     async def leaderboard(self, club_id: str, family: str) -> list[dict[str, Any]]:
         """The members by rating in ``family`` ("56" or "55"), best first (mu - 3 sigma, the usual

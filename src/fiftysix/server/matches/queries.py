@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -30,9 +31,15 @@ def _obj(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-async def profile(engine: AsyncEngine, player: str, before: int | None = None) -> dict[str, Any]:
+Withheld = Callable[[list[str]], Awaitable[set[str]]]
+"""Which of the given table codes' matches may not be shown now."""
+
+
+async def profile(engine: AsyncEngine, player: str, before: int | None = None,
+                  withheld: Withheld | None = None) -> dict[str, Any]:
     """A person's ratings, stats over every finished match, results by partner, and a page of matches
-    (finished before unix time ``before``, newest first)."""
+    (finished before unix time ``before``, newest first); matches at tables ``withheld`` names are left out of
+    the matches and the stats (a running club night's tables: their boards are not shown yet)."""
     rows_q = (select(match_players.c.team, match_players.c.rank, match_players.c.stats, match_players.c.rating,
                      matches.c.id, matches.c.table_code, matches.c.match_no, matches.c.game, matches.c.preset,
                      matches.c.finished, matches.c.first_deal, matches.c.last_deal, matches.c.summary,
@@ -42,6 +49,9 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None) -
               .order_by(match_players.c.finished.desc(), matches.c.id.desc()))
     async with engine.connect() as conn:
         rows = list(await conn.execute(rows_q))
+        if withheld is not None and rows:
+            hidden = await withheld(sorted({r.table_code for r in rows}))
+            rows = [r for r in rows if r.table_code not in hidden]
         rated = list(await conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
                                         .where(ratings.c.player_id == player, ratings.c.matches > 0)))
     page = [r for r in rows if before is None or r.finished < before][:PAGE]

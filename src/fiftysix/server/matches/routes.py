@@ -66,7 +66,8 @@ async def api_history(request: Request) -> Response:
         return refusal(N_("before must be a whole number (unix seconds)"), 400, lang)
     if before is not None and not 0 <= before < 2**62:
         before = None
-    return JSONResponse({**await profile(server.db.engine, target, before), "you": target == viewer.id})
+    return JSONResponse({**await profile(server.db.engine, target, before, server.withheld),
+                         "you": target == viewer.id})
 
 
 async def history_page(_request: Request) -> Response:

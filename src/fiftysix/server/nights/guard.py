@@ -23,6 +23,7 @@ def install(server: Server) -> None:
     server.watch_gate = gate(server, server.watch_gate)
     server.hub.deal_seeds = seeds(server)
     server.hub.deals_done = boards_done(server)
+    server.withheld = nights_of(server).running_tables
 
 
 def boards_done(server: Server) -> Callable[[str, int, dict[str, Any], list[int]], Awaitable[None]]:

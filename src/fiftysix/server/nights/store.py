@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .scoring import Seat
-from .visibility import Progress
+from .visibility import CLOSED, Progress
 
 metadata = MetaData()
 
@@ -135,6 +135,16 @@ class Nights:
                                        .where(event_tables.c.event_id == event_id)
                                        .order_by(event_tables.c.table_no))).all()
         return [{"table": int(r.table_no), "code": str(r.code), "key": None} for r in rows]
+
+    async def running_tables(self, codes: list[str]) -> set[str]:
+        """Those of ``codes`` that are tables of an event not yet closed: their matches are not shown yet."""
+        if not codes:
+            return set()
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(event_tables.c.code)
+                                       .join(events, events.c.id == event_tables.c.event_id)
+                                       .where(event_tables.c.code.in_(codes), events.c.status != CLOSED))).all()
+        return {str(r.code) for r in rows}
 
     async def table_of(self, code: str) -> tuple[str, int] | None:
         """The event and table number of a table code, if it is an event's table (cached, as a club's table)."""
