@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+from helpers.live import LiveServer, browser_api
 
 pytestmark = pytest.mark.browser
 
-sync_api = browser_api()
+browser_api()      # skipped without the system Chromium, failed in CI
 
 PHONE = {"width": 360, "height": 740}
 
@@ -25,16 +25,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, chromium: Any) -> None:
-    contexts = [chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
+def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, browser: Any) -> None:
+    contexts = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
     asha, ben, chandra = (c.new_page() for c in contexts)
     frames: dict[str, list[str]] = {"asha": [], "ben": [], "chandra": []}
     errors: list[str] = []

@@ -27,7 +27,7 @@ from ..views import view
 from .lang import language_of
 from .limits import Buckets
 from .safejson import JSONResponse
-from .serving import Server, address_of, json_body, refusal, serving
+from .serving import Server, address_of, json_body, part, refusal, serving
 from .state import MATCH_OVER, PLAYING, TableState
 from .table import Connection, LiveTable
 from .tokens import COOKIE, Player
@@ -66,11 +66,7 @@ class Peeks:
 
 def peeks_of(server: Server) -> Peeks:
     """The server's asks and seen hands (made on first use)."""
-    found: Peeks | None = getattr(server, "peeks", None)
-    if found is None:
-        found = Peeks()
-        server.peeks = found    # type: ignore[attr-defined]
-    return found
+    return part(server, Peeks, Peeks)
 
 
 def install(server: Server) -> None:

@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
@@ -51,6 +51,8 @@ class Settings:
     review_from_trick: int = 1         # the first trick a review marks (the first ones cost the solver the most)
     redis_url: str | None = None       # one of many processes (server/cluster; PostgreSQL only)
 
+T = TypeVar("T")
+
 
 class Server:
     """What the routes share: the database, the tables and the token signer."""
@@ -68,6 +70,7 @@ class Server:
         # which of these table codes' finished matches are withheld from history and club pages for now (a
         # running club night's tables: server/nights); None: none are
         self.withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None
+        self.parts: dict[type, object] = {}     # what a module adds to the server, by its class (:func:`part`)
         if settings.redis_url:      # many processes: tables, limits and messages go through Redis
             from .cluster.relay import cluster_parts
 
@@ -162,6 +165,15 @@ class Server:
         """The token signer (made at startup, from the database's key)."""
         assert self.tokens is not None, "the server has not started"
         return self.tokens
+
+
+def part(server: Server, kind: type[T], make: Callable[[], T]) -> T:
+    """The server's one ``kind`` (clubs, club nights, asks to see a hand), made by ``make`` on first use."""
+    found = server.parts.get(kind)
+    if found is None:
+        found = server.parts[kind] = make()
+    assert isinstance(found, kind)
+    return found
 
 
 def serving(conn: HTTPConnection) -> Server:

@@ -37,7 +37,7 @@ from ..limits import QuotaError
 from ..names import check_name
 from ..route_guard import RouteGuard
 from ..safejson import JSONResponse
-from ..serving import Server, address_of, json_body, refusal, serving
+from ..serving import Server, address_of, json_body, part, refusal, serving
 from ..state import TableError
 from ..tokens import COOKIE, Player, clean_name
 from .lobby import open_tables
@@ -63,11 +63,7 @@ CHOOSE_NAME = N_("choose your name first: clubs are kept under your player on th
 
 def clubs_of(server: Server) -> Clubs:
     """The server's clubs (made on first use, on the server's database)."""
-    found: Clubs | None = getattr(server, "clubs", None)
-    if found is None:
-        found = Clubs(server.db.engine)
-        server.clubs = found    # type: ignore[attr-defined]
-    return found
+    return part(server, Clubs, lambda: Clubs(server.db.engine))
 
 
 class _Ask:

@@ -25,10 +25,10 @@ from starlette.routing import BaseRoute, Route
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_, Meaning
-from ..clubs.routes import SECRET_MAX, _Ask, endpoint
+from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
 from ..limits import QuotaError
 from ..safejson import JSONResponse
-from ..serving import Server, address_of
+from ..serving import Server, address_of, part
 from ..state import TableError
 from .form import FormError, check_form
 from .scoring import Seat, board_comparisons, standings
@@ -38,15 +38,11 @@ from .visibility import CLOSED, board_shown, shown_boards
 NO_NIGHT = N_("no event of your clubs has that id: ask the club's owner for its link")
 NOT_SHOWN = N_("this board is not finished at every table yet: its deals and results are shown when every "
                "table has finished it, or the event is closed")
-NOT_OWNER = N_("only the club's owner may do that")
 
 
 def nights_of(server: Server) -> Nights:
-    found: Nights | None = getattr(server, "nights", None)
-    if found is None:
-        found = Nights(server.db.engine)
-        server.nights = found     # type: ignore[attr-defined]
-    return found
+    """The server's club nights (made on first use, on the server's database)."""
+    return part(server, Nights, lambda: Nights(server.db.engine))
 
 
 async def _night(ask: _Ask, owner: bool = False) -> tuple[dict[str, Any], dict[str, Any]] | Response:
