@@ -45,7 +45,8 @@ from .store import Clubs
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
-PER_ADDRESS = (1.0, 20)     # club requests a second per address on average, and at once
+PER_ADDRESS = (3.0, 60)     # club requests a second per address on average, and at once (a club page
+                            # asks 5-8: the club, each family's leaderboard, its nights, your clubs)
 WHOLE = (200.0, 400)        # ... and for the whole process
 GUARD = RouteGuard("club", PER_ADDRESS, WHOLE,
                    Meaning(N_("too many club requests from your address; try again in a minute")))

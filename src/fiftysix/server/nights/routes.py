@@ -88,7 +88,7 @@ async def _view(ask: _Ask) -> Response:
     found = await _night(ask)
     if isinstance(found, Response):
         return found
-    night, _club = found
+    night, club = found
     store = nights_of(ask.server)
     teams = await store.teams(night["id"])
     progress = await store.progress(night["id"])
@@ -99,7 +99,7 @@ async def _view(ask: _Ask) -> Response:
     results = {k: v["results"] for k, v in done.items() if k[1] in shown}
     seats = {t["name"]: Seat(t["table"], t["direction"]) for t in teams}
     table = standings(results, night["tables"], night["boards"], seats)
-    return JSONResponse({**night, "teams": teams, "boards_shown": shown,
+    return JSONResponse({**night, "teams": teams, "boards_shown": shown, "is_owner": club["owner"] == ask.player.id,
                          "final": night["status"] == CLOSED,
                          "standings": [{"team": s.team, "score": _score(s.score), "boards": s.boards}
                                        for s in table]})

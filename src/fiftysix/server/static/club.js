@@ -3,6 +3,7 @@
 // Ids and invites ride in the fragment, which browsers send neither to the server nor in a Referer.
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { nightsSection, showNight } from "./nights.js";
 
 const $ = (id) => document.getElementById(id);
 const hash = new URLSearchParams(location.hash.slice(1));
@@ -90,6 +91,7 @@ async function show(id) {
     `${new Date(m.finished * 1000).toLocaleDateString()} · ${m.game} · ${m.preset}`)));
   if (!club.matches.length) matches.append(h("li", { class: "muted" }, t("No finished match yet.")));
   box.append(matches);
+  box.append(await nightsSection(club, api));
   if (club.is_owner) ownerTools(club, box);
 }
 
@@ -119,6 +121,8 @@ async function main() {
     if (joined) { history.replaceState(null, "", `/club#c=${joined.id}`); await show(joined.id); }
   } else if (hash.get("c")) {
     await show(hash.get("c"));
+  } else if (hash.get("n")) {
+    await showNight(hash.get("n"), api, clear($("cl-club")), (name) => { $("cl-title").textContent = name; });
   }
   await mine();
 }

@@ -1,0 +1,91 @@
+// Club nights on the club page (issue 44): the club's events, the owner's form for a new one; /club#n=ID shows an
+// event: its teams and sign-up, the owner's start and close, the standings (only boards every table finished) and
+// each shown board's results at every table (server/nights).
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const PRESETS = ["56-6", "56-4", "56-8", "55"];
+const LEVELS = ["beginner", "club", "expert"];
+const levelWord = (l) => ({ beginner: t("beginner"), club: t("club player"), expert: t("expert") })[l] || l;
+const statusWord = (s) => ({ open: t("sign-up open"), running: t("being played"), closed: t("closed") })[s] || s;
+
+function field(label, input) {
+  return h("label", { class: "night-field" }, h("span", {}, label), input);
+}
+
+/** The club's events and, for its owner, the form that makes one. */
+export async function nightsSection(club, api) {
+  const box = h("div", { id: "nights" }, h("h2", {}, t("Club nights")));
+  const data = await api(`/api/clubs/${encodeURIComponent(club.id)}/nights`);
+  const list = h("ul", {}, ...(data ? data.nights : []).map((n) => h("li", {},
+    h("a", { href: `/club#n=${n.id}` }, n.name), " ",
+    h("span", { class: "muted" }, `${n.preset} · ${statusWord(n.status)}`))));
+  if (!data || !data.nights.length) list.append(h("li", { class: "muted" }, t("No club night yet.")));
+  box.append(list);
+  if (!club.is_owner) return box;
+  const name = h("input", { id: "nt-name", maxlength: 40, value: t("Club night") });
+  const preset = h("select", { id: "nt-preset" }, ...PRESETS.map((p) => h("option", { value: p }, p)));
+  const boards = h("input", { id: "nt-boards", type: "number", min: 1, max: 32, value: 4 });
+  const tables = h("input", { id: "nt-tables", type: "number", min: 2, max: 16, value: 3 });
+  const level = h("select", { id: "nt-level" }, ...LEVELS.map((l) => h("option", { value: l }, levelWord(l))));
+  const make = h("button", { class: "primary", id: "nt-make" }, t("Make a club night"));
+  make.addEventListener("click", async () => {
+    const made = await api(`/api/clubs/${encodeURIComponent(club.id)}/nights`, {
+      name: name.value.trim(), preset: preset.value, boards: Number(boards.value), tables: Number(tables.value),
+      level: level.value });
+    if (made) { location.hash = `n=${made.id}`; location.reload(); }
+  });
+  box.append(h("div", { class: "night-form" }, field(t("Name"), name), field(t("Game"), preset),
+    field(t("Boards"), boards), field(t("Tables"), tables), field(t("Computer players"), level), make));
+  return box;
+}
+
+function standingsList(night) {
+  const rows = night.standings.map((s) => h("li", {}, h("b", {}, s.team), " ",
+    h("span", { class: "muted" }, t("{score} over {n} boards", { score: (s.score > 0 ? "+" : "") + s.score.toFixed(2), n: s.boards }))));
+  return h("ol", { class: "night-standings" }, ...rows);
+}
+
+async function boardBox(id, board, api) {
+  const data = await api(`/api/nights/${encodeURIComponent(id)}/boards/${board}`);
+  if (!data) return h("p", { class: "muted" }, t("Board {k} is not finished at every table yet.", { k: board }));
+  return h("ul", { class: "night-board" }, ...data.tables.map((row) => h("li", {},
+    t("Table {n}", { n: row.table }), ": ",
+    t("results {results}, compared {comparison}", { results: row.results.join(" / "), comparison: row.comparison.map((c) => (c > 0 ? "+" : "") + c.toFixed(2)).join(" / ") }))));
+}
+
+/** One event: teams, sign-up, the owner's start and close, standings and the shown boards. */
+export async function showNight(id, api, box, setTitle) {
+  const night = await api(`/api/nights/${encodeURIComponent(id)}`);
+  if (!night) return;
+  setTitle(night.name);
+  box.append(h("p", {}, h("a", { href: `/club#c=${night.club_id}` }, t("Back to the club"))));
+  box.append(h("p", { class: "muted" }, `${night.preset} · ${t("{boards} boards, {tables} tables", { boards: night.boards, tables: night.tables })} · ${statusWord(night.status)}`));
+  box.append(h("h2", {}, t("Teams")), h("ul", { id: "nt-teams" }, ...night.teams.map((team) =>
+    h("li", {}, h("b", {}, team.name), " ", h("span", { class: "muted" }, t("table {n}, side {d}", { n: team.table, d: team.direction + 1 }))))));
+  if (night.status === "open") {
+    const name = h("input", { id: "nt-team", maxlength: 40 });
+    const table = h("input", { id: "nt-table", type: "number", min: 1, max: night.tables, value: 1 });
+    const side = h("input", { id: "nt-side", type: "number", min: 1, max: 8, value: 1 });
+    const join = h("button", { class: "primary", id: "nt-join" }, t("Sign up"));
+    join.addEventListener("click", async () => {
+      if (await api(`/api/nights/${encodeURIComponent(id)}/teams`, {
+        name: name.value.trim(), table: Number(table.value), direction: Number(side.value) - 1 })) location.reload();
+    });
+    box.append(h("div", { class: "night-form" }, field(t("Team name"), name), field(t("Table"), table),
+      field(t("Side"), side), join));
+  }
+  if (night.is_owner) {
+    const start = h("button", { id: "nt-start" }, t("Start now"));
+    start.addEventListener("click", async () => { if (await api(`/api/nights/${encodeURIComponent(id)}/start`, {})) location.reload(); });
+    const close = h("button", { id: "nt-close" }, t("Close the event"));
+    close.addEventListener("click", async () => { if (await api(`/api/nights/${encodeURIComponent(id)}/close`, {})) location.reload(); });
+    if (night.status === "open") box.append(h("div", { class: "row" }, start));
+    if (night.status === "running") box.append(h("div", { class: "row" }, close));
+  }
+  box.append(h("h2", {}, night.final ? t("Final standings") : t("Standings")),
+    night.boards_shown.length ? standingsList(night) : h("p", { class: "muted" }, t("No board finished at every table yet.")));
+  for (const board of night.boards_shown) {
+    box.append(h("h3", {}, t("Board {k}", { k: board })), await boardBox(id, board, api));
+  }
+}
