@@ -61,7 +61,8 @@ def test_club_match_history_leaderboard_and_an_identity_that_travels(server: Liv
     asha.fill("#cl-new", "Thursday club")
     asha.get_by_role("button", name="Make a club").click()
     asha.wait_for_url("**/club#c=*")
-    club = asha.evaluate("location.hash.slice(3)")
+    club = asha.url.split("#c=", 1)[1]
+    asha.wait_for_selector("text=New invite link")
     asha.get_by_role("button", name="New invite link").click()
     invite = asha.locator("input[readonly]").last.input_value()
     assert "/club#i=" in invite
