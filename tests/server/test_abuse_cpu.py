@@ -411,3 +411,30 @@ def test_a_socket_that_says_hello_late_but_in_time_stays(tmp_path: Path) -> None
             ws.send_json({"type": "ping"})
             seen = [receive(ws, 5) for _ in range(3)]
             assert all(m.get("type") != "error" or "hello" not in str(m.get("message")) for m in seen), seen
+
+
+def test_a_client_flooding_after_the_servers_close_frame_is_cut_off_at_once(tmp_path: Path) -> None:
+    """After its close frame the server reads what the client still sends (uvicorn: up to 10 s); more than
+    AFTER_CLOSE bytes of it is a flood, cut off at once instead of parsed for 10 s (issue 41)."""
+    from fiftysix.server.listen import AFTER_CLOSE
+
+    with live(tmp_path, EdgeLimits(per_address=0), hello_timeout=0.5) as port:
+        s = raw_websocket(port, live_table(port))
+        s.settimeout(5)
+        assert s.recv(4096).startswith(b"HTTP/1.1 101")
+        time.sleep(1.0)             # no hello: the server sends its close frame (4408)
+        ping = frame('{"type": "ping"}')
+        started = time.monotonic()
+        sent = 0
+        try:
+            while sent < 4 * AFTER_CLOSE and time.monotonic() - started < 5:
+                sent += s.send(ping * 200)
+            while time.monotonic() - started < 5:      # the server's end goes away: a reset or the end of data
+                s.send(ping * 200)
+                time.sleep(0.01)
+            cut = False
+        except OSError:
+            cut = True
+        finally:
+            s.close()
+        assert cut and time.monotonic() - started < 5, "still read after the close frame"
