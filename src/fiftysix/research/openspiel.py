@@ -120,6 +120,9 @@ def _read_rules_text(text: str) -> dict[str, Any]:
         if not sep:
             raise ValueError(f"rules must be a JSON object or preset:56-6;deck:32 (key:value pairs split by ;), "
                              f"not {text!r}")
+        if key.strip() == "preset":     # a preset is a name, even one that reads as a number (55)
+            out["preset"] = value.strip()
+            continue
         try:
             out[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
@@ -142,7 +145,11 @@ def _rules_of(params: dict[str, Any] | None) -> str | dict[str, Any]:
         data = _read_rules_text(rules)
     else:
         raise ValueError(f"rules must be a string (a JSON object, or preset:56-6;deck:32), not {rules!r}")
-    data.setdefault("preset", _preset_of(params))    # the rules' own preset, if they name one, wins
+    preset = _preset_of(params)
+    named = data.setdefault("preset", preset)
+    if params.get("preset") not in (None, DEFAULT_PRESET, f'"{DEFAULT_PRESET}"') and str(named) != preset:
+        raise ValueError(f"preset {preset!r} and rules naming preset {named!r} were both given: give the "
+                         f"preset inside the rules alone")
     return data
 
 
