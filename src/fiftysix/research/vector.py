@@ -689,8 +689,17 @@ class VectorEnv(GymVectorEnv):
             self._bits_version = object()
 
     def record(self, i: int) -> dict[str, Any]:
-        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable)."""
+        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable).
+
+        :raises ValueError: in the middle of a 55 discard made card by card (a record holds whole moves; the
+            cards chosen so far would be lost).
+        """
         from ..records import deal_record
+
+        if self.kitty and self._pending_kinds[i]:
+            chosen = [str(self.enc.kinds[k]) for k in self._pending_kinds[i]]
+            raise ValueError(f"table {i}: a discard is being made card by card ({' '.join(chosen)} chosen so "
+                             f"far): a record holds whole moves only; record the table once the discard is made")
 
         return deal_record(self.deals[i])
 
