@@ -110,3 +110,13 @@ def test_recording_a_55_table_mid_discard_refuses_rather_than_drop_the_chosen_ca
         env.record(discarding[0])
     others = [i for i in range(16) if not env._pending_kinds[i]]
     assert env.record(others[0])["rules"]
+
+
+@pytest.mark.parametrize("preset", ["56-announce", "56-6", "56-hidden", "55"])
+def test_every_action_has_a_distinct_name(preset: str) -> None:
+    """Issue 46: in 56-announce the call NT and the trump choice NT had the same name."""
+    env = VectorEnv(preset, num_tables=1)
+    names = [env.enc.action_text(a) for a in range(env.num_actions)]
+    assert len(set(names)) == len(names)
+    for a, name in enumerate(names[:env.first_card]):
+        assert env.enc.action_of_text[name] == a
