@@ -375,3 +375,31 @@ def test_states_go_to_and_from_deal_records_and_serialize_as_json(preset: str) -
     assert max(len(t) for t in texts) < 3000
     with pytest.raises(ValueError, match="not those of the game"):
         load_game("56-4").state_from_record(record)
+
+
+def test_a_55_rules_object_reloads_from_its_own_game_string() -> None:
+    """Issue 46: "preset:55" in the rules parameter was read as the number 55, so the game string failed."""
+    game = load_game({"preset": "55", "discards": "closed"})
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert again.enc.rules == game.enc.rules
+
+
+def test_a_preset_and_rules_naming_another_preset_are_refused() -> None:
+    with pytest.raises(ValueError, match="both given"):
+        load_game('python_fiftysix(preset="56-6",rules="preset:55")')
+    assert str(load_game('python_fiftysix(preset="56-6",rules="trump:hidden")')).startswith("python_fiftysix(")
+
+
+@pytest.mark.parametrize("preset", ["55", "56-6"])
+def test_history_survives_serialize(preset: str) -> None:
+    """Issue 46: the deal was replayed from the record's sorted hands, so history() came back reordered."""
+    game = load_game(preset)
+    rng = random.Random(3)
+    for length in (5, 40, 70):
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history()) < length:
+            state.apply_action(rng.choice(state.legal_actions()))
+        again = game.deserialize_state(state.serialize())
+        assert again.history() == state.history()
+        assert again.legal_actions() == state.legal_actions()

@@ -120,6 +120,9 @@ def _read_rules_text(text: str) -> dict[str, Any]:
         if not sep:
             raise ValueError(f"rules must be a JSON object or preset:56-6;deck:32 (key:value pairs split by ;), "
                              f"not {text!r}")
+        if key.strip() == "preset":     # a preset is a name, even one that reads as a number (55)
+            out["preset"] = value.strip()
+            continue
         try:
             out[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
@@ -142,7 +145,11 @@ def _rules_of(params: dict[str, Any] | None) -> str | dict[str, Any]:
         data = _read_rules_text(rules)
     else:
         raise ValueError(f"rules must be a string (a JSON object, or preset:56-6;deck:32), not {rules!r}")
-    data.setdefault("preset", _preset_of(params))    # the rules' own preset, if they name one, wins
+    preset = _preset_of(params)
+    named = data.setdefault("preset", preset)
+    if params.get("preset") not in (None, DEFAULT_PRESET, f'"{DEFAULT_PRESET}"') and str(named) != preset:
+        raise ValueError(f"preset {preset!r} and rules naming preset {named!r} were both given: give the "
+                         f"preset inside the rules alone")
     return data
 
 
@@ -231,12 +238,17 @@ class FiftySixGame(pyspiel.Game):
             raise ValueError(f"not a serialized fiftysix state (JSON expected): {e}") from None
         if not isinstance(data, dict) or not ({"dealing"} <= set(data) or {"record"} <= set(data)):
             raise ValueError("not a serialized fiftysix state: {\"record\": ...} or {\"dealing\": [...]} expected")
-        if "dealing" in data:
-            state = self.new_initial_state()
-            for kind in data["dealing"]:
-                state.apply_action(int(kind))
+        state = self.new_initial_state()
+        dealt = [int(kind) for kind in data.get("dealing", [])]
+        if "record" not in data:
+            for kind in dealt:
+                state.apply_action(kind)
             return state
-        state = self.state_from_record(data["record"])
+        actions = record_actions(self.enc, data["record"])
+        if sorted(dealt) == sorted(actions[:len(dealt)]):     # the same deal, in the order it was dealt
+            actions[:len(dealt)] = dealt
+        for action in actions:
+            state.apply_action(action)
         for card in data.get("pending", []):
             state.apply_action(self.enc.card_action(card))
         return state
@@ -321,7 +333,8 @@ class FiftySixState(pyspiel.State):
             record = table_record(t)
         finally:
             t.pending = saved
-        return json.dumps({"record": record, "pending": pending}, separators=(",", ":"))
+        # the chance outcomes as dealt: a record holds each hand sorted, and history() must survive
+        return json.dumps({"record": record, "pending": pending, "dealing": t.dealt_kinds}, separators=(",", ":"))
 
     def to_record(self) -> dict[str, Any]:
         """The deal as a deal record (``records.md``).

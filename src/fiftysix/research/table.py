@@ -102,10 +102,13 @@ class Encoding:
         self.dealer = self.n - 1 if dealer is None else dealer   # by default seat 0 is first hand
 
         calls = self.game.call_vocabulary(rules)
-        self.texts: list[str] = [c.text for c in calls] + self.game.choice_texts(rules)
+        call_texts = [c.text for c in calls]
+        choices = self.game.choice_texts(rules)
+        # each action's name, distinct: a choice that reads as a call (56 announcements' NT) is "trump NT"
+        self.texts: list[str] = call_texts + [f"trump {t}" if t in call_texts else t for t in choices]
         self.action_of_text: dict[str, int] = {t: i for i, t in enumerate(self.texts)}
-        """Text to action; a text that is both a call and a choice (56 announcements' ``NT``) is the choice
-        here: :meth:`move_action` tells them apart."""
+        """Action name to action."""
+        self._choice_action: dict[str, int] = {t: len(call_texts) + i for i, t in enumerate(choices)}
         self.call_action: dict[str, int] = {c.text: i for i, c in enumerate(calls)}
         self.first_card: int = len(self.texts)
         self.num_actions: int = self.first_card + len(self.kinds)
@@ -152,7 +155,7 @@ class Encoding:
             return self.card_action(move)
         if isinstance(move, Call):
             return self.call_action[move.text]
-        return self.action_of_text[str(move)]
+        return self._choice_action[str(move)]
 
     def card_action(self, card: Card | str) -> int:
         return self.first_card + self.kind_of[str(card)]
@@ -269,12 +272,11 @@ class Table:
                     self.pending = []
                     break
             return
-        text = enc.action_text(action)
         for m in deal.legal_moves():
-            if str(m) == text:
+            if not isinstance(m, Discard) and enc.move_action(m) == action:
                 self.push(m)
                 return
-        raise AssertionError(f"legal action {action} ({text}) has no move")  # pragma: no cover
+        raise AssertionError(f"legal action {action} ({enc.action_text(action)}) has no move")  # pragma: no cover
 
     def push(self, move: Move) -> None:
         assert self.deal is not None

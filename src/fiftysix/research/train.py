@@ -86,11 +86,11 @@ def train(rules: object = "56-4", steps: int = 3000, tables: int = 256, lr: floa
             p = policy.probabilities(x, info["action_mask"][mine])
             chosen = _choose(p, rng)
             actions[mine] = chosen
-            pending.append((mine, x, chosen, p, info["episode"][mine].copy()))
+            pending.append((mine, x, chosen, p, info["deals_done"][mine].copy()))
         obs, rewards, terminations, _, info = env.step(actions)
         for i in np.flatnonzero(terminations).tolist():
             g = float(rewards[i, 0])
-            returns[(i, int(info["episode"][i]) - 1)] = g
+            returns[(i, int(info["deals_done"][i]) - 1)] = g
             finished += 1
             total += g
         if step % 8 == 0 and pending:

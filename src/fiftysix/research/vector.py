@@ -36,6 +36,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector import VectorEnv as GymVectorEnv
 
 from ..core.cards import Card
 from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
@@ -78,6 +81,7 @@ class Layout:
         calls = enc.game.call_vocabulary(enc.rules)
         self.forms: list[str] = list(dict.fromkeys(f"{c.kind}:{c.form}" for c in calls))
         width = len(self.forms) + 1 + 5
+        top_bid = max((c.value for c in calls if c.value is not None), default=0)    # (55 bids reach 60)
         self.call_width = width
         self.pieces: list[Piece] = [
             Piece("seat", (n,), 0, 1, "one-hot: the observing seat", private=True),
@@ -99,8 +103,8 @@ class Layout:
                   "pass, double, redouble), then one-hot of the suit it names (S H D C none); all 0 before the "
                   "seat's first call"),
             Piece("calls", (1,), 0, enc.max_calls, "how many calls the auction holds so far"),
-            Piece("bid_value", (1,), 0, 56, "the standing bid's value (the contract's once the auction is "
-                                            "over); 0 while nothing is bid"),
+            Piece("bid_value", (1,), 0, top_bid, "the standing bid's value (the contract's once the auction "
+                                                 "is over); 0 while nothing is bid"),
             Piece("bidder", (n,), 0, 1, "one-hot: the seat of the standing bid (the declarer)"),
             Piece("strain", (5,), 0, 1, "one-hot: the standing bid's strain S H D C NT (NT also for a bid "
                                         "naming no suit)"),
@@ -181,22 +185,37 @@ def _trump_fields(deal: Any) -> tuple[int, bool, int, bool]:
     return code, not hidden, declarer, hidden
 
 
-class VectorEnv:
-    """``num_tables`` tables of one ruleset of 56 or 55, stepped together (a Gymnasium-style vector API).
+_ROW_IDS_KEPT = 4096     # legal tuples remembered by identity (55 builds fresh ones every call: see _legal_code)
+
+
+class VectorEnv(GymVectorEnv):
+    """``num_tables`` tables of one ruleset of 56 or 55, stepped together: a ``gymnasium.vector.VectorEnv``.
+
+    ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
+    ``single_action_space`` a ``Discrete`` of the actions, ``observation_space`` and ``action_space`` their
+    batches.  ``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP`` (a deal that ends at a step returns
+    its rewards, ``terminations[i] = True`` and already the first observation of the next deal; no
+    ``final_obs`` is given, as a deal's end has no seat to move) or ``AutoresetMode.DISABLED`` with
+    ``autoreset=False``.
 
     :param rules: a preset name (``"56-6"``) or a rules object (``{"preset": "56-6", "deck": ...}``).
     :param dealer: the dealer of every deal (default: the last seat, so that seat 0 calls and leads first).
     :param autoreset: deal the next deal at a table whose deal ended (default); with ``False`` the table stays
         at its deal's end (``to_move`` -1, no legal action, its actions ignored) until :meth:`reset`.
-    :raises ValueError: for a number of tables below 1 or a dealer that is not a seat.
+    :param reward_seat: ``None`` (default): ``step``'s rewards are (N, seats), every seat's score; a seat:
+        rewards are (N,), that seat's score, as Gymnasium's vector wrappers (``RecordEpisodeStatistics``) expect.
+    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat.
     :raises RulesError: for an unknown preset or option.
     """
 
     def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
-                 autoreset: bool = True) -> None:
+                 autoreset: bool = True, reward_seat: int | None = None) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
+        if reward_seat is not None and reward_seat not in range(enc.n):
+            raise ValueError(f"reward_seat must be None or a seat 0-{enc.n - 1}, not {reward_seat!r}")
+        self.reward_seat = reward_seat
         self.game: GameSpec = enc.game
         self.rules = enc.rules
         self.dealer: int = enc.dealer
@@ -278,6 +297,21 @@ class VectorEnv:
         self._row_base: IntArray = self._ar * layout.size
         self._ready = False
         self.autoreset = autoreset
+        self._init_spaces()
+
+    def _init_spaces(self) -> None:
+        """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
+        self.num_envs = self.num_tables
+        lows = [np.full(p.size, p.low, np.float32) for p in self.layout.pieces]
+        highs = [np.full(p.size, p.high, np.float32) for p in self.layout.pieces]
+        self.single_observation_space = spaces.Box(np.concatenate(lows), np.concatenate(highs),
+                                                   dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = spaces.Box(np.tile(self.single_observation_space.low, (self.num_tables, 1)),
+                                            np.tile(self.single_observation_space.high, (self.num_tables, 1)),
+                                            dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_tables, self.num_actions))
+        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP if self.autoreset else AutoresetMode.DISABLED}
 
     def _init_kitty(self) -> None:
         """The arrays of 55's kitty and discard: the discard made (shown as the rules say), the cards chosen so
@@ -322,7 +356,8 @@ class VectorEnv:
 
         :returns: ``obs`` (N, D) of each table's seat to move next (a finished deal's table: the first
             observation of its next deal), ``rewards`` (N, seats): each seat's team score of the deal that ended
-            at this step (0 elsewhere), ``terminations`` (N,), ``truncations`` (N,, always False), ``info``.
+            at this step (0 elsewhere; (N,), the score of ``reward_seat``, when that is set), ``terminations``
+            (N,), ``truncations`` (N,, always False), ``info``.
         :raises ValueError: for an action that is not legal at its table (naming the table, the action and
             what is allowed); then no table changes.
         """
@@ -401,7 +436,8 @@ class VectorEnv:
             self._deals_ended(over, rewards, to_move)
             terminations[over] = True
         self._to_move[:] = to_move
-        return (self._observe_movers(), rewards, terminations, np.zeros(N, np.bool_), self._info())
+        out = rewards if self.reward_seat is None else rewards[:, self.reward_seat]
+        return (self._observe_movers(), out, terminations, np.zeros(N, np.bool_), self._info())
 
     def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int]) -> None:
         """The rewards of tables whose deal just ended, and their next deals (or their final arrays)."""
@@ -503,7 +539,7 @@ class VectorEnv:
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "to_move": self._to_move.copy(),
-                "deal_seed": self._seed_array.copy(), "episode": self._episode_array.copy()}
+                "deal_seed": self._seed_array.copy(), "deals_done": self._episode_array.copy()}
 
     # -- actions ---------------------------------------------------------------------------------------
     def legal_actions(self, i: int) -> list[int]:
@@ -565,7 +601,10 @@ class VectorEnv:
             row = self._new_row(rest)
         if not cards:
             # calls and trump choices come from the engine's own tables of them: kept alive here (so the id
-            # cannot be reused) and looked up by id
+            # cannot be reused) and looked up by id; 55 builds a fresh tuple at each call, so the memo is
+            # bounded (forgetting costs one lookup by value)
+            if len(self._row_of_id) >= _ROW_IDS_KEPT:
+                self._row_of_id.clear()
             self._row_of_id[id(legal)] = (legal, row)
         return row, b
 
@@ -650,8 +689,17 @@ class VectorEnv:
             self._bits_version = object()
 
     def record(self, i: int) -> dict[str, Any]:
-        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable)."""
+        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable).
+
+        :raises ValueError: in the middle of a 55 discard made card by card (a record holds whole moves; the
+            cards chosen so far would be lost).
+        """
         from ..records import deal_record
+
+        if self.kitty and self._pending_kinds[i]:
+            chosen = [str(self.enc.kinds[k]) for k in self._pending_kinds[i]]
+            raise ValueError(f"table {i}: a discard is being made card by card ({' '.join(chosen)} chosen so "
+                             f"far): a record holds whole moves only; record the table once the discard is made")
 
         return deal_record(self.deals[i])
 
