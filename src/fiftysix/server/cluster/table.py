@@ -50,6 +50,8 @@ class TableHost(Protocol):
     def send_here(self, table: ClusterTable) -> None: ...
     async def load(self, code: str) -> tuple[TableState, History]: ...
     async def check_search(self, code: str, bot: str) -> None: ...
+    async def board_seed(self, code: str, deal: int) -> int | None: ...
+    async def deal_finished(self, code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None: ...
 
 log = logging.getLogger("fiftysix.server")
 
@@ -83,7 +85,9 @@ class ClusterTable(LiveTable):
                  owner: str | None = None) -> None:
         code = state.code
         super().__init__(hub.db, state, history, hub.timing, hub.limits,
-                         check_bot=lambda bot: hub.check_search(code, bot))
+                         check_bot=lambda bot: hub.check_search(code, bot),
+                         deal_seed=lambda n: hub.board_seed(code, n),      # a club night's boards (server/nights)
+                         deal_done=lambda n, result, standings: hub.deal_finished(code, n, result, standings))
         self.hub = hub
         self.epoch = epoch
         self.owner: str | None = hub.me if epoch is not None else owner
