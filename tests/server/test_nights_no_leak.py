@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_nights import as_, club_of_three
 
+from fiftysix.server.clubs.routes import clubs_of
 from fiftysix.server.nights.routes import nights_of
 from fiftysix.server.nights.scoring import Seat, standings
 from fiftysix.server.nights.visibility import Progress, board_shown, may_watch, shown_boards
@@ -84,7 +85,7 @@ def check_run(c: Any, club: str, people: dict[str, tuple[str, str]],
         k = next(EVENTS)    # a host of its own too: one person's open tables are capped
         table = c.portal.call(hub.create, f"host{k}", "Host", {"preset": "56-6", "fill": "random", "public": False},
                               f"10.{k // 250 % 250}.{k % 250}.{t}")
-        clubs = c.app.state.server.clubs
+        clubs = clubs_of(c.app.state.server)
         c.portal.call(clubs.add_table, table.code, club)
         c.portal.call(store.add_table, night, t, table.code)
         codes[t] = (table.code, table.state.secret)

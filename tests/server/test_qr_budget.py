@@ -5,6 +5,7 @@ twice its quiet value.  Runs bench/qr_flood.py as documented (the server in a pr
 from __future__ import annotations
 
 import json
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -37,12 +38,13 @@ def test_a_refused_qr_code_still_brings_the_link(tmp_path: Path) -> None:
 
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'q.db'}",
                               limits=Limits(qr_all_burst=1, qr_all_per_minute=0.001)))
+    fresh = secrets.token_hex(4).upper()      # links no other test had made (recent codes cost no budget)
     with TestClient(app) as c:
-        made = c.post("/api/share", json={"path": "/t/ABC001"})
-        refused = c.post("/api/share", json={"path": "/t/ABC002#k=secret"})
+        made = c.post("/api/share", json={"path": f"/t/A{fresh}"})
+        refused = c.post("/api/share", json={"path": f"/t/B{fresh}#k=secret"})
         assert made.status_code == 200 and made.json()["qr"].startswith("data:image/svg+xml")
         assert refused.status_code == 503 and refused.json()["qr"] is None
-        assert refused.json()["url"].endswith("/t/ABC002#k=secret")
+        assert refused.json()["url"].endswith(f"/t/B{fresh}#k=secret")
         assert "share the link" in refused.json()["error"]
-        again = c.post("/api/share", json={"path": "/t/ABC001"})     # made before: from the cache, no budget
+        again = c.post("/api/share", json={"path": f"/t/A{fresh}"})     # made before: from the cache, no budget
         assert again.status_code == 200 and again.json()["qr"] == made.json()["qr"]
