@@ -6,23 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from test_clubs import as_, who
+
 from fiftysix.server.nights.routes import nights_of
 from helpers.server import client
 
 EVIL = {"origin": "https://evil.example"}
 ML = {"accept-language": "ml-IN,ml;q=0.9"}
-
-
-def who(c: Any, name: str) -> tuple[str, str]:
-    c.cookies.clear()
-    r = c.post("/api/player", json={"name": name})
-    assert r.status_code == 200, r.text
-    return str(r.json()["id"]), str(r.json()["token"])
-
-
-def as_(c: Any, token: str) -> None:
-    c.cookies.clear()
-    c.cookies.set("fiftysix_player", token)
 
 
 def club_of_three(c: Any) -> tuple[str, dict[str, tuple[str, str]]]:

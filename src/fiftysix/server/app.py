@@ -66,7 +66,7 @@ from .peek import routes as peek_routes
 from .safejson import JSONResponse
 from .security import Edge, origin_of
 from .services import RETRY_AFTER, WORDS, service_message, service_of
-from .serving import Server, Settings, address_of, refusal, serving, set_cookie, with_body
+from .serving import Server, Settings, address_of, refusal, serving, set_cookie, table_link, with_body
 from .share import QRBusy, check_path, loopback_only, share_base
 from .socket import table_socket
 from .state import TableError
@@ -168,7 +168,7 @@ async def api_create(request: Request, body: dict[str, Any]) -> Response:
     key = table.state.secret
     # the secret rides in the fragment: browsers send it neither to the server nor in a Referer
     response = JSONResponse({"code": table.code, "key": key,
-                             "url": f"/t/{table.code}" + (f"#k={key}" if key else "")})
+                             "url": table_link(table.code, key)})
     if token is not None:
         set_cookie(response, token, server.signer().max_age)
     return response

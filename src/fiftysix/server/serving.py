@@ -167,6 +167,11 @@ class Server:
         return self.tokens
 
 
+def table_link(code: str, key: str | None) -> str:
+    """A table page's link; a private table's secret rides in the fragment (never sent to a server)."""
+    return f"/t/{code}" + (f"#k={key}" if key else "")
+
+
 def part(server: Server, kind: type[T], make: Callable[[], T]) -> T:
     """The server's one ``kind`` (clubs, club nights, asks to see a hand), made by ``make`` on first use."""
     found = server.parts.get(kind)

@@ -37,8 +37,9 @@ from ..limits import QuotaError
 from ..names import check_name
 from ..route_guard import RouteGuard
 from ..safejson import JSONResponse
-from ..serving import Server, address_of, json_body, part, refusal, serving
+from ..serving import Server, address_of, json_body, part, refusal, serving, table_link
 from ..state import TableError
+from ..table import LiveTable
 from ..tokens import COOKIE, Player, clean_name
 from .lobby import open_tables
 from .store import Clubs
@@ -162,7 +163,7 @@ async def _view(ask: _Ask) -> Response:
             state = live.state
             tables.append({"code": code, "name": state.name, "status": state.status, "game": state.game.name,
                            "free": sum(1 for s in state.seats if s.empty),
-                           "url": f"/t/{code}" + (f"#k={state.secret}" if state.secret else "")})
+                           "url": table_link(code, state.secret)})
     return JSONResponse({"id": club["id"], "name": club["name"], "owner": club["owner"],
                          "you": ask.player.id, "is_owner": club["owner"] == ask.player.id,
                          "watchers": club["watchers"], "members": await ask.clubs.members(club["id"]),
@@ -229,21 +230,29 @@ async def _settings(ask: _Ask) -> Response:
     return JSONResponse({"watchers": watchers})
 
 
-async def _table(ask: _Ask) -> Response:
-    club = await ask.club()
-    if isinstance(club, Response):
-        return club
-    form = {k: v for k, v in ask.body.items() if k != "token"}
-    form["public"] = False      # a club table is private: its link reaches members through the club page
+async def club_table(ask: _Ask, club_id: str, form: dict[str, Any]) -> LiveTable | Response:
+    """A new table of the club, hosted by the asker (private: its link reaches members through the club page);
+    else the refusal (the form, or a quota)."""
     try:
-        table = await ask.server.hub.create(ask.player.id, ask.player.name, form, address_of(ask.request))
+        table = await ask.server.hub.create(ask.player.id, ask.player.name, {**form, "public": False},
+                                            address_of(ask.request))
     except TableError as e:
         return ask.no(e.message)
     except QuotaError as e:
         return ask.no(e.message, 429)
-    await ask.clubs.add_table(table.code, club["id"])
+    await ask.clubs.add_table(table.code, club_id)
+    return table
+
+
+async def _table(ask: _Ask) -> Response:
+    club = await ask.club()
+    if isinstance(club, Response):
+        return club
+    table = await club_table(ask, club["id"], {k: v for k, v in ask.body.items() if k != "token"})
+    if isinstance(table, Response):
+        return table
     key = table.state.secret
-    return JSONResponse({"code": table.code, "key": key, "url": f"/t/{table.code}" + (f"#k={key}" if key else "")})
+    return JSONResponse({"code": table.code, "key": key, "url": table_link(table.code, key)})
 
 
 async def api_lobby(request: Request) -> Response:

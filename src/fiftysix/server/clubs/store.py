@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..matches.rating import PROVISIONAL
+from ..matches.rating import PROVISIONAL, shown
 from ..matches.schema import match_players, matches, ratings
 
 metadata = MetaData()
@@ -191,7 +191,7 @@ class Clubs:
                 .where(matches.c.game == family, match_players.c.player_id.in_(ids))
                 .group_by(match_players.c.player_id))).all()}
         rated = {r.player_id: r for r in rows}
-        board = [{**m, "rating": rated[m["id"]].mu - 3 * rated[m["id"]].sigma if m["id"] in rated else None,
+        board = [{**m, "rating": shown(rated[m["id"]].mu, rated[m["id"]].sigma) if m["id"] in rated else None,
                   "sigma": rated[m["id"]].sigma if m["id"] in rated else None,
                   "provisional": m["id"] not in rated or rated[m["id"]].matches < PROVISIONAL,
                   "matches": rated[m["id"]].matches if m["id"] in rated else 0,

@@ -25,11 +25,9 @@ from starlette.routing import BaseRoute, Route
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_, Meaning
-from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
-from ..limits import QuotaError
+from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, club_table, endpoint
 from ..safejson import JSONResponse
-from ..serving import Server, address_of, part
-from ..state import TableError
+from ..serving import Server, address_of, part, table_link
 from .form import FormError, check_form
 from .scoring import Seat, board_comparisons, standings
 from .store import Nights
@@ -168,20 +166,15 @@ async def _start(ask: _Ask) -> Response:
         live = await ask.server.hub.get(earlier["code"])
         earlier["key"] = live.state.secret if live is not None else None
     for number in range(len(made) + 1, night["tables"] + 1):
-        form = {"preset": night["preset"], "fill": bot, "public": False,
-                "name": f"{night['name']} {number}"}
-        try:
-            table = await ask.server.hub.create(ask.player.id, ask.player.name, form, address_of(ask.request))
-        except TableError as e:
-            return ask.no(e.message)
-        except QuotaError as e:
-            return ask.no(e.message, 429)
-        await ask.clubs.add_table(table.code, club["id"])
+        table = await club_table(ask, club["id"], {"preset": night["preset"], "fill": bot,
+                                                   "name": f"{night['name']} {number}"})
+        if isinstance(table, Response):
+            return table
         await store.add_table(night["id"], number, table.code)
         made.append({"table": number, "code": table.code, "key": table.state.secret})
     await store.set_status(night["id"], "running")
     return JSONResponse({"status": "running", "tables": [
-        {"table": t["table"], "code": t["code"], "url": f"/t/{t['code']}" + (f"#k={t['key']}" if t["key"] else "")}
+        {"table": t["table"], "code": t["code"], "url": table_link(t["code"], t["key"])}
         for t in made]})
 
 
