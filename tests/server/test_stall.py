@@ -27,5 +27,9 @@ def test_twelve_clients_that_never_read_leave_another_tables_pings_and_moves_alo
     alone, flooded = figures["alone"], figures["flooded"]
     assert figures["asked"] > 100_000, figures          # the flooders did flood
     assert flooded["pings"] >= 300, figures             # a ping every 100 ms got its pong all along
-    assert flooded["max_ms"] <= 250, figures
-    assert flooded["moves_per_s"] >= 0.9 * alone["moves_per_s"], figures
+    # Before the fix: p50 494 ms, max 10.5 s, moves 9.9 -> 2.6 a second. The bounds leave room for a busy CI
+    # machine's scheduling (one run on record: p99 38 ms, max 296 ms) and still fail on the old behaviour.
+    assert flooded["p50_ms"] <= 50, figures
+    assert flooded["p99_ms"] <= 250, figures
+    assert flooded["max_ms"] <= 2_000, figures
+    assert flooded["moves_per_s"] >= 0.8 * alone["moves_per_s"], figures
