@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from fiftysix.server.nights.routes import nights_of
 from helpers.live import LiveServer, browser_api
+from helpers.nights import finish_board
 
 pytestmark = pytest.mark.browser
 
@@ -85,10 +85,9 @@ def test_an_owner_makes_and_starts_a_club_night_and_the_standings_show_finished_
     assert "No board finished at every table yet." in asha.inner_text("main")
 
     async def boards(srv: Any) -> None:      # board 1 finished at both tables, board 2 at table 1 only
-        store = nights_of(srv)
-        await store.finish_board(night, 1, 1, [2, -2], {"contract": None, "made": True, "deal": 1})
-        await store.finish_board(night, 2, 1, [-3, 3], {"contract": None, "made": False, "deal": 1})
-        await store.finish_board(night, 1, 2, [1, -1], {"contract": None, "made": True, "deal": 2})
+        await finish_board(srv, night, 1, 1, [2, -2])
+        await finish_board(srv, night, 2, 1, [-3, 3])
+        await finish_board(srv, night, 1, 2, [1, -1])
     on_server(server, boards)
     for page, size in ((asha, "1366"), (ben, "360")):
         page.reload()

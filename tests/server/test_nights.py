@@ -9,6 +9,7 @@ from typing import Any
 from test_clubs import as_, who
 
 from fiftysix.server.nights.routes import nights_of
+from helpers.nights import finish_board
 from helpers.server import client
 
 EVIL = {"origin": "https://evil.example"}
@@ -43,9 +44,7 @@ def night_with_teams(c: Any) -> tuple[str, str, dict[str, tuple[str, str]]]:
 
 
 def finish(c: Any, night: str, table: int, board: int, results: list[int]) -> bool:
-    store = nights_of(c.app.state.server)
-    summary = {"contract": "40", "declarer": 0}
-    return bool(c.portal.call(store.finish_board, night, table, board, results, summary))
+    return bool(c.portal.call(finish_board, c.app.state.server, night, table, board, results))
 
 
 def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> None:
@@ -173,17 +172,20 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
         assert sum(t["comparison"][0] for t in page["tables"]) == 0
 
 
-def test_the_owner_starts_the_event_and_its_tables_are_made_once(tmp_path: Path) -> None:
+def test_the_owner_starts_the_event_its_teams_are_seated_and_its_tables_are_made_once(tmp_path: Path) -> None:
     with client(tmp_path / "t.db") as c:
         _club, night, people = night_with_teams(c)
+        server = c.app.state.server
         as_(c, people["Babu"][1])
         assert c.post(f"/api/nights/{night}/start", json={}).status_code == 403
         as_(c, people["Asha"][1])
-        r = c.post(f"/api/nights/{night}/start", json={})    # club level: the owner's third searching table
-        assert r.status_code == 429 and "searching computer players" in r.json()["error"]
-        assert c.get(f"/api/nights/{night}").json()["status"] == "open"
-        c.app.state.server.hub.quotas.limits.search_tables = 3     # the owner frees a table, say
-        r = c.post(f"/api/nights/{night}/start", json={})    # goes on from table 3
+        server.hub.quotas.limits.open_tables_all = len(server.hub.quotas._hosted) + 2   # the whole server's cap
+        r = c.post(f"/api/nights/{night}/start", json={})
+        assert r.status_code == 429 and "open tables" in r.json()["error"]
+        server.hub.quotas.limits.open_tables_all = 2000
+        # three club-level (searching) tables, over the owner's own quota of 2: an event's tables count for the
+        # whole server only, and the start goes on from table 3
+        r = c.post(f"/api/nights/{night}/start", json={})
         assert r.status_code == 200, r.text
         tables = r.json()["tables"]
         assert [t["table"] for t in tables] == [1, 2, 3]
@@ -192,10 +194,118 @@ def test_the_owner_starts_the_event_and_its_tables_are_made_once(tmp_path: Path)
         assert c.get(f"/api/nights/{night}").json()["status"] == "running"
         late = c.post(f"/api/nights/{night}/teams", json={"name": "Late", "table": 1, "direction": 1})
         assert late.status_code == 400 and "sign-up is over" in late.json()["error"]
-        as_(c, people["Babu"][1])          # Babu's team plays at table 2
+        # each team sits in its direction's seats (direction 0: seats 0, 2, 4 in 56-6), board 1 is dealt by
+        # seat 0, the owner holds no seat where her team does not play, and the rest are the event's computers
+        for t, name in zip(tables, ("Asha", "Babu", "Chinnu"), strict=True):
+            state = server.hub.tables[t["code"]].state
+            assert state.status == "playing" and state.deal is not None and state.deal.dealer == 0
+            assert state.seats[0].player == people[name][0] and state.rated is False
+            assert [s.player for s in state.seats[1:]] == [None] * 5 and all(s.bot for s in state.seats[1:])
+            assert state.host == people["Asha"][0]
+        r = c.post(f"/api/clubs/{_club}/tables", json={"preset": "56-6", "fill": "pimc"})
+        assert r.status_code == 200, r.text          # the owner's own quota is still hers
+        as_(c, people["Babu"][1])          # Babu's team plays at table 2: he is shown and may read only it
+        view = c.get(f"/api/nights/{night}").json()
+        assert [(t["table"], t["yours"]) for t in view["tables_made"]] == [(2, True)]
         keys = {t["table"]: (t["code"], t["url"].split("#k=")[1]) for t in tables}
-        assert c.get(f"/api/tables/{keys[2][0]}", params={"k": keys[2][1]}).status_code == 200
+        assert c.get(f"/api/tables/{keys[2][0]}").status_code == 200           # a member: no secret needed
         assert c.get(f"/api/tables/{keys[1][0]}", params={"k": keys[1][1]}).status_code == 403
+
+
+def test_the_owner_pauses_resumes_and_replaces_at_every_table(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        _club, night, people = night_with_teams(c)
+        server = c.app.state.server
+        as_(c, people["Asha"][1])
+        assert c.post(f"/api/nights/{night}/pause", json={}).status_code == 400       # not running yet
+        tables = c.post(f"/api/nights/{night}/start", json={}).json()["tables"]
+        paused = c.post(f"/api/nights/{night}/pause", json={})
+        assert paused.status_code == 200 and paused.json()["refused"] == []
+        assert all(server.hub.tables[t["code"]].state.paused for t in tables)
+        assert c.get(f"/api/nights/{night}").json()["status"] == "paused"
+        as_(c, people["Babu"][1])
+        assert c.post(f"/api/nights/{night}/resume", json={}).status_code == 403
+        as_(c, people["Asha"][1])
+        assert c.post(f"/api/nights/{night}/resume", json={}).status_code == 200
+        assert not any(server.hub.tables[t["code"]].state.paused for t in tables)
+        # Babu is away: the event's computer takes his seat at once
+        r = c.post(f"/api/nights/{night}/replace", json={"player": people["Babu"][0]})
+        assert r.status_code == 200, r.text
+        state = server.hub.tables[tables[1]["code"]].state
+        assert state.seats[0].player is None and state.seats[0].bot
+        missing = c.post(f"/api/nights/{night}/replace", json={"player": people["Dev"][0]})
+        assert missing.status_code == 404 and "no seat" in missing.json()["error"]
+
+
+def test_signing_up_checks_the_direction_and_the_team_size_of_the_game(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        club, people = club_of_three(c)
+        as_(c, people["Asha"][1])
+        night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "preset": "56-4", "tables": 2}).json()["id"]
+        wrong = c.post(f"/api/nights/{night}/teams", json={"name": "A", "table": 1, "direction": 2})
+        assert wrong.status_code == 400 and "direction 0 to 1" in wrong.json()["error"]
+        big = c.post(f"/api/nights/{night}/teams", json={"name": "A", "table": 1, "direction": 0,
+                                                         "partners": [people["Babu"][0], people["Chinnu"][0]]})
+        assert big.status_code == 400 and "up to 1 member" in big.json()["error"]
+        assert c.get(f"/api/nights/{night}").json()["teams"] == []
+
+
+def test_an_event_starts_when_full_and_closes_itself_rated_once_when_every_board_is_played(tmp_path: Path) -> None:
+    """Two tables of 56-4, one board, a team in every place: the last sign-up starts it; the computers play the
+    board for the absent people (grace 0); the last board stored closes the event and rates it once, as one
+    match (Dev's established rating lets the others' count; nobody else's is established, so Dev's does not)."""
+    import time as clock
+
+    from sqlalchemy import select
+
+    from fiftysix.server.matches.schema import ratings
+
+    with client(tmp_path / "t.db") as c:
+        server = c.app.state.server
+        people = {n: who(c, n) for n in ("Asha", "Babu", "Chinnu", "Dev")}
+        as_(c, people["Asha"][1])
+        made = c.post("/api/clubs", json={"name": "Kochi 56"}).json()
+        for n in ("Babu", "Chinnu", "Dev"):
+            as_(c, people[n][1])
+            assert c.post("/api/clubs/join", json={"invite": made["invite"]}).status_code == 200
+        as_(c, people["Asha"][1])
+        night = c.post(f"/api/clubs/{made['id']}/nights", json={
+            **FORM, "preset": "56-4", "tables": 2, "boards": 1, "level": "beginner"}).json()["id"]
+
+        async def establish_dev() -> None:
+            async with server.db.engine.begin() as conn:
+                await conn.execute(ratings.insert().values(player_id=people["Dev"][0], family="56", mu=30.0,
+                                                           sigma=2.0, matches=10, last_match="x/1"))
+        c.portal.call(establish_dev)
+        for name, table, direction in [("Asha", 1, 0), ("Babu", 1, 1), ("Chinnu", 2, 0), ("Dev", 2, 1)]:
+            as_(c, people[name][1])
+            assert c.get(f"/api/nights/{night}").json()["status"] == "open"
+            r = c.post(f"/api/nights/{night}/teams", json={"name": name, "table": table, "direction": direction})
+            assert r.status_code == 200, r.text
+        view = c.get(f"/api/nights/{night}").json()
+        assert view["status"] == "running" and [t["table"] for t in view["tables_made"]] == [2]
+        for row in c.portal.call(nights_of(server).tables_of, night):
+            table = server.hub.tables[row["code"]]
+            table.state.grace = 0.0
+            table.expect_seated()
+        deadline = clock.monotonic() + 90
+        while c.portal.call(nights_of(server).get, night)["status"] != "closed":   # closed by the last board
+            assert clock.monotonic() < deadline, "the computers did not finish the board"
+            clock.sleep(0.2)
+        view = c.get(f"/api/nights/{night}").json()
+        assert view["final"] and view["boards_shown"] == [1]
+        scores = {s["team"]: s["score"] for s in view["standings"]}
+        assert scores["Asha"] == -scores["Babu"] and scores["Chinnu"] == -scores["Dev"]
+
+        async def rows() -> dict[str, tuple[str, int]]:
+            async with server.db.engine.connect() as conn:
+                return {r.player_id: (r.last_match, r.matches) for r in await conn.execute(select(ratings))}
+        rated = c.portal.call(rows)
+        assert rated[people["Dev"][0]] == ("x/1", 10)
+        assert all(rated[people[n][0]] == (f"event:{night}", 1) for n in ("Asha", "Babu", "Chinnu")), rated
+        as_(c, people["Asha"][1])
+        assert c.post(f"/api/nights/{night}/close", json={}).status_code == 200    # again: nothing changes
+        assert c.portal.call(rows) == rated
 
 
 def test_a_running_events_matches_are_withheld_from_history_and_club_pages_until_it_closes(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from fiftysix.server.clubs.routes import clubs_of
 from fiftysix.server.nights.routes import nights_of
 from fiftysix.server.nights.scoring import Seat, standings
 from fiftysix.server.nights.visibility import Progress, board_shown, may_watch, shown_boards
+from helpers.nights import finish_board
 from helpers.server import client
 
 Finished = frozenset[tuple[int, int]]
@@ -90,7 +91,8 @@ def check_run(c: Any, club: str, people: dict[str, tuple[str, str]],
         c.portal.call(store.add_table, night, t, table.code)
         codes[t] = (table.code, table.state.secret)
     for t, b in sorted(finished):
-        c.portal.call(store.finish_board, night, t, b, [result(t, b), -result(t, b)], {"note": secret(night, t, b)})
+        c.portal.call(finish_board, c.app.state.server, night, t, b, [result(t, b), -result(t, b)],
+                      {"note": secret(night, t, b)})
     if closed:
         as_(c, people["Asha"][1])
         assert c.post(f"/api/nights/{night}/close", json={}).status_code == 200

@@ -18,3 +18,7 @@ class TableError(Exception):
 class EventError(TableError):
     """An event that is not one the table knows: an unknown kind, a missing or unknown field, a field of the
     wrong type.  A bug or a corrupt log, never a person's mistake, so the message is not translated."""
+
+
+class NoMoreDeals(TableError):
+    """The table deals no further deal: a club night's table that has played all the event's boards."""

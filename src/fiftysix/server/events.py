@@ -58,6 +58,7 @@ class Create(Event):
     secret: str | None = None
     clock: dict[str, float] | None = None     # the turn clock: {"move", "bank"} seconds
     host_seat: int | None = None      # None: seat 0
+    rated: bool | None = None         # None: rated; False: a club night's table (the event is rated once)
 
 
 @dataclass(frozen=True)

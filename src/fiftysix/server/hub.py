@@ -153,24 +153,27 @@ class Hub:
         self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None) -> LiveTable:
+    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None,
+                     event: str | None = None) -> LiveTable:
         """A new table from the create form; the host sits in seat 0.
 
         :param address: the client's address, for the quotas per address.
+        :param event: a club night's id: the table is one of its tables (its matches unrated, the event is rated
+            once), counted in the whole server's quotas only (:meth:`Quotas.check_create`).
         :raises TableError: for a form the rules or the server refuse.
         :raises QuotaError: when the host or their address is over a quota (:class:`Limits`).
         """
-        event = creation_event(host, host_name, form)
-        searching = searching_bots([event["fill"]])
+        created = creation_event(host, host_name, form, event)
+        searching = searching_bots([created["fill"]])
         async with self._loading:
-            self.quotas.check_create(host, address, searching, self.status_of)
+            self.quotas.check_create(host, address, searching, self.status_of, personal=event is None)
             code = await self._new_code()
             state = TableState(code)
-            stored = state.apply(event)
+            stored = state.apply(created)
             await self.db.append(code, state.version, stored, state.status)
             table = self._live(state, History(TableState(code), [stored], self.timing.replay_limit))
             self.tables[code] = table
-            self.quotas.created(code, host, address, searching)
+            self.quotas.created(code, host if event is None else f"event:{event}", address, searching)
         table.start()
         return table
 
@@ -181,8 +184,9 @@ class Hub:
                 return code
 
 
-def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str, Any]:
-    """Check the create form: game, preset, option overrides, bots, grace period, table name."""
+def creation_event(host: str, host_name: str, form: dict[str, Any], event: str | None = None) -> dict[str, Any]:
+    """Check the create form: game, preset, option overrides, bots, grace period, table name (``event``: a club
+    night's table, whose matches are not rated)."""
     preset = form.get("preset", DEFAULT_PRESET)
     if not isinstance(preset, str):
         raise TableError("preset must be a preset name")
@@ -215,15 +219,17 @@ def creation_event(host: str, host_name: str, form: dict[str, Any]) -> dict[str,
     if not isinstance(public, bool):
         raise TableError("public must be true (anyone with the code may join) or false (the default: "
                          "joining needs the link's secret or the host's yes)")
-    event = {"kind": "create", "game": game.name, "rules": rules, "name": name, "host": host,
+    made = {"kind": "create", "game": game.name, "rules": rules, "name": name, "host": host,
              "host_name": host_name, "fill": fill, "grace": grace, "time": int(time.time()),
              "private": not public, "seat_rule": True}
     if not public:
-        event["secret"] = secrets.token_urlsafe(16)   # 128 random bits
+        made["secret"] = secrets.token_urlsafe(16)   # 128 random bits
     clock = clock_rule(form.get("clock"))
     if clock is not None:     # only then: a table without a clock logs what it always did
-        event["clock"] = clock
-    return event
+        made["clock"] = clock
+    if event is not None:
+        made["rated"] = False
+    return made
 
 
 def sweep_failed(error: Exception, again: float) -> None:

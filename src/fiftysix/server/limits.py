@@ -180,10 +180,12 @@ class Quotas:
         self._hosted: dict[str, _Hosted] = {}            # code -> who created it
 
     def check_create(self, player: str, address: str | None, searching: bool, status_of: Callable[[str], str | None],
-                     ) -> None:
+                     personal: bool = True) -> None:
         """Refuse a new table over a quota.
 
         :param status_of: a table's status by code (``None``: no longer loaded).
+        :param personal: ``False`` for a club night's table: only the whole server's quotas apply (the event's
+            form bounds its tables, and its owner's own quotas stay theirs).
         :raises QuotaError: naming the limit.
         """
         lim = self.limits
@@ -191,15 +193,15 @@ class Quotas:
         for key, most, who in ((f"p:{player}", lim.tables_per_hour, "you"),
                                (f"a:{address}", lim.tables_per_hour_address, "your address"),
                                (ALL, lim.tables_per_hour_all, ALL_WHO)):
-            if key == "a:None":
+            if key == "a:None" or (not personal and key != ALL):
                 continue
             times = self._created.get(key, deque())
             while times and times[0] <= self.clock() - 3600:
                 times.popleft()
             if len(times) >= most:
                 raise QuotaError(per_hour_refusal(who, len(times), most))
-        mine = [h for h in self._hosted.values() if h.player == player]
-        here = [h for h in self._hosted.values() if address is not None and h.address == address]
+        mine = [h for h in self._hosted.values() if personal and h.player == player]
+        here = [h for h in self._hosted.values() if personal and address is not None and h.address == address]
         self._over("open tables", len(mine), lim.open_tables, "you host",
                    "finish or leave one first")
         self._over("open tables", len(here), lim.open_tables_address, "your address hosts",

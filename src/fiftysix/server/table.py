@@ -106,12 +106,18 @@ class LiveTable(Knocking, ComputerPlayers):
 
     def start(self) -> None:
         """Begin driving the computer players; seated people count as dropped until they connect."""
-        for seat in self.state.seats:
-            if seat.player is not None and seat.player not in self.presence.online:
-                self._schedule_drop(seat.player)
+        self.expect_seated()
         self.task = asyncio.create_task(self._bot_loop(), name=f"bots {self.code}")
         self._update_clock()
         self.wake.set()
+
+    def expect_seated(self) -> None:
+        """Seated people who are not here count as dropped: the computer covers them after the grace period
+        unless they come (at the start, and after the server seated people itself: a club night's teams)."""
+        for seat in self.state.seats:
+            if seat.player is not None and seat.player not in self.presence.online \
+                    and seat.player not in self.drop_timers:
+                self._schedule_drop(seat.player)
 
     async def stop(self) -> None:
         for timer in self.drop_timers.values():

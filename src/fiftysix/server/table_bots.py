@@ -15,6 +15,7 @@ from ..core.moves import PASS
 from ..views import view
 from .clock import TurnClock
 from .connection import Connection
+from .errors import NoMoreDeals
 from .limits import INLINE_BOTS
 from .messages import Presence
 from .state import DEAL_OVER, PLAYING, TableError, TableState
@@ -52,6 +53,7 @@ class ComputerPlayers:
     wake: asyncio.Event
     bots: dict[tuple[int, str], Bot]
     conns: set[Connection]
+    dealt_all = False       # a club night's table past its last board: no computer deals a next deal
 
     if TYPE_CHECKING:
         @property
@@ -80,7 +82,7 @@ class ComputerPlayers:
             seat = state.to_move_table_seat()
             if seat is not None and self._bot_for(seat) is not None:
                 return ("move", seat)
-        elif state.status == DEAL_OVER and self.conns:    # with no one there at all the table pauses
+        elif state.status == DEAL_OVER and self.conns and not self.dealt_all:   # no one there: the table pauses
             people = [s.player for s in state.seats if s.player is not None]
             if not any(p in self.presence.online for p in people):
                 return ("next", -1)
@@ -104,6 +106,8 @@ class ComputerPlayers:
                         backoff = 0.0
                     except NotStored:    # the database is away: try again, less and less often
                         backoff = min(BACKOFF, max(0.1, 2 * backoff))
+                    except NoMoreDeals:     # a club night's last board: the computers wait with the people
+                        self.dealt_all = True
                     except TableError as e:
                         log.warning("table %s: a computer player's move was refused: %s", self.code, e)
                         backoff = 0.05

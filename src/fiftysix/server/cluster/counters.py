@@ -221,8 +221,10 @@ class SharedQuotas:
     def __init__(self, limits: Limits, counters: Counters) -> None:
         self.limits, self.counters = limits, counters
 
-    async def check_create(self, code: str, player: str, address: str | None, searching: bool) -> Hosted:
-        """Count a new table ``code`` for its host and address, or refuse it (nothing counted then).
+    async def check_create(self, code: str, player: str, address: str | None, searching: bool,
+                           personal: bool = True) -> Hosted:
+        """Count a new table ``code`` for its host and address, or refuse it (nothing counted then); with
+        ``personal`` false (a club night's table) for the whole server only.
 
         :raises QuotaError: naming the limit, as :meth:`~..limits.Quotas.check_create` does.
         """
@@ -230,12 +232,14 @@ class SharedQuotas:
         whos = ["you", "your address"]
         places: list[tuple[str, int, int]] = []
         refusals: list[Any] = []
-        for key, most, who in zip(_keys("made", player, address), (lim.tables_per_hour, lim.tables_per_hour_address),
+        own = _keys("made", player, address) if personal else []     # a club night's table: none of its own
+        for key, most, who in zip(own, (lim.tables_per_hour, lim.tables_per_hour_address),
                                   whos, strict=False):
             places.append((key, HOUR, most))
             refusals.append(lambda n, m, w=who: per_hour_refusal(w, n, m))
         hints = ("finish or leave one first", "finish one first")
-        for key, most, who, hint in zip(_keys("open", player, address), (lim.open_tables, lim.open_tables_address),
+        for key, most, who, hint in zip(_keys("open", player, address) if personal else [],
+                                        (lim.open_tables, lim.open_tables_address),
                                         ("you host", "your address hosts"), hints, strict=False):
             places.append((key, OPEN_TTL, most))
             refusals.append(lambda n, m, w=who, h=hint: over_refusal("open tables", n, m, w, h))
@@ -244,7 +248,7 @@ class SharedQuotas:
         refusals.append(lambda n, m: per_hour_refusal(ALL_WHO, n, m))
         places.append((_all("open"), OPEN_TTL, lim.open_tables_all))
         refusals.append(lambda n, m: over_refusal("open tables", n, m, ALL_HOSTS, ALL_HINT))
-        if searching:
+        if searching and personal:
             for key, most, who in zip(_keys("search", player, address),
                                       (lim.search_tables, lim.search_tables_address),
                                       ("you host", "your address hosts"), strict=False):

@@ -177,19 +177,20 @@ class ClusterHub(Hub):
             log.info("table %s: writing it here (epoch %d)", code, epoch)
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None) -> LiveTable:
+    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None,
+                     event: str | None = None) -> LiveTable:
         """:meth:`Hub.create` with the quotas counted in Redis (``fs:made``, ``fs:open``, ``fs:search``).
 
         :raises TableError: for a form the rules or the server refuse.
         :raises QuotaError: when the host or their address is over a quota, on all processes together.
         """
-        event = creation_event(host, host_name, form)
-        searching = searching_bots([event["fill"]])
+        created = creation_event(host, host_name, form, event)
+        searching = searching_bots([created["fill"]])
         async with self._loading:
             code = await self._new_code()
-            hosted = await self.shared_quotas.check_create(code, host, address, searching)
+            hosted = await self.shared_quotas.check_create(code, host, address, searching, personal=event is None)
             state = TableState(code)
-            stored = state.apply(event)
+            stored = state.apply(created)
             try:
                 await self.db.append(code, state.version, stored, state.status)
             except Exception:

@@ -27,6 +27,7 @@ class MatchEnd:
     start: tuple[int, ...]      # team -> standings when the match began
     finished: int               # unix seconds
     names: tuple[tuple[str, str], ...] = ()    # (player id, the name they had at this table)
+    rated: bool = True          # False: a club night's table, whose event is rated once as a whole
 
 
 def match_id(code: str, match_no: int) -> str:
@@ -75,7 +76,7 @@ def match_end(state: TableState) -> MatchEnd | None:
     return MatchEnd(match_id(state.code, state.match_no), state.code, state.match_no, state.game.name,
                     str(getattr(rules, "preset", "") or state.game.name), span[0], span[1], team_of,
                     places(standings, match.winner), standings, start, int(time.time()),
-                    tuple(sorted(state.players.items())))
+                    tuple(sorted(state.players.items())), state.rated)
 
 
 def places(standings: tuple[int, ...], winner: int | None) -> tuple[int, ...]:

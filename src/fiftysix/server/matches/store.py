@@ -151,7 +151,7 @@ def _plan(end: MatchEnd, tally: _Tally, current: dict[str, rating.Entry]) -> _Pl
                                        + [rating.anchor(end.game, b) for b in anchors.get(t, [])]
                                        for t in range(len(end.ranks))]
     playing = [t for t, members in enumerate(teams) if members]
-    rated = {p for p in people if rating.counts([teams[t] for t in playing], playing.index(team_of[p]))}
+    rated = {p for p in people if end.rated and rating.counts([teams[t] for t in playing], playing.index(team_of[p]))}
     new: dict[str, tuple[float, float]] = {}
     if rated:
         updated = rating.rate([teams[t] for t in playing], [end.ranks[t] for t in playing])
@@ -209,3 +209,25 @@ def _kill_for_test() -> None:
     if marker and not Path(marker).exists():
         Path(marker).write_text(str(os.getpid()))
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def rate_teams(conn: AsyncConnection, family: str, teams: list[list[str]], ranks: list[int],
+                     key: str) -> dict[str, tuple[float, float]]:
+    """Rate people's teams by their places (0 best, ties equal) as one match of ``family``, in ``conn``'s
+    transaction (the caller makes it happen once: a club night's close); ``key`` is noted as each rated
+    person's last match.  The "who counts" rule applies as for a table's match.  Returns the new ratings."""
+    people = sorted({p for team in teams for p in team})
+    current = await _current(conn, family, people)
+    entries = [[current[p] for p in team] for team in teams]
+    playing = [t for t, members in enumerate(entries) if members]
+    counted = {p for t in playing for p in teams[t]
+               if rating.counts([entries[u] for u in playing], playing.index(t))}
+    if not counted:
+        return {}
+    updated = rating.rate([entries[t] for t in playing], [ranks[t] for t in playing])
+    new = {entry.player: value for t, values in zip(playing, updated, strict=True)
+           for entry, value in zip(entries[t], values, strict=True) if entry.player in counted}
+    for p, (mu, sigma) in sorted(new.items()):
+        await conn.execute(ratings.update().where(ratings.c.player_id == p, ratings.c.family == family)
+                           .values(mu=mu, sigma=sigma, matches=current[p].matches + 1, last_match=key))
+    return {p: v for p, v in new.items() if p is not None}

@@ -1,8 +1,11 @@
-"""Board k of an event: its deal seed and dealer, the same at every table (pure)."""
+"""Board k of an event: its deal seed and dealer, the same at every table, and a table's result on it (pure)."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
+
+from ...games import game_of_preset
 
 
 def board_seed(event_seed: str, board: int) -> int:
@@ -15,3 +18,21 @@ def board_seed(event_seed: str, board: int) -> int:
 def board_dealer(board: int, seats: int) -> int:
     """The table seat that deals ``board``: the deal passes round as at a table, the same at every table."""
     return (board - 1) % seats
+
+
+def board_result(result: Mapping[str, object], width: int) -> tuple[list[int], dict[str, object]]:
+    """A table's stored deal result read as a board's: the gain of each of the ``width`` directions (the deal's
+    ``score``; nothing to anyone when nobody declared) and what the board page shows of it."""
+    score = result.get("score")
+    if isinstance(score, list | tuple) and len(score) == width and all(isinstance(x, int) for x in score):
+        gains = [int(x) for x in score]
+    else:
+        gains = [0] * width
+    contract = result.get("contract")
+    return gains, {"contract": contract if isinstance(contract, dict) else None, "made": result.get("made")}
+
+
+def directions(preset: str) -> tuple[int, ...]:
+    """Each table seat's direction for an event of ``preset``: its team in 56, the seat itself in 55."""
+    game = game_of_preset(preset)
+    return tuple(int(t) for t in game.rules_from_json(preset).team_of)

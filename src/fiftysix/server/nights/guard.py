@@ -8,12 +8,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...core.meaning import N_
+from ..errors import NoMoreDeals
 from ..serving import Server
 from ..table import LiveTable
 from .boards import board_seed
 from .routes import nights_of
-from .visibility import may_watch
+from .running import close_event
+from .visibility import CLOSED, may_watch
 
+ALL_PLAYED = N_("this table has played every board of the event: the standings are on the club page")
 OTHER_TABLE = N_("you play at another table of this event: its tables open to you when the event is closed")
 
 
@@ -29,20 +32,16 @@ def install(server: Server) -> None:
 def boards_done(server: Server) -> Callable[[str, int, dict[str, Any], list[int]], Awaitable[None]]:
     nights = nights_of(server)
 
-    async def done(code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None:
-        """A finished deal of an event's table is board ``deal`` finished there (written once)."""
+    async def done(code: str, deal: int, _result: dict[str, Any], _standings: list[int]) -> None:
+        """The event's last board stored at its last table closes the event (and rates it, once).  The board
+        itself needs no writing: its deal's row is the board (:meth:`.store.Nights.finished`)."""
         found = await nights.table_of(code)
-        if found is None:
+        event = await nights.get(found[0]) if found is not None else None
+        if event is None or deal != int(event["boards"]) or event["status"] == CLOSED:
             return
-        event = await nights.get(found[0])
-        if event is None or not 1 <= deal <= int(event["boards"]):
-            return
-        score = result.get("score")
-        results = [int(x) for x in score] if isinstance(score, list | tuple) else [0] * len(standings)
-        contract = result.get("contract")
-        summary = {"contract": contract if isinstance(contract, dict) else None, "made": result.get("made"),
-                   "deal": deal}
-        await nights.finish_board(found[0], found[1], deal, results, summary)
+        progress = await nights.progress(event["id"])
+        if progress is not None and all(progress.finished_everywhere(b) for b in range(1, deal + 1)):
+            await close_event(nights, event)
     return done
 
 
@@ -61,7 +60,9 @@ def seeds(server: Server) -> Callable[[str, int], Awaitable[int | None]]:
                 return None
             known[found[0]] = (await nights.seed(found[0]), int(event["boards"]))
         seed, boards = known[found[0]]
-        return board_seed(seed, deal) if 1 <= deal <= boards else None
+        if deal > boards:
+            raise NoMoreDeals(ALL_PLAYED)
+        return board_seed(seed, deal) if deal >= 1 else None
     return seed_of
 
 

@@ -7,8 +7,10 @@ Routes::
     GET  /api/nights/{night}               a member: the event, its teams, live (or final) standings
     POST /api/nights/{night}/teams         a member: {"name", "table", "direction", "partners"?} sign up a team
     GET  /api/nights/{night}/boards/{k}    a member: what each table did on board k, once it may be shown
-    POST /api/nights/{night}/start         the owner: make the tables now -> {"tables": [{"table", "code", "url"}]}
-    POST /api/nights/{night}/close         the owner: close (unfinished boards are dropped for everyone)
+    POST /api/nights/{night}/start         the owner: seat the teams and deal -> {"tables": [{"table", "code", "url"}]}
+    POST /api/nights/{night}/pause         the owner: pause every table (and resume: .../resume)
+    POST /api/nights/{night}/replace       the owner: {"player"} the computer in that member's seat
+    POST /api/nights/{night}/close         the owner: close (unfinished boards are dropped; rated once)
 
 Every route goes through the club's checks (a foreign Origin refused, per-address and process limits, a stranger
 answered as for no such club) and the no-early-view rule (:mod:`.visibility`): a board not finished at every
@@ -25,13 +27,27 @@ from starlette.routing import BaseRoute, Route
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_, Meaning
-from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, club_table, endpoint
+from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
+from ..errors import TableError
+from ..limits import QuotaError
 from ..safejson import JSONResponse
 from ..serving import Server, address_of, part, table_link
+from .boards import directions
 from .form import FormError, check_form
-from .scoring import Seat, board_comparisons, standings
+from .running import (
+    NOT_SEATED,
+    PAUSED,
+    RUNNING,
+    as_host,
+    at_every_table,
+    close_event,
+    event_standings,
+    seat_of,
+    start_event,
+)
+from .scoring import Seat, board_comparisons
 from .store import Nights
-from .visibility import CLOSED, board_shown, shown_boards
+from .visibility import CLOSED, board_shown
 
 NO_NIGHT = N_("no event of your clubs has that id: ask the club's owner for its link")
 NOT_SHOWN = N_("this board is not finished at every table yet: its deals and results are shown when every "
@@ -78,6 +94,15 @@ async def _create(ask: _Ask) -> Response:
     return JSONResponse({"id": night_id, "url": f"/club#n={night_id}"})
 
 
+def _summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """A board row's contract and result, with links to the table's record of that deal, its review and its
+    double-dummy marks (the review page); no table code or link secret beyond what the links need."""
+    code, deal = summary["code"], summary["deal"]
+    return {"contract": summary["contract"], "made": summary["made"], "deal": deal,
+            "record": f"/api/tables/{code}/deals/{deal}.json", "review": f"/review?table={code}&deal={deal}",
+            "analysis": f"/api/tables/{code}/deals/{deal}/review"}
+
+
 def _score(value: Any) -> float:
     return round(float(value), 2)
 
@@ -88,19 +113,51 @@ async def _view(ask: _Ask) -> Response:
         return found
     night, club = found
     store = nights_of(ask.server)
+    night = await _due(ask, night, club)
     teams = await store.teams(night["id"])
-    progress = await store.progress(night["id"])
-    assert progress is not None
-    shown = shown_boards(progress)
-    done = await store.finished(night["id"])
-    # only the shown boards' results reach the scoring: the standings cannot carry an unfinished board
-    results = {k: v["results"] for k, v in done.items() if k[1] in shown}
-    seats = {t["name"]: Seat(t["table"], t["direction"]) for t in teams}
-    table = standings(results, night["tables"], night["boards"], seats)
+    table, shown = await event_standings(store, night)
     return JSONResponse({**night, "teams": teams, "boards_shown": shown, "is_owner": club["owner"] == ask.player.id,
-                         "final": night["status"] == CLOSED,
+                         "final": night["status"] == CLOSED, "tables_made": await _links(ask, night, teams),
                          "standings": [{"team": s.team, "score": _score(s.score), "boards": s.boards}
                                        for s in table]})
+
+
+async def _links(ask: _Ask, night: dict[str, Any], teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The event's tables: a seated person sees only their own (the others hold boards they have not finished
+    or will play), everyone else every table (to follow it, as the club page lets them)."""
+    mine = next((t["table"] for t in teams if ask.player.id in t["players"]), None)
+    out = []
+    for row in await nights_of(ask.server).tables_of(night["id"]):
+        if mine is None or mine == row["table"] or night["status"] == CLOSED:
+            out.append({"table": row["table"], "url": table_link(row["code"], None), "yours": mine == row["table"]})
+    return out
+
+
+async def _due(ask: _Ask, night: dict[str, Any], club: dict[str, Any]) -> dict[str, Any]:
+    """Start an open event whose start time has come, close a running one whose every table played every
+    board (a look at the event is enough: every process may do it, once); the event as it is now."""
+    store = nights_of(ask.server)
+    if night["status"] == "open" and night["starts"] is not None and night["starts"] <= time.time():
+        await _start_now(ask, night, club)
+    elif night["status"] in (RUNNING, PAUSED):
+        progress = await store.progress(night["id"])
+        if progress is not None and all(progress.finished_everywhere(b) for b in range(1, night["boards"] + 1)):
+            await close_event(store, night)
+    return await store.get(night["id"]) or night
+
+
+async def _start_now(ask: _Ask, night: dict[str, Any], club: dict[str, Any]) -> list[dict[str, Any]] | Response:
+    """Start the event (once, whoever asks first): its tables made, the teams seated, board 1 dealt."""
+    store = nights_of(ask.server)
+    if not await store.set_status(night["id"], RUNNING, was=("open",)) and night["status"] == "open":
+        return ask.no(N_("the event has started already"))
+    members = {m["id"]: m["name"] for m in await ask.clubs.members(club["id"])}
+    try:
+        return await start_event(ask.server, store, night, members.get(night["owner"], "?"), members)
+    except TableError as e:
+        return ask.no(e.message)
+    except QuotaError as e:
+        return ask.no(e.message, 429)
 
 
 async def _sign_up(ask: _Ask) -> Response:
@@ -114,17 +171,23 @@ async def _sign_up(ask: _Ask) -> Response:
     partners = ask.body.get("partners") or []
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         return ask.no(N_("a team needs a name of 1 to 40 characters"))
+    seats = directions(night["preset"])
     if not isinstance(table, int) or not 1 <= table <= night["tables"] or not isinstance(direction, int) \
-            or not 0 <= direction <= 7:
-        return ask.no(Meaning(N_("table must be 1 to {tables} and direction 0 to 7"), {"tables": night["tables"]}))
-    if not isinstance(partners, list) or len(partners) > 3 or not all(isinstance(p, str) for p in partners):
-        return ask.no(N_("partners must be a list of up to 3 member ids"))
+            or not 0 <= direction <= max(seats):
+        return ask.no(Meaning(N_("table must be 1 to {tables} and direction 0 to {last}"),
+                              {"tables": night["tables"], "last": max(seats)}))
+    most = seats.count(direction)
+    if not isinstance(partners, list) or len(partners) >= most or not all(isinstance(p, str) for p in partners):
+        return ask.no(Meaning(N_("partners must be a list of up to {most} member ids"), {"most": most - 1}))
     for partner in partners:
         if not await ask.clubs.is_member(club["id"], partner):
-            return ask.no(N_("partners must be a list of up to 3 member ids"))
+            return ask.no(Meaning(N_("partners must be a list of up to {most} member ids"), {"most": most - 1}))
     players = [ask.player.id, *[p for p in partners if p != ask.player.id]]
-    if not await nights_of(ask.server).sign_up(night["id"], name, players, Seat(table, direction)):
+    store = nights_of(ask.server)
+    if not await store.sign_up(night["id"], name, players, Seat(table, direction)):
         return ask.no(N_("that team name or place is taken, or one of you is in a team already"), 409)
+    if night["starts"] is None and len(await store.teams(night["id"])) == night["tables"] * (max(seats) + 1):
+        await _start_now(ask, night, club)      # start when full: every place at every table has its team
     return JSONResponse({"team": name, "table": table, "direction": direction})
 
 
@@ -144,38 +207,68 @@ async def _board(ask: _Ask) -> Response:
         return ask.no(NOT_SHOWN, 403)
     done = {t: v for (t, b), v in (await store.finished(night["id"])).items() if b == board}
     comparisons = board_comparisons({(t, board): v["results"] for t, v in done.items()}, board)
-    rows = [{"table": t, **done[t]["summary"], "results": done[t]["results"],
+    rows = [{"table": t, **_summary(done[t]["summary"]), "results": done[t]["results"],
              "comparison": [_score(c) for c in comparisons[t]]} for t in sorted(done)]
     return JSONResponse({"board": board, "tables": rows,
                          "counted": progress.finished_everywhere(board)})
 
 
 async def _start(ask: _Ask) -> Response:
-    """The owner starts the event now: its tables are made (club tables, private, computers of the event's level
-    in the empty seats), each dealing board k as its k-th deal (:mod:`.guard`), and sign-up ends."""
+    """The owner starts the event now (or again, after a start cut short): the tables are made (club tables,
+    private, computers of the event's level in the seats no team took), each team seated in its direction's
+    seats and board 1 dealt (:mod:`.running`); sign-up ends."""
     found = await _night(ask, owner=True)
     if isinstance(found, Response):
         return found
     night, club = found
-    if night["status"] != "open":
+    if night["status"] == CLOSED or (night["status"] != "open" and len(
+            await nights_of(ask.server).tables_of(night["id"])) >= night["tables"]):
         return ask.no(N_("the event has started already"))
+    made = await _start_now(ask, night, club)
+    if isinstance(made, Response):
+        return made
+    return JSONResponse({"status": RUNNING, "tables": made})
+
+
+async def _control(ask: _Ask, message: dict[str, Any], status: str | None) -> Response:
+    found = await _night(ask, owner=True)
+    if isinstance(found, Response):
+        return found
+    night, _club = found
+    if night["status"] not in (RUNNING, PAUSED):
+        return ask.no(N_("the event is not running"))
     store = nights_of(ask.server)
+    refusals = await at_every_table(ask.server, store, night, message)
+    if status is not None:
+        await store.set_status(night["id"], status)
+    return JSONResponse({"status": status or night["status"], "refused": refusals})
+
+
+async def _pause(ask: _Ask) -> Response:
+    """The owner pauses every table of the event (no moves, no computer moves, clocks stop)."""
+    return await _control(ask, {"type": "pause"}, PAUSED)
+
+
+async def _resume(ask: _Ask) -> Response:
+    return await _control(ask, {"type": "resume"}, RUNNING)
+
+
+async def _replace(ask: _Ask) -> Response:
+    """The owner puts the event's computer in a member's seat ({"player": id}): at once if they are away, at
+    the next deal if they are at the table (the table's rule); they may come back as the table allows."""
+    found = await _night(ask, owner=True)
+    if isinstance(found, Response):
+        return found
+    night, _club = found
+    player = ask.body.get("player")
+    where = await seat_of(ask.server, nights_of(ask.server), night, player) if isinstance(player, str) else None
+    if where is None:
+        return ask.no(NOT_SEATED, 404)
     bot = levels_for(night["game"]).get(night["level"], "random")
-    made = await store.tables_of(night["id"])     # a start refused half-way (a quota) goes on where it stopped
-    for earlier in made:
-        live = await ask.server.hub.get(earlier["code"])
-        earlier["key"] = live.state.secret if live is not None else None
-    for number in range(len(made) + 1, night["tables"] + 1):
-        table = await club_table(ask, club["id"], {"preset": night["preset"], "fill": bot,
-                                                   "name": f"{night['name']} {number}"})
-        if isinstance(table, Response):
-            return table
-        await store.add_table(night["id"], number, table.code)
-        made.append({"table": number, "code": table.code, "key": table.state.secret})
-    await store.set_status(night["id"], "running")
-    return JSONResponse({"status": "running", "tables": [
-        {"table": t["table"], "code": t["code"], "url": table_link(t["code"], t["key"])}
-        for t in made]})
+    refusals = await as_host(ask.server, where[0], night["owner"], {"type": "replace", "seat": where[1], "bot": bot})
+    if refusals:
+        return ask.no(refusals[0])
+    return JSONResponse({"replaced": player, "seat": where[1]})
 
 
 async def _close(ask: _Ask) -> Response:
@@ -183,7 +276,7 @@ async def _close(ask: _Ask) -> Response:
     if isinstance(found, Response):
         return found
     night, _club = found
-    await nights_of(ask.server).set_status(night["id"], CLOSED)
+    await close_event(nights_of(ask.server), night)
     return JSONResponse({"status": CLOSED})
 
 
@@ -194,5 +287,8 @@ def routes() -> list[BaseRoute]:
             Route("/api/nights/{night}/teams", endpoint(_sign_up), methods=["POST"]),
             Route("/api/nights/{night}/boards/{board}", endpoint(_board, reads=True)),
             Route("/api/nights/{night}/start", endpoint(_start), methods=["POST"]),
+            Route("/api/nights/{night}/pause", endpoint(_pause), methods=["POST"]),
+            Route("/api/nights/{night}/resume", endpoint(_resume), methods=["POST"]),
+            Route("/api/nights/{night}/replace", endpoint(_replace), methods=["POST"]),
             Route("/api/nights/{night}/close", endpoint(_close), methods=["POST"])]
 

@@ -1,7 +1,8 @@
-"""The club nights' rows (migration 0009): events, teams, their tables and each table's finished boards.
+"""The club nights' rows (migrations 0009, 0010): events, teams and their tables.
 
-A finished board is written once: its row's key is (event, table, board), so a table that reports a board twice
-(a retry after a restart) changes nothing, and a board is never lost once its row is committed.
+A finished board has no row of its own: board k is finished at table t when t's table has stored its k-th deal
+(the ``deals`` row, written in the same transaction as the deal's last move). So a board is finished exactly
+when its deal is stored, on every process, after any restart or kill -9: nothing can be lost between the two.
 """
 
 from __future__ import annotations
@@ -9,12 +10,15 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy import BigInteger, Boolean, Column, Integer, MetaData, String, Table, Text, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..db import deals
+from .boards import board_result, directions
 from .scoring import Seat
 from .visibility import CLOSED, Progress
 
@@ -35,6 +39,7 @@ events = Table(
     Column("seed", String(64), nullable=False),
     Column("status", String(12), nullable=False),
     Column("created", BigInteger, nullable=False),
+    Column("rated", Boolean, nullable=False, default=False),
 )
 teams = Table(
     "club_event_teams", metadata,
@@ -50,16 +55,6 @@ event_tables = Table(
     Column("table_no", Integer, primary_key=True),
     Column("code", String(16), nullable=False, unique=True),
 )
-boards = Table(
-    "club_event_boards", metadata,
-    Column("event_id", String(40), primary_key=True),
-    Column("table_no", Integer, primary_key=True),
-    Column("board", Integer, primary_key=True),
-    Column("results", Text, nullable=False),
-    Column("summary", Text, nullable=False),
-    Column("finished", BigInteger, nullable=False),
-)
-
 PUBLIC = (events.c.id, events.c.club_id, events.c.owner, events.c.name, events.c.game, events.c.preset,
           events.c.boards, events.c.tables, events.c.level, events.c.starts, events.c.status)
 """Every column but the seed, which never leaves the server (it would give away every board)."""
@@ -97,9 +92,25 @@ class Nights:
                                        .order_by(events.c.created.desc()).limit(100))).all()
         return [dict(r._mapping) for r in rows]
 
-    async def set_status(self, event_id: str, status: str) -> None:
+    async def set_status(self, event_id: str, status: str, was: tuple[str, ...] = ()) -> bool:
+        """Move the event to ``status`` (from one of ``was`` when given; a closed event stays closed): ``True``
+        if this call changed it, so that two processes starting or closing at once do it once."""
+        query = update(events).where(events.c.id == event_id, events.c.status != CLOSED,
+                                     events.c.status != status)
+        if was:
+            query = query.where(events.c.status.in_(was))
         async with self.engine.begin() as conn:
-            await conn.execute(update(events).where(events.c.id == event_id).values(status=status))
+            return bool((await conn.execute(query.values(status=status))).rowcount)
+
+    async def rate_once(self, event_id: str, rate: Callable[[AsyncConnection], Awaitable[None]]) -> bool:
+        """Run ``rate`` in the transaction that marks the closed event rated, unless it is marked already."""
+        async with self.engine.begin() as conn:
+            marked = await conn.execute(update(events).where(events.c.id == event_id, events.c.status == CLOSED,
+                                                             events.c.rated.is_(False)).values(rated=True))
+            if not marked.rowcount:
+                return False
+            await rate(conn)
+        return True
 
     async def sign_up(self, event_id: str, name: str, players: list[str], seat: Seat) -> bool:
         """``False`` (nothing changed) when the name or the place is taken, or a player has a team already."""
@@ -159,25 +170,26 @@ class Nights:
         self._table_event[code] = found
         return found
 
-    async def finish_board(self, event_id: str, table_no: int, board: int, results: list[int],
-                           summary: dict[str, Any]) -> bool:
-        """Store that ``board`` is finished at ``table_no``: ``True`` the first time, ``False`` (unchanged) after."""
-        try:
-            async with self.engine.begin() as conn:
-                await conn.execute(boards.insert().values(event_id=event_id, table_no=table_no, board=board,
-                                                          results=json.dumps(results), summary=json.dumps(summary),
-                                                          finished=int(time.time())))
-        except IntegrityError:
-            return False
-        return True
-
     async def finished(self, event_id: str) -> dict[tuple[int, int], dict[str, Any]]:
-        """(table, board) -> {"results", "summary"} for every board finished somewhere.  Internal: what leaves
-        the server goes through :mod:`.visibility` first."""
+        """(table, board) -> {"results", "summary"} for every board finished somewhere: the event tables' stored
+        deals 1..boards.  Internal: what leaves the server goes through :mod:`.visibility` first."""
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(boards).where(boards.c.event_id == event_id))).all()
-        return {(r.table_no, r.board): {"results": json.loads(r.results), "summary": json.loads(r.summary)}
-                for r in rows}
+            event = (await conn.execute(select(events.c.boards, events.c.preset)
+                                        .where(events.c.id == event_id))).first()
+            if event is None:
+                return {}
+            boards, width = int(event.boards), max(directions(str(event.preset))) + 1
+            rows = (await conn.execute(
+                select(event_tables.c.table_no, event_tables.c.code, deals.c.number, deals.c.result)
+                .join(deals, deals.c.table_code == event_tables.c.code)
+                .where(event_tables.c.event_id == event_id, deals.c.number <= boards))).all()
+        out: dict[tuple[int, int], dict[str, Any]] = {}
+        for r in rows:
+            result = r.result if isinstance(r.result, dict) else json.loads(r.result)
+            results, summary = board_result(result, width)
+            out[(int(r.table_no), int(r.number))] = {"results": results, "summary": {
+                **summary, "code": str(r.code), "deal": int(r.number)}}
+        return out
 
     async def progress(self, event_id: str) -> Progress | None:
         event = await self.get(event_id)

@@ -70,6 +70,7 @@ class TableBase:
     clock: dict[str, float] | None
     banks: list[float]
     paused: bool
+    rated: bool
 
     @property
     def game(self) -> GameSpec:

@@ -1,0 +1,156 @@
+"""Running a club night: its tables made with the teams in their seats, the owner's pause, resume and replace at
+every table, the standings, and the close (the event rated once as one match).
+
+The event's owner hosts every table of the event without a seat of their own (unless their team plays there):
+the server seats each signed-up team in its direction's seats and starts the match on board 1 at once; the
+seats no team took are the event level's computers.  A seated person who is not there is covered by the computer
+after the table's grace period, and plays again when they come (the table's usual rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...bots.levels import levels_for
+from ...core.meaning import N_
+from ..connection import Connection
+from ..matches.store import rate_teams
+from ..serving import Server, table_link
+from ..state import LOBBY
+from ..table import LiveTable
+from .boards import directions
+from .scoring import Seat, Standing, places, standings
+from .store import Nights
+from .visibility import CLOSED, shown_boards
+
+RUNNING, PAUSED = "running", "paused"
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    seat: Seat
+    players: tuple[str, ...]
+
+
+def teams_of(rows: list[dict[str, Any]]) -> list[Team]:
+    return [Team(r["name"], Seat(r["table"], r["direction"]), tuple(r["players"])) for r in rows]
+
+
+async def event_standings(store: Nights, night: Mapping[str, Any]) -> tuple[list[Standing], list[int]]:
+    """The standings from the boards that may be shown (every table finished them, or the event is closed:
+    then the others are dropped), and those boards."""
+    progress = await store.progress(night["id"])
+    assert progress is not None
+    shown = shown_boards(progress)
+    done = await store.finished(night["id"])
+    results = {k: v["results"] for k, v in done.items() if k[1] in shown}
+    seats = {t.name: t.seat for t in teams_of(await store.teams(night["id"]))}
+    return standings(results, night["tables"], night["boards"], seats), shown
+
+
+async def start_event(server: Server, store: Nights, night: Mapping[str, Any], owner_name: str,
+                      names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Make the event's tables not made yet (a start cut short goes on where it stopped), seat the teams and
+    deal board 1; the tables with their links.  ``names``: the club members' names by id.
+
+    :raises TableError, QuotaError: when a table cannot be made (the tables made so far stay)."""
+    from ..clubs.routes import clubs_of
+
+    bot = levels_for(night["game"]).get(night["level"], "random")
+    teams = teams_of(await store.teams(night["id"]))
+    made = await store.tables_of(night["id"])
+    for number in range(len(made) + 1, night["tables"] + 1):
+        table = await server.hub.create(night["owner"], owner_name, {
+            "preset": night["preset"], "fill": bot, "name": f"{night['name']} {number}", "public": False},
+            event=night["id"])
+        await clubs_of(server).add_table(table.code, night["club_id"])
+        await store.add_table(night["id"], number, table.code)
+        made.append({"table": number, "code": table.code, "key": None})
+    out = []
+    for row in made:
+        live = await server.hub.get(row["code"])
+        if live is None:
+            continue
+        if live.state.status == LOBBY:
+            await _seat_and_deal(live, night, [t for t in teams if t.seat.table == row["table"]], names)
+        out.append({"table": row["table"], "code": row["code"], "url": table_link(row["code"], live.state.secret)})
+    return out
+
+
+async def _seat_and_deal(table: LiveTable, night: Mapping[str, Any], teams: list[Team],
+                         names: Mapping[str, str]) -> None:
+    """The owner leaves the seat every host gets; each team sits in its direction's seats; board 1 is dealt."""
+    owner = night["owner"]
+    direction = directions(night["preset"])
+    async with table.lock:
+        state = table.state
+        if state.status != LOBBY:
+            return
+        if state.seat_of(owner) is not None:
+            await table.commit({"kind": "stand", "player": owner})
+        for team in teams:
+            seats = [s for s, d in enumerate(direction) if d == team.seat.direction]
+            for player, seat in zip(team.players, seats, strict=False):
+                if player not in state.players:
+                    await table.commit({"kind": "join", "player": player, "name": names.get(player, "?")})
+                await table.commit({"kind": "sit", "player": player, "seat": seat})
+        seed, _fixed = await table.next_seed()
+        await table.commit({"kind": "start", "player": owner, "seed": seed, "dealer": 0})
+    table.expect_seated()
+
+
+async def at_every_table(server: Server, store: Nights, night: Mapping[str, Any],
+                         message: dict[str, Any]) -> list[str]:
+    """Send ``message`` to every table of the event as its host (the owner), on whichever process writes it;
+    the tables' refusals."""
+    refusals = []
+    for row in await store.tables_of(night["id"]):
+        table = await server.hub.get(row["code"])
+        if table is not None:
+            refusals += await as_host(server, table, night["owner"], message)
+    return refusals
+
+
+async def as_host(server: Server, table: LiveTable, host: str, message: dict[str, Any]) -> list[str]:
+    """``message`` handled as if the host sent it over the socket (forwarded to the table's writer with many
+    processes); the refusals it got."""
+    conn = Connection(host)
+    await server.handle(table, conn, message)
+    out = []
+    while not conn.queue.empty():
+        sent = conn.queue.get_nowait()
+        if sent is not None and sent.get("type") == "error":
+            out.append(str(sent.get("message")))
+    return out
+
+
+NOT_SEATED = N_("that member has no seat at this event's tables")
+
+
+async def seat_of(server: Server, store: Nights, night: Mapping[str, Any], player: str
+                  ) -> tuple[LiveTable, int] | None:
+    """The event table and seat where ``player`` sits, if any."""
+    for row in await store.tables_of(night["id"]):
+        table = await server.hub.get(row["code"])
+        seat = table.state.seat_of(player) if table is not None else None
+        if table is not None and seat is not None:
+            return table, seat
+    return None
+
+
+async def close_event(store: Nights, night: Mapping[str, Any]) -> bool:
+    """Close the event and rate it once as one match of its family: the teams ranked by the final standings
+    (ties share a place), people only (computers in empty seats take no part).  ``True`` if this call closed it.
+    Safe to call again and from any process: the rating is written in the transaction that marks it done."""
+    first = await store.set_status(night["id"], CLOSED)
+    table, _shown = await event_standings(store, {**night, "status": CLOSED})
+    teams = {t.name: t for t in teams_of(await store.teams(night["id"]))}
+    ranked = [list(teams[s.team].players) for s in table]
+
+    async def rate(conn: Any) -> None:
+        await rate_teams(conn, night["game"], ranked, places(table), f"event:{night['id']}")
+    await store.rate_once(night["id"], rate)
+    return first

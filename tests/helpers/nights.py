@@ -1,0 +1,31 @@
+"""A club night's board finished at a table, as the table's stored deal makes it (the ``deals`` row that the
+deal's last move writes): for tests of the scoring and visibility rules without playing every deal."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from fiftysix.server.db import deals
+from fiftysix.server.nights.routes import nights_of
+
+
+async def finish_board(server: Any, night: str, table: int, board: int, results: list[int],
+                       contract: dict[str, Any] | None = None) -> bool:
+    """Store table ``table``'s deal ``board`` with ``results`` as its score (a table number the event has not
+    made yet gets a code of its own); ``False`` (nothing changed) if that deal is stored already."""
+    store = nights_of(server)
+    made = {t["table"]: t["code"] for t in await store.tables_of(night)}
+    code = made.get(table)
+    if code is None:
+        code = "F" + secrets.token_hex(4).upper()
+        await store.add_table(night, table, code)
+    try:
+        async with server.db.engine.begin() as conn:
+            await conn.execute(deals.insert().values(table_code=code, number=board, record={},
+                                                     result={"score": results, "contract": contract, "made": True}))
+    except IntegrityError:
+        return False
+    return True
