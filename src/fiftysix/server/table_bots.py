@@ -82,7 +82,9 @@ class ComputerPlayers:
             seat = state.to_move_table_seat()
             if seat is not None and self._bot_for(seat) is not None:
                 return ("move", seat)
-        elif state.status == DEAL_OVER and self.conns and not self.dealt_all:   # no one there: the table pauses
+        elif state.status == DEAL_OVER and (self.conns or not state.rated) and not self.dealt_all:
+            # with no one there at all a table pauses; a club night's table deals its boards on (its computers
+            # cover the people away), so that no other table of the event waits for it
             people = [s.player for s in state.seats if s.player is not None]
             if not any(p in self.presence.online for p in people):
                 return ("next", -1)

@@ -94,13 +94,16 @@ async def _create(ask: _Ask) -> Response:
     return JSONResponse({"id": night_id, "url": f"/club#n={night_id}"})
 
 
-def _summary(summary: dict[str, Any]) -> dict[str, Any]:
+def _summary(summary: dict[str, Any], key: str | None) -> dict[str, Any]:
     """A board row's contract and result, with links to the table's record of that deal, its review and its
-    double-dummy marks (the review page); no table code or link secret beyond what the links need."""
+    double-dummy marks (the review page).  ``key``: the table's link secret, which the club page gives every
+    member already; the table's own rule still refuses a person seated at another table until the event closes."""
     code, deal = summary["code"], summary["deal"]
+    query, fragment = (f"?k={key}", f"#k={key}") if key else ("", "")
     return {"contract": summary["contract"], "made": summary["made"], "deal": deal,
-            "record": f"/api/tables/{code}/deals/{deal}.json", "review": f"/review?table={code}&deal={deal}",
-            "analysis": f"/api/tables/{code}/deals/{deal}/review"}
+            "record": f"/api/tables/{code}/deals/{deal}.json{query}",
+            "review": f"/review?table={code}&deal={deal}{fragment}",
+            "analysis": f"/api/tables/{code}/deals/{deal}/review{query}"}
 
 
 def _score(value: Any) -> float:
@@ -140,6 +143,8 @@ async def _due(ask: _Ask, night: dict[str, Any], club: dict[str, Any]) -> dict[s
     if night["status"] == "open" and night["starts"] is not None and night["starts"] <= time.time():
         await _start_now(ask, night, club)
     elif night["status"] in (RUNNING, PAUSED):
+        for row in await store.tables_of(night["id"]):     # after a restart: its tables deal on (not only the
+            await ask.server.hub.get(row["code"])           # ones that were mid-deal, which come back by themselves)
         progress = await store.progress(night["id"])
         if progress is not None and all(progress.finished_everywhere(b) for b in range(1, night["boards"] + 1)):
             await close_event(store, night)
@@ -207,7 +212,11 @@ async def _board(ask: _Ask) -> Response:
         return ask.no(NOT_SHOWN, 403)
     done = {t: v for (t, b), v in (await store.finished(night["id"])).items() if b == board}
     comparisons = board_comparisons({(t, board): v["results"] for t, v in done.items()}, board)
-    rows = [{"table": t, **_summary(done[t]["summary"]), "results": done[t]["results"],
+    keys = {}
+    for t in done:
+        live = await ask.server.hub.get(done[t]["summary"]["code"])
+        keys[t] = live.state.secret if live is not None else None
+    rows = [{"table": t, **_summary(done[t]["summary"], keys[t]), "results": done[t]["results"],
              "comparison": [_score(c) for c in comparisons[t]]} for t in sorted(done)]
     return JSONResponse({"board": board, "tables": rows,
                          "counted": progress.finished_everywhere(board)})

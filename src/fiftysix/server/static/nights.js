@@ -1,13 +1,14 @@
 // Club nights on the club page (issue 44): the club's events, the owner's form for a new one; /club#n=ID shows an
 // event: its teams and sign-up, the owner's start and close, the standings (only boards every table finished) and
 // each shown board's results at every table (server/nights).
-import { clear, h } from "./dom.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PRESETS = ["56-6", "56-4", "56-8", "55"];
 const LEVELS = ["beginner", "club", "expert"];
 const levelWord = (l) => ({ beginner: t("beginner"), club: t("club player"), expert: t("expert") })[l] || l;
-const statusWord = (s) => ({ open: t("sign-up open"), running: t("being played"), closed: t("closed") })[s] || s;
+const statusWord = (s) => ({ open: t("sign-up open"), running: t("being played"), paused: t("paused"), closed: t("closed") })[s] || s;
+const REFRESH_MS = 15000;     // a running event's standings and tables, looked at again while the page is open
 
 function field(label, input) {
   return h("label", { class: "night-field" }, h("span", {}, label), input);
@@ -51,13 +52,47 @@ async function boardBox(id, board, api) {
   if (!data) return h("p", { class: "muted" }, t("Board {k} is not finished at every table yet.", { k: board }));
   return h("ul", { class: "night-board" }, ...data.tables.map((row) => h("li", {},
     t("Table {n}", { n: row.table }), ": ",
-    t("results {results}, compared {comparison}", { results: row.results.join(" / "), comparison: row.comparison.map((c) => (c > 0 ? "+" : "") + c.toFixed(2)).join(" / ") }))));
+    t("results {results}, compared {comparison}", { results: row.results.join(" / "), comparison: row.comparison.map((c) => (c > 0 ? "+" : "") + c.toFixed(2)).join(" / ") }),
+    " ", h("a", { href: row.review, class: "night-review" }, t("Review")),
+    " · ", h("a", { href: row.record, download: "" }, t("Record")))));
 }
 
-/** One event: teams, sign-up, the owner's start and close, standings and the shown boards. */
-export async function showNight(id, api, box, setTitle) {
+function tablesList(night) {
+  return h("ul", { id: "nt-tables-made" }, ...night.tables_made.map((table) => h("li", {},
+    h("a", { href: table.url, class: table.yours ? "primary" : "" },
+      table.yours ? t("Your table: {n}", { n: table.table }) : t("Table {n}", { n: table.table })))));
+}
+
+function ownerControls(night, id, api, post) {
+  const button = (key, label, path) => {
+    const b = h("button", { id: key }, label);
+    b.addEventListener("click", () => post(path));
+    return b;
+  };
+  const row = h("div", { class: "row" });
+  if (night.status === "open") row.append(button("nt-start", t("Start now"), "start"));
+  if (night.status === "running") row.append(button("nt-pause", t("Pause every table"), "pause"));
+  if (night.status === "paused") row.append(button("nt-resume", t("Resume"), "resume"));
+  if (night.status !== "open" && night.status !== "closed") {
+    row.append(button("nt-close", t("Close the event"), "close"));
+    const seated = night.teams.flatMap((team) => team.players.map((p) => [p, team.name]));
+    if (seated.length) {
+      const who = h("select", { id: "nt-who" }, ...seated.map(([p, team]) => h("option", { value: p }, team)));
+      const replace = h("button", { id: "nt-replace" }, t("Computer plays for them"));
+      replace.addEventListener("click", () => post("replace", { player: who.value }));
+      row.append(field(t("Replace a player"), who), replace);
+    }
+  }
+  return row;
+}
+
+/** One event: teams, sign-up, its tables, the owner's controls, standings and the shown boards. */
+export async function showNight(id, api, box, setTitle, refresh = true) {
   const night = await api(`/api/nights/${encodeURIComponent(id)}`);
   if (!night) return;
+  const post = async (path, body = {}) => {
+    if (await api(`/api/nights/${encodeURIComponent(id)}/${path}`, body)) location.reload();
+  };
   setTitle(night.name);
   box.append(h("p", {}, h("a", { href: `/club#c=${night.club_id}` }, t("Back to the club"))));
   box.append(h("p", { class: "muted" }, `${night.preset} · ${t("{boards} boards, {tables} tables", { boards: night.boards, tables: night.tables })} · ${statusWord(night.status)}`));
@@ -75,17 +110,18 @@ export async function showNight(id, api, box, setTitle) {
     box.append(h("div", { class: "night-form" }, field(t("Team name"), name), field(t("Table"), table),
       field(t("Side"), side), join));
   }
-  if (night.is_owner) {
-    const start = h("button", { id: "nt-start" }, t("Start now"));
-    start.addEventListener("click", async () => { if (await api(`/api/nights/${encodeURIComponent(id)}/start`, {})) location.reload(); });
-    const close = h("button", { id: "nt-close" }, t("Close the event"));
-    close.addEventListener("click", async () => { if (await api(`/api/nights/${encodeURIComponent(id)}/close`, {})) location.reload(); });
-    if (night.status === "open") box.append(h("div", { class: "row" }, start));
-    if (night.status === "running") box.append(h("div", { class: "row" }, close));
-  }
+  if (night.tables_made.length) box.append(h("h2", {}, t("Tables")), tablesList(night));
+  if (night.is_owner) box.append(ownerControls(night, id, api, post));
   box.append(h("h2", {}, night.final ? t("Final standings") : t("Standings")),
     night.boards_shown.length ? standingsList(night) : h("p", { class: "muted" }, t("No board finished at every table yet.")));
   for (const board of night.boards_shown) {
     box.append(h("h3", {}, t("Board {k}", { k: board })), await boardBox(id, board, api));
+  }
+  if (refresh && night.status !== "closed") {   // standings move, a start time comes
+    setInterval(async () => {
+      const fresh = h("div");
+      await showNight(id, api, fresh, setTitle, false);
+      if (fresh.childNodes.length && !box.contains(document.activeElement)) box.replaceChildren(...fresh.childNodes);
+    }, REFRESH_MS);
   }
 }
