@@ -78,6 +78,16 @@ def test_an_owner_makes_and_starts_a_club_night_and_the_standings_show_finished_
     ben.click("#nt-join")
     ben.locator("#nt-teams li").nth(1).wait_for()
     assert not sideways(ben)
+    assert ben.locator("#nt-draw").count() == 0           # only the owner draws
+    chitra = browser.new_context()                          # a member who came without a team: drawn by the owner
+    assert chitra.request.post(server.url + "/api/player", data={"name": "Chitra"}).ok
+    assert chitra.request.post(server.url + "/api/clubs/join", data={"invite": made["invite"]}).ok
+    chitra.close()
+    asha.reload()
+    asha.wait_for_selector("input.nt-free").check()
+    asha.click("#nt-draw")
+    asha.locator("#nt-teams li").nth(2).wait_for()
+    assert "Chitra" in asha.inner_text("#nt-teams")
     asha.reload()
     asha.wait_for_selector("#nt-start").click()
     asha.wait_for_selector("#nt-close")

@@ -237,6 +237,28 @@ def test_the_owner_pauses_resumes_and_replaces_at_every_table(tmp_path: Path) ->
         assert missing.status_code == 404 and "no seat" in missing.json()["error"]
 
 
+def test_the_owner_draws_members_without_a_team_into_the_open_places(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        club, people = club_of_three(c)
+        as_(c, people["Asha"][1])
+        night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "preset": "56-4", "tables": 2}).json()["id"]
+        ids = [people[n][0] for n in ("Asha", "Babu", "Chinnu")]
+        stranger = c.post(f"/api/nights/{night}/draw", json={"players": [*ids, people["Dev"][0]]})
+        assert stranger.status_code == 400 and "members who have no team" in stranger.json()["error"]
+        as_(c, people["Babu"][1])
+        assert c.post(f"/api/nights/{night}/draw", json={"players": ids}).status_code == 403
+        assert c.post(f"/api/nights/{night}/teams", json={"name": "B", "table": 1, "direction": 0}).status_code == 200
+        as_(c, people["Asha"][1])
+        r = c.post(f"/api/nights/{night}/draw", json={"players": [ids[0], ids[2]]})
+        assert r.status_code == 200, r.text
+        drawn = r.json()["teams"]          # 56-4: two to a side; the first open place is table 1, side 2
+        assert [(t["table"], t["direction"], sorted(t["players"])) for t in drawn] == [(1, 1, sorted([ids[0], ids[2]]))]
+        teams = c.get(f"/api/nights/{night}").json()["teams"]
+        assert sorted(p for t in teams for p in t["players"]) == sorted(ids)
+        again = c.post(f"/api/nights/{night}/draw", json={"players": [ids[0]]})
+        assert again.status_code == 400                      # drawn already: a team of her own now
+
+
 def test_signing_up_checks_the_direction_and_the_team_size_of_the_game(tmp_path: Path) -> None:
     with client(tmp_path / "t.db") as c:
         club, people = club_of_three(c)

@@ -82,3 +82,24 @@ def test_a_board_unfinished_anywhere_never_moves_the_live_standings(event: Event
     # and once that board is finished everywhere, the scores still sum to zero
     changed[(missing[0], board)] = data.draw(RESULT)
     assert sum(s.score for s in standings(changed, tables, boards, teams)) == 0
+
+
+@given(st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=3), max_size=40), st.integers(1, 6),
+       st.integers(1, 4), st.integers(1, 4), st.integers(0, 2**32))
+def test_a_draw_puts_each_player_in_one_team_of_a_sides_size_in_an_open_place(
+        players: list[str], tables: int, directions: int, per_team: int, seed: int) -> None:
+    import random
+
+    from fiftysix.server.nights.draw import draw, open_places
+
+    taken = {Seat(1, 0)} if tables > 1 else set()
+    places = open_places(tables, directions, taken)
+    teams = draw(players, places, per_team, random.Random(seed))
+    drawn = [p for _, members in teams for p in members]
+    assert len(drawn) == len(set(drawn)) and set(drawn) <= set(players)
+    assert all(0 < len(members) <= per_team for _, members in teams)
+    assert [place for place, _ in teams] == places[:len(teams)]          # open places, in order, none twice
+    assert not taken & {place for place, _ in teams}
+    # everyone is drawn while there is room; a short team only at the end
+    assert len(drawn) == min(len(set(players)), len(places) * per_team)
+    assert all(len(members) == per_team for _, members in teams[:-1])

@@ -7,6 +7,7 @@ Routes::
     GET  /api/nights/{night}               a member: the event, its teams, live (or final) standings
     POST /api/nights/{night}/teams         a member: {"name", "table", "direction", "partners"?} sign up a team
     GET  /api/nights/{night}/boards/{k}    a member: what each table did on board k, once it may be shown
+    POST /api/nights/{night}/draw          the owner: {"players": [ids]} drawn into teams in the open places
     POST /api/nights/{night}/start         the owner: seat the teams and deal -> {"tables": [{"table", "code", "url"}]}
     POST /api/nights/{night}/pause         the owner: pause every table (and resume: .../resume)
     POST /api/nights/{night}/replace       the owner: {"player"} the computer in that member's seat
@@ -19,6 +20,7 @@ table is on no page and in no standings until the event is closed.
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any
 
@@ -33,6 +35,7 @@ from ..limits import QuotaError
 from ..safejson import JSONResponse
 from ..serving import Server, address_of, part, table_link
 from .boards import directions
+from .draw import draw, open_places
 from .form import FormError, check_form
 from .running import (
     NOT_SEATED,
@@ -119,7 +122,11 @@ async def _view(ask: _Ask) -> Response:
     night = await _due(ask, night, club)
     teams = await store.teams(night["id"])
     table, shown = await event_standings(store, night)
-    return JSONResponse({**night, "teams": teams, "boards_shown": shown, "is_owner": club["owner"] == ask.player.id,
+    owner = club["owner"] == ask.player.id
+    signed = {p for t in teams for p in t["players"]}
+    free = [m for m in await ask.clubs.members(club["id"]) if m["id"] not in signed] \
+        if owner and night["status"] == "open" else []      # the owner's draw: who has no team yet
+    return JSONResponse({**night, "teams": teams, "without_team": free, "boards_shown": shown, "is_owner": club["owner"] == ask.player.id,
                          "final": night["status"] == CLOSED, "tables_made": await _links(ask, night, teams),
                          "standings": [{"team": s.team, "score": _score(s.score), "boards": s.boards}
                                        for s in table]})
@@ -194,6 +201,37 @@ async def _sign_up(ask: _Ask) -> Response:
     if night["starts"] is None and len(await store.teams(night["id"])) == night["tables"] * (max(seats) + 1):
         await _start_now(ask, night, club)      # start when full: every place at every table has its team
     return JSONResponse({"team": name, "table": table, "direction": direction})
+
+
+async def _draw(ask: _Ask) -> Response:
+    """The owner draws members who came without a team into the open places ({"players": [ids]}): teams of a
+    side's size, named after their players."""
+    found = await _night(ask, owner=True)
+    if isinstance(found, Response):
+        return found
+    night, club = found
+    if night["status"] != "open":
+        return ask.no(N_("sign-up is over: the event has started"))
+    store = nights_of(ask.server)
+    names = {m["id"]: m["name"] for m in await ask.clubs.members(club["id"])}
+    teams = await store.teams(night["id"])
+    signed = {p for t in teams for p in t["players"]}
+    players = ask.body.get("players")
+    if not isinstance(players, list) or not 0 < len(players) <= 128 \
+            or not all(isinstance(p, str) and p in names and p not in signed for p in players):
+        return ask.no(N_("players must be a list of members who have no team yet"))
+    seats = directions(night["preset"])
+    places = open_places(night["tables"], max(seats) + 1, {Seat(t["table"], t["direction"]) for t in teams})
+    drawn: list[dict[str, Any]] = []
+    for place, members in draw(players, places, seats.count(0), secrets.SystemRandom()):
+        name = " & ".join(names[p] for p in members)[:40]
+        if not await store.sign_up(night["id"], name, members, place):     # a name taken: the place's number
+            name = f"{name[:32]} ({place.table}-{place.direction + 1})"
+            if not await store.sign_up(night["id"], name, members, place):
+                continue
+        drawn.append({"team": name, "table": place.table, "direction": place.direction, "players": members})
+    placed = {p for d in drawn for p in d["players"]}
+    return JSONResponse({"teams": drawn, "undrawn": [p for p in players if p not in placed]})
 
 
 async def _board(ask: _Ask) -> Response:
@@ -295,6 +333,7 @@ def routes() -> list[BaseRoute]:
             Route("/api/nights/{night}", endpoint(_view, reads=True)),
             Route("/api/nights/{night}/teams", endpoint(_sign_up), methods=["POST"]),
             Route("/api/nights/{night}/boards/{board}", endpoint(_board, reads=True)),
+            Route("/api/nights/{night}/draw", endpoint(_draw), methods=["POST"]),
             Route("/api/nights/{night}/start", endpoint(_start), methods=["POST"]),
             Route("/api/nights/{night}/pause", endpoint(_pause), methods=["POST"]),
             Route("/api/nights/{night}/resume", endpoint(_resume), methods=["POST"]),

@@ -70,6 +70,14 @@ function ownerControls(night, id, api, post) {
     return b;
   };
   const row = h("div", { class: "row" });
+  if (night.status === "open" && night.without_team.length) {
+    const boxes = night.without_team.map((m) => h("label", { class: "night-free" },
+      h("input", { type: "checkbox", value: m.id, class: "nt-free" }), " ", m.name));
+    const drawButton = h("button", { id: "nt-draw" }, t("Draw the ticked members into teams"));
+    drawButton.addEventListener("click", () => post("draw", {
+      players: boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value) }));
+    row.append(h("div", { class: "night-form" }, ...boxes, drawButton));
+  }
   if (night.status === "open") row.append(button("nt-start", t("Start now"), "start"));
   if (night.status === "running") row.append(button("nt-pause", t("Pause every table"), "pause"));
   if (night.status === "paused") row.append(button("nt-resume", t("Resume"), "resume"));
