@@ -126,7 +126,7 @@ async def _view(ask: _Ask) -> Response:
     signed = {p for t in teams for p in t["players"]}
     free = [m for m in await ask.clubs.members(club["id"]) if m["id"] not in signed] \
         if owner and night["status"] == "open" else []      # the owner's draw: who has no team yet
-    return JSONResponse({**night, "teams": teams, "without_team": free, "boards_shown": shown, "is_owner": club["owner"] == ask.player.id,
+    return JSONResponse({**night, "teams": teams, "without_team": free, "boards_shown": shown, "is_owner": owner,
                          "final": night["status"] == CLOSED, "tables_made": await _links(ask, night, teams),
                          "standings": [{"team": s.team, "score": _score(s.score), "boards": s.boards}
                                        for s in table]})
