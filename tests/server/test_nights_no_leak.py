@@ -5,6 +5,7 @@ table's facts, while the event runs; closing opens everything."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +114,20 @@ def check_run(c: Any, club: str, people: dict[str, tuple[str, str]],
             assert page.status_code == (200 if b in shown else 403)
             served += page.text
         for t, (code, key) in codes.items():
-            for path in (f"/api/tables/{code}", f"/api/tables/{code}/deals"):
+            own = names[t - 1] == n
+            for path in (f"/api/tables/{code}", f"/api/tables/{code}/deals",
+                         *(f"/api/tables/{code}/deals/{b}.json" for b in range(1, boards + 1))):
                 read = c.get(path, params={"k": key})
-                own = names[t - 1] == n
-                assert read.status_code == (200 if closed or own else 403), (path, n, t)
+                assert read.status_code in ((200, 404) if closed or own else (403,)), (path, n, t)
+                served += read.text
+            if not (closed or own):      # the socket of another table of the running event: refused, nothing sent
+                with c.websocket_connect(f"/ws/{code}?k={key}") as ws:
+                    ws.send_json({"type": "hello", "token": people[n][1]})
+                    message = ws.receive_json()
+                    while message.get("type") != "error":
+                        assert message.get("view") is None and "table" not in message, message
+                        message = ws.receive_json()
+                    served += json.dumps(message)
         for t, b in finished:
             assert (secret(night, t, b) in served) == (b in shown)
 
