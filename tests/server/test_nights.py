@@ -259,6 +259,25 @@ def test_the_owner_draws_members_without_a_team_into_the_open_places(tmp_path: P
         assert again.status_code == 400                      # drawn already: a team of her own now
 
 
+def test_an_event_with_a_start_time_starts_at_the_first_look_after_it(tmp_path: Path) -> None:
+    import time as clock
+
+    with client(tmp_path / "t.db") as c:
+        club, people = club_of_three(c)
+        as_(c, people["Asha"][1])
+        starts = int(clock.time()) + 2
+        night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "preset": "56-4", "tables": 2, "boards": 1,
+                                                          "level": "beginner", "starts": starts}).json()["id"]
+        as_(c, people["Babu"][1])
+        assert c.post(f"/api/nights/{night}/teams", json={"name": "B", "table": 1, "direction": 0}).status_code == 200
+        assert c.get(f"/api/nights/{night}").json()["status"] == "open"       # not yet: and no table made
+        assert c.portal.call(nights_of(c.app.state.server).tables_of, night) == []
+        clock.sleep(max(0.0, starts - clock.time()) + 0.1)
+        view = c.get(f"/api/nights/{night}").json()          # a member's look after the time starts it
+        assert view["status"] == "running" and [t["table"] for t in view["tables_made"]] == [1]
+        assert len(c.portal.call(nights_of(c.app.state.server).tables_of, night)) == 2
+
+
 def test_signing_up_checks_the_direction_and_the_team_size_of_the_game(tmp_path: Path) -> None:
     with client(tmp_path / "t.db") as c:
         club, people = club_of_three(c)
@@ -282,7 +301,7 @@ def test_an_event_starts_when_full_and_closes_itself_rated_once_when_every_board
 
     from fiftysix.server.matches.schema import ratings
 
-    with client(tmp_path / "t.db") as c:
+    with client(tmp_path / "t.db", bot_delay=0.0, next_delay=0.0) as c:
         server = c.app.state.server
         people = {n: who(c, n) for n in ("Asha", "Babu", "Chinnu", "Dev")}
         as_(c, people["Asha"][1])

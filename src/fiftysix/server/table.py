@@ -115,9 +115,8 @@ class LiveTable(Knocking, ComputerPlayers):
         """Seated people who are not here count as dropped: the computer covers them after the grace period
         unless they come (at the start, and after the server seated people itself: a club night's teams)."""
         for seat in self.state.seats:
-            if seat.player is not None and seat.player not in self.presence.online \
-                    and seat.player not in self.drop_timers:
-                self._schedule_drop(seat.player)
+            if seat.player is not None and seat.player not in self.presence.online:
+                self._schedule_drop(seat.player)       # from now: a grace period is counted afresh
 
     async def stop(self) -> None:
         for timer in self.drop_timers.values():
