@@ -9,7 +9,6 @@ by hand from the stored deals, and the board pages show every table.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from sqlalchemy import select
 
 from fiftysix.server.db import deals
 from fiftysix.server.nights.routes import nights_of
-from helpers.live import LiveServer, browser_api
+from helpers.live import LiveServer, browser_api, on_server
 from helpers.page import SMALL_PHONE, until
 
 pytestmark = pytest.mark.browser
@@ -38,15 +37,6 @@ BOARDS, TABLES = 4, 3
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with LiveServer(tmp_path_factory.mktemp("db") / "night.db") as live:
         yield live
-
-
-def on_server(live: LiveServer, work: Any) -> Any:
-    """Run a coroutine function of the live server's own app on its event loop (the database lives there)."""
-    app = live.server.config.loaded_app
-    while not hasattr(app, "state"):
-        app = app.app
-    loop = live.server.servers[0].get_loop()
-    return asyncio.run_coroutine_threadsafe(work(app.state.server), loop).result(timeout=20)
 
 
 def person(browser: Any, live: LiveServer, name: str, viewport: dict[str, int], errors: list[str]) -> Any:

@@ -5,14 +5,13 @@ sideways scroll."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers.live import LiveServer, browser_api
+from helpers.live import LiveServer, browser_api, on_server
 from helpers.nights import finish_board
 
 pytestmark = pytest.mark.browser
@@ -28,15 +27,6 @@ SCREENSHOTS = Path("test-artifacts")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with LiveServer(tmp_path_factory.mktemp("db") / "nights.db") as live:
         yield live
-
-
-def on_server(live: LiveServer, work: Any) -> Any:
-    """Run a coroutine function of the live server's own app on its event loop (the database lives there)."""
-    app = live.server.config.loaded_app
-    while not hasattr(app, "state"):
-        app = app.app
-    loop = live.server.servers[0].get_loop()
-    return asyncio.run_coroutine_threadsafe(work(app.state.server), loop).result(timeout=10)
 
 
 def sideways(page: Any) -> bool:

@@ -64,3 +64,15 @@ def browser_api() -> Any:
             pytest.fail(f"{why} (CI=true: the browser tests must run)", pytrace=False)
         pytest.skip(why, allow_module_level=True)
     return pytest.importorskip("playwright.sync_api")
+
+
+def on_server(live: LiveServer, work: Any, timeout: float = 20) -> Any:
+    """Run a coroutine function of the live server's own app on its event loop (the database and the tables
+    live there), given the app's :class:`~fiftysix.server.serving.Server`; its result."""
+    import asyncio
+
+    app = live.server.config.loaded_app
+    while not hasattr(app, "state"):
+        app = app.app
+    loop = live.server.servers[0].get_loop()
+    return asyncio.run_coroutine_threadsafe(work(app.state.server), loop).result(timeout=timeout)
