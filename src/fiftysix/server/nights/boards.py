@@ -20,16 +20,16 @@ def board_dealer(board: int, seats: int) -> int:
     return (board - 1) % seats
 
 
-def board_result(result: Mapping[str, object], width: int) -> tuple[list[int], dict[str, object]]:
+def board_result(result: Mapping[str, object], width: int) -> tuple[list[int], dict[str, object] | None, object]:
     """A table's stored deal result read as a board's: the gain of each of the ``width`` directions (the deal's
-    ``score``; nothing to anyone when nobody declared) and what the board page shows of it."""
+    ``score``; nothing to anyone when nobody declared), the contract and whether it was made."""
     score = result.get("score")
     if isinstance(score, list | tuple) and len(score) == width and all(isinstance(x, int) for x in score):
         gains = [int(x) for x in score]
     else:
         gains = [0] * width
     contract = result.get("contract")
-    return gains, {"contract": contract if isinstance(contract, dict) else None, "made": result.get("made")}
+    return gains, (contract if isinstance(contract, dict) else None), result.get("made")
 
 
 def directions(preset: str) -> tuple[int, ...]:

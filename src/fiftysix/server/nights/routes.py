@@ -41,6 +41,7 @@ from .running import (
     NOT_SEATED,
     PAUSED,
     RUNNING,
+    MadeTable,
     as_host,
     at_every_table,
     close_event,
@@ -49,7 +50,7 @@ from .running import (
     start_event,
 )
 from .scoring import Seat, board_comparisons
-from .store import Nights
+from .store import BoardSummary, Night, Nights, TeamRow
 from .visibility import CLOSED, board_shown
 
 NO_NIGHT = N_("no event of your clubs has that id: ask the club's owner for its link")
@@ -62,7 +63,7 @@ def nights_of(server: Server) -> Nights:
     return part(server, Nights, lambda: Nights(server.db.engine))
 
 
-async def _night(ask: _Ask, owner: bool = False) -> tuple[dict[str, Any], dict[str, Any]] | Response:
+async def _night(ask: _Ask, owner: bool = False) -> tuple[Night, dict[str, Any]] | Response:
     """The path's event and its club when the player is a member of the club (``owner``: its owner)."""
     night_id = ask.request.path_params["night"]
     address = address_of(ask.request)
@@ -97,7 +98,7 @@ async def _create(ask: _Ask) -> Response:
     return JSONResponse({"id": night_id, "url": f"/club#n={night_id}"})
 
 
-def _summary(summary: dict[str, Any], key: str | None) -> dict[str, Any]:
+def _summary(summary: BoardSummary, key: str | None) -> dict[str, object]:
     """A board row's contract and result, with links to the table's record of that deal, its review and its
     double-dummy marks (the review page).  ``key``: the table's link secret, which the club page gives every
     member already; the table's own rule still refuses a person seated at another table until the event closes."""
@@ -132,7 +133,7 @@ async def _view(ask: _Ask) -> Response:
                                        for s in table]})
 
 
-async def _links(ask: _Ask, night: dict[str, Any], teams: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def _links(ask: _Ask, night: Night, teams: list[TeamRow]) -> list[dict[str, object]]:
     """The event's tables: a seated person sees only their own (the others hold boards they have not finished
     or will play), everyone else every table (to follow it, as the club page lets them)."""
     mine = next((t["table"] for t in teams if ask.player.id in t["players"]), None)
@@ -143,7 +144,7 @@ async def _links(ask: _Ask, night: dict[str, Any], teams: list[dict[str, Any]]) 
     return out
 
 
-async def _due(ask: _Ask, night: dict[str, Any], club: dict[str, Any]) -> dict[str, Any]:
+async def _due(ask: _Ask, night: Night, club: dict[str, Any]) -> Night:
     """Start an open event whose start time has come, close a running one whose every table played every
     board (a look at the event is enough: every process may do it, once); the event as it is now."""
     store = nights_of(ask.server)
@@ -158,7 +159,7 @@ async def _due(ask: _Ask, night: dict[str, Any], club: dict[str, Any]) -> dict[s
     return await store.get(night["id"]) or night
 
 
-async def _start_now(ask: _Ask, night: dict[str, Any], club: dict[str, Any]) -> list[dict[str, Any]] | Response:
+async def _start_now(ask: _Ask, night: Night, club: dict[str, Any]) -> list[MadeTable] | Response:
     """Start the event (once, whoever asks first): its tables made, the teams seated, board 1 dealt."""
     store = nights_of(ask.server)
     if not await store.set_status(night["id"], RUNNING, was=("open",)) and night["status"] == "open":

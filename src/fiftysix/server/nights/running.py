@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_
@@ -22,10 +22,18 @@ from ..state import LOBBY
 from ..table import LiveTable
 from .boards import directions
 from .scoring import Seat, Standing, places, standings
-from .store import Nights
+from .store import EventTable, Night, Nights, TeamRow
 from .visibility import CLOSED, shown_boards
 
 RUNNING, PAUSED = "running", "paused"
+
+
+class MadeTable(TypedDict):
+    """An event table as the start answers it: its number, code and link (with its secret: for the owner)."""
+
+    table: int
+    code: str
+    url: str
 
 
 @dataclass(frozen=True)
@@ -35,11 +43,11 @@ class Team:
     players: tuple[str, ...]
 
 
-def teams_of(rows: list[dict[str, Any]]) -> list[Team]:
+def teams_of(rows: list[TeamRow]) -> list[Team]:
     return [Team(r["name"], Seat(r["table"], r["direction"]), tuple(r["players"])) for r in rows]
 
 
-async def event_standings(store: Nights, night: Mapping[str, Any]) -> tuple[list[Standing], list[int]]:
+async def event_standings(store: Nights, night: Night) -> tuple[list[Standing], list[int]]:
     """The standings from the boards that may be shown (every table finished them, or the event is closed:
     then the others are dropped), and those boards."""
     progress = await store.progress(night["id"])
@@ -51,8 +59,8 @@ async def event_standings(store: Nights, night: Mapping[str, Any]) -> tuple[list
     return standings(results, night["tables"], night["boards"], seats), shown
 
 
-async def start_event(server: Server, store: Nights, night: Mapping[str, Any], owner_name: str,
-                      names: Mapping[str, str]) -> list[dict[str, Any]]:
+async def start_event(server: Server, store: Nights, night: Night, owner_name: str,
+                      names: Mapping[str, str]) -> list[MadeTable]:
     """Make the event's tables not made yet (a start cut short goes on where it stopped), seat the teams and
     deal board 1; the tables with their links.  ``names``: the club members' names by id.
 
@@ -61,15 +69,15 @@ async def start_event(server: Server, store: Nights, night: Mapping[str, Any], o
 
     bot = levels_for(night["game"]).get(night["level"], "random")
     teams = teams_of(await store.teams(night["id"]))
-    made = await store.tables_of(night["id"])
+    made: list[EventTable] = await store.tables_of(night["id"])
     for number in range(len(made) + 1, night["tables"] + 1):
         table = await server.hub.create(night["owner"], owner_name, {
             "preset": night["preset"], "fill": bot, "name": f"{night['name']} {number}", "public": False},
             event=night["id"])
         await clubs_of(server).add_table(table.code, night["club_id"])
         await store.add_table(night["id"], number, table.code)
-        made.append({"table": number, "code": table.code, "key": None})
-    out = []
+        made.append({"table": number, "code": table.code})
+    out: list[MadeTable] = []
     for row in made:
         live = await server.hub.get(row["code"])
         if live is None:
@@ -80,7 +88,7 @@ async def start_event(server: Server, store: Nights, night: Mapping[str, Any], o
     return out
 
 
-async def _seat_and_deal(table: LiveTable, night: Mapping[str, Any], teams: list[Team],
+async def _seat_and_deal(table: LiveTable, night: Night, teams: list[Team],
                          names: Mapping[str, str]) -> None:
     """The owner leaves the seat every host gets; each team sits in its direction's seats; board 1 is dealt."""
     owner = night["owner"]
@@ -102,7 +110,7 @@ async def _seat_and_deal(table: LiveTable, night: Mapping[str, Any], teams: list
     table.expect_seated()
 
 
-async def at_every_table(server: Server, store: Nights, night: Mapping[str, Any],
+async def at_every_table(server: Server, store: Nights, night: Night,
                          message: dict[str, Any]) -> list[str]:
     """Send ``message`` to every table of the event as its host (the owner), on whichever process writes it;
     the tables' refusals."""
@@ -130,7 +138,7 @@ async def as_host(server: Server, table: LiveTable, host: str, message: dict[str
 NOT_SEATED = N_("that member has no seat at this event's tables")
 
 
-async def seat_of(server: Server, store: Nights, night: Mapping[str, Any], player: str
+async def seat_of(server: Server, store: Nights, night: Night, player: str
                   ) -> tuple[LiveTable, int] | None:
     """The event table and seat where ``player`` sits, if any."""
     for row in await store.tables_of(night["id"]):
@@ -141,12 +149,13 @@ async def seat_of(server: Server, store: Nights, night: Mapping[str, Any], playe
     return None
 
 
-async def close_event(store: Nights, night: Mapping[str, Any]) -> bool:
+async def close_event(store: Nights, night: Night) -> bool:
     """Close the event and rate it once as one match of its family: the teams ranked by the final standings
     (ties share a place), people only (computers in empty seats take no part).  ``True`` if this call closed it.
     Safe to call again and from any process: the rating is written in the transaction that marks it done."""
     first = await store.set_status(night["id"], CLOSED)
-    table, _shown = await event_standings(store, {**night, "status": CLOSED})
+    closed: Night = {**night, "status": CLOSED}
+    table, _shown = await event_standings(store, closed)
     teams = {t.name: t for t in teams_of(await store.teams(night["id"]))}
     ranked = [list(teams[s.team].players) for s in table]
 

@@ -11,7 +11,7 @@ import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import BigInteger, Boolean, Column, Integer, MetaData, String, Table, Text, select, update
 from sqlalchemy.exc import IntegrityError
@@ -55,6 +55,48 @@ event_tables = Table(
     Column("table_no", Integer, primary_key=True),
     Column("code", String(16), nullable=False, unique=True),
 )
+class Night(TypedDict):
+    """An event as it leaves the store (every column but the seed)."""
+
+    id: str
+    club_id: str
+    owner: str
+    name: str
+    game: str
+    preset: str
+    boards: int
+    tables: int
+    level: str
+    starts: int | None
+    status: str
+
+
+class TeamRow(TypedDict):
+    name: str
+    table: int
+    direction: int
+    players: list[str]
+
+
+class EventTable(TypedDict):
+    table: int
+    code: str
+
+
+class BoardSummary(TypedDict):
+    contract: dict[str, object] | None
+    made: object
+    code: str
+    deal: int
+
+
+class BoardDone(TypedDict):
+    """Board ``deal`` finished at one table: each direction's result and what the board page shows of it."""
+
+    results: list[int]
+    summary: BoardSummary
+
+
 PUBLIC = (events.c.id, events.c.club_id, events.c.owner, events.c.name, events.c.game, events.c.preset,
           events.c.boards, events.c.tables, events.c.level, events.c.starts, events.c.status)
 """Every column but the seed, which never leaves the server (it would give away every board)."""
@@ -77,20 +119,20 @@ class Nights:
                                              ("name", "game", "preset", "boards", "tables", "level", "starts")}))
         return event_id
 
-    async def get(self, event_id: str) -> dict[str, Any] | None:
+    async def get(self, event_id: str) -> Night | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(*PUBLIC).where(events.c.id == event_id))).first()
-        return None if row is None else dict(row._mapping)
+        return None if row is None else _night(row)
 
     async def seed(self, event_id: str) -> str:
         async with self.engine.connect() as conn:
             return str((await conn.execute(select(events.c.seed).where(events.c.id == event_id))).scalar_one())
 
-    async def of_club(self, club_id: str) -> list[dict[str, Any]]:
+    async def of_club(self, club_id: str) -> list[Night]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(*PUBLIC).where(events.c.club_id == club_id)
                                        .order_by(events.c.created.desc()).limit(100))).all()
-        return [dict(r._mapping) for r in rows]
+        return [_night(r) for r in rows]
 
     async def set_status(self, event_id: str, status: str, was: tuple[str, ...] = ()) -> bool:
         """Move the event to ``status`` (from one of ``was`` when given; a closed event stays closed): ``True``
@@ -127,25 +169,25 @@ class Nights:
                 return False
         return True
 
-    async def teams(self, event_id: str) -> list[dict[str, Any]]:
+    async def teams(self, event_id: str) -> list[TeamRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(teams).where(teams.c.event_id == event_id)
                                        .order_by(teams.c.table_no, teams.c.direction))).all()
-        return [{"name": r.name, "table": r.table_no, "direction": r.direction, "players": json.loads(r.players)}
-                for r in rows]
+        return [{"name": str(r.name), "table": int(r.table_no), "direction": int(r.direction),
+                 "players": [str(p) for p in json.loads(r.players)]} for r in rows]
 
     async def add_table(self, event_id: str, table_no: int, code: str) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(event_tables.insert().values(event_id=event_id, table_no=table_no, code=code))
         self._table_event[code] = (event_id, table_no)
 
-    async def tables_of(self, event_id: str) -> list[dict[str, Any]]:
-        """The event's tables made so far, by number, with their link secrets (the tables' rows hold them)."""
+    async def tables_of(self, event_id: str) -> list[EventTable]:
+        """The event's tables made so far, by number."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(event_tables.c.table_no, event_tables.c.code)
                                        .where(event_tables.c.event_id == event_id)
                                        .order_by(event_tables.c.table_no))).all()
-        return [{"table": int(r.table_no), "code": str(r.code), "key": None} for r in rows]
+        return [{"table": int(r.table_no), "code": str(r.code)} for r in rows]
 
     async def running_tables(self, codes: list[str]) -> set[str]:
         """Those of ``codes`` that are tables of an event not yet closed: their matches are not shown yet."""
@@ -170,7 +212,7 @@ class Nights:
         self._table_event[code] = found
         return found
 
-    async def finished(self, event_id: str) -> dict[tuple[int, int], dict[str, Any]]:
+    async def finished(self, event_id: str) -> dict[tuple[int, int], BoardDone]:
         """(table, board) -> {"results", "summary"} for every board finished somewhere: the event tables' stored
         deals 1..boards.  Internal: what leaves the server goes through :mod:`.visibility` first."""
         async with self.engine.connect() as conn:
@@ -183,12 +225,12 @@ class Nights:
                 select(event_tables.c.table_no, event_tables.c.code, deals.c.number, deals.c.result)
                 .join(deals, deals.c.table_code == event_tables.c.code)
                 .where(event_tables.c.event_id == event_id, deals.c.number <= boards))).all()
-        out: dict[tuple[int, int], dict[str, Any]] = {}
+        out: dict[tuple[int, int], BoardDone] = {}
         for r in rows:
             result = r.result if isinstance(r.result, dict) else json.loads(r.result)
-            results, summary = board_result(result, width)
+            results, contract, made = board_result(result, width)
             out[(int(r.table_no), int(r.number))] = {"results": results, "summary": {
-                **summary, "code": str(r.code), "deal": int(r.number)}}
+                "contract": contract, "made": made, "code": str(r.code), "deal": int(r.number)}}
         return out
 
     async def progress(self, event_id: str) -> Progress | None:
@@ -198,3 +240,11 @@ class Nights:
         done = await self.finished(event_id)
         seated = {p: t["table"] for t in await self.teams(event_id) for p in t["players"]}
         return Progress(event["status"], event["tables"], event["boards"], frozenset(done), seated)
+
+
+def _night(row: Any) -> Night:
+    r = row._mapping
+    return {"id": str(r["id"]), "club_id": str(r["club_id"]), "owner": str(r["owner"]), "name": str(r["name"]),
+            "game": str(r["game"]), "preset": str(r["preset"]), "boards": int(r["boards"]),
+            "tables": int(r["tables"]), "level": str(r["level"]),
+            "starts": None if r["starts"] is None else int(r["starts"]), "status": str(r["status"])}
