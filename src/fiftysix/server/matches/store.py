@@ -150,16 +150,21 @@ def _plan(end: MatchEnd, tally: _Tally, current: dict[str, rating.Entry]) -> _Pl
     teams: list[list[rating.Entry]] = [[current[p] for p in people if team_of[p] == t]
                                        + [rating.anchor(end.game, b) for b in anchors.get(t, [])]
                                        for t in range(len(end.ranks))]
-    playing = [t for t, members in enumerate(teams) if members]
-    rated = {p for p in people if end.rated and rating.counts([teams[t] for t in playing], playing.index(team_of[p]))}
-    new: dict[str, tuple[float, float]] = {}
-    if rated:
-        updated = rating.rate([teams[t] for t in playing], [end.ranks[t] for t in playing])
-        for t, values in zip(playing, updated, strict=True):
-            for entry, value in zip(teams[t], values, strict=False):
-                if entry.player in rated:
-                    new[entry.player] = value
+    new = _new_ratings(teams, list(end.ranks)) if end.rated else {}
     return _Plan(summary, people, team_of, tally.stats, new)
+
+
+def _new_ratings(teams: list[list[rating.Entry]], ranks: list[int]) -> dict[str, tuple[float, float]]:
+    """The new ratings of the people who count (:func:`rating.counts`) when ``teams`` finish at ``ranks``
+    (empty teams take no part; anchors' values are thrown away)."""
+    playing = [t for t, members in enumerate(teams) if members]
+    counted = {e.player for t in playing for e in teams[t]
+               if e.player is not None and rating.counts([teams[u] for u in playing], playing.index(t))}
+    if not counted:
+        return {}
+    updated = rating.rate([teams[t] for t in playing], [ranks[t] for t in playing])
+    return {entry.player: value for t, values in zip(playing, updated, strict=True)
+            for entry, value in zip(teams[t], values, strict=True) if entry.player in counted}
 
 
 async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
@@ -192,16 +197,16 @@ async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
          "rating": {"before": [current[p].mu, current[p].sigma], "after": list(plan.new[p])}
          if p in plan.new else None}
         for p in plan.people])
-    await _write_ratings(conn, end, current, plan.new)
+    await _write_ratings(conn, end.game, end.id, current, plan.new)
     return True
 
 
-async def _write_ratings(conn: AsyncConnection, end: MatchEnd, current: dict[str, rating.Entry],
+async def _write_ratings(conn: AsyncConnection, family: str, key: str, current: dict[str, rating.Entry],
                          new: dict[str, tuple[float, float]]) -> None:
+    """The people's new ratings of ``family``, one more rated match each, ``key`` their last match."""
     for p, (mu, sigma) in sorted(new.items()):
-        values = {"mu": mu, "sigma": sigma, "matches": current[p].matches + 1, "last_match": end.id}
-        await conn.execute(ratings.update().where(ratings.c.player_id == p, ratings.c.family == end.game)
-                           .values(**values))
+        await conn.execute(ratings.update().where(ratings.c.player_id == p, ratings.c.family == family)
+                           .values(mu=mu, sigma=sigma, matches=current[p].matches + 1, last_match=key))
 
 
 def _kill_for_test() -> None:
@@ -218,16 +223,6 @@ async def rate_teams(conn: AsyncConnection, family: str, teams: list[list[str]],
     person's last match.  The "who counts" rule applies as for a table's match.  Returns the new ratings."""
     people = sorted({p for team in teams for p in team})
     current = await _current(conn, family, people)
-    entries = [[current[p] for p in team] for team in teams]
-    playing = [t for t, members in enumerate(entries) if members]
-    counted = {p for t in playing for p in teams[t]
-               if rating.counts([entries[u] for u in playing], playing.index(t))}
-    if not counted:
-        return {}
-    updated = rating.rate([entries[t] for t in playing], [ranks[t] for t in playing])
-    new = {entry.player: value for t, values in zip(playing, updated, strict=True)
-           for entry, value in zip(entries[t], values, strict=True) if entry.player in counted}
-    for p, (mu, sigma) in sorted(new.items()):
-        await conn.execute(ratings.update().where(ratings.c.player_id == p, ratings.c.family == family)
-                           .values(mu=mu, sigma=sigma, matches=current[p].matches + 1, last_match=key))
-    return {p: v for p, v in new.items() if p is not None}
+    new = _new_ratings([[current[p] for p in team] for team in teams], ranks)
+    await _write_ratings(conn, family, key, current, new)
+    return new

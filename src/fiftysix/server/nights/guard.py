@@ -13,8 +13,8 @@ from ..serving import Server
 from ..table import LiveTable
 from .boards import board_seed
 from .routes import nights_of
-from .running import close_event
-from .visibility import CLOSED, may_watch
+from .running import close_if_played
+from .visibility import may_watch
 
 ALL_PLAYED = N_("this table has played every board of the event: the standings are on the club page")
 OTHER_TABLE = N_("you play at another table of this event: its tables open to you when the event is closed")
@@ -37,11 +37,8 @@ def boards_done(server: Server) -> Callable[[str, int, dict[str, Any], list[int]
         itself needs no writing: its deal's row is the board (:meth:`.store.Nights.finished`)."""
         found = await nights.table_of(code)
         event = await nights.get(found[0]) if found is not None else None
-        if event is None or deal != int(event["boards"]) or event["status"] == CLOSED:
-            return
-        progress = await nights.progress(event["id"])
-        if progress is not None and all(progress.finished_everywhere(b) for b in range(1, deal + 1)):
-            await close_event(nights, event)
+        if event is not None and deal == event["boards"]:
+            await close_if_played(nights, event)
     return done
 
 

@@ -27,7 +27,6 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ...bots.levels import levels_for
 from ...core.meaning import N_, Meaning
 from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
 from ..errors import TableError
@@ -45,6 +44,8 @@ from .running import (
     as_host,
     at_every_table,
     close_event,
+    close_if_played,
+    event_bot,
     event_standings,
     seat_of,
     start_event,
@@ -153,9 +154,7 @@ async def _due(ask: _Ask, night: Night, club: dict[str, Any]) -> Night:
     elif night["status"] in (RUNNING, PAUSED):
         for row in await store.tables_of(night["id"]):     # after a restart: its tables deal on (not only the
             await ask.server.hub.get(row["code"])           # ones that were mid-deal, which come back by themselves)
-        progress = await store.progress(night["id"])
-        if progress is not None and all(progress.finished_everywhere(b) for b in range(1, night["boards"] + 1)):
-            await close_event(store, night)
+        await close_if_played(store, night)
     return await store.get(night["id"]) or night
 
 
@@ -312,8 +311,8 @@ async def _replace(ask: _Ask) -> Response:
     where = await seat_of(ask.server, nights_of(ask.server), night, player) if isinstance(player, str) else None
     if where is None:
         return ask.no(NOT_SEATED, 404)
-    bot = levels_for(night["game"]).get(night["level"], "random")
-    refusals = await as_host(ask.server, where[0], night["owner"], {"type": "replace", "seat": where[1], "bot": bot})
+    refusals = await as_host(ask.server, where[0], night["owner"],
+                             {"type": "replace", "seat": where[1], "bot": event_bot(night)})
     if refusals:
         return ask.no(refusals[0])
     return JSONResponse({"replaced": player, "seat": where[1]})

@@ -36,6 +36,11 @@ class MadeTable(TypedDict):
     url: str
 
 
+def event_bot(night: Night) -> str:
+    """The computer player of the event's level: it fills the seats no team took and replaces members."""
+    return levels_for(night["game"]).get(night["level"], "random")
+
+
 @dataclass(frozen=True)
 class Team:
     name: str
@@ -67,7 +72,7 @@ async def start_event(server: Server, store: Nights, night: Night, owner_name: s
     :raises TableError, QuotaError: when a table cannot be made (the tables made so far stay)."""
     from ..clubs.routes import clubs_of
 
-    bot = levels_for(night["game"]).get(night["level"], "random")
+    bot = event_bot(night)
     teams = teams_of(await store.teams(night["id"]))
     made: list[EventTable] = await store.tables_of(night["id"])
     for number in range(len(made) + 1, night["tables"] + 1):
@@ -147,6 +152,16 @@ async def seat_of(server: Server, store: Nights, night: Night, player: str
         if table is not None and seat is not None:
             return table, seat
     return None
+
+
+async def close_if_played(store: Nights, night: Night) -> None:
+    """Close a running event whose every table has finished every board (from any process, any number of
+    times: :func:`close_event` does it once)."""
+    if night["status"] == CLOSED:
+        return
+    progress = await store.progress(night["id"])
+    if progress is not None and progress.all_played:
+        await close_event(store, night)
 
 
 async def close_event(store: Nights, night: Night) -> bool:

@@ -27,6 +27,11 @@ class Progress:
     def finished_everywhere(self, board: int) -> bool:
         return all((t, board) in self.finished for t in range(1, self.tables + 1))
 
+    @property
+    def all_played(self) -> bool:
+        """Every table has finished every board: the event is over."""
+        return all(self.finished_everywhere(b) for b in range(1, self.boards + 1))
+
 
 def board_shown(progress: Progress, board: int) -> bool:
     """May ``board``'s results at all tables be served (to anyone: pages and standings are the same for all)?"""
