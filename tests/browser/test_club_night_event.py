@@ -91,7 +91,7 @@ def test_a_club_night_of_three_tables_over_four_boards(server: LiveServer, brows
     for page in (ben, chitra):
         assert page.request.post(server.url + "/api/clubs/join", data={"invite": club["invite"]}).ok
     night = asha.request.post(f"{server.url}/api/clubs/{club['id']}/nights", data={
-        "name": "Friday", "preset": "56-6", "boards": BOARDS, "tables": TABLES, "level": "club"}).json()["id"]
+        "name": "Friday", "preset": "56-6", "boards": BOARDS, "tables": TABLES, "level": "beginner"}).json()["id"]
     for page, table, team in ((ben, 1, "Ben's team"), (chitra, 2, "Chitra's team")):
         r = page.request.post(f"{server.url}/api/nights/{night}/teams", data={"name": team, "table": table,
                                                                                "direction": 0})
@@ -120,7 +120,8 @@ def test_a_club_night_of_three_tables_over_four_boards(server: LiveServer, brows
     until(ben, lambda p: deals_done(server, codes[0]) >= 2, limit=180, play=True)
     deadline = time.monotonic() + 120
     while deals_done(server, codes[2]) < BOARDS:
-        assert time.monotonic() < deadline, "table 3's computers did not play their boards"
+        assert time.monotonic() < deadline, ("table 3's computers did not play their boards",
+                                             deals_done(server, codes[2]), status(server, codes[2]))
         time.sleep(0.2)
     assert deals_done(server, codes[1]) == 1        # table 2: still on board 2
 

@@ -387,3 +387,43 @@ def test_a_running_events_matches_are_withheld_from_history_and_club_pages_until
         as_(c, people["Babu"][1])
         assert [m["id"] for m in c.get("/api/players/me/history").json()["matches"]] == [f"{codes[0]}/1"]
         assert [m["id"] for m in c.get(f"/api/clubs/{club}").json()["matches"]] == [f"{codes[0]}/1"]
+
+
+def test_a_match_that_ends_before_the_last_board_goes_on_with_the_next_board_dealt_as_everywhere(
+        tmp_path: Path) -> None:
+    """A 56 team out of tables at board 1 of table 1 (each team there is left one table, so the deal's loser is
+    out): with nobody at the table the computers start the rematch themselves, and board 2 is the event's board 2
+    (its seed and the dealer the rotation gives it), so the event still plays and closes with every board."""
+    import time as clock
+
+    from fiftysix.server.nights.boards import board_dealer
+    from fiftysix.server.state import PLAYING
+
+    with client(tmp_path / "t.db", bot_delay=0.1, next_delay=0.0) as c:
+        server = c.app.state.server
+        club, people = club_of_three(c)
+        as_(c, people["Asha"][1])
+        night = c.post(f"/api/clubs/{club}/nights", json={
+            **FORM, "preset": "56-4", "tables": 2, "boards": 3, "level": "beginner"}).json()["id"]
+        code = c.post(f"/api/nights/{night}/start", json={}).json()["tables"][0]["code"]       # table 1
+        table = server.hub.tables[code]
+        seen: list[tuple[int, int, int]] = []      # (match, board, dealer) of every board dealt
+
+        async def one_table_each() -> int:
+            assert table.state.status == PLAYING and table.state.match is not None
+            table.state.match.standings[:] = [1, 1]
+            return table.state.deals_count
+        assert c.portal.call(one_table_each) == 0
+        deadline = clock.monotonic() + 60
+        while c.portal.call(nights_of(server).get, night)["status"] != "closed":
+            assert clock.monotonic() < deadline, (table.state.status, table.state.deals_count)
+            state = table.state
+            if state.status == PLAYING and state.deal is not None:
+                now = (state.match_no, state.deals_count + 1, state.deal.dealer)
+                if not seen or seen[-1] != now:
+                    seen.append(now)
+            clock.sleep(0.02)
+        assert table.state.deals_count == 3 and table.state.match_no == 2, seen
+        assert (2, 2, board_dealer(2, 4)) in seen, seen
+        done = c.portal.call(nights_of(server).finished, night)
+        assert set(done) == {(t, b) for t in (1, 2) for b in (1, 2, 3)}

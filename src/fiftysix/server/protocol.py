@@ -38,7 +38,6 @@ joined with already changes nothing and is answered ``{"type": "joined", ...}``.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -268,9 +267,10 @@ async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str,
     elif isinstance(msg, Host):
         event["who"] = _host_seat(table, msg.seat).player
     elif isinstance(msg, Start | Rematch | NextDeal):
-        event["seed"], fixed = await table.next_seed()
-        if not isinstance(msg, NextDeal):   # a club night's board 1 is dealt by seat 0 (docs/spec/club-nights.md)
-            event["dealer"] = 0 if fixed else secrets.randbelow(len(table.state.seats))
+        if isinstance(msg, NextDeal):
+            event["seed"] = (await table.next_seed())[0]
+        else:
+            event["seed"], event["dealer"] = await table.next_start()
     return event
 
 

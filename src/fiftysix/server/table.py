@@ -28,6 +28,7 @@ from .history import History
 from .limits import INLINE_BOTS, Buckets, Limits
 from .matches.capture import deal_facts, match_end
 from .messages import Presence, snapshot, table_info
+from .nights.boards import board_dealer
 from .services import service_of
 from .state import TableError, TableState
 from .table_bots import ComputerPlayers, NotStored, default_bot
@@ -326,3 +327,10 @@ class LiveTable(Knocking, ComputerPlayers):
         """The seed of the next deal, and whether it is fixed (a club night's board: the same at every table)."""
         fixed = None if self.deal_seed is None else await self.deal_seed(self.state.deals_count + 1)
         return (secrets.randbits(62), False) if fixed is None else (fixed, True)
+
+    async def next_start(self) -> tuple[int, int]:
+        """The seed and first dealer of a match (a start or a rematch): a club night's board is dealt by the same
+        seat at every table (nights/boards.board_dealer), any other match by a seat drawn at random."""
+        seed, fixed = await self.next_seed()
+        seats = len(self.state.seats)
+        return seed, (board_dealer(self.state.deals_count + 1, seats) if fixed else secrets.randbelow(seats))

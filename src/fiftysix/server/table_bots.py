@@ -18,7 +18,7 @@ from .connection import Connection
 from .errors import NoMoreDeals
 from .limits import INLINE_BOTS
 from .messages import Presence
-from .state import DEAL_OVER, PLAYING, TableError, TableState
+from .state import DEAL_OVER, MATCH_OVER, PLAYING, TableError, TableState
 from .timing import Timing
 
 log = logging.getLogger("fiftysix.server")
@@ -63,6 +63,8 @@ class ComputerPlayers:
 
         async def next_seed(self) -> tuple[int, bool]: ...
 
+        async def next_start(self) -> tuple[int, int]: ...
+
     def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
         seat = self.state.seats[table_seat]
         if seat.bot is not None:
@@ -74,7 +76,8 @@ class ComputerPlayers:
         return None
 
     def pending_action(self) -> tuple[str, int] | None:
-        """What the computer players should do next: ``("move", table seat)``, ``("next", -1)`` or nothing."""
+        """What the computer players should do next: ``("move", table seat)``, ``("next", -1)``,
+        ``("rematch", -1)`` or nothing."""
         state = self.state
         if state.paused:
             return None
@@ -85,10 +88,16 @@ class ComputerPlayers:
         elif state.status == DEAL_OVER and (self.conns or not state.rated) and not self.dealt_all:
             # with no one there at all a table pauses; a club night's table deals its boards on (its computers
             # cover the people away), so that no other table of the event waits for it
-            people = [s.player for s in state.seats if s.player is not None]
-            if not any(p in self.presence.online for p in people):
+            if not self._anyone_seated_here():
                 return ("next", -1)
+        elif state.status == MATCH_OVER and not state.rated and not self.dealt_all and not self._anyone_seated_here():
+            # a club night's 56 team out of tables (or a 55 match at its end) before the last board: the next
+            # board starts a new match, as if its people had asked for the rematch
+            return ("rematch", -1)
         return None
+
+    def _anyone_seated_here(self) -> bool:
+        return any(s.player in self.presence.online for s in self.state.seats if s.player is not None)
 
     async def _bot_loop(self) -> None:
         backoff = 0.0
@@ -120,6 +129,9 @@ class ComputerPlayers:
         kind, table_seat = pending
         if kind == "next":
             return {"kind": "next", "seed": (await self.next_seed())[0]}
+        if kind == "rematch":       # in the host's name: the event's owner hosts every table of the event
+            seed, dealer = await self.next_start()
+            return {"kind": "rematch", "player": self.state.host, "seed": seed, "dealer": dealer}
         name = self._bot_for(table_seat) or "random"
         state = self.state
         assert state.deal is not None, "a computer player's move is pending only during a deal"

@@ -146,6 +146,7 @@ async function main() {
   select.addEventListener("change", renderOptions);
   renderOptions();
   $("create-btn").addEventListener("click", create);
+  $("create-btn").disabled = false;     // enabled only now: a tap before the games are read would do nothing
   const go = () => {
     const code = $("join-code").value.trim().toUpperCase();
     if (code) location.href = `/t/${encodeURIComponent(code)}`;
