@@ -14,6 +14,10 @@ Each figure is the median of ``--rounds`` turns of ``--seconds`` each, and the b
 best turn is the nearest to what one core does alone (neighbours only ever slow a turn down).
 
     .venv/bin/python bench/vector_env.py [--presets 56-6,56-4] [--tables 256] [--seconds 2] [--rounds 3]
+        [--bots rules]      # the other teams' seats played by our bot inside the env
+
+With ``--bots`` an episode still counts one deal, the bots' moves included: the figure is what a learner
+playing team 0 against that bot gets.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import time
 import numpy as np
 
 from fiftysix.games import game_of_preset
+from fiftysix.research.train import team_env
 from fiftysix.research.vector import VectorEnv
 
 
@@ -81,13 +86,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--mask-policy", action="store_true")
+    parser.add_argument("--bots", default=None, metavar="BOT",
+                        help="seat this bot at the other teams' seats (the learner plays team 0's)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} at the start; {os.cpu_count()} CPUs; CPU time; "
-          f"{args.tables} tables; policy {'argmax over the mask' if args.mask_policy else 'sample_legal'}")
+          f"{args.tables} tables; policy {'argmax over the mask' if args.mask_policy else 'sample_legal'}"
+          f"{'; other teams: ' + args.bots if args.bots else ''}")
     print(f"{'preset':10} {'vector episodes/s':>18} {'engine deals/s':>15} {'ratio':>6}   "
           f"{'best vector':>11} {'best engine':>11} {'ratio':>6}")
     for preset in args.presets.split(","):
-        env = VectorEnv(preset, num_tables=args.tables)
+        env = team_env(preset, args.tables, args.bots)
         env.reset(seed=1)
         rng = np.random.default_rng(1)
         vec: list[float] = []

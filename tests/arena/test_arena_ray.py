@@ -28,6 +28,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_head(env: dict[str, str]) -> int:
+    """``ray start --head`` on 127.0.0.1 with one CPU, on a free port (returned)."""
+    port = free_port()
+    start = subprocess.run([RAY, "start", "--head", "--port", str(port), "--node-ip-address", "127.0.0.1",
+                            "--num-cpus", "1", "--include-dashboard=false", "--disable-usage-stats"],
+                           env=env, capture_output=True, text=True, timeout=180)
+    assert start.returncode == 0, start.stderr[-2000:]
+    return port
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """``ray start --head`` on the loopback address with one CPU; ``ray stop`` afterwards."""
@@ -37,11 +47,7 @@ def cluster():
            # ray.init decides whether the cluster and this client use one)
            "RAY_AUTH_MODE": "disabled",
            "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}   # Ray's switch that keeps every service on 127.0.0.1
-    port = free_port()
-    start = subprocess.run([RAY, "start", "--head", "--port", str(port), "--node-ip-address", "127.0.0.1",
-                            "--num-cpus", "1", "--include-dashboard=false", "--disable-usage-stats"],
-                           env=env, capture_output=True, text=True, timeout=180)
-    assert start.returncode == 0, start.stderr[-2000:]
+    port = start_head(env)
     try:
         yield f"127.0.0.1:{port}", env
     finally:

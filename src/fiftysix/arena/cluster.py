@@ -8,10 +8,13 @@ import ``fiftysix`` (install it there).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
-from collections.abc import Callable
-from typing import Any
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 from .duplicate import ArenaConfig, ChunkResult, run_chunk
 
@@ -49,18 +52,61 @@ def connect(address: str) -> Any:
     ray = _ray()
     if ray.is_initialized():
         return ray
+    with tempfile.TemporaryFile() as said:
+        _init(ray, address, said)
+    return ray
+
+
+def _init(ray: Any, address: str, said: IO[bytes]) -> None:
+    """``ray.init``, with what Ray writes to fd 2 meanwhile kept in ``said``: shown if the cluster is joined;
+    read for the reason if not (a head that wants a token says so in its log lines only, while the exception
+    says "Failed to connect").
+
+    :raises RuntimeError: in one sentence, with the fix when the reason is a missing token.
+    """
     try:
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        with _stderr_to(said):      # Ray's C++ client writes each retry to fd 2 itself
+            if address == "local":
+                ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
     except Exception as e:   # noqa: BLE001 - Ray raises many kinds; each is told to the user in one sentence
-        if _token_refused(e):
-            raise RuntimeError(TOKEN_HELP.format(address=address, error=e)) from None
+        log = _read(said)
+        if _token_refused(e) or _token_refused_in(log):
+            raise RuntimeError(TOKEN_HELP.format(address=address, error=_refusal_line(log) or e)) from None
         if isinstance(e, ConnectionError | RuntimeError | ValueError):
             raise RuntimeError(f"cannot join the Ray cluster at {address!r}: {e}") from None
         raise
-    return ray
+    sys.stderr.write(_read(said))
+
+
+@contextlib.contextmanager
+def _stderr_to(file: IO[bytes]) -> Iterator[None]:
+    """File descriptor 2 (where Ray's C++ code writes) into ``file`` for a while."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        os.dup2(file.fileno(), 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _read(file: IO[bytes]) -> str:
+    file.seek(0)
+    return file.read().decode("utf-8", "replace")
+
+
+def _token_refused_in(log: str) -> bool:
+    return "InvalidAuthToken" in log or "Unauthenticated" in log
+
+
+def _refusal_line(log: str) -> str:
+    """Ray's own words of the refusal, from its last log line that has them."""
+    lines = [line for line in log.splitlines() if _token_refused_in(line)]
+    return lines[-1].split("] ", 1)[-1].strip() if lines else ""
 
 
 TOKEN_HELP = ("cannot join the Ray cluster at {address!r}: it asks for Ray's authentication token ({error}). "

@@ -157,6 +157,17 @@ class Encoding:
             return self.call_action[move.text]
         return self._choice_action[str(move)]
 
+    def text_action(self, text: str, phase: str) -> int:
+        """The action of a legal move's text in a view of ``phase`` (a call and a trump choice may read alike).
+
+        :raises KeyError: for a text that is no move of the phase.
+        """
+        if phase == "auction":
+            return self.call_action[text]
+        if phase == "trump":
+            return self._choice_action[text]
+        return self.card_action(text)
+
     def card_action(self, card: Card | str) -> int:
         return self.first_card + self.kind_of[str(card)]
 

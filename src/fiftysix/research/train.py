@@ -15,12 +15,17 @@ table's deal seeds do not depend on the actions), with the difference's 95% inte
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from ..bots import make_bot
+from ..views import view
+from .seated import bot_seed
+from .table import Encoding
 from .vector import VectorEnv
 
 FloatArray = npt.NDArray[np.float64]
@@ -37,6 +42,22 @@ class Policy:
     def zeros(cls, env: VectorEnv) -> Policy:
         highs = np.concatenate([np.full(p.size, max(p.high, 1.0)) for p in env.layout.pieces])
         return cls(np.zeros((env.observation_size + 1, env.num_actions)), 1.0 / highs)
+
+    def save(self, path: str, rules: object) -> None:
+        """Write the weights, the scale and the rules they were learned for (``.npz``)."""
+        np.savez(path, weights=self.weights, scale=self.scale, rules=json.dumps(rules))
+
+    @classmethod
+    def load(cls, path: str) -> tuple[Policy, object]:
+        """A policy written by :meth:`save`, and its rules.
+
+        :raises ValueError: for a file that is not such a policy.
+        """
+        try:
+            with np.load(path) as f:
+                return cls(f["weights"], f["scale"]), json.loads(str(f["rules"]))
+        except (OSError, KeyError, ValueError) as e:
+            raise ValueError(f"{path}: not a policy written by Policy.save ({e})") from None
 
     def features(self, obs: npt.NDArray[np.float32]) -> FloatArray:
         x = obs.astype(np.float64) * self.scale
@@ -62,13 +83,54 @@ class Curve:
     """Mean team-0 score of the deals finished in each stretch of training."""
 
     points: list[tuple[int, float]] = field(default_factory=list)
+    steps: int = 0      # the steps trained (fewer than asked when a time limit ended the training)
+
+
+def team_env(rules: object, tables: int, opponents: str | None, autoreset: bool = True) -> VectorEnv:
+    """The env of team 0's learner: the other teams' seats played at random by the caller (``opponents``
+    ``None``) or by our bot of that name, seated in the env (:mod:`.seated`)."""
+    if opponents is None:
+        return VectorEnv(rules, num_tables=tables, autoreset=autoreset)
+    team_of = Encoding(rules).team_of    # type: ignore[arg-type]
+    return VectorEnv(rules, num_tables=tables, autoreset=autoreset,
+                     bots={s: opponents for s, t in enumerate(team_of) if t != 0})
+
+
+class Teacher:
+    """One of our bots at the learner's seats of every table, to imitate: its move at each, as an action."""
+
+    def __init__(self, env: VectorEnv, name: str, seed: int) -> None:
+        if env.kitty:
+            raise ValueError("imitation plays 56 only (55's discard is made card by card in the env)")
+        self.env = env
+        self.bots = [make_bot(name, bot_seed(seed, i, -1), env.game.name) for i in range(env.num_tables)]
+
+    def actions(self, tables: npt.NDArray[np.int64], seats: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        env = self.env
+        out = [env.enc.text_action(self.bots[i].choose(view(env.deals[i], s)), env.deals[i].phase)
+               for i, s in zip(tables.tolist(), seats.tolist(), strict=True)]
+        return np.array(out, np.int64)
+
+
+def _imitate(policy: Policy, x: FloatArray, p: FloatArray, taught: npt.NDArray[np.int64], lr: float) -> None:
+    """One step of behaviour cloning: towards the teacher's actions (the gradient of their log-probability)."""
+    y = -p
+    y[np.arange(len(taught)), taught] += 1.0
+    policy.weights += lr * (x.T @ y) / len(x)
 
 
 def train(rules: object = "56-4", steps: int = 3000, tables: int = 256, lr: float = 0.05, seed: int = 0,
-          report_every: int = 250, verbose: bool = False) -> tuple[Policy, Curve]:
-    """Train team 0's policy for ``steps`` steps of ``tables`` tables."""
-    env = VectorEnv(rules, num_tables=tables)
-    policy = Policy.zeros(env)
+          report_every: int = 250, verbose: bool = False, opponents: str | None = None,
+          policy: Policy | None = None, minutes: float | None = None, imitate: str | None = None,
+          imitate_steps: int = 0) -> tuple[Policy, Curve]:
+    """Train team 0's policy for ``steps`` steps of ``tables`` tables (or until ``minutes`` have passed), against
+    random play or ``opponents`` (a bot's name: ``"rules"``), from ``policy`` (default: all weights zero).
+
+    With ``imitate`` (a bot's name) the first ``imitate_steps`` steps are behaviour cloning: that bot plays the
+    learner's seats and the policy learns its moves; policy gradient goes on from there."""
+    env = team_env(rules, tables, opponents)
+    policy = policy or Policy.zeros(env)
+    teacher = Teacher(env, imitate, seed) if imitate and imitate_steps > 0 else None
     rng = np.random.default_rng(seed)
     learner = np.array([t == 0 for t in env.enc.team_of])
     obs, info = env.reset(seed=seed)
@@ -79,14 +141,21 @@ def train(rules: object = "56-4", steps: int = 3000, tables: int = 256, lr: floa
     curve = Curve()
     start = time.monotonic()
     for step in range(1, steps + 1):
+        if minutes is not None and time.monotonic() - start > 60 * minutes:
+            break
+        curve.steps = step
         actions = env.sample_legal(rng)
         mine = np.flatnonzero(learner[info["to_move"]])
         if len(mine):
             x = policy.features(obs[mine])
             p = policy.probabilities(x, info["action_mask"][mine])
-            chosen = _choose(p, rng)
-            actions[mine] = chosen
-            pending.append((mine, x, chosen, p, info["deals_done"][mine].copy()))
+            if teacher is not None and step <= imitate_steps:
+                actions[mine] = taught = teacher.actions(mine, info["to_move"][mine])
+                _imitate(policy, x, p, taught, lr)
+            else:
+                chosen = _choose(p, rng)
+                actions[mine] = chosen
+                pending.append((mine, x, chosen, p, info["deals_done"][mine].copy()))
         obs, rewards, terminations, _, info = env.step(actions)
         for i in np.flatnonzero(terminations).tolist():
             g = float(rewards[i, 0])
@@ -130,11 +199,11 @@ def _update(policy: Policy, pending: list[tuple[npt.NDArray[np.int64], FloatArra
 
 
 def evaluate(policy: Policy | None, rules: object = "56-4", deals: int = 2000, tables: int = 250,
-             seed: int = 12345) -> npt.NDArray[np.float64]:
+             seed: int = 12345, opponents: str | None = None) -> npt.NDArray[np.float64]:
     """Team 0's score in each of the first deal of ``deals // tables`` resets of ``tables`` tables, team 0 playing
-    ``policy`` (greedy) or, with ``None``, at random; the other seats at random.  Deals are the same for the same
-    seed whatever the policy."""
-    env = VectorEnv(rules, num_tables=tables, autoreset=False)
+    ``policy`` (greedy) or, with ``None``, at random; the other seats at random or by ``opponents``.  Deals are the
+    same for the same seed whatever the policy."""
+    env = team_env(rules, tables, opponents, autoreset=False)
     learner = np.array([t == 0 for t in env.enc.team_of])
     scores: list[float] = []
     for r in range(deals // tables):
@@ -183,7 +252,7 @@ def write_plot(curve: Curve, path: str, title: str, learned: float | None = None
     ax.set_ylabel("team 0's score a deal (tables)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -198,19 +267,35 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deals", type=int, default=4000, help="deals of the evaluation")
     parser.add_argument("--plot", default=None, metavar="FILE", help="write a PNG of the learning curve")
+    parser.add_argument("--opponents", default=None, metavar="BOT",
+                        help="the other team's seats played by this bot (rules, pimc, ...), seated in the env; "
+                             "default: random play")
+    parser.add_argument("--imitate", default=None, metavar="BOT",
+                        help="begin with behaviour cloning of this bot at the learner's seats (56)")
+    parser.add_argument("--imitate-steps", type=int, default=0, help="steps of behaviour cloning (with --imitate)")
+    parser.add_argument("--minutes", type=float, default=None, help="stop training after this many minutes")
+    parser.add_argument("--save", default=None, metavar="FILE",
+                        help="write the policy (.npz) for python -m fiftysix.research.policy_bot")
     args = parser.parse_args()
     start = time.monotonic()
-    policy, curve = train(args.rules, args.steps, args.tables, args.lr, args.seed, verbose=True)
+    policy, curve = train(args.rules, args.steps, args.tables, args.lr, args.seed, verbose=True,
+                          opponents=args.opponents, minutes=args.minutes, imitate=args.imitate,
+                          imitate_steps=args.imitate_steps)
     trained = time.monotonic() - start
-    learned = evaluate(policy, args.rules, args.deals)
-    random_ = evaluate(None, args.rules, args.deals)
+    if args.save:
+        policy.save(args.save, args.rules)
+        print(f"wrote {args.save}")
+    learned = evaluate(policy, args.rules, args.deals, opponents=args.opponents)
+    random_ = evaluate(None, args.rules, args.deals, opponents=args.opponents)
     diff = learned - random_
     half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
-    print(f"trained {trained:.0f} s; evaluation on {len(diff)} deals: learned {learned.mean():+.3f}, random "
-          f"{random_.mean():+.3f} team-0 score a deal; difference {diff.mean():+.3f} ± {half:.3f} (95%)")
+    against = args.opponents or "random"
+    print(f"trained {trained:.0f} s; evaluation on {len(diff)} deals against {against}: learned "
+          f"{learned.mean():+.3f}, random {random_.mean():+.3f} team-0 score a deal; difference "
+          f"{diff.mean():+.3f} ± {half:.3f} (95%)")
     if args.plot:
-        write_plot(curve, args.plot, f"REINFORCE, linear policy, {args.rules}: {args.steps} steps of {args.tables} "
-                   f"tables ({trained:.0f} s)", float(learned.mean()), float(random_.mean()))
+        write_plot(curve, args.plot, f"REINFORCE, linear policy, {args.rules} against {against}: {curve.steps} "
+                   f"steps of {args.tables} tables ({trained:.0f} s)", float(learned.mean()), float(random_.mean()))
         print(f"wrote {args.plot}")
 
 

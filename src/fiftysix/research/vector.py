@@ -30,7 +30,7 @@ observation then has the pieces ``kitty_size``, ``discard``, ``pending_discard``
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ from ..core.cards import Card
 from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ..core.moves import Call, Move
 from ..games.spec import GameSpec
+from .seated import BotSeats, check_bots
 from .table import Encoding
 
 PHASES = (AUCTION, TRUMP, PLAY, OVER)
@@ -204,12 +205,16 @@ class VectorEnv(GymVectorEnv):
         at its deal's end (``to_move`` -1, no legal action, its actions ignored) until :meth:`reset`.
     :param reward_seat: ``None`` (default): ``step``'s rewards are (N, seats), every seat's score; a seat:
         rewards are (N,), that seat's score, as Gymnasium's vector wrappers (``RecordEpisodeStatistics``) expect.
-    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat.
+    :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
+        other seats only (:mod:`fiftysix.research.seated`).
+    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat, a bot seat
+        or name that is not one, or bots in every seat.
     :raises RulesError: for an unknown preset or option.
     """
 
     def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
-                 autoreset: bool = True, reward_seat: int | None = None) -> None:
+                 autoreset: bool = True, reward_seat: int | None = None,
+                 bots: Mapping[int, str] | None = None) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
@@ -298,6 +303,8 @@ class VectorEnv(GymVectorEnv):
         self._ready = False
         self.autoreset = autoreset
         self._init_spaces()
+        self.bot_seats = (BotSeats(check_bots(bots, n, self.game.name), self.game.name, num_tables) if bots
+                          else None)
 
     def _init_spaces(self) -> None:
         """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
@@ -348,6 +355,9 @@ class VectorEnv(GymVectorEnv):
         self._start(list(range(self.num_tables)))
         self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self.deals]
         self._ready = True
+        if self.bot_seats is not None:    # the bots call until a learner's seat is to move (no deal ends so)
+            self.bot_seats.reset(base)
+            self._bots_play(np.zeros((self.num_tables, self.n), np.float32), np.zeros(self.num_tables, np.bool_))
         return self._observe_movers(), self._info()
 
     def step(self, actions: Sequence[int] | npt.NDArray[Any]) -> tuple[
@@ -436,8 +446,15 @@ class VectorEnv(GymVectorEnv):
             self._deals_ended(over, rewards, to_move)
             terminations[over] = True
         self._to_move[:] = to_move
+        return self._answer(rewards, terminations)
+
+    def _answer(self, rewards: FloatArray, terminations: BoolArray) -> tuple[
+            FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
+        """``step``'s answer, once the bots (if any) have played up to a learner's turn."""
+        if self.bot_seats is not None:
+            self._bots_play(rewards, terminations)
         out = rewards if self.reward_seat is None else rewards[:, self.reward_seat]
-        return (self._observe_movers(), out, terminations, np.zeros(N, np.bool_), self._info())
+        return (self._observe_movers(), out, terminations, np.zeros(self.num_tables, np.bool_), self._info())
 
     def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int]) -> None:
         """The rewards of tables whose deal just ended, and their next deals (or their final arrays)."""
@@ -455,6 +472,24 @@ class VectorEnv(GymVectorEnv):
         self._episode_array[over] += 1
         if self.autoreset:
             self._start(over)
+
+    def _bots_play(self, rewards: FloatArray, terminations: BoolArray) -> None:
+        assert self.bot_seats is not None
+        self.bot_seats.play(self.deals, self._to_move.tolist(), self._team_of, rewards, terminations,
+                            self._deal_ended_by_bot, self._sync)
+
+    def _deal_ended_by_bot(self, i: int) -> None:
+        """A seated bot's move ended table ``i``'s deal (its rewards are written): the next deal, or the arrays
+        of the deal's end (the bots' moves were pushed on the deal, not stepped through the arrays)."""
+        self.episodes[i] += 1
+        self._episode_array[i] += 1
+        if self.autoreset:
+            self.deals[i] = self._fresh_deal(i)
+            self._start([i])
+            to_move = self.deals[i].to_move
+            self._to_move[i] = -1 if to_move is None else to_move
+        else:
+            self._sync(i)
 
     def _calls_made(self, ia: IntArray, seats: IntArray, actions: IntArray) -> None:
         """The last call, the number of calls and the standing bid of tables where a call was just made."""
