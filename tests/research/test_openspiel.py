@@ -7,7 +7,7 @@ import pickle
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -70,6 +70,7 @@ def test_the_observers_agree_with_the_state_methods(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 31 - 1))
+@example(seed=3263)     # 56-hidden: random calls whose bid forms no deal agreeing with the view fits
 def test_a_player_sees_the_same_in_every_deal_that_agrees_with_its_view(preset: str, seed: int) -> None:
     """resample_from_infostate changes what the player cannot see; nothing it observes may change."""
     game = load(preset)

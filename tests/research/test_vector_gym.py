@@ -82,7 +82,7 @@ def test_record_episode_statistics_runs_on_it() -> None:
 
 def test_55_memory_stays_bounded_over_many_steps() -> None:
     """Every 55 auction builds fresh legal tuples: the env remembered each (85,780 after 2,400 steps)."""
-    from fiftysix.research import vector
+    from fiftysix.research import vector_bank
 
     env = VectorEnv("55", num_tables=64)
     env.reset(seed=1)
@@ -92,7 +92,7 @@ def test_55_memory_stays_bounded_over_many_steps() -> None:
         env.step(env.sample_legal(rng))
         if step % 100 == 99:
             sizes.append(len(env._row_of_id) + len(env._row_of) + len(env._bid_ids))
-    assert max(sizes) <= vector._ROW_IDS_KEPT + 1000
+    assert max(sizes) <= vector_bank._ROW_IDS_KEPT + 1000
     assert len(env._row_of) < 1000 and len(env._bid_ids) < 1000
 
 

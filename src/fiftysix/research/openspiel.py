@@ -43,7 +43,9 @@ _KEEP = 32     # samplers kept: a search resamples one view many times, and read
 
 def sample_deal(seat_view: dict[str, Any], rng: random.Random) -> Deal:
     """A deal consistent with one seat's view, at the view's position (the game's deal sampler, reached
-    through its :class:`~fiftysix.games.spec.GameSpec`).
+    through its :class:`~fiftysix.games.spec.GameSpec`).  What the calls claim is a convention, not a fact of
+    the view (a random player bids anything), so it is not asked for: only the facts (the cards seen, the voids
+    shown).
 
     :raises SamplingError: if none is found.
     :raises ValueError: for a view that is not a view of its game.
@@ -52,7 +54,7 @@ def sample_deal(seat_view: dict[str, Any], rng: random.Random) -> Deal:
     sampler = _SAMPLERS.get(key)
     if sampler is None:
         game = GAMES[seat_view["game"]]
-        sampler = _SAMPLERS[key] = game.sampler(game.observe(seat_view))
+        sampler = _SAMPLERS[key] = game.sampler(game.observe(seat_view), use_bids=False)
         if len(_SAMPLERS) > _KEEP:
             _SAMPLERS.popitem(last=False)
     else:

@@ -1,0 +1,128 @@
+"""What every part of the vector env (:class:`.vector.VectorEnv`) holds: its arrays and tables, declared once.
+
+The env is composed of parts along its seams, each in its own file: the legal moves as a mask bank
+(:mod:`.vector_bank`), the arrays of the compact observation, dealing and observing (:mod:`.vector_arrays`), 55's
+kitty and discard (:mod:`.vector_kitty`), and the env itself, its Gymnasium API and its step (:mod:`.vector`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.deal import Deal
+from ..core.moves import Move
+from ..core.options import Rules
+from ..games.spec import GameSpec
+from .compact import Layout
+from .table import Encoding
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class VectorTables:
+    """The state of N tables, shared by the env's parts (set in :meth:`.vector.VectorEnv.__init__`)."""
+
+    enc: Encoding
+    game: GameSpec
+    rules: Rules
+    dealer: int
+    num_tables: int
+    layout: Layout
+    n: int                      # seats
+    k: int                      # card kinds
+    kitty: int                  # 55's kitty size (0 in 56)
+    num_actions: int
+    first_card: int             # actions from this one on are cards
+    autoreset: bool
+    _ready: bool                # reset() was called
+    deals: list[Deal]
+    deal_seeds: list[int]
+    episodes: list[int]
+    _rngs: list[random.Random]
+    _seed_array: IntArray
+    _episode_array: IntArray
+    # each table's observation pieces, kept up to date move by move
+    _pub: FloatArray            # every piece but the private ones
+    _hands: FloatArray          # (N, seats, kinds)
+    _phase: IntArray
+    _leader: IntArray
+    _to_move: IntArray
+    _trump: IntArray
+    _trump_public: BoolArray
+    _declarer: IntArray
+    _phase_code: dict[str, int]
+    _kind: list[int]            # card -> its kind
+    _kind_bit: list[int]        # card -> its kind's bit
+    _kind_shift: IntArray
+    _team_of: tuple[int, ...]
+    _ar: IntArray
+    _row_base: IntArray
+    _o_seat: int
+    _o_to_move: int
+    _o_phase: int
+    _o_played: int
+    _o_trick: int
+    _o_leader: int
+    _o_trump: int
+    _sl_trick: slice
+    _sl_points: slice
+    _sl_hand: slice
+    # the legal moves: a bank row of moves other than cards, and the legal card kinds as bits
+    _rows: IntArray
+    _bits: IntArray
+    _bits_version: object       # a new object whenever _bits changes
+    _unpacked: tuple[object, BoolArray] | None
+    _ark: IntArray
+    _row_of: dict[tuple[Move, ...], int]
+    _row_of_id: dict[int, tuple[tuple[Move, ...], int]]
+    _bank: BoolArray
+    _starts: IntArray
+    _counts: IntArray
+    _flat: IntArray
+    _flat_used: int
+    _moves: list[Move | None]
+    _action_of: dict[Move, int]
+    # the standing bid
+    _sl_bid: slice
+    _bid_ids: dict[tuple[int, int, int, int], int]
+    _bid_bank: FloatArray
+    _ncalls: int                # actions below this are calls
+    _call_rows: FloatArray
+    _arw: IntArray              # the columns of one call's row
+    # 55's kitty and discard
+    _discard_code: int
+    _discards_open: bool
+    _discard_cards: FloatArray
+    _pending: FloatArray
+    _bidder: IntArray
+    _pending_kinds: list[list[int]]
+    _discard_masks: list[dict[int, Move]]
+    _o_kitty: int
+    _o_high_seat: int
+    _o_high_card: int
+    _sl_discard: slice
+    _sl_pending: slice
+    _sl_high: slice
+
+    if TYPE_CHECKING:       # each part's methods that the others call
+        def action_of(self, move: Move) -> int: ...
+
+        def legal_actions(self, i: int) -> list[int]: ...
+
+        def _legal_code(self, legal: tuple[Move, ...]) -> tuple[int, int]: ...
+
+        def _set_legal(self, i: int) -> None: ...
+
+        def _sync_public(self, i: int, calls_too: bool = False) -> None: ...
+
+        def _begin_discard(self, i: int) -> int: ...
+
+        def _sync_kitty(self, i: int) -> None: ...
+
+        def _sync_highest(self, i: int) -> None: ...

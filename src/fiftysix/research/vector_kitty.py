@@ -1,0 +1,106 @@
+"""55's kitty and discard in the vector env (:mod:`.vector`): the bidder takes the kitty, then discards one card at
+a time (in increasing kind order, as the single-table adapters do), the five pushed on the engine as one checked
+discard with the last; and the highest trump of the completed tricks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.deal import DISCARD
+from ..core.moves import Move
+from .vector_base import FloatArray, IntArray, VectorTables
+
+
+class KittyTables(VectorTables):
+    """55's kitty, discard and highest trump at every table."""
+
+    def _init_kitty(self) -> None:
+        """The arrays of 55's kitty and discard: the discard made (shown as the rules say), the cards chosen so
+        far of one being made, and the engine's legal discards of the bidder (as bit masks of kinds)."""
+        N, k, o = self.num_tables, self.k, self.layout.offsets
+        self._discard_code = self._phase_code[DISCARD]
+        self._discards_open = getattr(self.rules, "discards", "open") == "open"
+        self._discard_cards: FloatArray = np.zeros((N, k), np.float32)
+        self._pending: FloatArray = np.zeros((N, k), np.float32)
+        self._bidder: IntArray = np.full(N, -1, np.int64)
+        self._pending_kinds: list[list[int]] = [[] for _ in range(N)]
+        self._discard_masks: list[dict[int, Move]] = [{} for _ in range(N)]   # legal discards by kind bits
+        self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
+                                                               o["highest_trump_card"])
+        self._sl_discard, self._sl_pending = self.layout.slice("discard"), self.layout.slice("pending_discard")
+        self._sl_high = slice(o["highest_trump_seat"], o["highest_trump_card"] + k)
+
+    def _begin_discard(self, i: int) -> int:
+        """Table ``i``'s bidder begins its discard: the engine's legal discards, each as a bit mask of its card
+        kinds; returns the card bits of the first card."""
+        legal: Any = self.deals[i].legal_moves()     # the Discard moves (the rule is the engine's)
+        kind_bit = self._kind_bit
+        masks: dict[int, Move] = {}
+        for m in legal:
+            b = 0
+            for c in m.cards:
+                b |= kind_bit[c]
+            masks[b] = m
+        self._discard_masks[i] = masks
+        self._pending_kinds[i] = []
+        self._pending[i] = 0.0
+        return self._next_discard_bits(i, 0)
+
+    def _next_discard_bits(self, i: int, chosen: int) -> int:
+        """The kinds the next card of the discard may be, the discard being chosen in increasing kind order:
+        in each legal discard holding the ``chosen`` kinds as its lowest, its next lowest kind."""
+        b = 0
+        for m in self._discard_masks[i]:
+            rest = m ^ chosen
+            if m & chosen == chosen and rest and (rest & -rest) > chosen:
+                b |= rest & -rest
+        return b
+
+    def _discard_step(self, i: int, action: int) -> tuple[int, int, int]:
+        """One card of table ``i``'s discard; the whole discard is pushed on the deal with its last card.
+        Returns the seat to move, the bank row and the card bits after it."""
+        kind = action - self.first_card
+        pending = self._pending_kinds[i]
+        pending.append(kind)
+        self._pending[i, kind] = 1.0
+        deal = self.deals[i]
+        chosen = sum(1 << k for k in pending)
+        move = self._discard_masks[i].get(chosen)
+        if move is None:
+            return deal.to_move, 0, self._next_discard_bits(i, chosen)    # type: ignore[return-value]
+        deal.push(move)
+        self._pending_kinds[i] = []
+        self._pending[i] = 0.0
+        self._sync_public(i)
+        row, bits = self._legal_code(deal.legal_moves())
+        return deal.to_move, row, bits      # type: ignore[return-value]
+
+    def _sync_kitty(self, i: int) -> None:
+        """Table ``i``'s kitty, hands (the bidder's grows by the kitty, then loses the discard), discard made and
+        highest trump (55)."""
+        deal: Any = self.deals[i]
+        kind = self._kind
+        self._pub[i, self._o_kitty] = 0 if deal.kitty_taken else self.kitty
+        self._bidder[i] = -1 if deal.bidder is None else deal.bidder
+        discard = self._discard_cards[i]
+        discard.fill(0.0)
+        for c in deal.discard or ():
+            discard[kind[c]] = 1.0
+        hands = self._hands[i]
+        hands.fill(0.0)
+        for s, hand in enumerate(deal.hands):
+            for c in hand:
+                hands[s, kind[c]] += 1.0
+        self._sync_highest(i)
+
+    def _sync_highest(self, i: int) -> None:
+        """55's highest trump of the completed tricks at table ``i``."""
+        deal: Any = self.deals[i]
+        pub = self._pub[i]
+        pub[self._sl_high] = 0.0
+        if deal.highest is not None:
+            seat, card, _ = deal.highest
+            pub[self._o_high_seat + seat] = 1.0
+            pub[self._o_high_card + self._kind[card]] = 1.0
