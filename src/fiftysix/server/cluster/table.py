@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ...core.meaning import N_
 from ..db import Fenced
 from ..history import History
-from ..messages import Presence, snapshot, table_info
+from ..messages import Presence, snapshot
 from ..state import DEAL_OVER, TableError, TableState
 from ..table import Connection, LiveTable, NotStored, spectators_refusal
 from .bus import Bus, inbox, table_channel
 from .counters import watch_key
+from .replica import Replica
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -56,16 +57,6 @@ class TableHost(Protocol):
 log = logging.getLogger("fiftysix.server")
 
 
-def _presence(data: dict[str, Any]) -> Presence:
-    """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
-    presence = Presence()
-    for f in fields(Presence):
-        if f.name in data:
-            value = data[f.name]
-            setattr(presence, f.name, set(value) if isinstance(getattr(presence, f.name), set) else value)
-    return presence
-
-
 class Relayed(Connection):
     """The writer's stand-in for a connection on another process: what it is sent goes back over Redis."""
 
@@ -78,8 +69,10 @@ class Relayed(Connection):
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
 
-class ClusterTable(LiveTable):
+class ClusterTable(Replica):
     """A table that is either this process's to write (``epoch`` set) or a replica of another's."""
+
+    hub: TableHost
 
     def __init__(self, hub: TableHost, state: TableState, history: History, epoch: int | None,
                  owner: str | None = None) -> None:
@@ -97,10 +90,6 @@ class ClusterTable(LiveTable):
         self.remote_knocks: dict[str, dict[str, str]] = {}   # the writer's: process -> who asks to join there
         self.shared_knocks: dict[str, str] = {}      # a replica's: everyone asking, as the writer published it
         self.watching: dict[Connection, str] = {}    # connections without a seat here -> their fs:watch member
-
-    @property
-    def writer(self) -> bool:
-        return self.epoch is not None
 
     def start(self) -> None:
         if self.writer:
@@ -144,6 +133,9 @@ class ClusterTable(LiveTable):
         if self.task is not None:
             self.task.cancel()
             self.task = None
+
+    def here(self) -> None:
+        self.hub.send_here(self)
 
     def local_players(self) -> set[str]:
         return {c.player for c in self.conns if c.player is not None}
@@ -251,7 +243,7 @@ class ClusterTable(LiveTable):
                 self.last_active = time.time()
             self.conns.discard(conn)
             if not self.writer:
-                self.hub.send_here(self)
+                self.here()
             return
         super().disconnect(conn)
 
@@ -259,7 +251,7 @@ class ClusterTable(LiveTable):
         if self.writer:
             super()._came_back(player)
         else:
-            self.hub.send_here(self)
+            self.here()
 
     def _schedule_drop(self, player: str) -> None:
         if self.writer:
@@ -303,7 +295,7 @@ class ClusterTable(LiveTable):
         if self.writer:             # ... and on every other process
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "knocks", "k": self.asking()})
         else:
-            self.hub.send_here(self)
+            self.here()
 
     def answer_knock(self, player: str, admitted: bool) -> None:
         """The writer's answer goes to whoever asked, on whichever process they wait."""
@@ -313,93 +305,3 @@ class ClusterTable(LiveTable):
             self.hub.bus.publish_soon(table_channel(self.code),
                                       {"op": "answer", "player": player, "admitted": admitted})
         super().answer_knock(player, admitted)
-
-    # -- the replica ---------------------------------------------------------------------------------------
-    def receive(self, data: dict[str, Any]) -> None:
-        """A message on the table's channel (the writer's events, presence, a new writer)."""
-        if self.writer:
-            return
-        if self.early is not None:
-            self.early.append(data)
-            return
-        op = data.get("op")
-        if op == "writer":
-            self.owner = data.get("from")
-            self.shared_knocks = {}     # the new writer publishes them again as it hears of them
-            LiveTable.tell_host(self)
-            self.hub.send_here(self)
-            # the old writer may have stored its last event and died before publishing it: the new writer
-            # read it from the log, but no later event shows the gap here while that event's seat waits
-            self.hub.later(self.resync())
-        elif op == "reread":    # the writer's memory was ahead of the log: the log is the truth, whatever version
-            self.early = []     # from now on, events wait until the log is read (a new event may reuse a version)
-            self.hub.later(self._read_log(always=True))
-        elif op == "knocks":
-            self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
-            LiveTable.tell_host(self)
-        elif op == "say":
-            LiveTable.send_all(self, dict(data["m"]))
-        elif op == "answer":
-            self.shared_knocks.pop(str(data["player"]), None)
-            LiveTable.answer_knock(self, str(data["player"]), bool(data["admitted"]))
-        elif op == "presence":
-            self.presence = _presence(data["p"])
-            LiveTable.broadcast_presence(self)
-        elif op == "event":
-            version = int(data["v"])
-            if version <= self.state.version:
-                return
-            if version != self.state.version + 1:
-                self.hub.later(self.resync())
-                return
-            try:
-                self.state.apply(data["e"])
-            except TableError:
-                log.exception("table %s: a published event does not apply here; reading the log", self.code)
-                self.hub.later(self.resync())
-                return
-            self.history.append(data["e"])
-            self.last_active = time.time()
-            self.presence = _presence(data["p"])
-            info = table_info(self.state, self.presence)
-            for conn in list(self.conns):
-                conn.send(snapshot(self.state, self.presence, conn.player, data["e"], info))
-            self._answer_later()
-
-    def answer(self, conn: Connection, message: dict[str, Any]) -> None:
-        """An answer from the writer: a ``moved`` waits until its event has been sent here."""
-        version = message.get("version")
-        if message.get("type") == "moved" and isinstance(version, int) and version > self.state.version:
-            self.later.append((version, conn, message))
-        else:
-            conn.send(message)
-
-    def _answer_later(self) -> None:
-        if self.later:
-            due = [x for x in self.later if x[0] <= self.state.version]
-            self.later = [x for x in self.later if x[0] > self.state.version]
-            for _v, conn, message in due:
-                conn.send(message)
-
-    async def resync(self) -> None:
-        """Read the table from the log again (a gap in the published versions) and send a full state."""
-        if self.early is not None:
-            return
-        self.early = []
-        await self._read_log()
-
-    async def _read_log(self, always: bool = False) -> None:
-        """The work of :meth:`resync`, events arriving meanwhile held in ``early`` (set by the caller); with
-        ``always``, a full state is sent even when the log ends at the version this replica holds."""
-        try:
-            async with self.lock:
-                state, history = await self.hub.load(self.code)
-                if always or state.version != self.state.version:
-                    self.state, self.history = state, history
-                    for conn in list(self.conns):
-                        conn.send(snapshot(self.state, self.presence, conn.player))
-        finally:
-            waiting, self.early = self.early or [], None
-        for data in waiting:
-            self.receive(data)
-        self._answer_later()
