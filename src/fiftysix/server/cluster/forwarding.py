@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -17,7 +16,7 @@ from ...core.meaning import N_
 from ..protocol import handle_message
 from ..services import REDIS, WORDS
 from ..table import Connection, LiveTable
-from .bus import ALL, inbox, table_channel
+from .bus import ALL, Heard, inbox, table_channel
 from .failover import Failover
 from .table import ClusterTable, Relayed
 
@@ -32,11 +31,11 @@ FORWARD = 12.0      # seconds to keep trying (the lease runs out and a new write
 class Forwarding(Failover):
     """Changes forwarded from replicas to writers, and everything heard from the other processes."""
 
-    _early: dict[str, list[dict[str, Any]]]
+    _early: dict[str, list[Heard]]
     on_signout: Callable[[str, int], None] | None
     on_revoke: Callable[[str, str], None] | None
 
-    async def route(self, table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
+    async def route(self, table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
         """:func:`~fiftysix.server.protocol.handle_message`, or to the writer for a change at a replica."""
         if not isinstance(table, ClusterTable) or table.writer or msg["type"] not in WRITES:
             await handle_message(table, conn, msg)
@@ -66,7 +65,7 @@ class Forwarding(Failover):
                     await self.promote(table.code, taken)
                 else:
                     table.follow(await self.lease.owner(table.code))
-            error: dict[str, Any] = {"type": "error", "message": N_("the table's server did not answer; please try "
+            error: dict[str, object] = {"type": "error", "message": N_("the table's server did not answer; please try "
                                                                     "again") if self.bus.up else WORDS[REDIS]}
             if msg["type"] == "move" and isinstance(msg.get("id"), str):
                 error["id"] = msg["id"]
@@ -74,7 +73,7 @@ class Forwarding(Failover):
         finally:
             self._waiting.pop(rid, None)
 
-    async def _forward(self, owner: str, request: dict[str, Any]) -> int:
+    async def _forward(self, owner: str, request: dict[str, object]) -> int:
         """Send a change to its writer's inbox; 0 when nobody got it (or Redis just went away)."""
         try:
             return await self.bus.publish(inbox(owner), request)
@@ -92,7 +91,7 @@ class Forwarding(Failover):
                 self.later(table.resync())
                 self.send_here(table)
 
-    async def _serve(self, data: dict[str, Any]) -> None:
+    async def _serve(self, data: Heard) -> None:
         """A change forwarded by another process's replica."""
         origin, rid = str(data["from"]), int(data["rid"])
         table = self.tables.get(str(data.get("code")))
@@ -112,7 +111,7 @@ class Forwarding(Failover):
         """Tell every process that device ``session`` of ``player`` was signed out (server/accounts)."""
         self.bus.publish_soon(ALL, {"op": "revoke", "from": self.me, "player": player, "session": session})
 
-    def _heard(self, channel: str, data: dict[str, Any]) -> None:
+    def _heard(self, channel: str, data: Heard) -> None:
         """Every message from Redis (on the reader task: quick, no waiting)."""
         op = data.get("op")
         if channel.startswith("fs:t:"):

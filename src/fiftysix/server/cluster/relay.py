@@ -35,11 +35,11 @@ from redis.exceptions import RedisError
 from ..access import Lookups
 from ..db import Database
 from ..history import History
-from ..hub import creation_event
+from ..hub import creation_event, fill_of
 from ..limits import Limits, searching_bots
 from ..state import TableError, TableState
 from ..table import Connection, LiveTable, Timing
-from .bus import Bus, table_channel
+from .bus import Bus, Heard, table_channel
 from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
 from .failover import hosted_of
 from .forwarding import Forwarding
@@ -68,7 +68,7 @@ class ClusterHub(Forwarding):
         self.tables = {}
         self._watch_ids = itertools.count(1)
         self._ticks = 0
-        self._early: dict[str, list[dict[str, Any]]] = {}
+        self._early: dict[str, list[Heard]] = {}
         self._waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -158,7 +158,7 @@ class ClusterHub(Forwarding):
             log.info("table %s: writing it here (epoch %d)", code, epoch)
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None,
+    async def create(self, host: str, host_name: str, form: dict[str, object], address: str | None = None,
                      event: str | None = None) -> LiveTable:
         """:meth:`Hub.create` with the quotas counted in Redis (``fs:made``, ``fs:open``, ``fs:search``).
 
@@ -166,7 +166,7 @@ class ClusterHub(Forwarding):
         :raises QuotaError: when the host or their address is over a quota, on all processes together.
         """
         created = creation_event(host, host_name, form, event)
-        searching = searching_bots([created["fill"]])
+        searching = searching_bots([fill_of(created)])
         async with self._loading:
             code = await self._new_code()
             hosted = await self.shared_quotas.check_create(code, host, address, searching, personal=event is None)
@@ -217,7 +217,8 @@ class ClusterHub(Forwarding):
 
 
 def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,
-                  ) -> tuple[ClusterHub, Lookups, Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]]]:
+                  ) -> tuple[ClusterHub, Lookups,
+                             Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]]]:
     """The hub, the failed-lookup counter and the message handler of one of many processes."""
     hub = ClusterHub(db, timing, limits, redis_url)
     return hub, hub.lookups, hub.route

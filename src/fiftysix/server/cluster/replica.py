@@ -14,6 +14,7 @@ from ..history import History
 from ..messages import Presence, snapshot, table_info
 from ..state import TableError, TableState
 from ..table import Connection, LiveTable
+from .bus import Heard
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -28,7 +29,7 @@ class ReplicaHost(Protocol):
     async def load(self, code: str) -> tuple[TableState, History]: ...
 
 
-def _presence(data: dict[str, Any]) -> Presence:
+def _presence(data: Heard) -> Presence:
     """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
     presence = Presence()
     for f in fields(Presence):
@@ -43,8 +44,8 @@ class Replica(LiveTable):
 
     hub: ReplicaHost
     owner: str | None
-    later: list[tuple[int, Connection, dict[str, Any]]]   # answers waiting for their event
-    early: list[dict[str, Any]] | None                    # events arriving while the log is read again
+    later: list[tuple[int, Connection, dict[str, object]]]   # answers waiting for their event
+    early: list[Heard] | None                               # events arriving while the log is read again
     shared_knocks: dict[str, str]                         # everyone asking, as the writer published it
 
     @property
@@ -55,7 +56,7 @@ class Replica(LiveTable):
         """Tell the writer who is online here (and who asks to join here)."""
         raise NotImplementedError
 
-    def receive(self, data: dict[str, Any]) -> None:
+    def receive(self, data: Heard) -> None:
         """A message on the table's channel (the writer's events, presence, a new writer)."""
         if self.writer:
             return
@@ -106,7 +107,7 @@ class Replica(LiveTable):
                 conn.send(snapshot(self.state, self.presence, conn.player, data["e"], info))
             self._answer_later()
 
-    def answer(self, conn: Connection, message: dict[str, Any]) -> None:
+    def answer(self, conn: Connection, message: dict[str, object]) -> None:
         """An answer from the writer: a ``moved`` waits until its event has been sent here."""
         version = message.get("version")
         if message.get("type") == "moved" and isinstance(version, int) and version > self.state.version:

@@ -18,7 +18,7 @@ from ..history import History
 from ..messages import Presence, snapshot
 from ..state import DEAL_OVER, TableError, TableState
 from ..table import Connection, LiveTable, NotStored, spectators_refusal
-from .bus import Bus, inbox, table_channel
+from .bus import Bus, Heard, inbox, table_channel
 from .counters import watch_key
 from .replica import Replica
 
@@ -52,7 +52,7 @@ class TableHost(Protocol):
     async def load(self, code: str) -> tuple[TableState, History]: ...
     async def check_search(self, code: str, bot: str) -> None: ...
     async def board_seed(self, code: str, deal: int) -> int | None: ...
-    async def deal_finished(self, code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None: ...
+    async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None: ...
 
 log = logging.getLogger("fiftysix.server")
 
@@ -64,7 +64,7 @@ class Relayed(Connection):
         super().__init__(player)
         self.bus, self.origin, self.rid = bus, origin, rid
 
-    def send(self, message: dict[str, Any] | None) -> None:
+    def send(self, message: dict[str, object] | None) -> None:
         if message is not None:
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
@@ -85,8 +85,8 @@ class ClusterTable(Replica):
         self.epoch = epoch
         self.owner: str | None = hub.me if epoch is not None else owner
         self.remote: dict[str, set[str]] = {}     # the writer's: process -> its people online here
-        self.later: list[tuple[int, Connection, dict[str, Any]]] = []    # answers waiting for their event
-        self.early: list[dict[str, Any]] | None = None    # events arriving while the log is read again
+        self.later: list[tuple[int, Connection, dict[str, object]]] = []    # answers waiting for their event
+        self.early: list[Heard] | None = None    # events arriving while the log is read again
         self.remote_knocks: dict[str, dict[str, str]] = {}   # the writer's: process -> who asks to join there
         self.shared_knocks: dict[str, str] = {}      # a replica's: everyone asking, as the writer published it
         self.watching: dict[Connection, str] = {}    # connections without a seat here -> their fs:watch member
@@ -141,7 +141,7 @@ class ClusterTable(Replica):
         return {c.player for c in self.conns if c.player is not None}
 
     # -- the writer ------------------------------------------------------------------------------------
-    async def commit(self, event: dict[str, Any]) -> None:
+    async def commit(self, event: dict[str, object]) -> None:
         if not self.writer:
             raise TableError("this table moved to another server just now; please try again")
         if not self.hub.lease.holds(self.code):     # not renewed in time (the database away): may be another's now
@@ -162,7 +162,7 @@ class ClusterTable(Replica):
         if self.writer:
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "reread"})
 
-    def _who(self) -> dict[str, Any]:
+    def _who(self) -> dict[str, object]:
         return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
                 for f in fields(Presence)}
 
@@ -271,7 +271,7 @@ class ClusterTable(Replica):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
-    def send_all(self, message: dict[str, Any]) -> None:
+    def send_all(self, message: dict[str, object]) -> None:
         super().send_all(message)
         if self.writer:     # the viewers on other processes too
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": message})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..state import MATCH_OVER, TableState
 
@@ -63,7 +63,7 @@ def deal_facts(state: TableState, played: list[int]) -> DealFacts:
             "standings": list(state.match.standings)}
 
 
-def _contract(state: TableState, result: dict[str, Any], record: dict[str, Any],
+def _contract(state: TableState, result: dict[str, object], record: dict[str, object],
               played: list[int]) -> tuple[int | None, str | None]:
     """The declarer's table seat and, in 56, the form of the winning bid (``28H`` is "number-suit")."""
     contract = result.get("contract")

@@ -116,7 +116,7 @@ async def _seat_and_deal(table: LiveTable, night: Night, teams: list[Team],
 
 
 async def at_every_table(server: Server, store: Nights, night: Night,
-                         message: dict[str, Any]) -> list[str]:
+                         message: dict[str, object]) -> list[str]:
     """Send ``message`` to every table of the event as its host (the owner), on whichever process writes it;
     the tables' refusals."""
     refusals = []
@@ -127,7 +127,7 @@ async def at_every_table(server: Server, store: Nights, night: Night,
     return refusals
 
 
-async def as_host(server: Server, table: LiveTable, host: str, message: dict[str, Any]) -> list[str]:
+async def as_host(server: Server, table: LiveTable, host: str, message: dict[str, object]) -> list[str]:
     """``message`` handled as if the host sent it over the socket (forwarded to the table's writer with many
     processes); the refusals it got."""
     conn = Connection(host)
