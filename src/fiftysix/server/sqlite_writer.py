@@ -29,7 +29,7 @@ import orjson
 from sqlalchemy.engine import make_url
 
 
-def to_text(value: Any) -> str:
+def to_text(value: object) -> str:
     """JSON text as SQLAlchemy's JSON column reads it back (orjson; ``json.dumps`` for what orjson refuses)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -22,8 +22,8 @@ so secrets cannot be guessed.  Nothing takes an account id from the request: no 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
@@ -100,7 +100,14 @@ async def _signed_in_response(request: Request, server: Server, player_id: str, 
     return response
 
 
-def _guarded(handler: Any) -> Any:
+Endpoint = Callable[[Request], Awaitable[Response]]
+Guarded = Callable[[Request, Server, str, dict[str, object]], Awaitable[Response]]
+"""An account endpoint's handler: the request, the server, the language, the JSON body."""
+SignedIn = Callable[[Request, Server, str, dict[str, object], Player], Awaitable[Response]]
+"""... for a signed-in player, given too."""
+
+
+def _guarded(handler: Guarded) -> Endpoint:
     """An account endpoint: origin and limits checked, the JSON body (for POST) read, the language found."""
     async def endpoint(request: Request) -> Response:
         server = serving(request)
@@ -111,19 +118,17 @@ def _guarded(handler: Any) -> Any:
         body = await json_body(request) if request.method == "POST" else {}
         if isinstance(body, Response):
             return body
-        response: Response = await handler(request, server, lang, body)
-        return response
+        return await handler(request, server, lang, body)
     return endpoint
 
 
-def _signed_in(handler: Any) -> Any:
+def _signed_in(handler: SignedIn) -> Endpoint:
     """An endpoint for a signed-in player only (401 naming what to do otherwise)."""
     async def endpoint(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
         player = await _me(request, server)
         if player is None:
             return refusal(NOT_SIGNED_IN, 401, lang)
-        response: Response = await handler(request, server, lang, body, player)
-        return response
+        return await handler(request, server, lang, body, player)
     return _guarded(endpoint)
 
 

@@ -24,8 +24,8 @@ process, may ask only so often.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
@@ -95,7 +95,8 @@ class _Ask:
         return club
 
 
-def endpoint(handler: Any, reads: bool = False) -> Any:
+def endpoint(handler: Callable[[_Ask], Awaitable[Response]], reads: bool = False,
+             ) -> Callable[[Request], Awaitable[Response]]:
     """A club endpoint: origin and limits checked, a player required, the JSON body read (not for reads)."""
     async def run(request: Request) -> Response:
         server = serving(request)

@@ -103,7 +103,7 @@ class Bus:
         self.channels.discard(channel)
         await self._tell_subscriber(self.pubsub.unsubscribe, channel, "unsubscribing")
 
-    async def _tell_subscriber(self, call: Callable[[str], Awaitable[Any]], channel: str, doing: str) -> None:
+    async def _tell_subscriber(self, call: Callable[[str], Awaitable[object]], channel: str, doing: str) -> None:
         """Tell the subscriber now while Redis is up; a new one takes :attr:`channels` as they are then."""
         if self.up:
             try:

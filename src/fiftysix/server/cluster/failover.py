@@ -11,7 +11,6 @@ import contextlib
 import itertools
 import logging
 from collections.abc import Awaitable
-from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -40,11 +39,11 @@ class Failover(Hub):
     hosts: dict[str, Hosted]            # the writer's quota bookkeeping: who created a table
     counted_open: set[str]              # ... and whether it counts open in Redis
     _ticks: int
-    _tasks: set[asyncio.Task[Any]]
+    _tasks: set[asyncio.Task[None]]
     _ids: itertools.count[int]
     _waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]]
 
-    def later(self, work: Awaitable[Any]) -> None:
+    def later(self, work: Awaitable[object]) -> None:
         """Run ``work`` in its own task (kept until it ends)."""
         async def run() -> None:
             try:

@@ -28,7 +28,6 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -71,7 +70,7 @@ class ClusterHub(Forwarding):
         self._early: dict[str, list[Heard]] = {}
         self._waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
         self._ids = itertools.count(1)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         # the writer's quota bookkeeping, by table code: who created it, and whether it counts open in Redis
         self.hosts: dict[str, Hosted] = {}
         self.counted_open: set[str] = set()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..history import History
 from ..messages import Presence, snapshot, table_info
@@ -25,7 +25,7 @@ log = logging.getLogger("fiftysix.server")
 class ReplicaHost(Protocol):
     """What a replica needs of its process's hub: to run work in the background and to read a table's log."""
 
-    def later(self, work: Awaitable[Any]) -> None: ...
+    def later(self, work: Awaitable[object]) -> None: ...
     async def load(self, code: str) -> tuple[TableState, History]: ...
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
 from ..db import Fenced
@@ -44,7 +44,7 @@ class TableHost(Protocol):
     bus: Bus
     counters: Counters
 
-    def later(self, work: Awaitable[Any]) -> None: ...
+    def later(self, work: Awaitable[object]) -> None: ...
     async def demote(self, table: ClusterTable) -> None: ...
     def watch_member(self) -> str: ...
     async def count_watcher(self, code: str, member: str, most: int) -> int | None: ...
