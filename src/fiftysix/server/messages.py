@@ -18,6 +18,7 @@ from typing import Any
 
 from ..bots.levels import club_bot
 from ..core.cards import Card
+from ..core.deal import Deal
 from ..core.moves import Call
 from ..views import SeatView, view
 from .clock import clock_message
@@ -207,7 +208,7 @@ def suggested_calls(state: TableState, player: str | None, seen: SeatView | None
     return [call] if call in seen["legal"] else []
 
 
-def movers(deal: Any) -> dict[str, list[int]]:
+def movers(deal: Deal) -> dict[str, list[int]]:
     """Who made each call and who played each card of the deal so far (public at any table), in deal seats."""
     calls, cards = [], []
     for seat, move in deal.history:
