@@ -22,6 +22,7 @@ from typing import Any
 
 from ..analysis import AnalyzeError, analyze_deal
 from ..core.cards import Card
+from ..core.deal import Deal
 from ..core.errors import RecordError
 from ..core.meaning import N_, Meaning, Plural, words_of
 from ..games import GAMES
@@ -78,7 +79,7 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
     }
 
 
-def _deals(data: object, index: int) -> tuple[Any, Any]:
+def _deals(data: object, index: int) -> tuple[Deal, Deal]:
     """The deal at the start of its play and as the record leaves it (a match's deals replayed before it)."""
     try:
         if isinstance(data, Mapping) and "deals" in data:
@@ -92,7 +93,7 @@ def _deals(data: object, index: int) -> tuple[Any, Any]:
         raise ReviewError(Meaning("invalid record ({at}): {why}", {"at": at, "why": why})) from None
 
 
-def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
+def _match_deal(data: Mapping[str, object], index: int) -> tuple[Deal, Deal]:
     name = data.get("game")
     game = GAMES.get(name) if isinstance(name, str) else None
     deals = data.get("deals")
@@ -120,14 +121,14 @@ def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
     return _start_and_end(deals[index], match)
 
 
-def _start_and_end(record: object, match: Any) -> tuple[Any, Any]:
+def _start_and_end(record: object, match: Any) -> tuple[Deal, Deal]:
     deal = read_deal(record, match)
     assert isinstance(record, Mapping)
     start = read_deal({**record, "play": []}, match)
     return start, deal
 
 
-def _result(deal: Any) -> dict[str, object] | None:
+def _result(deal: Deal) -> dict[str, object] | None:
     if not deal.is_over:
         return None
     out: dict[str, object] = json.loads(json.dumps(dict(deal.result()), default=_plain))
