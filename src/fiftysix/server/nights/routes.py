@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, TypedDict
+from fractions import Fraction
+from typing import TypedDict
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -121,7 +122,7 @@ def _summary(summary: BoardSummary, key: str | None) -> dict[str, object]:
             "analysis": f"/api/tables/{code}/deals/{deal}/review{query}"}
 
 
-def _score(value: Any) -> float:
+def _score(value: Fraction | float) -> float:
     return round(float(value), 2)
 
 

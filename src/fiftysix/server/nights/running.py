@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_
@@ -174,7 +176,7 @@ async def close_event(store: Nights, night: Night) -> bool:
     teams = {t.name: t for t in teams_of(await store.teams(night["id"]))}
     ranked = [list(teams[s.team].players) for s in table]
 
-    async def rate(conn: Any) -> None:
+    async def rate(conn: AsyncConnection) -> None:
         await rate_teams(conn, night["game"], ranked, places(table), f"event:{night['id']}")
     await store.rate_once(night["id"], rate)
     return first
