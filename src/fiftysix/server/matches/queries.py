@@ -158,6 +158,7 @@ def _stats(player: str, rows: list[Any]) -> dict[str, FamilyStats]:
             entry["won"] += r.rank == 0
     return {game: {"matches": f.matches, "won": f.won, "deals": f.deals, "declared": f.declared, "made": f.made,
                    "forms": {k: {"declared": v[0], "made": v[1]} for k, v in sorted(f.forms.items())},
+                   # (a person's row is written only for a match they played a deal of: ``deals`` is never 0)
                    "per_deal": round(f.gain / f.deals, 2) if f.deals else 0.0,
                    "partners": sorted(partners[game].values(), key=lambda e: (-e["matches"], e["name"], e["id"]))}
             for game, f in out.items()}
