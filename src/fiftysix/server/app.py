@@ -32,7 +32,6 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -92,7 +91,7 @@ async def table_page(request: Request) -> Response:
 
 
 @with_body
-async def api_share(request: Request, body: dict[str, Any]) -> Response:
+async def api_share(request: Request, body: dict[str, object]) -> Response:
     server = serving(request)
     try:
         path = check_path(body.get("path"))
@@ -116,7 +115,7 @@ async def api_catalogue(request: Request) -> Response:
 
 
 @with_body
-async def api_player(request: Request, body: dict[str, Any]) -> Response:
+async def api_player(request: Request, body: dict[str, object]) -> Response:
     server = serving(request)
     try:
         name = clean_name(body.get("name"))
@@ -132,7 +131,7 @@ async def api_player(request: Request, body: dict[str, Any]) -> Response:
 
 
 @with_body
-async def api_signout_all(request: Request, body: dict[str, Any]) -> Response:
+async def api_signout_all(request: Request, body: dict[str, object]) -> Response:
     server = serving(request)
     player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
     if player is None:
@@ -144,7 +143,7 @@ async def api_signout_all(request: Request, body: dict[str, Any]) -> Response:
 
 
 @with_body
-async def api_create(request: Request, body: dict[str, Any]) -> Response:
+async def api_create(request: Request, body: dict[str, object]) -> Response:
     server = serving(request)
     player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
     try:

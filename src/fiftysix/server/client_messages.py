@@ -13,7 +13,7 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..core.meaning import N_, Meaning
 from .state import TableError
@@ -40,7 +40,7 @@ class ClientMessage:
     kind: ClassVar[str]
 
     @classmethod
-    def from_json(cls, msg: dict[str, Any]) -> ClientMessage:
+    def from_json(cls, msg: dict[str, object]) -> ClientMessage:
         """:raises TableError: for a field of the wrong type (a seat that is no number, a name that is no text)."""
         return cls(**{f.name: checked(f.name, msg.get(f.name), _ALLOWED[cls][f.name]) for f in fields(cls)})
 
@@ -205,7 +205,7 @@ class Move(ClientMessage):
     seat: int | Missing = MISSING      # checked: a number, or left out
 
     @classmethod
-    def from_json(cls, msg: dict[str, Any]) -> Move:
+    def from_json(cls, msg: dict[str, object]) -> Move:
         """:raises TableError: for a move that is not text, or an id that is not 1-32 printable characters."""
         move = msg.get("move")
         if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
@@ -244,9 +244,9 @@ _ALLOWED: dict[type[ClientMessage], dict[str, tuple[type, ...]]] = {
 """Per message class: each field's allowed runtime classes (read once from its annotations)."""
 
 
-def decode(msg: dict[str, Any]) -> ClientMessage:
+def decode(msg: dict[str, object]) -> ClientMessage:
     """The dataclass of a client message (its ``type`` known: :func:`.protocol.read_message` checked it).
 
     :raises TableError: for a move whose text or id is malformed.
     """
-    return MESSAGES[msg["type"]].from_json(msg)
+    return MESSAGES[str(msg["type"])].from_json(msg)

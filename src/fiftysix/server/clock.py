@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..core.meaning import N_, Meaning
 from .state import TableError, TableState
@@ -69,7 +68,7 @@ class TurnClock:
         self.running = False
         self.expired: int | None = None     # the table seat whose time ran out this turn
         self.timer: asyncio.TimerHandle | None = None
-        self.info: dict[str, Any] | None = None     # for the messages (without ``now``)
+        self.info: dict[str, object] | None = None     # for the messages (without ``now``)
 
     def left(self) -> tuple[float, float]:
         """Move seconds and the whole bank left now."""
@@ -109,7 +108,7 @@ class TurnClock:
             self.timer = loop.call_later(self.move + self.bank, self._ran_out)
         self._note(state.paused)
 
-    def stamp(self, event: dict[str, Any], state: TableState) -> None:
+    def stamp(self, event: dict[str, object], state: TableState) -> None:
         """Before a move is stored: what is left of the mover's bank goes with it."""
         if state.clock is None or event.get("kind") != "move" or self.turn is None:
             return
@@ -147,6 +146,6 @@ class TurnClock:
                      "paused": paused, "expired": self.expired is not None}
 
 
-def clock_message(info: dict[str, Any] | None) -> dict[str, Any] | None:
+def clock_message(info: dict[str, object] | None) -> dict[str, object] | None:
     """The clock as a message carries it: with the server's time now (the page counts from it)."""
     return None if info is None else {**info, "now": round(time.time(), 2)}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 
 @dataclass(eq=False)
@@ -19,13 +18,13 @@ class Connection:
 
     player: str | None
     limit: int = 256
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, object] | None] = field(default_factory=asyncio.Queue)
     dropped: str | None = None
     on_drop: Callable[[], None] | None = None
     lang: str = "en"              # the viewer's language: rules' meanings are translated for it when sent
     states_waiting: int = 0       # full states queued and not yet taken by the sender
 
-    def send(self, message: dict[str, Any] | None) -> None:
+    def send(self, message: dict[str, object] | None) -> None:
         """Queue a message (``None``: close the sender)."""
         if self.dropped is not None:
             return
@@ -36,7 +35,7 @@ class Connection:
             self.states_waiting += 1
         self.queue.put_nowait(message)
 
-    async def take(self) -> dict[str, Any] | None:
+    async def take(self) -> dict[str, object] | None:
         """The next message for the sender (``None``: close)."""
         message = await self.queue.get()
         if message is not None and message.get("type") == "state":

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -101,14 +100,14 @@ async def api_review(request: Request) -> Response:
 
 
 @with_body
-async def api_review_file(request: Request, body: dict[str, Any]) -> Response:
+async def api_review_file(request: Request, body: dict[str, object]) -> Response:
     record, index = body.get("record"), body.get("deal", 0)
     if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
         return refusal('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
     return await _review(record_key(record, index), record, index, {}, request)
 
 
-async def _review(key: str, record: object, index: int, extra: dict[str, Any], request: Request) -> Response:
+async def _review(key: str, record: object, index: int, extra: dict[str, object], request: Request) -> Response:
     server = serving(request)
     reviews, lang, address = server.reviews, language_of(request), address_of(request)
     if not reviews.known(key):      # a new review costs a worker's CPU: a bucket per address

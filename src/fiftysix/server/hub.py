@@ -15,8 +15,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
 
 from ..core.errors import RulesError
 from ..core.meaning import words_of
@@ -46,7 +45,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         # (code, deal number) -> the fixed seed of a club night's board, or None (installed by server/nights)
         self.deal_seeds: Callable[[str, int], Awaitable[int | None]] | None = None
-        self.deals_done: Callable[[str, int, dict[str, Any], list[int]], Awaitable[None]] | None = None
+        self.deals_done: Callable[[str, int, dict[str, object], list[int]], Awaitable[None]] | None = None
         self._loading = asyncio.Lock()
         self._janitor: asyncio.Task[None] | None = None
         self.services = db.services
@@ -71,7 +70,7 @@ class Hub:
                          deal_seed=lambda n: self.board_seed(code, n),
                          deal_done=lambda n, result, standings: self.deal_finished(code, n, result, standings))
 
-    async def deal_finished(self, code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None:
+    async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None:
         if self.deals_done is not None:
             await self.deals_done(code, deal, result, standings)
 
@@ -153,7 +152,7 @@ class Hub:
         self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None,
+    async def create(self, host: str, host_name: str, form: dict[str, object], address: str | None = None,
                      event: str | None = None) -> LiveTable:
         """A new table from the create form; the host sits in seat 0.
 
@@ -164,7 +163,7 @@ class Hub:
         :raises QuotaError: when the host or their address is over a quota (:class:`Limits`).
         """
         created = creation_event(host, host_name, form, event)
-        searching = searching_bots([created["fill"]])
+        searching = searching_bots([fill_of(created)])
         async with self._loading:
             self.quotas.check_create(host, address, searching, self.status_of, personal=event is None)
             code = await self._new_code()
@@ -184,7 +183,7 @@ class Hub:
                 return code
 
 
-def creation_event(host: str, host_name: str, form: dict[str, Any], event: str | None = None) -> dict[str, Any]:
+def creation_event(host: str, host_name: str, form: dict[str, object], event: str | None = None) -> dict[str, object]:
     """Check the create form: game, preset, option overrides, bots, grace period, table name (``event``: a club
     night's table, whose matches are not rated)."""
     preset = form.get("preset", DEFAULT_PRESET)
@@ -257,7 +256,7 @@ def levels_for(game: str) -> dict[str, str]:
     return {level: bot for level, bot in levels(game).items() if bot in bot_names(game)}
 
 
-def level_figures(game: str) -> dict[str, dict[str, Any]]:
+def level_figures(game: str) -> dict[str, dict[str, object]]:
     """What each level is measured to gain over another (:data:`fiftysix.bots.levels.FIGURES`)."""
     from ..bots.levels import figures_for
 
@@ -265,16 +264,16 @@ def level_figures(game: str) -> dict[str, dict[str, Any]]:
     return {level: f for level, f in figures_for(game).items() if level in offered and f["over"] in offered}
 
 
-def catalogue() -> dict[str, Any]:
+def catalogue() -> dict[str, dict[str, object]]:
     """Games, presets (with a sentence each), their options, allowed values and what the values mean, and the
     bots: what the create form offers."""
-    out = {}
+    out: dict[str, dict[str, object]] = {}
     for name, game in GAMES.items():
         presets = {}
         for preset in game.presets():
             rules = game.rules_from_json(preset)
             presets[preset] = game.rules_to_json(rules, full=True)
-        options: dict[str, dict[str, Any]] = {}
+        options: dict[str, dict[str, object]] = {}
         for key, allowed in game.choices.items():
             spans = [v for v in allowed if type(v) is range]     # a span of numbers: its bounds
             options[key] = ({"min": min(r.start for r in spans), "max": max(r.stop - 1 for r in spans),
@@ -289,3 +288,9 @@ def catalogue() -> dict[str, Any]:
                      "default_preset": game.default_preset, "option_words": option_words(options),
                      "default": game is game_of_preset(DEFAULT_PRESET)}     # the game the form starts on
     return out
+
+
+def fill_of(created: Mapping[str, object]) -> str | None:
+    """The computer player a ``create`` event fills empty seats with (``None``: none)."""
+    fill = created.get("fill")
+    return fill if isinstance(fill, str) else None

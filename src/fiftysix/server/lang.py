@@ -15,11 +15,11 @@ def language_of(conn: HTTPConnection) -> str:
     return choose(conn.headers.get("accept-language"), conn.cookies.get(COOKIE))
 
 
-def localize_message(message: dict[str, Any], lang: str) -> dict[str, Any]:
+def localize_message(message: dict[str, object], lang: str) -> dict[str, object]:
     """A websocket message in ``lang``: every rules meaning in it, and an error's text."""
-    out: dict[str, Any] = localize(message, lang)
-    if out.get("type") == "error" and isinstance(out.get("message"), str):
-        out = {**out, "message": translate(out["message"], lang)}
+    out: dict[str, object] = localize(message, lang)
+    if out.get("type") == "error" and isinstance(text := out.get("message"), str):
+        out = {**out, "message": translate(text, lang)}
     return out
 
 

@@ -67,7 +67,7 @@ def limits_from(items: Iterable[str], base: Limits) -> Limits:
     :raises ValueError: naming the item that is not a known limit with a non-negative number.
     """
     known = {f.name: f.type for f in fields(Limits)}
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] = {}     # an int or a float, as the field is
     for item in items:
         name, _, value = item.partition("=")
         name = name.strip()

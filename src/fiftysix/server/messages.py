@@ -18,6 +18,7 @@ from typing import Any
 
 from ..bots.levels import club_bot
 from ..core.cards import Card
+from ..core.deal import Deal
 from ..core.moves import Call
 from ..views import SeatView, view
 from .clock import clock_message
@@ -33,7 +34,7 @@ class Presence:
 
     online: set[str] = field(default_factory=set)          # player ids with an open connection
     covered: set[str] = field(default_factory=set)         # dropped players whose seat a bot plays for now
-    clock: dict[str, Any] | None = None                    # the turn clock now (server/clock.py), if any
+    clock: dict[str, object] | None = None                    # the turn clock now (server/clock.py), if any
 
 
 @cache
@@ -44,7 +45,7 @@ def level_of(game: str, bot: str | None) -> str | None:
     return next((level for level, name in levels_for(game).items() if name == bot), None)
 
 
-def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
+def table_info(state: TableState, presence: Presence) -> dict[str, object]:
     """The public face of a table."""
     seats = []
     for i, seat in enumerate(state.seats):
@@ -94,7 +95,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, Any]:
     }
 
 
-def _spectators(state: TableState, presence: Presence) -> dict[str, Any]:
+def _spectators(state: TableState, presence: Presence) -> dict[str, object]:
     seated = {seat.player for seat in state.seats if seat.player is not None}
     names = sorted(name for pid, name in state.players.items() if pid in presence.online and pid not in seated)
     return {"spectators": names[:SPECTATOR_NAMES], "spectator_count": len(names)}
@@ -113,7 +114,7 @@ def match_teams(match: Any, deal_rules: Any) -> list[int]:
     return list(teams) if match is None else [match.team_of_current(t) for t in teams]
 
 
-def _match_info(state: TableState) -> dict[str, Any] | None:
+def _match_info(state: TableState) -> dict[str, object] | None:
     match = state.match
     if match is None:
         return None
@@ -132,11 +133,11 @@ def _match_info(state: TableState) -> dict[str, Any] | None:
     }
 
 
-def you(state: TableState, player: str | None) -> dict[str, Any]:
+def you(state: TableState, player: str | None) -> dict[str, object]:
     seat = state.seat_of(player)
     own = state.own_seat(player)
     host = player is not None and player == state.host
-    out = {
+    out: dict[str, object] = {
         "player": player,
         "name": state.players.get(player) if player is not None else None,
         "joined": player in state.players if player is not None else False,
@@ -159,12 +160,12 @@ def seat_view(state: TableState, player: str | None) -> SeatView | None:
 
 
 def snapshot(state: TableState, presence: Presence, player: str | None,
-             event: dict[str, Any] | None = None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+             event: dict[str, object] | None = None, info: dict[str, object] | None = None) -> dict[str, object]:
     """A full message for one viewer: ``state`` (on connect, with the recent finished deals) or ``event``
     (after each change).  ``info``: the table's facts when already made for this version (shared by all
     viewers)."""
     seen = seat_view(state, player)     # once: the message's view and the call suggested from it
-    msg: dict[str, Any] = {
+    msg: dict[str, object] = {
         "type": "event" if event is not None else "state",
         "version": state.version,
         "table": info if info is not None else table_info(state, presence),
@@ -207,7 +208,7 @@ def suggested_calls(state: TableState, player: str | None, seen: SeatView | None
     return [call] if call in seen["legal"] else []
 
 
-def movers(deal: Any) -> dict[str, list[int]]:
+def movers(deal: Deal) -> dict[str, list[int]]:
     """Who made each call and who played each card of the deal so far (public at any table), in deal seats."""
     calls, cards = [], []
     for seat, move in deal.history:
@@ -218,13 +219,13 @@ def movers(deal: Any) -> dict[str, list[int]]:
     return {"auction": calls, "play": cards}
 
 
-def public_event(state: TableState, event: dict[str, Any]) -> dict[str, Any]:
+def public_event(state: TableState, event: dict[str, object]) -> dict[str, object]:
     """What everyone may know about an event: its kind and who made it, never a move's text
     (a hidden trump choice or a closed discard is secret; the views show what may be seen)."""
-    out: dict[str, Any] = {"kind": event["kind"]}
+    out: dict[str, object] = {"kind": event["kind"]}
     for key in ("seat", "a", "b", "bot", "timeout"):
         if key in event:
             out[key] = event[key]
     if "player" in event:
-        out["name"] = state.players.get(event["player"])
+        out["name"] = state.players.get(str(event["player"]))
     return out

@@ -16,7 +16,6 @@ seen is kept in this process's memory (a restart forgets it; a seen hand's deal 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -74,7 +73,7 @@ def install(server: Server) -> None:
     peeks = peeks_of(server)
     inner = server.handle
 
-    async def handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
+    async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
         if msg.get("type") == "sit" and not peeks.may_sit(table.state, conn.player):
             conn.send({"type": "error", "message": SAW_A_HAND})
             return
@@ -83,7 +82,7 @@ def install(server: Server) -> None:
     server.handle = handle
 
 
-async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, Any], str] | Response:
+async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, object], str] | Response:
     """The table (readable by this request), the player, the body and the language; else the refusal."""
     server = serving(request)
     lang = language_of(request)

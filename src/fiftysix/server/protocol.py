@@ -92,7 +92,7 @@ def flood_refusal(rate: float, burst: int) -> Meaning:
                    {"rate": shown, "burst": burst})
 
 
-def read_message(text: str | bytes | None) -> tuple[dict[str, Any] | None, str | None]:
+def read_message(text: str | bytes | None) -> tuple[dict[str, object] | None, str | None]:
     """Parse one client message (a text frame; ``bytes`` for a binary frame): ``(message, None)`` or
     ``(None, error for the client)``."""
     if not isinstance(text, str):
@@ -110,12 +110,12 @@ def read_message(text: str | bytes | None) -> tuple[dict[str, Any] | None, str |
     return msg, None
 
 
-async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
+async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
     """Turn a client message into a table event (or an answer), reporting a refusal to ``conn`` alone."""
     try:
         await _handle(table, conn, decode(msg))
     except (TableError, QuotaError) as e:
-        error: dict[str, Any] = {"type": "error", "message": e.message}
+        error: dict[str, object] = {"type": "error", "message": e.message}
         if isinstance(e, TableError) and e.legal:
             error["legal"] = list(e.legal)
         if msg["type"] == "move" and isinstance(msg.get("id"), str):
@@ -208,7 +208,7 @@ async def _on_move(table: LiveTable, conn: Connection, player: str, msg: Move) -
                 conn.send({"type": "moved", "id": msg.id, "version": done, "again": True})
                 return
         seat = _mover_seat(table, player, msg)
-        event: dict[str, Any] = {"kind": "move", "seat": seat, "move": msg.move, "by": "player", "player": player}
+        event: dict[str, object] = {"kind": "move", "seat": seat, "move": msg.move, "by": "player", "player": player}
         if msg.id is not None:
             event["id"] = msg.id
         await table.commit(event)
@@ -245,7 +245,7 @@ _FOR_A_NAME: dict[type[ClientMessage], Callable[[LiveTable, Connection, str, Any
 
 
 # -- the rest are table events, logged as they are built here ------------------------------------------------
-async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str, Any]:
+async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str, object]:
     """The table event of a seat, host or dealing message (checked by the table when applied)."""
     event: dict[str, Any] = {"kind": msg.kind, "player": player}
     if isinstance(msg, Sit | RemoveBot | Offer):
@@ -381,7 +381,7 @@ def _seat_name(table: LiveTable, seat: int | None) -> str:
     return "a computer player"
 
 
-def _explain(table: LiveTable, player: str, move: object) -> dict[str, Any]:
+def _explain(table: LiveTable, player: str, move: object) -> dict[str, object]:
     """The public meaning of a call the player could make now, asked of the rules on a copy of the deal."""
     state = table.state
     seat = state.deal_seat(state.own_seat(player))

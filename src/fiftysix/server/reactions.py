@@ -10,7 +10,7 @@ shows it on the sender's seat for a few seconds.  Each person may send ``Limits.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.meaning import N_, Meaning
 from .state import TableError
@@ -40,6 +40,6 @@ def react(table: LiveTable, player: str, reaction: object) -> None:
                                     "was not sent"), {"burst": limits.reaction_burst,
                                                       "most": limits.reactions_per_minute}))
     table.reaction_limit.take(player)
-    message: dict[str, Any] = {"type": "reaction", "seat": state.seat_of(player), "name": state.players[player],
+    message: dict[str, object] = {"type": "reaction", "seat": state.seat_of(player), "name": state.players[player],
                                "reaction": reaction, "time": round(time.time(), 2)}
     table.send_all(message)

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..analysis import AnalyzeError, analyze_deal
 from ..core.cards import Card
+from ..core.deal import Deal
 from ..core.errors import RecordError
 from ..core.meaning import N_, Meaning, Plural, words_of
 from ..games import GAMES
@@ -41,7 +42,7 @@ class ReviewBusy(Exception):
 PENDING = N_("the review is being computed; ask again")
 
 
-def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str, Any]:
+def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str, object]:
     """The review of a deal record, or of deal ``index`` of a match record (runs in a worker process).
     ``from_trick``: the first trick given double-dummy marks (the first tricks cost the solver the most).
 
@@ -56,7 +57,7 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
         tricks.append({"leader": deal.trick_leader, "winner": None, "points": None,
                        "cards": [{"seat": (deal.trick_leader + i) % deal.n, "card": str(c)}
                                  for i, c in enumerate(deal.trick_cards)]})
-    analysis: dict[str, Any] | None = None
+    analysis: dict[str, object] | None = None
     reason: str | None = None
     try:
         analysis = analyze_deal(start, deal, from_trick=from_trick)
@@ -78,7 +79,7 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
     }
 
 
-def _deals(data: object, index: int) -> tuple[Any, Any]:
+def _deals(data: object, index: int) -> tuple[Deal, Deal]:
     """The deal at the start of its play and as the record leaves it (a match's deals replayed before it)."""
     try:
         if isinstance(data, Mapping) and "deals" in data:
@@ -92,7 +93,7 @@ def _deals(data: object, index: int) -> tuple[Any, Any]:
         raise ReviewError(Meaning("invalid record ({at}): {why}", {"at": at, "why": why})) from None
 
 
-def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
+def _match_deal(data: Mapping[str, object], index: int) -> tuple[Deal, Deal]:
     name = data.get("game")
     game = GAMES.get(name) if isinstance(name, str) else None
     deals = data.get("deals")
@@ -120,17 +121,17 @@ def _match_deal(data: Mapping[str, Any], index: int) -> tuple[Any, Any]:
     return _start_and_end(deals[index], match)
 
 
-def _start_and_end(record: object, match: Any) -> tuple[Any, Any]:
+def _start_and_end(record: object, match: Any) -> tuple[Deal, Deal]:
     deal = read_deal(record, match)
     assert isinstance(record, Mapping)
     start = read_deal({**record, "play": []}, match)
     return start, deal
 
 
-def _result(deal: Any) -> dict[str, Any] | None:
+def _result(deal: Deal) -> dict[str, object] | None:
     if not deal.is_over:
         return None
-    out: dict[str, Any] = json.loads(json.dumps(dict(deal.result()), default=_plain))
+    out: dict[str, object] = json.loads(json.dumps(dict(deal.result()), default=_plain))
     out.pop("tricks", None)    # the review lists them with their seats
     return out
 
@@ -151,8 +152,8 @@ class Reviews:
 
     def __init__(self, workers: int = 1, queue: int = 8, keep: int = 256, from_trick: int = 1) -> None:
         self.workers, self.queue, self.keep, self.from_trick = workers, queue, keep, from_trick
-        self.done: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self.running: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.done: OrderedDict[str, dict[str, object]] = OrderedDict()
+        self.running: dict[str, asyncio.Future[dict[str, object]]] = {}
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -164,7 +165,7 @@ class Reviews:
         """Whether the review under ``key`` is done or being computed (asking for it costs nothing)."""
         return key in self.done or key in self.running
 
-    def get(self, key: str, record: object, index: int = 0) -> dict[str, Any] | None:
+    def get(self, key: str, record: object, index: int = 0) -> dict[str, object] | None:
         """The review of ``record`` under ``key``, or ``None`` while it is being computed (ask again).
 
         :raises ReviewBusy: when ``queue`` reviews are waiting or running already.
@@ -195,7 +196,7 @@ class Reviews:
         if future is not None:
             await asyncio.wait({future}, timeout=timeout)
 
-    def _finished(self, key: str, future: asyncio.Future[dict[str, Any]]) -> None:
+    def _finished(self, key: str, future: asyncio.Future[dict[str, object]]) -> None:
         self.running.pop(key, None)
         if future.cancelled():
             return
@@ -208,7 +209,7 @@ class Reviews:
         else:
             self._keep(key, future.result())
 
-    def _keep(self, key: str, value: dict[str, Any]) -> None:
+    def _keep(self, key: str, value: dict[str, object]) -> None:
         self.done[key] = value
         while len(self.done) > self.keep:
             self.done.popitem(last=False)

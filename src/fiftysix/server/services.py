@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from ..core.meaning import N_
 
@@ -26,7 +25,7 @@ WORDS = {DATABASE: N_("the server's database is not answering just now; your tab
                    "waits and goes on when it is back (try again in a few seconds)")}
 
 
-def service_message(service: str, ok: bool) -> dict[str, Any]:
+def service_message(service: str, ok: bool) -> dict[str, object]:
     """What a viewer is told when ``service`` goes down or comes back."""
     return {"type": "service", "service": service, "ok": ok}
 
@@ -57,7 +56,7 @@ class Services:
     def ok(self, service: str) -> bool:
         return service not in self.down
 
-    def messages(self) -> list[dict[str, Any]]:
+    def messages(self) -> list[dict[str, object]]:
         """What a new viewer must hear now: one message per service that is down."""
         return [service_message(s, False) for s in sorted(self.down)]
 

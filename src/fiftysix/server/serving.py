@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
@@ -62,7 +62,7 @@ class Server:
         self.db = Database(settings.db_url)
         self.hub = Hub(self.db, settings.timing, settings.limits)
         self.lookups = Lookups(settings.limits)
-        self.handle: Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]] = handle_message
+        self.handle: Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]] = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
         # who may watch a table beyond its admission: ``None`` yes, else why not (clubs/guard.py sets it)
@@ -200,7 +200,7 @@ def address_of(scope: Request | WebSocket) -> str:
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
-def with_body(handler: Callable[[Request, dict[str, Any]], Awaitable[Response]],
+def with_body(handler: Callable[[Request, dict[str, object]], Awaitable[Response]],
                ) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint that reads the request's JSON object and passes it on (or answers 400 naming the fault)."""
     async def endpoint(request: Request) -> Response:
@@ -209,7 +209,7 @@ def with_body(handler: Callable[[Request, dict[str, Any]], Awaitable[Response]],
     return endpoint
 
 
-async def json_body(request: Request) -> dict[str, Any] | Response:
+async def json_body(request: Request) -> dict[str, object] | Response:
     raw = await request.body()    # the Edge middleware has already refused a body over the limit
     try:
         body = json_loads(raw or b"{}")

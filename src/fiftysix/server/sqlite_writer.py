@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from sqlalchemy.engine import make_url
 
 
-def to_text(value: Any) -> str:
+def to_text(value: object) -> str:
     """JSON text as SQLAlchemy's JSON column reads it back (orjson; ``json.dumps`` for what orjson refuses)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -172,3 +173,12 @@ class SqliteWriter:
             self._loop_conn = None
         await asyncio.get_running_loop().run_in_executor(self._thread, self._close_thread_conn)
         self._thread.shutdown(wait=True)
+
+
+def for_url(url: str) -> SqliteWriter | None:
+    """The fast writer for a SQLite file (none for another database or an in-memory one)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:" \
+            or parsed.database.startswith("file:"):
+        return None
+    return SqliteWriter(parsed.database)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..core.deal import Deal
 from ..core.errors import FiftySixError, RulesError
@@ -65,7 +64,7 @@ class TableState(Seating, HostControls, Dealing):
     match_no: int = 0
     deals_count: int = 0                                       # finished deals over the table's life
     last_finished: FinishedDeal | None = None                  # the latest, with its record (to store it)
-    recent_deals: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_DEALS))
+    recent_deals: deque[dict[str, object]] = field(default_factory=lambda: deque(maxlen=RECENT_DEALS))
     match_starts: list[int] = field(default_factory=list)     # the first deal number of each match
     private: bool = False
     secret: str | None = None       # the link's secret of a private table

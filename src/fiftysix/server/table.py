@@ -17,7 +17,6 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from ..bots.base import Bot
 from ..core.meaning import N_, Meaning
@@ -58,7 +57,7 @@ async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableSta
 DealSeed = Callable[[int], Awaitable[int | None]]
 """The seed a table must deal as its ``n``-th deal, or ``None`` (any seed): a club night's board (server/nights)."""
 
-DealDone = Callable[[int, dict[str, Any], list[int]], Awaitable[None]]
+DealDone = Callable[[int, dict[str, object], list[int]], Awaitable[None]]
 """Told after a finished deal is stored: its number, its result, the standings (a club night's board, server/nights)."""
 
 BotCheck = Callable[[str], Awaitable[None] | None]
@@ -131,7 +130,7 @@ class LiveTable(Knocking, ComputerPlayers):
             conn.send(None)
 
     # -- the one writer -------------------------------------------------------------------------------
-    async def submit(self, event: dict[str, Any]) -> None:
+    async def submit(self, event: dict[str, object]) -> None:
         """Check, store and broadcast one change.
 
         :raises TableError: when the table or the rules refuse it (nothing changes then).
@@ -139,7 +138,7 @@ class LiveTable(Knocking, ComputerPlayers):
         async with self.lock:
             await self.commit(event)
 
-    async def commit(self, event: dict[str, Any]) -> None:
+    async def commit(self, event: dict[str, object]) -> None:
         """:meth:`submit` for a caller that holds the lock."""
         before = self.state.deals_count
         played = self.state.deal_seats()        # before: a 56 team that runs out leaves the next deal
@@ -230,7 +229,7 @@ class LiveTable(Knocking, ComputerPlayers):
             self.wake.set()     # a table that paused with no one there goes on
             return True
 
-    def send_all(self, message: dict[str, Any]) -> None:
+    def send_all(self, message: dict[str, object]) -> None:
         """A message for every viewer that is not a change of the table (a reaction)."""
         for conn in list(self.conns):
             conn.send(message)

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..bots import make_bot
 from ..bots.base import Bot, RandomBot
@@ -59,7 +59,7 @@ class ComputerPlayers:
         @property
         def code(self) -> str: ...
 
-        async def commit(self, event: dict[str, Any]) -> None: ...
+        async def commit(self, event: dict[str, object]) -> None: ...
 
         async def next_seed(self) -> tuple[int, bool]: ...
 
@@ -125,7 +125,7 @@ class ComputerPlayers:
                 if backoff:
                     await asyncio.sleep(backoff)
 
-    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, Any]:
+    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, object]:
         kind, table_seat = pending
         if kind == "next":
             return {"kind": "next", "seed": (await self.next_seed())[0]}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.meaning import N_, Meaning
 from .connection import Connection
 from .state import TableError, TableState
@@ -54,7 +52,7 @@ class Knocking:
         """Everyone asking to be let in (player -> the name they gave); with many processes, on any of them."""
         return {p: name for p, (name, _c) in self.knocks.items()}
 
-    def knock_list(self) -> dict[str, Any]:
+    def knock_list(self) -> dict[str, object]:
         return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, n in self.asking().items()]}
 
     def tell_host(self) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
 from ..core.meaning import N_
 
@@ -32,10 +32,10 @@ VALUES: dict[str, dict[str, str]] = {
 }
 
 
-def option_words(options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def option_words(options: Iterable[str]) -> dict[str, dict[str, object]]:
     """For each option of a game: its ``label`` and ``help`` sentence, and ``values`` meanings where the game
     gives none (an option missing here is named by its key with spaces)."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, object]] = {}
     for key in options:
         label, help_text = OPTIONS.get(key, (key.replace("_", " ").capitalize(), ""))
         out[key] = {"label": label, "help": help_text, "values": VALUES.get(key, {})}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import webauthn
@@ -59,6 +60,15 @@ async def _new_challenge(engine: AsyncEngine, account_id: str | None) -> bytes:
     return challenge
 
 
+def _credential(body: Mapping[str, object]) -> dict[str, Any]:
+    """The browser's credential as webauthn reads it (a wrong shape is refused as a bad passkey: one of
+    ``_BAD``)."""
+    credential = body["credential"]
+    if not isinstance(credential, dict):
+        raise TypeError("the credential must be a JSON object")
+    return credential
+
+
 async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], account_id: str | None) -> bytes | None:
     """The challenge the browser signed, if it was ours, unexpired and unused (it is used up now)."""
     client = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
@@ -71,7 +81,7 @@ async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], accou
 
 
 @_guarded
-async def api_options(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+async def api_options(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
     rp = relying_party(request)
     if rp is None:
         return refusal(NOT_SECURE, 400, lang)
@@ -93,12 +103,13 @@ async def api_options(request: Request, server: Server, lang: str, body: dict[st
 
 
 @_signed_in
-async def api_register(request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+async def api_register(request: Request, server: Server, lang: str, body: dict[str, object],
+                       player: Player) -> Response:
     rp = relying_party(request)
     if rp is None:
         return refusal(NOT_SECURE, 400, lang)
     try:
-        credential = body["credential"]
+        credential = _credential(body)
         challenge = await _take_challenge(server.db.engine, credential, player.id)
         if challenge is None:
             return refusal(BAD_PASSKEY, 403, lang)
@@ -135,13 +146,13 @@ async def _verify_signin(request: Request, server: Server, credential: dict[str,
 
 
 @_guarded
-async def api_signin(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+async def api_signin(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
     if relying_party(request) is None:
         return refusal(NOT_SECURE, 400, lang)
     if not await _signin_allowed(request, server):
         return refusal(N_("too many sign-in attempts from your address; try again in a few minutes"), 429, lang)
     try:
-        found = await _verify_signin(request, server, body["credential"])
+        found = await _verify_signin(request, server, _credential(body))
     except _BAD:
         found = None
     if found is None:

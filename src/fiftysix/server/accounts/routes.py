@@ -22,8 +22,8 @@ so secrets cannot be guessed.  Nothing takes an account id from the request: no 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
@@ -91,7 +91,7 @@ def device_label(user_agent: str) -> str:
 
 
 async def _signed_in_response(request: Request, server: Server, player_id: str, name: str,
-                              data: dict[str, Any]) -> Response:
+                              data: dict[str, object]) -> Response:
     """Open a new device session of ``player_id`` and answer ``data`` with its token (also as the cookie)."""
     session = await _store(server).open_session(player_id, name, device_label(request.headers.get("user-agent", "")))
     player, token = server.signer().issue(name, player_id, session)
@@ -100,7 +100,14 @@ async def _signed_in_response(request: Request, server: Server, player_id: str, 
     return response
 
 
-def _guarded(handler: Any) -> Any:
+Endpoint = Callable[[Request], Awaitable[Response]]
+Guarded = Callable[[Request, Server, str, dict[str, object]], Awaitable[Response]]
+"""An account endpoint's handler: the request, the server, the language, the JSON body."""
+SignedIn = Callable[[Request, Server, str, dict[str, object], Player], Awaitable[Response]]
+"""... for a signed-in player, given too."""
+
+
+def _guarded(handler: Guarded) -> Endpoint:
     """An account endpoint: origin and limits checked, the JSON body (for POST) read, the language found."""
     async def endpoint(request: Request) -> Response:
         server = serving(request)
@@ -111,24 +118,22 @@ def _guarded(handler: Any) -> Any:
         body = await json_body(request) if request.method == "POST" else {}
         if isinstance(body, Response):
             return body
-        response: Response = await handler(request, server, lang, body)
-        return response
+        return await handler(request, server, lang, body)
     return endpoint
 
 
-def _signed_in(handler: Any) -> Any:
+def _signed_in(handler: SignedIn) -> Endpoint:
     """An endpoint for a signed-in player only (401 naming what to do otherwise)."""
-    async def endpoint(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+    async def endpoint(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
         player = await _me(request, server)
         if player is None:
             return refusal(NOT_SIGNED_IN, 401, lang)
-        response: Response = await handler(request, server, lang, body, player)
-        return response
+        return await handler(request, server, lang, body, player)
     return _guarded(endpoint)
 
 
 @_signed_in
-async def api_account(request: Request, server: Server, _lang: str, _body: dict[str, Any],
+async def api_account(request: Request, server: Server, _lang: str, _body: dict[str, object],
                       player: Player) -> Response:
     store = _store(server)
     if not player.session:      # a player from before accounts: this device becomes its first session
@@ -137,14 +142,14 @@ async def api_account(request: Request, server: Server, _lang: str, _body: dict[
     account = await store.account(player.id)
     assert account is not None
     devices = [{"id": d.id, "label": d.label, "created": d.created, "seen": d.seen, "current": d.id == player.session}
-               for d in account.pop("devices")]
-
-    return JSONResponse({**account, "devices": devices, "passkeys": await count(server.db.engine, player.id),
+               for d in account["devices"]]
+    shown = {key: value for key, value in account.items() if key != "devices"}
+    return JSONResponse({**shown, "devices": devices, "passkeys": await count(server.db.engine, player.id),
                          "passkeys_here": relying_party(request) is not None})
 
 
 @_signed_in
-async def api_name(_request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+async def api_name(_request: Request, server: Server, lang: str, body: dict[str, object], player: Player) -> Response:
     try:
         name = clean_name(body.get("name"))
     except ValueError as e:
@@ -165,7 +170,7 @@ async def _sign_device_out(server: Server, player: Player, session: str) -> bool
 
 
 @_signed_in
-async def api_revoke(_request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+async def api_revoke(_request: Request, server: Server, lang: str, body: dict[str, object], player: Player) -> Response:
     device = body.get("device")
     if not isinstance(device, str) or len(device) > 32 or not await _sign_device_out(server, player, device):
         return refusal(N_("no device of yours signed in with that id: reload the list of devices"), 404, lang)
@@ -173,7 +178,7 @@ async def api_revoke(_request: Request, server: Server, lang: str, body: dict[st
 
 
 @_signed_in
-async def api_signout(_request: Request, server: Server, _lang: str, _body: dict[str, Any],
+async def api_signout(_request: Request, server: Server, _lang: str, _body: dict[str, object],
                       player: Player) -> Response:
     if player.session:
         await _sign_device_out(server, player, player.session)
@@ -183,7 +188,7 @@ async def api_signout(_request: Request, server: Server, _lang: str, _body: dict
 
 
 @_signed_in
-async def api_delete(_request: Request, server: Server, lang: str, body: dict[str, Any], player: Player) -> Response:
+async def api_delete(_request: Request, server: Server, lang: str, body: dict[str, object], player: Player) -> Response:
     if body.get("confirm") is not True:
         return refusal(N_("to delete your account, send \"confirm\": true (this cannot be undone)"), 400, lang)
     await _store(server).delete(player.id)
@@ -194,7 +199,7 @@ async def api_delete(_request: Request, server: Server, lang: str, body: dict[st
 
 
 @_signed_in
-async def api_link(request: Request, server: Server, lang: str, _body: dict[str, Any], player: Player) -> Response:
+async def api_link(request: Request, server: Server, lang: str, _body: dict[str, object], player: Player) -> Response:
     await _store(server).ensure(player.id, player.name)
     base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url),
                       request.url.port)
@@ -213,7 +218,7 @@ async def _signin_allowed(request: Request, server: Server) -> bool:
 
 
 @_guarded
-async def api_link_use(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+async def api_link_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
     if not await _signin_allowed(request, server):
         return refusal(Meaning(N_("too many sign-in attempts from your address; try again in a few minutes")), 429,
                        lang)
@@ -226,14 +231,14 @@ async def api_link_use(request: Request, server: Server, lang: str, body: dict[s
 
 
 @_signed_in
-async def api_recovery(_request: Request, server: Server, _lang: str, _body: dict[str, Any],
+async def api_recovery(_request: Request, server: Server, _lang: str, _body: dict[str, object],
                        player: Player) -> Response:
     await _store(server).ensure(player.id, player.name)
     return JSONResponse({"code": await _store(server).new_recovery(player.id)})
 
 
 @_guarded
-async def api_recovery_use(request: Request, server: Server, lang: str, body: dict[str, Any]) -> Response:
+async def api_recovery_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
     if not await _signin_allowed(request, server):
         return refusal(Meaning(N_("too many sign-in attempts from your address; try again in a few minutes")), 429,
                        lang)

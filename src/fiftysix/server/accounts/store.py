@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import String, and_, cast, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -50,10 +51,21 @@ class Device:
     seen: int
 
 
+class Account(TypedDict):
+    """An account as its page shows it (``devices``: the devices signed in now, last seen first)."""
+
+    id: str
+    name: str
+    created: int
+    recovery: bool
+    recovery_made: int | None
+    devices: list[Device]
+
+
 class Accounts:
     """The account queries; each method is one transaction."""
 
-    def __init__(self, engine: AsyncEngine, clock: Any = time.time) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self.clock = clock
 
@@ -86,7 +98,7 @@ class Accounts:
             await conn.execute(update(sessions).where(sessions.c.id == session).values(seen=self.now()))
             return True
 
-    async def account(self, player_id: str) -> dict[str, Any] | None:
+    async def account(self, player_id: str) -> Account | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(accounts).where(accounts.c.id == player_id))).first()
             if row is None:
@@ -179,7 +191,7 @@ async def _ensure(conn: AsyncConnection, player_id: str, name: str, now: int) ->
         await conn.execute(accounts.insert().values(id=player_id, name=name, created=now))
 
 
-def scrub_event(data: dict[str, Any], player_id: str) -> dict[str, Any] | None:
+def scrub_event(data: dict[str, object], player_id: str) -> dict[str, object] | None:
     """``data`` with ``player_id``'s name replaced, or ``None`` when it names them nowhere."""
     out = dict(data)
     if data.get("host") == player_id and "host_name" in data:

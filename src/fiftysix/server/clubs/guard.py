@@ -8,7 +8,6 @@ facts, at a club that allows no watchers).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from ...core.meaning import N_
 from ..serving import Server
@@ -27,7 +26,7 @@ def install(server: Server) -> None:
     clubs = clubs_of(server)
     inner = server.handle
 
-    async def handle(table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
+    async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
         if msg.get("type") in SEATING:
             club = await clubs.club_of_table(table.code)
             if club is not None and not await clubs.is_member(club, conn.player):

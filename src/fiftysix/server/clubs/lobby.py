@@ -6,8 +6,6 @@ default, joined by their link's secret) and club tables never are, so the list t
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..messages import level_of
 from ..serving import Server
 from ..state import LOBBY, TableState
@@ -23,7 +21,7 @@ def computers(state: TableState) -> tuple[str | None, str | None]:
     return (bots[0], level_of(state.game.name, bots[0])) if bots else (None, None)
 
 
-def listing(state: TableState) -> dict[str, Any] | None:
+def listing(state: TableState) -> dict[str, object] | None:
     """What the list shows of a table, or ``None`` when it is not listed (private, started, full)."""
     if state.created is None or state.private or state.status != LOBBY:
         return None
@@ -38,7 +36,7 @@ def listing(state: TableState) -> dict[str, Any] | None:
             "host": state.players.get(state.host, ""), "url": f"/t/{state.code}"}
 
 
-async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, Any]]:
+async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, object]]:
     found = []
     for table in list(server.hub.tables.values()):
         item = listing(table.state)

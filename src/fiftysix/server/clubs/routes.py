@@ -24,8 +24,8 @@ process, may ask only so often.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
@@ -42,7 +42,7 @@ from ..state import TableError
 from ..table import LiveTable
 from ..tokens import COOKIE, Player, clean_name
 from .lobby import open_tables
-from .store import Clubs
+from .store import Club, Clubs
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -71,7 +71,7 @@ def clubs_of(server: Server) -> Clubs:
 class _Ask:
     """One request's common parts: the server, the language, the player, the JSON body."""
 
-    def __init__(self, request: Request, server: Server, player: Player, body: dict[str, Any]) -> None:
+    def __init__(self, request: Request, server: Server, player: Player, body: dict[str, object]) -> None:
         self.request, self.server, self.player, self.body = request, server, player, body
         self.lang = language_of(request)
         self.clubs = clubs_of(server)
@@ -79,7 +79,7 @@ class _Ask:
     def no(self, message: str, status: int = 400) -> Response:
         return refusal(message, status, self.lang)
 
-    async def club(self, owner: bool = False) -> dict[str, Any] | Response:
+    async def club(self, owner: bool = False) -> Club | Response:
         """The path's club when the player is a member (``owner``: its owner); else the refusal (404 for a
         stranger, the same as no such club, and counted)."""
         club_id = self.request.path_params["club"]
@@ -95,7 +95,8 @@ class _Ask:
         return club
 
 
-def endpoint(handler: Any, reads: bool = False) -> Any:
+def endpoint(handler: Callable[[_Ask], Awaitable[Response]], reads: bool = False,
+             ) -> Callable[[Request], Awaitable[Response]]:
     """A club endpoint: origin and limits checked, a player required, the JSON body read (not for reads)."""
     async def run(request: Request) -> Response:
         server = serving(request)
@@ -103,7 +104,7 @@ def endpoint(handler: Any, reads: bool = False) -> Any:
         refused = _refused(request, server, lang)
         if refused is not None:
             return refused
-        body: dict[str, Any] = {}
+        body: dict[str, object] = {}
         if not reads:
             read = await json_body(request)
             if isinstance(read, Response):
@@ -230,7 +231,7 @@ async def _settings(ask: _Ask) -> Response:
     return JSONResponse({"watchers": watchers})
 
 
-async def club_table(ask: _Ask, club_id: str, form: dict[str, Any]) -> LiveTable | Response:
+async def club_table(ask: _Ask, club_id: str, form: dict[str, object]) -> LiveTable | Response:
     """A new table of the club, hosted by the asker (private: its link reaches members through the club page);
     else the refusal (the form, or a quota)."""
     try:

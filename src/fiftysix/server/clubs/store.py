@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TypedDict
 
 from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -48,6 +48,28 @@ def invite_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+class Club(TypedDict):
+    """A club's row as its pages read it."""
+
+    id: str
+    name: str
+    owner: str
+    watchers: bool      # whether people outside the club may watch its tables
+
+
+class Member(TypedDict):
+    id: str
+    name: str
+
+
+class MyClub(TypedDict):
+    """A club in a person's list: ``owner``, whether they own it."""
+
+    id: str
+    name: str
+    owner: bool
+
+
 class Clubs:
     """The clubs in the database (``engine``: the server's)."""
 
@@ -66,13 +88,13 @@ class Clubs:
                                                             joined=now))
         return club_id, invite
 
-    async def get(self, club_id: str) -> dict[str, Any] | None:
+    async def get(self, club_id: str) -> Club | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(clubs.c.id, clubs.c.name, clubs.c.owner, clubs.c.watchers)
                                       .where(clubs.c.id == club_id))).first()
-        return None if row is None else dict(row._mapping)
+        return None if row is None else {"id": row.id, "name": row.name, "owner": row.owner, "watchers": row.watchers}
 
-    async def members(self, club_id: str) -> list[dict[str, Any]]:
+    async def members(self, club_id: str) -> list[Member]:
         """The members, ordered by name (then id, so the order is stable)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(club_members.c.player, club_members.c.name)
@@ -88,7 +110,7 @@ class Clubs:
                 club_members.c.club_id == club_id, club_members.c.player == player))).first()
         return row is not None
 
-    async def mine(self, player: str) -> list[dict[str, Any]]:
+    async def mine(self, player: str) -> list[MyClub]:
         """The clubs ``player`` is a member of, by name."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(clubs.c.id, clubs.c.name, clubs.c.owner)
@@ -166,7 +188,7 @@ class Clubs:
 
     async def recent_matches(self, club_id: str, limit: int = 20,
                              withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None,
-                             ) -> list[dict[str, Any]]:
+                             ) -> list[dict[str, object]]:
         """The latest finished matches at the club's tables (but those at tables ``withheld`` names now)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
@@ -176,7 +198,7 @@ class Clubs:
         hidden = await withheld(sorted({r.table_code for r in rows})) if withheld is not None and rows else set()
         return [dict(r._mapping) for r in rows if r.table_code not in hidden]
 
-    async def leaderboard(self, club_id: str, family: str) -> list[dict[str, Any]]:
+    async def leaderboard(self, club_id: str, family: str) -> list[dict[str, object]]:
         """The members by rating in ``family`` ("56" or "55"), best first (mu - 3 sigma, the usual
         conservative estimate), with its uncertainty (sigma), whether it is still provisional, the rated
         matches and when each last finished a match of the family; members without a rated match last, by name."""
@@ -196,4 +218,10 @@ class Clubs:
                   "provisional": m["id"] not in rated or rated[m["id"]].matches < PROVISIONAL,
                   "matches": rated[m["id"]].matches if m["id"] in rated else 0,
                   "last_played": last.get(m["id"])} for m in members]
-        return sorted(board, key=lambda m: (m["rating"] is None, -(m["rating"] or 0.0), m["name"]))
+        return sorted(board, key=_board_order)
+
+
+def _board_order(row: Mapping[str, object]) -> tuple[bool, float, str]:
+    """Rated members first, best first, then by name."""
+    rating = row["rating"]
+    return (rating is None, -float(rating) if isinstance(rating, int | float) else 0.0, str(row["name"]))

@@ -43,7 +43,9 @@ def table_channel(code: str) -> str:
     return f"fs:t:{code}"
 
 
-Handler = Callable[[str, dict[str, Any]], None]
+Heard = dict[str, Any]
+"""A message heard on Redis: JSON that one of this server's processes published (trusted, read by key)."""
+Handler = Callable[[str, Heard], None]
 
 
 class Bus:
@@ -101,7 +103,7 @@ class Bus:
         self.channels.discard(channel)
         await self._tell_subscriber(self.pubsub.unsubscribe, channel, "unsubscribing")
 
-    async def _tell_subscriber(self, call: Callable[[str], Awaitable[Any]], channel: str, doing: str) -> None:
+    async def _tell_subscriber(self, call: Callable[[str], Awaitable[object]], channel: str, doing: str) -> None:
         """Tell the subscriber now while Redis is up; a new one takes :attr:`channels` as they are then."""
         if self.up:
             try:
@@ -150,11 +152,11 @@ class Bus:
         await self.pubsub.subscribe(*self.channels)
         self._stale = False
 
-    def publish_soon(self, channel: str, message: dict[str, Any]) -> None:
+    def publish_soon(self, channel: str, message: dict[str, object]) -> None:
         """Queue a message; the publisher sends queued messages in order, many in one round trip."""
         self._out.put_nowait((channel, json.dumps(message, separators=(",", ":")).encode()))
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> int:
+    async def publish(self, channel: str, message: dict[str, object]) -> int:
         """Publish now; how many subscribers got it (0: nobody listens, e.g. a dead process's inbox).
 
         :raises redis.exceptions.RedisError: when Redis is away (the heartbeat then judges at once).

@@ -28,40 +28,30 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from redis.exceptions import RedisError
 
-from ...core.meaning import N_
 from ..access import Lookups
 from ..db import Database
 from ..history import History
-from ..hub import Hub, creation_event
+from ..hub import creation_event, fill_of
 from ..limits import Limits, searching_bots
-from ..protocol import handle_message
-from ..services import DATABASE, REDIS, WORDS, service_of
-from ..state import MATCH_OVER, TableError, TableState
+from ..state import TableError, TableState
 from ..table import Connection, LiveTable, Timing
-from .bus import ALL, Bus, inbox, table_channel
-from .counters import OPEN_TTL, RENEW_OPEN, WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
+from .bus import Bus, Heard, table_channel
+from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
+from .failover import hosted_of
+from .forwarding import Forwarding
 from .lease import Lease
-from .table import ClusterTable, Relayed
+from .table import ClusterTable
 
 log = logging.getLogger("fiftysix.server")
-
-WRITES = frozenset({"join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "offer",
-                    "admit", "refuse", "react"})
-"""Client messages the writer answers (changes of the table, answers to who asks to join, reactions with their
-rate limit): a replica forwards them to the writer."""
-ATTEMPT = 2.0       # seconds to wait for the writer to answer a forwarded message before asking again
-FORWARD = 12.0      # seconds to keep trying (the lease runs out and a new writer takes over meanwhile)
-
 
 def process_name() -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterHub(Hub):
+class ClusterHub(Forwarding):
     """The hub of one of many processes: leases, replicas, forwarding and failover (module docstring)."""
 
     def __init__(self, db: Database, timing: Timing, limits: Limits, redis_url: str,
@@ -74,13 +64,13 @@ class ClusterHub(Hub):
         self.counters = Counters(self.bus.redis)
         self.lookups = SharedLookups(limits, self.counters)
         self.shared_quotas = SharedQuotas(limits, self.counters)
-        self.tables: dict[str, ClusterTable] = {}    # type: ignore[assignment]
+        self.tables = {}
         self._watch_ids = itertools.count(1)
         self._ticks = 0
-        self._early: dict[str, list[dict[str, Any]]] = {}
+        self._early: dict[str, list[Heard]] = {}
         self._waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
         self._ids = itertools.count(1)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         # the writer's quota bookkeeping, by table code: who created it, and whether it counts open in Redis
         self.hosts: dict[str, Hosted] = {}
         self.counted_open: set[str] = set()
@@ -88,16 +78,6 @@ class ClusterHub(Hub):
         self.on_signout: Callable[[str, int], None] | None = None    # the server's: a sign-out elsewhere
         self.on_revoke: Callable[[str, str], None] | None = None     # ... and a device signed out elsewhere
 
-    def later(self, work: Awaitable[Any]) -> None:
-        """Run ``work`` in its own task (kept until it ends)."""
-        async def run() -> None:
-            try:
-                await work
-            except Exception:
-                log.exception("cluster work failed")
-        task = asyncio.create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def _live(self, state: TableState, history: History) -> LiveTable:
         return ClusterTable(self, state, history, None)
@@ -112,7 +92,7 @@ class ClusterHub(Hub):
         hosted = self.hosts.get(code)
         if hosted is None:
             table = self.tables[code]
-            hosted = (await self.shared_quotas.recall([code])).get(code) or _hosted(table.state)
+            hosted = (await self.shared_quotas.recall([code])).get(code) or hosted_of(table.state)
             self.hosts[code] = hosted
         await self.shared_quotas.check_search(code, hosted)
 
@@ -177,7 +157,7 @@ class ClusterHub(Hub):
             log.info("table %s: writing it here (epoch %d)", code, epoch)
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, Any], address: str | None = None,
+    async def create(self, host: str, host_name: str, form: dict[str, object], address: str | None = None,
                      event: str | None = None) -> LiveTable:
         """:meth:`Hub.create` with the quotas counted in Redis (``fs:made``, ``fs:open``, ``fs:search``).
 
@@ -185,7 +165,7 @@ class ClusterHub(Hub):
         :raises QuotaError: when the host or their address is over a quota, on all processes together.
         """
         created = creation_event(host, host_name, form, event)
-        searching = searching_bots([created["fill"]])
+        searching = searching_bots([fill_of(created)])
         async with self._loading:
             code = await self._new_code()
             hosted = await self.shared_quotas.check_create(code, host, address, searching, personal=event is None)
@@ -234,222 +214,10 @@ class ClusterHub(Hub):
             expired = await self.db.expire_lobbies(now - self.timing.lobby_expiry, keep=keep)
         return unloaded, expired
 
-    # -- leases and failover ---------------------------------------------------------------------------
-    async def _lease_loop(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except Exception as e:
-                if (service := service_of(e)) is None:
-                    log.exception("renewing leases failed; trying again")
-                else:   # one line a second, not a stack: tables refuse changes until the lease is renewed
-                    if service == DATABASE:     # (its probe tells when it is back)
-                        self.services.report(service, False)
-                    log.warning("renewing leases failed (%s is away); trying again", service)
-            await asyncio.sleep(self.lease.renew_every)
-
-    async def tick(self) -> None:
-        """Renew this process's leases (stepping down where one was lost), take over replicas whose writer
-        is gone, pick up tables in play that nobody writes, and forget people on dead processes."""
-        held = {code: t.epoch for code, t in self.tables.items() if t.epoch is not None}
-        kept = await self.lease.renew(held)
-        for code, epoch in held.items():
-            table = self.tables.get(code)
-            if code not in kept and table is not None and table.epoch == epoch:
-                await self.demote(table)
-        replicas = [code for code, t in self.tables.items() if not t.writer]
-        for code, epoch in (await self.lease.take(replicas)).items():
-            await self.promote(code, epoch)
-        for code in await self.lease.orphans(skip=list(self.tables)):
-            with contextlib.suppress(Exception):
-                await self.get(code)
-        if not self.bus.up:     # the leases above live in PostgreSQL: tables written here go on meanwhile
-            return
-        try:
-            processes = sorted({p for t in self.tables.values() if t.writer for p in {*t.remote, *t.remote_knocks}})
-            alive = await self.bus.alive(processes)
-            for t in list(self.tables.values()):
-                for p in [p for p in {*t.remote, *t.remote_knocks} if p not in alive] if t.writer else []:
-                    t.set_remote(p, set(), {})
-            await self.counters.keep([p for t in self.tables.values() for p in t.watchers_now()], WATCH_TTL)
-            self._ticks += 1
-            if self._ticks % RENEW_OPEN == 1:
-                await self._count_open()
-        except RedisError:
-            self.counters.outage.failed("renewing the spectators and open tables")
-
-    async def _count_open(self) -> None:
-        """Renew the open tables this process writes in their hosts' quotas (``fs:open``, ``fs:search``); a
-        table whose match is over stops counting."""
-        writing = [t for t in self.tables.values() if t.writer]
-        unknown = [t.code for t in writing if t.code not in self.hosts]
-        known = await self.shared_quotas.recall(unknown) if unknown else {}
-        keep, drop = [], []
-        for t in writing:
-            hosted = self.hosts.get(t.code) or known.get(t.code) or _hosted(t.state)
-            self.hosts[t.code] = hosted
-            if t.state.status != MATCH_OVER:
-                keep.extend(hosted.places(t.code))
-                self.counted_open.add(t.code)
-            elif t.code in self.counted_open:
-                drop.extend(hosted.places(t.code))
-                self.counted_open.discard(t.code)
-        await self.counters.keep(keep, OPEN_TTL)
-        await self.counters.drop(drop)
-
-    async def promote(self, code: str, epoch: int) -> None:
-        """Become the writer of a replica whose lease this process just took: the log is the truth."""
-        table = self.tables.get(code)
-        if table is None or table.writer:
-            await self.lease.release(code, epoch)
-            return
-        async with table.lock:
-            self.db.forget_row(code)
-            state, history = await self.load(code)
-            table.take_over(epoch, state, history)
-        await self.bus.unwatch(table_channel(code))
-        self.bus.publish_soon(table_channel(code), {"op": "writer", "from": self.me})
-        table.tell_host()      # who asks to join here; the replicas tell theirs on hearing of the new writer
-        table.start()
-        log.warning("table %s: took it over from the log (epoch %d)", code, epoch)
-
-    async def demote(self, table: ClusterTable) -> None:
-        """The lease was lost (paused too long, or fenced on append): become a replica."""
-        if not table.writer:
-            return
-        log.warning("table %s: lost its lease (epoch %s); another process writes it now", table.code, table.epoch)
-        table.pause()
-        await self.bus.watch(table_channel(table.code))
-        table.follow(await self.lease.owner(table.code))
-        await table.resync()
-        self.send_here(table)
-
-    # -- forwarding --------------------------------------------------------------------------------------
-    async def route(self, table: LiveTable, conn: Connection, msg: dict[str, Any]) -> None:
-        """:func:`~fiftysix.server.protocol.handle_message`, or to the writer for a change at a replica."""
-        if not isinstance(table, ClusterTable) or table.writer or msg["type"] not in WRITES:
-            await handle_message(table, conn, msg)
-            return
-        rid = next(self._ids)
-        request = {"op": "req", "code": table.code, "from": self.me, "rid": rid, "player": conn.player, "msg": msg}
-        deadline = time.monotonic() + FORWARD
-        try:
-            while time.monotonic() < deadline:
-                if table.writer:    # took the table over meanwhile
-                    await handle_message(table, conn, msg)
-                    return
-                done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-                self._waiting[rid] = (table, conn, done)
-                if not self.bus.up:     # no way to the writer: say so, do not spin
-                    conn.send(self.services.messages()[0] if self.services.messages() else
-                              {"type": "service", "service": REDIS, "ok": False})
-                    break
-                if table.owner is not None and await self._forward(table.owner, request) > 0:
-                    with contextlib.suppress(TimeoutError):
-                        if await asyncio.wait_for(done, ATTEMPT):
-                            return
-                else:
-                    await asyncio.sleep(0.2)
-                taken = (await self.lease.take([table.code])).get(table.code)
-                if taken is not None:
-                    await self.promote(table.code, taken)
-                else:
-                    table.follow(await self.lease.owner(table.code))
-            error: dict[str, Any] = {"type": "error", "message": N_("the table's server did not answer; please try "
-                                                                    "again") if self.bus.up else WORDS[REDIS]}
-            if msg["type"] == "move" and isinstance(msg.get("id"), str):
-                error["id"] = msg["id"]
-            conn.send(error)
-        finally:
-            self._waiting.pop(rid, None)
-
-    async def _forward(self, owner: str, request: dict[str, Any]) -> int:
-        """Send a change to its writer's inbox; 0 when nobody got it (or Redis just went away)."""
-        try:
-            return await self.bus.publish(inbox(owner), request)
-        except RedisError:
-            return 0
-
-    def _redis_back(self) -> None:
-        """Redis answers again: every replica reads its table's log once (it missed what was published
-        meanwhile) and tells its writer who is here; every writer tells its replicas to do the same."""
-        for table in list(self.tables.values()):
-            if table.writer:
-                self.bus.publish_soon(table_channel(table.code), {"op": "writer", "from": self.me})
-                table.announce()
-            else:
-                self.later(table.resync())
-                self.send_here(table)
-
-    async def _serve(self, data: dict[str, Any]) -> None:
-        """A change forwarded by another process's replica."""
-        origin, rid = str(data["from"]), int(data["rid"])
-        table = self.tables.get(str(data.get("code")))
-        if table is None or not table.writer:
-            self.bus.publish_soon(inbox(origin), {"op": "done", "rid": rid, "retry": True})
-            return
-        try:
-            await handle_message(table, Relayed(self.bus, origin, rid, data.get("player")), data["msg"])
-        finally:
-            self.bus.publish_soon(inbox(origin), {"op": "done", "rid": rid})
-
-    def tell_signout(self, player: str, generation: int) -> None:
-        """Tell every process that ``player`` signed out everywhere (their older tokens are refused)."""
-        self.bus.publish_soon(ALL, {"op": "signout", "from": self.me, "player": player, "gen": generation})
-
-    def tell_revoked(self, player: str, session: str) -> None:
-        """Tell every process that device ``session`` of ``player`` was signed out (server/accounts)."""
-        self.bus.publish_soon(ALL, {"op": "revoke", "from": self.me, "player": player, "session": session})
-
-    def send_here(self, table: ClusterTable) -> None:
-        """Tell the writer who is online here at this table."""
-        if not table.writer and table.owner is not None:
-            self.bus.publish_soon(inbox(table.owner), {"op": "here", "code": table.code, "from": self.me,
-                                                       "players": sorted(table.local_players()),
-                                                       "knocks": table.local_knocks()})
-
-    def _heard(self, channel: str, data: dict[str, Any]) -> None:
-        """Every message from Redis (on the reader task: quick, no waiting)."""
-        op = data.get("op")
-        if channel.startswith("fs:t:"):
-            code = channel[5:]
-            if code in self._early:
-                self._early[code].append(data)
-            elif (table := self.tables.get(code)) is not None:
-                table.receive(data)
-        elif op == "req":
-            self.later(self._serve(data))
-        elif op == "reply" or op == "done":
-            waiting = self._waiting.get(int(data["rid"]))
-            if waiting is None:
-                return
-            table, conn, done = waiting
-            if op == "reply":
-                table.answer(conn, data["msg"])
-            elif not done.done():
-                done.set_result(not data.get("retry"))
-        elif op == "here":
-            table = self.tables.get(str(data.get("code")))
-            if table is not None and table.writer:
-                knocks = data.get("knocks")
-                table.set_remote(str(data["from"]), set(data.get("players", ())),
-                                 {str(p): str(n) for p, n in knocks.items()} if isinstance(knocks, dict) else None)
-        elif data.get("from") == self.me:
-            return
-        elif op == "signout" and self.on_signout is not None:
-            self.on_signout(str(data["player"]), int(data["gen"]))
-        elif op == "revoke" and self.on_revoke is not None:
-            self.on_revoke(str(data["player"]), str(data["session"]))
-
 
 def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,
-                  ) -> tuple[ClusterHub, Lookups, Callable[[LiveTable, Connection, dict[str, Any]], Awaitable[None]]]:
+                  ) -> tuple[ClusterHub, Lookups,
+                             Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]]]:
     """The hub, the failed-lookup counter and the message handler of one of many processes."""
     hub = ClusterHub(db, timing, limits, redis_url)
     return hub, hub.lookups, hub.route
-
-
-def _hosted(state: TableState) -> Hosted:
-    """Who created a table Redis does not remember (made before, or forgotten): its host, no address (as a
-    table resumed after a restart counts with one process)."""
-    return Hosted(state.host, None, searching_bots([state.fill, *(s.bot for s in state.seats)]))

@@ -10,16 +10,17 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
 from ..db import Fenced
 from ..history import History
-from ..messages import Presence, snapshot, table_info
+from ..messages import Presence, snapshot
 from ..state import DEAL_OVER, TableError, TableState
 from ..table import Connection, LiveTable, NotStored, spectators_refusal
-from .bus import Bus, inbox, table_channel
+from .bus import Bus, Heard, inbox, table_channel
 from .counters import watch_key
+from .replica import Replica
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -43,7 +44,7 @@ class TableHost(Protocol):
     bus: Bus
     counters: Counters
 
-    def later(self, work: Awaitable[Any]) -> None: ...
+    def later(self, work: Awaitable[object]) -> None: ...
     async def demote(self, table: ClusterTable) -> None: ...
     def watch_member(self) -> str: ...
     async def count_watcher(self, code: str, member: str, most: int) -> int | None: ...
@@ -51,19 +52,9 @@ class TableHost(Protocol):
     async def load(self, code: str) -> tuple[TableState, History]: ...
     async def check_search(self, code: str, bot: str) -> None: ...
     async def board_seed(self, code: str, deal: int) -> int | None: ...
-    async def deal_finished(self, code: str, deal: int, result: dict[str, Any], standings: list[int]) -> None: ...
+    async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None: ...
 
 log = logging.getLogger("fiftysix.server")
-
-
-def _presence(data: dict[str, Any]) -> Presence:
-    """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
-    presence = Presence()
-    for f in fields(Presence):
-        if f.name in data:
-            value = data[f.name]
-            setattr(presence, f.name, set(value) if isinstance(getattr(presence, f.name), set) else value)
-    return presence
 
 
 class Relayed(Connection):
@@ -73,13 +64,15 @@ class Relayed(Connection):
         super().__init__(player)
         self.bus, self.origin, self.rid = bus, origin, rid
 
-    def send(self, message: dict[str, Any] | None) -> None:
+    def send(self, message: dict[str, object] | None) -> None:
         if message is not None:
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
 
-class ClusterTable(LiveTable):
+class ClusterTable(Replica):
     """A table that is either this process's to write (``epoch`` set) or a replica of another's."""
+
+    hub: TableHost
 
     def __init__(self, hub: TableHost, state: TableState, history: History, epoch: int | None,
                  owner: str | None = None) -> None:
@@ -92,15 +85,11 @@ class ClusterTable(LiveTable):
         self.epoch = epoch
         self.owner: str | None = hub.me if epoch is not None else owner
         self.remote: dict[str, set[str]] = {}     # the writer's: process -> its people online here
-        self.later: list[tuple[int, Connection, dict[str, Any]]] = []    # answers waiting for their event
-        self.early: list[dict[str, Any]] | None = None    # events arriving while the log is read again
+        self.later: list[tuple[int, Connection, dict[str, object]]] = []    # answers waiting for their event
+        self.early: list[Heard] | None = None    # events arriving while the log is read again
         self.remote_knocks: dict[str, dict[str, str]] = {}   # the writer's: process -> who asks to join there
         self.shared_knocks: dict[str, str] = {}      # a replica's: everyone asking, as the writer published it
         self.watching: dict[Connection, str] = {}    # connections without a seat here -> their fs:watch member
-
-    @property
-    def writer(self) -> bool:
-        return self.epoch is not None
 
     def start(self) -> None:
         if self.writer:
@@ -145,11 +134,14 @@ class ClusterTable(LiveTable):
             self.task.cancel()
             self.task = None
 
+    def here(self) -> None:
+        self.hub.send_here(self)
+
     def local_players(self) -> set[str]:
         return {c.player for c in self.conns if c.player is not None}
 
     # -- the writer ------------------------------------------------------------------------------------
-    async def commit(self, event: dict[str, Any]) -> None:
+    async def commit(self, event: dict[str, object]) -> None:
         if not self.writer:
             raise TableError("this table moved to another server just now; please try again")
         if not self.hub.lease.holds(self.code):     # not renewed in time (the database away): may be another's now
@@ -170,7 +162,7 @@ class ClusterTable(LiveTable):
         if self.writer:
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "reread"})
 
-    def _who(self) -> dict[str, Any]:
+    def _who(self) -> dict[str, object]:
         return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
                 for f in fields(Presence)}
 
@@ -251,7 +243,7 @@ class ClusterTable(LiveTable):
                 self.last_active = time.time()
             self.conns.discard(conn)
             if not self.writer:
-                self.hub.send_here(self)
+                self.here()
             return
         super().disconnect(conn)
 
@@ -259,7 +251,7 @@ class ClusterTable(LiveTable):
         if self.writer:
             super()._came_back(player)
         else:
-            self.hub.send_here(self)
+            self.here()
 
     def _schedule_drop(self, player: str) -> None:
         if self.writer:
@@ -279,7 +271,7 @@ class ClusterTable(LiveTable):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
-    def send_all(self, message: dict[str, Any]) -> None:
+    def send_all(self, message: dict[str, object]) -> None:
         super().send_all(message)
         if self.writer:     # the viewers on other processes too
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": message})
@@ -303,7 +295,7 @@ class ClusterTable(LiveTable):
         if self.writer:             # ... and on every other process
             self.hub.bus.publish_soon(table_channel(self.code), {"op": "knocks", "k": self.asking()})
         else:
-            self.hub.send_here(self)
+            self.here()
 
     def answer_knock(self, player: str, admitted: bool) -> None:
         """The writer's answer goes to whoever asked, on whichever process they wait."""
@@ -313,93 +305,3 @@ class ClusterTable(LiveTable):
             self.hub.bus.publish_soon(table_channel(self.code),
                                       {"op": "answer", "player": player, "admitted": admitted})
         super().answer_knock(player, admitted)
-
-    # -- the replica ---------------------------------------------------------------------------------------
-    def receive(self, data: dict[str, Any]) -> None:
-        """A message on the table's channel (the writer's events, presence, a new writer)."""
-        if self.writer:
-            return
-        if self.early is not None:
-            self.early.append(data)
-            return
-        op = data.get("op")
-        if op == "writer":
-            self.owner = data.get("from")
-            self.shared_knocks = {}     # the new writer publishes them again as it hears of them
-            LiveTable.tell_host(self)
-            self.hub.send_here(self)
-            # the old writer may have stored its last event and died before publishing it: the new writer
-            # read it from the log, but no later event shows the gap here while that event's seat waits
-            self.hub.later(self.resync())
-        elif op == "reread":    # the writer's memory was ahead of the log: the log is the truth, whatever version
-            self.early = []     # from now on, events wait until the log is read (a new event may reuse a version)
-            self.hub.later(self._read_log(always=True))
-        elif op == "knocks":
-            self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
-            LiveTable.tell_host(self)
-        elif op == "say":
-            LiveTable.send_all(self, dict(data["m"]))
-        elif op == "answer":
-            self.shared_knocks.pop(str(data["player"]), None)
-            LiveTable.answer_knock(self, str(data["player"]), bool(data["admitted"]))
-        elif op == "presence":
-            self.presence = _presence(data["p"])
-            LiveTable.broadcast_presence(self)
-        elif op == "event":
-            version = int(data["v"])
-            if version <= self.state.version:
-                return
-            if version != self.state.version + 1:
-                self.hub.later(self.resync())
-                return
-            try:
-                self.state.apply(data["e"])
-            except TableError:
-                log.exception("table %s: a published event does not apply here; reading the log", self.code)
-                self.hub.later(self.resync())
-                return
-            self.history.append(data["e"])
-            self.last_active = time.time()
-            self.presence = _presence(data["p"])
-            info = table_info(self.state, self.presence)
-            for conn in list(self.conns):
-                conn.send(snapshot(self.state, self.presence, conn.player, data["e"], info))
-            self._answer_later()
-
-    def answer(self, conn: Connection, message: dict[str, Any]) -> None:
-        """An answer from the writer: a ``moved`` waits until its event has been sent here."""
-        version = message.get("version")
-        if message.get("type") == "moved" and isinstance(version, int) and version > self.state.version:
-            self.later.append((version, conn, message))
-        else:
-            conn.send(message)
-
-    def _answer_later(self) -> None:
-        if self.later:
-            due = [x for x in self.later if x[0] <= self.state.version]
-            self.later = [x for x in self.later if x[0] > self.state.version]
-            for _v, conn, message in due:
-                conn.send(message)
-
-    async def resync(self) -> None:
-        """Read the table from the log again (a gap in the published versions) and send a full state."""
-        if self.early is not None:
-            return
-        self.early = []
-        await self._read_log()
-
-    async def _read_log(self, always: bool = False) -> None:
-        """The work of :meth:`resync`, events arriving meanwhile held in ``early`` (set by the caller); with
-        ``always``, a full state is sent even when the log ends at the version this replica holds."""
-        try:
-            async with self.lock:
-                state, history = await self.hub.load(self.code)
-                if always or state.version != self.state.version:
-                    self.state, self.history = state, history
-                    for conn in list(self.conns):
-                        conn.send(snapshot(self.state, self.presence, conn.player))
-        finally:
-            waiting, self.early = self.early or [], None
-        for data in waiting:
-            self.receive(data)
-        self._answer_later()

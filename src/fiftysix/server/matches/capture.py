@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ..state import MATCH_OVER, TableState
 
@@ -30,11 +30,24 @@ class MatchEnd:
     rated: bool = True          # False: a club night's table, whose event is rated once as a whole
 
 
+class DealFacts(TypedDict):
+    """Who played a finished deal and how it went: stored as JSON in ``deal_seats.facts``."""
+
+    match_no: int
+    people: list[str | None]        # table seat -> the person who played it (None: a computer, or out)
+    bots: list[str | None]          # table seat -> the computer player that played it
+    played: list[int]               # the table seats that played the deal
+    declarer: int | None            # the declarer's table seat
+    form: str | None                # 56: the winning bid's form ("number-suit")
+    made: bool | None
+    standings: list[int]
+
+
 def match_id(code: str, match_no: int) -> str:
     return f"{code}/{match_no}"
 
 
-def deal_facts(state: TableState, played: list[int]) -> dict[str, Any]:
+def deal_facts(state: TableState, played: list[int]) -> DealFacts:
     """The finished deal's people, computer players, contract and standings; ``played``: the table seats
     that played it (read before the event, since a 56 team that ran out leaves the next deal)."""
     finished = state.last_finished
@@ -50,7 +63,7 @@ def deal_facts(state: TableState, played: list[int]) -> dict[str, Any]:
             "standings": list(state.match.standings)}
 
 
-def _contract(state: TableState, result: dict[str, Any], record: dict[str, Any],
+def _contract(state: TableState, result: dict[str, object], record: dict[str, object],
               played: list[int]) -> tuple[int | None, str | None]:
     """The declarer's table seat and, in 56, the form of the winning bid (``28H`` is "number-suit")."""
     contract = result.get("contract")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NotRequired, TypedDict, cast
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import rating
 from .schema import match_players, matches, ratings
+from .store import MatchSummary, PersonStats
 
 PAGE = 50
 """Matches a page of the history lists (newest first)."""
@@ -36,7 +38,7 @@ Withheld = Callable[[list[str]], Awaitable[set[str]]]
 
 
 async def profile(engine: AsyncEngine, player: str, before: int | None = None,
-                  withheld: Withheld | None = None) -> dict[str, Any]:
+                  withheld: Withheld | None = None) -> dict[str, object]:
     """A person's ratings, stats over every finished match, results by partner, and a page of matches
     (finished before unix time ``before``, newest first); matches at tables ``withheld`` names are left out of
     the matches and the stats (a running club night's tables: their boards are not shown yet)."""
@@ -62,21 +64,62 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None,
             "more": len([r for r in rows if before is None or r.finished < before]) > PAGE}
 
 
-def _rating(mu: float, sigma: float, count: int) -> dict[str, Any]:
+def _rating(mu: float, sigma: float, count: int) -> dict[str, object]:
     return {"mu": round(mu, 2), "sigma": round(sigma, 2), "shown": round(rating.shown(mu, sigma), 1),
             "matches": count, "provisional": count < rating.PROVISIONAL}
 
 
-def _sides(player: str, team: int, summary: dict[str, Any]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+class Side(TypedDict):
+    """A partner or an opponent in a match (an opponent with their team)."""
+
+    id: str
+    name: str
+    team: NotRequired[int]
+
+
+class PartnerStats(TypedDict):
+    id: str
+    name: str
+    matches: int
+    won: int
+
+
+class FamilyStats(TypedDict):
+    """A person's results in one family of games (the profile's ``stats``)."""
+
+    matches: int
+    won: int
+    deals: int
+    declared: int
+    made: int
+    forms: dict[str, dict[str, int]]    # the form of a winning bid -> {declared, made}
+    per_deal: float
+    partners: list[PartnerStats]
+
+
+@dataclass
+class _Tally:
+    """A family's counts while the rows are read."""
+
+    matches: int = 0
+    won: int = 0
+    deals: int = 0
+    declared: int = 0
+    made: int = 0
+    gain: int = 0
+    forms: dict[str, list[int]] = field(default_factory=dict)
+
+
+def _sides(player: str, team: int, summary: MatchSummary) -> tuple[list[Side], list[Side]]:
     names = summary.get("names", {})
     people = summary.get("people", {})
-    partners = [{"id": p, "name": names.get(p, "")} for p, t in people.items() if t == team and p != player]
-    opponents = [{"id": p, "name": names.get(p, ""), "team": t} for p, t in people.items() if t != team]
+    partners: list[Side] = [{"id": p, "name": names.get(p, "")} for p, t in people.items() if t == team and p != player]
+    opponents: list[Side] = [{"id": p, "name": names.get(p, ""), "team": t} for p, t in people.items() if t != team]
     return partners, opponents
 
 
-def _match(player: str, r: Any) -> dict[str, Any]:
-    summary = _obj(r.summary)
+def _match(player: str, r: Any) -> dict[str, object]:
+    summary: MatchSummary = _obj(r.summary)
     partners, opponents = _sides(player, r.team, summary)
     bots = summary.get("bots", {})
     code = r.table_code
@@ -91,29 +134,31 @@ def _match(player: str, r: Any) -> dict[str, Any]:
                        "review": f"/review?table={code}&deal={n}"} for n in range(r.first_deal, r.last_deal + 1)]}
 
 
-def _stats(player: str, rows: list[Any]) -> dict[str, Any]:
+def _stats(player: str, rows: list[Any]) -> dict[str, FamilyStats]:
     """Per family: matches, won, deals, contracts declared and made (56: by bid form), the average tables (56)
     or points (55) a deal, and results by partner."""
-    out: dict[str, dict[str, Any]] = {}
-    partners: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    out: dict[str, _Tally] = {}
+    partners: dict[str, dict[str, PartnerStats]] = defaultdict(dict)
     for r in rows:
-        s = _obj(r.stats)
-        f = out.setdefault(r.game, {"matches": 0, "won": 0, "deals": 0, "declared": 0, "made": 0, "gain": 0,
-                                    "forms": {}})
-        f["matches"] += 1
-        f["won"] += r.rank == 0
-        for key in ("deals", "declared", "made", "gain"):
-            f[key] += int(s.get(key, 0))
+        s = cast(PersonStats, _obj(r.stats))
+        f = out.setdefault(r.game, _Tally())
+        f.matches += 1
+        f.won += r.rank == 0
+        f.deals += int(s.get("deals", 0))
+        f.declared += int(s.get("declared", 0))
+        f.made += int(s.get("made", 0))
+        f.gain += int(s.get("gain", 0))
         for form, (declared, made) in s.get("forms", {}).items():
-            both = f["forms"].setdefault(form, [0, 0])
+            both = f.forms.setdefault(form, [0, 0])
             both[0] += declared
             both[1] += made
         for p in _sides(player, r.team, _obj(r.summary))[0]:
             entry = partners[r.game].setdefault(p["id"], {"id": p["id"], "name": p["name"], "matches": 0, "won": 0})
             entry["matches"] += 1
             entry["won"] += r.rank == 0
-    for game, f in out.items():
-        f["per_deal"] = round(f.pop("gain") / f["deals"], 2) if f["deals"] else 0.0
-        f["forms"] = {k: {"declared": v[0], "made": v[1]} for k, v in sorted(f["forms"].items())}
-        f["partners"] = sorted(partners[game].values(), key=lambda e: (-e["matches"], e["name"], e["id"]))
-    return out
+    return {game: {"matches": f.matches, "won": f.won, "deals": f.deals, "declared": f.declared, "made": f.made,
+                   "forms": {k: {"declared": v[0], "made": v[1]} for k, v in sorted(f.forms.items())},
+                   # (a person's row is written only for a match they played a deal of: ``deals`` is never 0)
+                   "per_deal": round(f.gain / f.deals, 2) if f.deals else 0.0,
+                   "partners": sorted(partners[game].values(), key=lambda e: (-e["matches"], e["name"], e["id"]))}
+            for game, f in out.items()}

@@ -18,13 +18,13 @@ import signal
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
-from sqlalchemy import select
+from sqlalchemy import Insert, Table, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import rating
-from .capture import MatchEnd
+from .capture import DealFacts, MatchEnd
 from .schema import deal_seats, match_players, matches, ratings
 
 KILL_BEFORE_RATING = "FIFTYSIX_TEST_KILL_BEFORE_RATING"
@@ -36,16 +36,46 @@ log = logging.getLogger("fiftysix.server")
 DEAL_SEATS_SQL = "INSERT INTO deal_seats (table_code, number, match_no, facts) VALUES (?, ?, ?, ?)"
 
 
-def deal_row(code: str, number: int, match_no: int, facts: dict[str, Any]) -> dict[str, Any]:
+class DealSeatRow(TypedDict):
+    """A row of ``deal_seats``: who played one finished deal."""
+
+    table_code: str
+    number: int
+    match_no: int
+    facts: DealFacts
+
+
+class PersonStats(TypedDict):
+    """A person's deals in one match, stored in ``match_players.stats``."""
+
+    deals: int
+    declared: int
+    made: int
+    forms: dict[str, list[int]]     # the form of a winning bid -> [declared, made]
+    gain: int
+
+
+class MatchSummary(TypedDict):
+    """A finished match as ``matches.summary`` stores it."""
+
+    team_of: list[int]
+    ranks: list[int]
+    standings: list[int]
+    people: dict[str, int]          # person -> team
+    bots: dict[str, list[str]]      # team (as text) -> the computers that anchored it
+    names: dict[str, str]           # person -> the name they had at the table
+
+
+def deal_row(code: str, number: int, match_no: int, facts: DealFacts) -> DealSeatRow:
     return {"table_code": code, "number": number, "match_no": match_no, "facts": facts}
 
 
-async def write_deals(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+async def write_deals(conn: AsyncConnection, rows: list[DealSeatRow]) -> None:
     if rows:
         await conn.execute(deal_seats.insert(), rows)
 
 
-def _insert_once(conn: AsyncConnection, table: Any) -> Any:
+def _insert_once(conn: AsyncConnection, table: Table) -> Insert:
     if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
         return pg_insert(table).on_conflict_do_nothing()
@@ -56,9 +86,9 @@ def _insert_once(conn: AsyncConnection, table: Any) -> Any:
 class _Tally:
     """What the match's deals say of each person and each seat."""
 
-    def __init__(self, end: MatchEnd, facts: list[dict[str, Any]]) -> None:
+    def __init__(self, end: MatchEnd, facts: list[DealFacts]) -> None:
         self.seat_deals: dict[str, Counter[int]] = defaultdict(Counter)     # person -> seat -> deals
-        self.stats: dict[str, dict[str, Any]] = {}
+        self.stats: dict[str, PersonStats] = {}
         self.seat_bots: dict[int, Counter[str]] = defaultdict(Counter)      # seat -> bot -> deals
         self.seat_people: Counter[int] = Counter()
         before = list(end.start)
@@ -76,7 +106,7 @@ class _Tally:
                 self._deal(person, f, seat, after[team] - before[team] if team < len(after) else 0)
             before = after
 
-    def _deal(self, person: str, f: dict[str, Any], seat: int, gain: int) -> None:
+    def _deal(self, person: str, f: DealFacts, seat: int, gain: int) -> None:
         s = self.stats.setdefault(person, {"deals": 0, "declared": 0, "made": 0, "forms": {}, "gain": 0})
         s["deals"] += 1
         s["gain"] += gain
@@ -84,7 +114,7 @@ class _Tally:
             s["declared"] += 1
             s["made"] += 1 if f.get("made") else 0
             if f.get("form"):
-                form = s["forms"].setdefault(f["form"], [0, 0])
+                form = s["forms"].setdefault(str(f["form"]), [0, 0])
                 form[0] += 1
                 form[1] += 1 if f.get("made") else 0
 
@@ -103,16 +133,21 @@ class _Tally:
         return out
 
 
-async def _facts(conn: AsyncConnection, end: MatchEnd) -> list[dict[str, Any]]:
+async def _facts(conn: AsyncConnection, end: MatchEnd) -> list[DealFacts]:
+    """The match's deals' facts as :func:`.capture.deal_facts` wrote them (a fault in them is caught where
+    :class:`_Tally` reads them)."""
     rows = await conn.execute(select(deal_seats.c.facts).where(
         deal_seats.c.table_code == end.code, deal_seats.c.number >= end.first_deal,
         deal_seats.c.number <= end.last_deal).order_by(deal_seats.c.number))
-    return [_json(r[0]) for r in rows]
+    return [cast(DealFacts, _json(r[0])) for r in rows]
 
 
-def _json(value: Any) -> dict[str, Any]:
+def _json(value: object) -> dict[str, object]:
     import json
-    return json.loads(value) if isinstance(value, str) else dict(value)
+    loaded = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(loaded, dict):
+        raise ValueError(f"a JSON object was expected, not {type(loaded).__name__}")
+    return dict(loaded)
 
 
 async def _current(conn: AsyncConnection, family: str, people: list[str]) -> dict[str, rating.Entry]:
@@ -133,10 +168,10 @@ async def _current(conn: AsyncConnection, family: str, people: list[str]) -> dic
 class _Plan:
     """What a match end writes, computed before any write."""
 
-    summary: dict[str, Any]
+    summary: MatchSummary
     people: list[str]
     team_of: dict[str, int]
-    stats: dict[str, dict[str, Any]]
+    stats: dict[str, PersonStats]
     new: dict[str, tuple[float, float]]
 
 
@@ -144,9 +179,9 @@ def _plan(end: MatchEnd, tally: _Tally, current: dict[str, rating.Entry]) -> _Pl
     people = sorted(tally.stats)
     team_of = {p: tally.team_of_person(end, p) for p in people}
     anchors = tally.anchors(end)
-    summary = {"team_of": list(end.team_of), "ranks": list(end.ranks), "standings": list(end.standings),
-               "people": team_of, "bots": {str(t): b for t, b in anchors.items()},
-               "names": {p: n for p, n in end.names if p in team_of}}
+    summary: MatchSummary = {"team_of": list(end.team_of), "ranks": list(end.ranks), "standings": list(end.standings),
+                             "people": team_of, "bots": {str(t): b for t, b in anchors.items()},
+                             "names": {p: n for p, n in end.names if p in team_of}}
     teams: list[list[rating.Entry]] = [[current[p] for p in people if team_of[p] == t]
                                        + [rating.anchor(end.game, b) for b in anchors.get(t, [])]
                                        for t in range(len(end.ranks))]

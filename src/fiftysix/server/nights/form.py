@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...bots.levels import levels_for
 from ...core.errors import RulesError
 from ...core.meaning import N_, Meaning
@@ -17,7 +15,7 @@ class FormError(ValueError):
     """A refused event form; its argument the :class:`Meaning` to show."""
 
 
-def _count(body: dict[str, Any], key: str, low: int, high: int) -> int:
+def _count(body: dict[str, object], key: str, low: int, high: int) -> int:
     value = body.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise FormError(Meaning(N_("{what} must be a whole number from {low} to {high}"),
@@ -25,7 +23,7 @@ def _count(body: dict[str, Any], key: str, low: int, high: int) -> int:
     return value
 
 
-def check_form(body: dict[str, Any], now: int) -> dict[str, Any]:
+def check_form(body: dict[str, object], now: int) -> dict[str, object]:
     """The event's columns from ``body``: name, preset (its game), boards, tables, level, starts.
 
     :raises FormError: naming the first field refused.

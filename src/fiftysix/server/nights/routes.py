@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any
+from fractions import Fraction
+from typing import TypedDict
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning
 from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
+from ..clubs.store import Club
 from ..errors import TableError
 from ..limits import QuotaError
 from ..safejson import JSONResponse
@@ -59,12 +61,21 @@ NOT_SHOWN = N_("this board is not finished at every table yet: its deals and res
                "table has finished it, or the event is closed")
 
 
+class Drawn(TypedDict):
+    """A team the draw made: its name, place and players."""
+
+    team: str
+    table: int
+    direction: int
+    players: list[str]
+
+
 def nights_of(server: Server) -> Nights:
     """The server's club nights (made on first use, on the server's database)."""
     return part(server, Nights, lambda: Nights(server.db.engine))
 
 
-async def _night(ask: _Ask, owner: bool = False) -> tuple[Night, dict[str, Any]] | Response:
+async def _night(ask: _Ask, owner: bool = False) -> tuple[Night, Club] | Response:
     """The path's event and its club when the player is a member of the club (``owner``: its owner)."""
     night_id = ask.request.path_params["night"]
     address = address_of(ask.request)
@@ -111,7 +122,7 @@ def _summary(summary: BoardSummary, key: str | None) -> dict[str, object]:
             "analysis": f"/api/tables/{code}/deals/{deal}/review{query}"}
 
 
-def _score(value: Any) -> float:
+def _score(value: Fraction | float) -> float:
     return round(float(value), 2)
 
 
@@ -145,7 +156,7 @@ async def _links(ask: _Ask, night: Night, teams: list[TeamRow]) -> list[dict[str
     return out
 
 
-async def _due(ask: _Ask, night: Night, club: dict[str, Any]) -> Night:
+async def _due(ask: _Ask, night: Night, club: Club) -> Night:
     """Start an open event whose start time has come, close a running one whose every table played every
     board (a look at the event is enough: every process may do it, once); the event as it is now."""
     store = nights_of(ask.server)
@@ -158,7 +169,7 @@ async def _due(ask: _Ask, night: Night, club: dict[str, Any]) -> Night:
     return await store.get(night["id"]) or night
 
 
-async def _start_now(ask: _Ask, night: Night, club: dict[str, Any]) -> list[MadeTable] | Response:
+async def _start_now(ask: _Ask, night: Night, club: Club) -> list[MadeTable] | Response:
     """Start the event (once, whoever asks first): its tables made, the teams seated, board 1 dealt."""
     store = nights_of(ask.server)
     if not await store.set_status(night["id"], RUNNING, was=("open",)) and night["status"] == "open":
@@ -222,7 +233,7 @@ async def _draw(ask: _Ask) -> Response:
         return ask.no(N_("players must be a list of members who have no team yet"))
     seats = directions(night["preset"])
     places = open_places(night["tables"], max(seats) + 1, {Seat(t["table"], t["direction"]) for t in teams})
-    drawn: list[dict[str, Any]] = []
+    drawn: list[Drawn] = []
     for place, members in draw(players, places, seats.count(0), secrets.SystemRandom()):
         name = " & ".join(names[p] for p in members)[:40]
         if not await store.sign_up(night["id"], name, members, place):     # a name taken: the place's number
@@ -277,7 +288,7 @@ async def _start(ask: _Ask) -> Response:
     return JSONResponse({"status": RUNNING, "tables": made})
 
 
-async def _control(ask: _Ask, message: dict[str, Any], status: str | None) -> Response:
+async def _control(ask: _Ask, message: dict[str, object], status: str | None) -> Response:
     found = await _night(ask, owner=True)
     if isinstance(found, Response):
         return found

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_
@@ -116,7 +118,7 @@ async def _seat_and_deal(table: LiveTable, night: Night, teams: list[Team],
 
 
 async def at_every_table(server: Server, store: Nights, night: Night,
-                         message: dict[str, Any]) -> list[str]:
+                         message: dict[str, object]) -> list[str]:
     """Send ``message`` to every table of the event as its host (the owner), on whichever process writes it;
     the tables' refusals."""
     refusals = []
@@ -127,7 +129,7 @@ async def at_every_table(server: Server, store: Nights, night: Night,
     return refusals
 
 
-async def as_host(server: Server, table: LiveTable, host: str, message: dict[str, Any]) -> list[str]:
+async def as_host(server: Server, table: LiveTable, host: str, message: dict[str, object]) -> list[str]:
     """``message`` handled as if the host sent it over the socket (forwarded to the table's writer with many
     processes); the refusals it got."""
     conn = Connection(host)
@@ -174,7 +176,7 @@ async def close_event(store: Nights, night: Night) -> bool:
     teams = {t.name: t for t in teams_of(await store.teams(night["id"]))}
     ranked = [list(teams[s.team].players) for s in table]
 
-    async def rate(conn: Any) -> None:
+    async def rate(conn: AsyncConnection) -> None:
         await rate_teams(conn, night["game"], ranked, places(table), f"event:{night['id']}")
     await store.rate_once(night["id"], rate)
     return first

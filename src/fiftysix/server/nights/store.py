@@ -109,7 +109,7 @@ class Nights:
         self.engine = engine
         self._table_event: dict[str, tuple[str, int] | None] = {}   # code -> (event, number): never changes
 
-    async def create(self, club_id: str, owner: str, form: dict[str, Any]) -> str:
+    async def create(self, club_id: str, owner: str, form: dict[str, object]) -> str:
         """A new open event; ``form`` is checked already (name, game, preset, boards, tables, level, starts)."""
         event_id = secrets.token_urlsafe(16)
         async with self.engine.begin() as conn:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 from ...core.deal import Deal
 from ...core.meaning import N_, Meaning
@@ -58,7 +57,7 @@ class TableBase:
     match_no: int
     deals_count: int
     last_finished: FinishedDeal | None
-    recent_deals: deque[dict[str, Any]]
+    recent_deals: deque[dict[str, object]]
     match_starts: list[int]
     private: bool
     secret: str | None

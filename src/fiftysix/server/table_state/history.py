@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...records import match_record
 from .base import TableBase
 from .finished import RECENT_DEALS as RECENT_DEALS
@@ -23,6 +21,6 @@ class DealHistory(TableBase):
         last = self.match_starts[match_no] - 1 if match_no < len(self.match_starts) else self.deals_count
         return (first, last) if last >= first else None
 
-    def match_record(self, match_no: int, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def match_record(self, match_no: int, records: list[dict[str, object]]) -> dict[str, object] | None:
         """The record of match ``match_no`` made of its finished deals' ``records`` (from the database)."""
         return match_record(self.game.name, self.rules, records) if records else None
