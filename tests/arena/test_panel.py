@@ -101,10 +101,13 @@ def test_every_pairing_plays_the_same_deals_of_the_seed_set() -> None:
 
 def test_the_panel_is_named_in_one_place() -> None:
     names = [m.name for m in PANEL]
-    assert names == ["rules", "pimc", "ismcts", "bold", "timid"]
+    assert names == ["rules", "pimc", "ismcts", "bold", "timid", "sage"]
     specs = {m.name: m.spec for m in PANEL}
     assert specs["bold"] == "rules,margin=-1" and "bid_margin=0.6" in specs["timid"]
-    assert all("fast=true" in m.fast for m in PANEL if m.spec.startswith("pimc"))
+    assert all("fast=true" in m.fast for m in PANEL if m.spec.startswith(("pimc", "sage")))
+    # sage is a member (issue 47): a bot that beats only the overbidders does not look strong
+    assert {m.name: m.setting(fast=True) for m in PANEL}["sage"] == "sage,fast=true"
+    assert "sage" in [m.name for _, m, _ in PanelConfig(bots=("pimc",), deals=1, fast=True).pairings()]
 
 
 def test_a_bot_is_rated_apart_from_the_member_of_the_same_name() -> None:
@@ -112,8 +115,8 @@ def test_a_bot_is_rated_apart_from_the_member_of_the_same_name() -> None:
     assert panel_mod.label("pimc,fast=true", fast) == "pimc"
     assert panel_mod.label("pimc", fast) == "pimc (bot)"
     played = [(bot, m.name) for bot, m, preset in fast.pairings() if preset == "56-4"]
-    assert played == [("pimc", n) for n in ("rules", "pimc", "ismcts", "bold", "timid")] + [
-        ("pimc,fast=true", n) for n in ("rules", "ismcts", "bold", "timid")]
+    assert played == [("pimc", n) for n in ("rules", "pimc", "ismcts", "bold", "timid", "sage")] + [
+        ("pimc,fast=true", n) for n in ("rules", "ismcts", "bold", "timid", "sage")]
     rows = [{"bot": "pimc", "member": "pimc", "per_pair": [1.0, 1.0, -1.0]}]
     (result,) = panel_mod.results_of(rows, fast)
     assert (result.a, result.b, result.wins, result.losses) == ("pimc (bot)", "pimc", 2, 1)

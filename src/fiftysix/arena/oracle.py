@@ -7,6 +7,9 @@ knowing the hands, not by searching less deep. It is not a bot in :data:`fiftysi
 ``choose(view)`` at all (a view cannot tell it the other hands), only :meth:`Oracle.choose_seeing`, which takes
 the whole deal, and only the arena (:mod:`.duplicate`) calls it. So the server's bot list, ``fiftysix bot``
 and ``bot_from_spec`` cannot make one.
+
+``oracle,calls=rules`` makes every call (auction, trump choice, 55's discard) as the game's ``rules`` bot does and
+sees the hands for the play only: the all-seeing reference of the card play alone (``bench/cardplay_share.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..bots.base import Bot, make_bot
 from ..bots.protocol import parse_bot_spec
 from ..bots.search.pimc import PimcBot
 from ..core.deal import Deal
@@ -21,6 +25,8 @@ from ..games.spec import Sampler
 from ..views import view
 
 NAME = "oracle"
+CALLS = ("see", "rules")
+"""Who makes the oracle's calls: itself, seeing the hands (default), or the game's ``rules`` bot."""
 
 class _TrueDeal:
     """A "sampler" that always answers the true deal."""
@@ -47,11 +53,14 @@ class _SeeingPimc(PimcBot):
 
 class Oracle:
     """Sees every hand; see the module documentation. Options as ``pimc``'s (``bid_samples`` default 20:
-    the simulated deals differ only in the rollouts)."""
+    the simulated deals differ only in the rollouts), and ``calls`` (:data:`CALLS`)."""
 
     name = NAME
 
-    def __init__(self, seed: int | None = None, game: str = "56", **options: Any) -> None:
+    def __init__(self, seed: int | None = None, game: str = "56", calls: str = "see", **options: Any) -> None:
+        if calls not in CALLS:
+            raise ValueError(f"calls must be one of {', '.join(CALLS)}, not {calls!r}")
+        self.caller: Bot | None = make_bot("rules", seed=seed, game=game) if calls == "rules" else None
         options.setdefault("bid_samples", 20)
         options.setdefault("samples", 1)
         self._search = _SeeingPimc(seed=seed, game=game, **options)
@@ -64,9 +73,13 @@ class Oracle:
         """
         if deal.to_move != seat:
             raise ValueError(f"seat {seat} is not to move (seat {deal.to_move} is)")
+        seen = view(deal, seat)
+        if self.caller is not None and seen["phase"] != "play":
+            self.last = {"how": "rules"}
+            return self.caller.choose(seen)
         self._search.deal = deal.copy()
         try:
-            return self._search.choose(view(deal, seat))
+            return self._search.choose(seen)
         finally:
             self.last = self._search.last
             self._search.deal = None

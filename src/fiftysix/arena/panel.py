@@ -47,6 +47,8 @@ PANEL: tuple[Member, ...] = (
            "an aggressive bidder: rules bidding up to its estimate plus 1 card point (rules: less 2)"),
     Member("timid", "pimc,bid_margin=0.6", "pimc,fast=true,bid_margin=0.6",
            "a timid bidder: pimc that bids only when the bid looks 0.6 tables better than passing"),
+    Member("sage", "sage", "sage,fast=true",
+           "pimc with calibrated calls, the expert level: so no bot looks strong by beating overbidders alone"),
 )
 """The panel, named here only.  ``bold`` is the ``rules`` bot's ``margin`` option (2 card points by default),
 ``timid`` ``pimc``'s ``bid_margin`` option (0.05 tables by default; ``sage`` is 0.4).  A ``pimc`` with a

@@ -94,9 +94,13 @@ class BotRegistry:
     def __init__(self) -> None:
         self.anywhere: dict[str, Factory] = {}
         self.games: dict[str, dict[str, Factory]] = {}
+        self.unlisted: set[str] = set()
+        """Bots made by spec only (measurement wrappers such as ``cardplay``): not offered to tables."""
 
-    def register(self, name: str, factory: Factory, game: str | None = None) -> None:
+    def register(self, name: str, factory: Factory, game: str | None = None, listed: bool = True) -> None:
         (self.anywhere if game is None else self.games.setdefault(game, {}))[name] = factory
+        if not listed:
+            self.unlisted.add(name)
 
     def factory(self, name: str, game: str) -> Factory | None:
         """The factory of ``name`` for a deal of ``game``; ``None`` when no such bot plays it."""
@@ -105,7 +109,7 @@ class BotRegistry:
     def names(self, game: str | None = None) -> list[str]:
         """The bots that play ``game`` (``None``: every bot of every game), in the order registered."""
         own = [n for g, bots in self.games.items() if game is None or g == game for n in bots]
-        return list(dict.fromkeys([*self.anywhere, *own]))
+        return [n for n in dict.fromkeys([*self.anywhere, *own]) if n not in self.unlisted]
 
     def entries(self) -> list[tuple[str, str | None, Factory]]:
         """``(name, game or None, factory)`` of every registered bot."""
@@ -124,9 +128,10 @@ BOTS = BotRegistry()
 BOTS.register("random", RandomBot)
 
 
-def register(name: str, factory: Factory, game: str | None = None) -> None:
-    """Register a bot under ``name``, for every game or for ``game`` only."""
-    BOTS.register(name, factory, game)
+def register(name: str, factory: Factory, game: str | None = None, listed: bool = True) -> None:
+    """Register a bot under ``name``, for every game or for ``game`` only (``listed=False``: made by spec only,
+    never offered to a table)."""
+    BOTS.register(name, factory, game, listed)
 
 
 def make_bot(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Bot:
