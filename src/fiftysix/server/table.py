@@ -32,6 +32,7 @@ from .services import service_of
 from .state import TableError, TableState
 from .table_bots import ComputerPlayers, NotStored, default_bot
 from .table_knocks import Knocking
+from .table_presence import Presences
 from .timing import Timing
 
 log = logging.getLogger("fiftysix.server")
@@ -65,10 +66,10 @@ BotCheck = Callable[[str], Awaitable[None] | None]
 counted in Redis); raises :class:`~.limits.QuotaError`."""
 
 
-class LiveTable(Knocking, ComputerPlayers):
+class LiveTable(Knocking, ComputerPlayers, Presences):
     """A table in this process: its state and history, its connections and presence, its clock; the asking at
-    its door (:class:`~.table_knocks.Knocking`) and its computer players (:class:`~.table_bots.ComputerPlayers`)
-    are parts of their own."""
+    its door (:class:`~.table_knocks.Knocking`), its computer players (:class:`~.table_bots.ComputerPlayers`) and
+    who is here (:class:`~.table_presence.Presences`) are parts of their own."""
 
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
                  limits: Limits | None = None, check_bot: BotCheck | None = None,
@@ -237,61 +238,6 @@ class LiveTable(Knocking, ComputerPlayers):
     def watchers(self) -> int:
         """Open connections of people without a seat here."""
         return sum(1 for c in self.conns if self.state.seat_of(c.player) is None)
-
-    def disconnect(self, conn: Connection) -> None:
-        """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
-        if conn in self.conns:
-            self.last_active = time.time()
-        self.conns.discard(conn)
-        player = conn.player
-        if player is None or any(c.player == player for c in self.conns):
-            return
-        self.presence.online.discard(player)
-        if self.state.seat_of(player) is not None:
-            self._schedule_drop(player)
-        self._send_presence()
-
-    def _came_back(self, player: str) -> None:
-        timer = self.drop_timers.pop(player, None)
-        if timer is not None:
-            timer.cancel()
-        self.presence.online.add(player)
-        self.presence.covered.discard(player)
-        self._send_presence()
-
-    def _schedule_drop(self, player: str) -> None:
-        old = self.drop_timers.pop(player, None)
-        if old is not None:
-            old.cancel()
-        loop = asyncio.get_running_loop()
-        self.drop_timers[player] = loop.call_later(self.state.grace, self._cover, player)
-
-    def _cover(self, player: str) -> None:
-        """The grace period is over: a computer player takes the dropped player's seat for now."""
-        self.drop_timers.pop(player, None)
-        if self.state.seat_of(player) is None or player in self.presence.online:
-            return
-        self.presence.covered.add(player)
-        self._send_presence()
-        self.wake.set()
-
-    def _send_presence(self) -> None:
-        """Tell everyone who is online, now, or (while a change is being stored) right after it."""
-        if self.lock.locked():
-            self._presence_dirty = True
-        else:
-            self.broadcast_presence()
-
-    def _flush_presence(self) -> None:
-        if self._presence_dirty:
-            self.broadcast_presence()
-
-    def broadcast_presence(self) -> None:
-        self._presence_dirty = False
-        self._update_clock()
-        info = table_info(self.state, self.presence)
-        for conn in list(self.conns):
-            conn.send({"type": "presence", "version": self.state.version, "table": info})
 
     # -- the turn clock (server/clock.py) -------------------------------------------------------------
     def _update_clock(self) -> None:
