@@ -55,8 +55,9 @@ def add_parser(sub: Any) -> None:
                    help=f"a preset or a JSON rules object (default {DEFAULT_PRESET}); with --panel presets "
                         f"separated by commas (default {','.join(PRESETS)})")
     p.add_argument("--bot", action="append", dest="bots", metavar="BOT", default=[],
-                   help=f'a bot: {bots_text()}, with options as ismcts,iterations=100, or '
-                        '"cmd:PROGRAM ARGS" for an outside program; give --bot once per bot (2 or more)')
+                   help=f'a bot: {bots_text()}, with options as ismcts,iterations=100; cardplay,cards=BOT '
+                        '(rules makes the calls, BOT plays the cards); or "cmd:PROGRAM ARGS" for an outside program; '
+                        'give --bot once per bot (2 or more)')
     p.add_argument("--deals", type=int, default=100, help="number of duplicate deals (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default %(default)s)")
     p.add_argument("--first", type=int, default=0, metavar="N",
