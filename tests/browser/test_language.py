@@ -177,6 +177,31 @@ def test_malayalam_home_auction_summary_and_switching_back(server: LiveServer, c
     context.close()
 
 
+def test_a_name_typed_before_the_language_has_loaded_is_kept(server: LiveServer, chromium: Any) -> None:
+    # The page's scripts run once its language is loaded (a top-level await), which on a slow phone is after
+    # the page is shown: a name typed meanwhile was overwritten by the remembered one, and "Create" refused.
+    context = chromium.new_context(locale="ml-IN", viewport=PHONE, is_mobile=True, has_touch=True,
+                                   service_workers="block")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    held: list[Any] = []
+    page.route("**/static/i18n/ml.json", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    page.wait_for_function("() => document.readyState === 'complete'")
+    assert held, "the page did not ask for its language"
+    page.fill("#player-name", "Asha")
+    assert page.locator("#create-btn").is_disabled()           # nothing to tap before the script is there
+    held[0].continue_()
+    page.unroute("**/static/i18n/ml.json")
+    page.wait_for_function("() => document.getElementById('preset').options.length > 0")
+    assert page.locator("#player-name").input_value() == "Asha"
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    assert not errors, errors
+    context.close()
+
+
 def test_installable_and_opens_from_the_cache_offline(server: LiveServer, chromium: Any) -> None:
     context = chromium.new_context(locale="ml-IN", viewport=PHONE)
     page = context.new_page()

@@ -112,7 +112,7 @@ async function mine() {
 }
 
 async function main() {
-  $("cl-player").value = localStorage.getItem("fiftysix-name") || "";
+  if (!$("cl-player").value) $("cl-player").value = localStorage.getItem("fiftysix-name") || "";   // typed before the script ran: kept
   $("cl-player-btn").addEventListener("click", async () => {
     if (await api("/api/player", { name: $("cl-player").value.trim() })) location.reload();
   });

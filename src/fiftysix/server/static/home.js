@@ -129,7 +129,9 @@ async function create() {
 
 async function main() {
   staticWords();
-  $("player-name").value = localStorage.getItem("fiftysix-name") || "";
+  // the page's script runs once the language is loaded, which may be after the page is shown: a name typed
+  // meanwhile is kept, not overwritten by the remembered one (a wiped name made "Create" refuse)
+  if (!$("player-name").value) $("player-name").value = localStorage.getItem("fiftysix-name") || "";
   catalogue = await (await fetch("/api/catalogue")).json();
   const select = $("preset");
   // the server's default game first: a game named by a number ("55", "56") would otherwise sort first by its key
