@@ -56,10 +56,19 @@ function noteTricks(S, c, rerender) {
     hold.index = done - 1;
     const last = finishedTrick(S, v, done - 1);
     const mine = last.length && last[last.length - 1][0] === c.me;
-    hold.until = Date.now() + (mine ? HOLD_MS : HOLD_SEEN_MS);
+    const ms = mine ? HOLD_MS : HOLD_SEEN_MS;
+    // held from the frame that first shows it, not from the message: a busy phone may draw it late, and the
+    // hold is for the eyes (until then it counts as held)
+    hold.until = Infinity;
     hold.collecting = false;
     clearTimeout(hold.timer);
-    hold.timer = setTimeout(() => endHold(rerender), hold.until - Date.now());
+    const index = hold.index;
+    const start = () => {
+      if (hold.index !== index || hold.until !== Infinity) return;    // a newer trick, or skipped meanwhile
+      hold.until = Date.now() + ms;
+      hold.timer = setTimeout(() => endHold(rerender), ms);
+    };
+    if (document.hidden) start(); else requestAnimationFrame(start);
   }
 }
 
