@@ -61,6 +61,47 @@ def table_info(page: Any, server: LiveServer, code: str) -> dict[str, Any]:
     return info
 
 
+# Every socket's close event comes 1.5 s late once the page itself has closed it (a slow close handshake on a
+# busy phone or network): the socket a join replaces then closes after the new one has opened.
+SLOW_CLOSE = """(() => {
+  const Real = window.WebSocket;
+  window.WebSocket = class extends Real {
+    addEventListener(type, fn, options) {
+      const late = (e) => (this.closedByPage ? setTimeout(() => fn(e), 1500) : fn(e));
+      return super.addEventListener(type, type === "close" ? late : fn, options);
+    }
+    close(...args) { this.closedByPage = true; return super.close(...args); }
+  };
+})();"""
+BEN_SEATED = "() => [...document.querySelectorAll('.lobby-seat')].some(r => r.innerText.includes('Ben'))"
+
+
+def test_a_socket_replaced_by_a_join_does_not_put_the_page_offline(server: LiveServer, chromium: Any) -> None:
+    host_ctx = chromium.new_context(viewport=DESKTOP)
+    guest_ctx = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    guest_ctx.add_init_script(SLOW_CLOSE)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    watch_errors(host, errors)
+    watch_errors(guest, errors)
+    new_table(host, server, "Asha", preset="56-4", fill=None)
+    guest.goto(host.url)
+    guest.wait_for_selector("#join-name")
+    guest.fill("#join-name", "Ben")
+    guest.click("#join-btn")
+    guest.wait_for_function(BEN_SEATED)
+    guest.wait_for_timeout(2500)                  # the replaced socket's close has come meanwhile
+    assert guest.locator("#dot.on").count() == 1, "the page says it is offline on an open socket"
+    assert guest.locator("#conn-banner").is_hidden(), guest.locator("#conn-banner").inner_text()
+    # and the page still acts: a reaction from the guest reaches the host
+    host.wait_for_function(BEN_SEATED)
+    guest.locator("#reaction-bar [data-react='Thanks']").dispatch_event("click")
+    host.wait_for_function("() => document.getElementById('reaction-log')?.innerText.includes('Ben')")
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
+
+
 def test_two_people_see_each_others_reactions(server: LiveServer, chromium: Any) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
     host_ctx = chromium.new_context(viewport=DESKTOP)

@@ -46,15 +46,18 @@ function connect() {
     ws.send(JSON.stringify(hello()));
     renderAll(S, actions);
   });
-  ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
+  // a socket this page has replaced (a join opens a new one) speaks no more: its late messages would be the
+  // old identity's, and its close (which may come after the new socket opened) would put the page offline
+  ws.addEventListener("message", (e) => { if (S.ws === ws) onMessage(JSON.parse(e.data)); });
   ws.addEventListener("close", (e) => {
+    if (S.ws !== ws) return;
     if (e.reason && e.code !== 1013) showError(e.reason);   // refused (cross-site, signed out): say why
     S.online = false;
     S.tried = true;
     if (e.code === 1008) S.version = null;   // dropped for falling behind: come back with a full state
     if (e.code === 1013) retry = Math.max(retry, 3);   // a service is down: ask again every few seconds
     renderAll(S, actions);
-    if (S.ws !== ws || e.code === 4404) return;     // no such table: asking again would not find it either
+    if (e.code === 4404) return;     // no such table: asking again would not find it either
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   });
