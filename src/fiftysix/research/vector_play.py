@@ -79,7 +79,7 @@ class CompiledPlay(VectorTables):
         deal: Any = self._deal_list[i]
         contract = deal.contract
         if deal.phase != PLAY or contract is None:
-            self._live[i] = False
+            self._leave_play([i])
             return
         self._live[i] = True
         cards = deal.trick_cards
