@@ -9,11 +9,15 @@ time (``time.process_time``):
   (``env.sample_legal``) and ``env.step``: observations (N, D), masks (N, actions), rewards, auto-reset.
   Episodes are the deals that ended.  ``--mask-policy`` draws the actions from ``info["action_mask"]``
   instead (a random float per action, the argmax of the legal ones), as a policy reading the mask would.
+  The env plays the cards with its compiled kernel where it can (``env.compiled``, ``research.vector_play``);
+  ``--reference`` measures ``VectorEnv(..., compiled=False)`` (every move the engine's ``Deal.push``) as well, in
+  the same turns.  ``policy`` is the share of the vector turns' time spent in the policy's own draw (not the env).
 
 Each figure is the median of ``--rounds`` turns of ``--seconds`` each, and the best turn: on a shared machine the
 best turn is the nearest to what one core does alone (neighbours only ever slow a turn down).
 
     .venv/bin/python bench/vector_env.py [--presets 56-6,56-4] [--tables 256] [--seconds 2] [--rounds 3]
+        [--mask-policy] [--reference]
         [--bots rules]      # the other teams' seats played by our bot inside the env
 
 With ``--bots`` an episode still counts one deal, the bots' moves included: the figure is what a learner
@@ -60,23 +64,33 @@ def engine_turn(preset: str, seconds: float, first: int) -> tuple[float, int]:
     return deals / spent, deals
 
 
-def vector_turn(env: VectorEnv, seconds: float, rng: np.random.Generator, mask_policy: bool) -> float:
+def vector_turn(env: VectorEnv, seconds: float, rng: np.random.Generator, mask_policy: bool) -> tuple[float, float]:
+    """(episodes a second, the share of the time spent drawing the actions)."""
     clock = time.process_time
-    episodes, spent = 0, 0.0
+    episodes, spent, drawing = 0, 0.0, 0.0
     info = env._info()
     gc.collect()
     while spent < seconds:
         start = clock()
         for _ in range(50):
+            drawn = clock()
             if mask_policy:
                 mask = info["action_mask"]
                 actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
             else:
                 actions = env.sample_legal(rng)
+            drawing += clock() - drawn
             _, _, terminations, _, info = env.step(actions)
             episodes += int(terminations.sum())
         spent += clock() - start
-    return episodes / spent
+    return episodes / spent, drawing / spent
+
+
+def measured(env: VectorEnv) -> VectorEnv:
+    """The env reset, and one step taken (numba loads its compiled kernel at the first call)."""
+    env.reset(seed=1)
+    env.step(env.sample_legal(np.random.default_rng(0)))
+    return env
 
 
 def main() -> None:
@@ -86,29 +100,38 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--mask-policy", action="store_true")
+    parser.add_argument("--reference", action="store_true", help="measure VectorEnv(compiled=False) as well")
     parser.add_argument("--bots", default=None, metavar="BOT",
                         help="seat this bot at the other teams' seats (the learner plays team 0's)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} at the start; {os.cpu_count()} CPUs; CPU time; "
           f"{args.tables} tables; policy {'argmax over the mask' if args.mask_policy else 'sample_legal'}"
           f"{'; other teams: ' + args.bots if args.bots else ''}")
-    print(f"{'preset':10} {'vector episodes/s':>18} {'engine deals/s':>15} {'ratio':>6}   "
-          f"{'best vector':>11} {'best engine':>11} {'ratio':>6}")
+    print(f"{'preset':10} {'env':9} {'vector episodes/s':>18} {'engine deals/s':>15} {'ratio':>6}   "
+          f"{'best vector':>11} {'best engine':>11} {'ratio':>6} {'policy':>7}")
     for preset in args.presets.split(","):
-        env = team_env(preset, args.tables, args.bots)
-        env.reset(seed=1)
-        rng = np.random.default_rng(1)
-        vec: list[float] = []
+        envs = {"compiled" if (e := team_env(preset, args.tables, args.bots)).compiled else "engine": e}
+        if args.reference:
+            envs["reference"] = VectorEnv(preset, num_tables=args.tables, compiled=False)
+        rngs = {name: np.random.default_rng(1) for name in envs}
+        for env in envs.values():
+            measured(env)
+        vec: dict[str, list[tuple[float, float]]] = {name: [] for name in envs}
         eng: list[float] = []
         first = 0
-        for _ in range(args.rounds):
+        for _ in range(args.rounds):     # in turns: the engine, then each env
             rate, played = engine_turn(preset, args.seconds, first)
             first += played
             eng.append(rate)
-            vec.append(vector_turn(env, args.seconds, rng, args.mask_policy))
-        v, e = statistics.median(vec), statistics.median(eng)
-        bv, be = max(vec), max(eng)
-        print(f"{preset:10} {v:18,.0f} {e:15,.0f} {v / e:6.2f}   {bv:11,.0f} {be:11,.0f} {bv / be:6.2f}")
+            for name, env in envs.items():
+                vec[name].append(vector_turn(env, args.seconds, rngs[name], args.mask_policy))
+        e, be = statistics.median(eng), max(eng)
+        for name, turns in vec.items():
+            rates = [r for r, _ in turns]
+            v, bv = statistics.median(rates), max(rates)
+            share = statistics.median([d for _, d in turns])
+            print(f"{preset:10} {name:9} {v:18,.0f} {e:15,.0f} {v / e:6.2f}   {bv:11,.0f} {be:11,.0f} {bv / be:6.2f} "
+                  f"{share:7.0%}")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

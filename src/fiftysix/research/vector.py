@@ -48,9 +48,10 @@ from .vector_arrays import TableArrays
 from .vector_bank import LegalBank
 from .vector_base import BoolArray, FloatArray
 from .vector_kitty import KittyTables
+from .vector_play import CompiledPlay
 
 
-class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
+class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv):
     """``num_tables`` tables of one ruleset of 56 or 55, stepped together: a ``gymnasium.vector.VectorEnv``.
 
     ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
@@ -68,6 +69,8 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
         rewards are (N,), that seat's score, as Gymnasium's vector wrappers (``RecordEpisodeStatistics``) expect.
     :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
         other seats only (:mod:`fiftysix.research.seated`).
+    :param compiled: play 56's cards after the auction with a numba kernel where it can (:mod:`.vector_play`;
+        ``env.compiled`` says if it does); ``False``: every move is the engine's ``Deal.push``, the reference.
     :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat, a bot seat
         or name that is not one, or bots in every seat.
     :raises RulesError: for an unknown preset or option.
@@ -75,7 +78,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
 
     def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
                  autoreset: bool = True, reward_seat: int | None = None,
-                 bots: Mapping[int, str] | None = None) -> None:
+                 bots: Mapping[int, str] | None = None, compiled: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
@@ -113,7 +116,8 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
         self._kind_bit = [0] * 52
         for j, c in enumerate(enc.kinds):
             self._kind_bit[int(c)] = 1 << j
-        self.deals = []
+        self._deal_list = []
+        self.compiled = False
         self.deal_seeds = [-1] * N
         self.episodes = [0] * N
         self._seed_array = np.full(N, -1, np.int64)     # (the two lists as arrays, for the info)
@@ -143,6 +147,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
         self._init_spaces()
         self.bot_seats = (BotSeats(check_bots(bots, n, self.game.name), self.game.name, num_tables) if bots
                           else None)
+        self._init_play(compiled, bots is not None and len(bots) > 0)
 
     def _init_spaces(self) -> None:
         """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
@@ -171,11 +176,11 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
             raise ValueError(f"reset takes no options; got {sorted(options)}")
         base = seed if seed is not None else random.SystemRandom().getrandbits(62)
         self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
-        self.deals = [self._fresh_deal(i) for i in range(self.num_tables)]
+        self._deal_list = [self._fresh_deal(i) for i in range(self.num_tables)]
         self.episodes = [0] * self.num_tables
         self._episode_array[:] = 0
         self._start(list(range(self.num_tables)))
-        self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self.deals]
+        self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self._deal_list]
         self._ready = True
         if self.bot_seats is not None:    # the bots call until a learner's seat is to move (no deal ends so)
             self.bot_seats.reset(base)
@@ -199,7 +204,10 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
         N = self.num_tables
         rewards = np.zeros((N, self.n), np.float32)
         terminations = np.zeros(N, np.bool_)
-        deals, moves, first_card, ncalls = self.deals, self._moves, self.first_card, self._ncalls
+        compiled = self._play_compiled(acts, rewards) if self.compiled else None
+        if compiled is not None:
+            acts = np.where(compiled[0], -1, acts)      # the engine's moves: the others are played
+        deals, moves, first_card, ncalls = self._deal_list, self._moves, self.first_card, self._ncalls
         ends: list[int] = []        # tables whose trick ended
         resync: list[int] = []      # other moves (trump choice, ?, CLAIM) and auctions that ended
         over: list[int] = []
@@ -240,6 +248,21 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
                 bits[i] = b
             else:
                 rows[i], bits[i] = legal_code(legal)
+        self._write_moves(acts, ends, resync)
+        self._rows[:] = rows
+        self._bits[:] = bits
+        self._bits_version = object()
+        if compiled is not None:
+            self._compiled_done(compiled, resync, over, rewards, terminations, to_move)
+        elif over:
+            self._deals_ended(over, rewards, to_move)
+            terminations[over] = True
+        self._to_move[:] = to_move
+        return self._answer(rewards, terminations)
+
+    def _write_moves(self, acts: npt.NDArray[np.int64], ends: list[int], resync: list[int]) -> None:
+        """The arrays after the engine's moves of a step: cards, tricks that ended, calls, other moves."""
+        deals, first_card, ncalls = self._deal_list, self.first_card, self._ncalls
         pub = self._pub
         seats = self._to_move      # the seats that moved
         ia = np.flatnonzero(acts >= first_card)
@@ -261,14 +284,6 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, GymVectorEnv):
             self._calls_made(calls, seats[calls], acts[calls])
         for i in resync:
             self._sync_public(i)
-        self._rows[:] = rows
-        self._bits[:] = bits
-        self._bits_version = object()
-        if over:
-            self._deals_ended(over, rewards, to_move)
-            terminations[over] = True
-        self._to_move[:] = to_move
-        return self._answer(rewards, terminations)
 
     def _answer(self, rewards: FloatArray, terminations: BoolArray) -> tuple[
             FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:

@@ -41,7 +41,7 @@ class TableArrays(VectorTables):
         pub[ia[:, None], cols] = self._call_rows[actions]
         pub[ia, layout.offsets["calls"]] += 1.0
         ids = self._bid_ids
-        deals = self.deals
+        deals = self._deal_list
         rows = [ids.get(key) or self._bid_id(key) for key in [auction_fields(deals[i]) for i in ia.tolist()]]
         pub[ia, self._sl_bid] = self._bid_bank[rows]
 
@@ -74,11 +74,13 @@ class TableArrays(VectorTables):
         self._sync_public(i, calls_too=True)
         self._set_legal(i)
         self._to_move[i] = -1 if deal.to_move is None else deal.to_move
+        if self.compiled:
+            self._enter_play(i)
 
     def _sync_public(self, i: int, calls_too: bool = False) -> None:
         """Table ``i``'s phase, standing bid, trump and points after any move but a card (the last calls are
         kept up to date by :meth:`_calls_made`); with ``calls_too`` the last calls afresh as well."""
-        deal = self.deals[i]
+        deal = self._deal_list[i]
         layout, pub = self.layout, self._pub[i]
         o = layout.offsets
         self._phase[i] = self._phase_code[deal.phase]
@@ -146,7 +148,9 @@ class TableArrays(VectorTables):
 
     def _start(self, tables: list[int]) -> None:
         """The arrays of tables whose deals were just dealt (nothing played yet), together."""
-        n, deals = self.n, self.deals
+        n, deals = self.n, self._deal_list
+        if self.compiled:
+            self._leave_play(tables)
         # the hands from the deal's own masks (core.deal: _once the cards held, _twice those held twice), each
         # kind's bit picked out of the game's bit layout
         masks = np.array([d._once + d._twice for d in (deals[i] for i in tables)], np.int64)
@@ -226,18 +230,23 @@ class TableArrays(VectorTables):
         out: FloatArray = self.observe_seats(seats)[i]
         return out
 
-    def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int]) -> None:
-        """The rewards of tables whose deal just ended, and their next deals (or their final arrays)."""
-        deals, team_of = self.deals, self._team_of
+    def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int],
+                     scored: frozenset[int] = frozenset()) -> None:
+        """The rewards of tables whose deal just ended (but those ``scored`` already: the compiled play's), and
+        their next deals (or their final arrays)."""
+        deals, team_of = self._deal_list, self._team_of
         for i in over:
-            score: Any = deals[i].score()   # type: ignore[attr-defined]
-            if score:
-                rewards[i] = [score[t] for t in team_of]
+            if i not in scored:
+                score: Any = deals[i].score()   # type: ignore[attr-defined]
+                if score:
+                    rewards[i] = [score[t] for t in team_of]
             self.episodes[i] += 1
             if self.autoreset:
                 deals[i] = self._fresh_deal(i)
                 to_move[i] = deals[i].to_move   # type: ignore[assignment]
             else:
+                if i in scored:
+                    self._catch_up(i)
                 self._sync_public(i)
         self._episode_array[over] += 1
         if self.autoreset:

@@ -41,7 +41,8 @@ class VectorTables:
     first_card: int             # actions from this one on are cards
     autoreset: bool
     _ready: bool                # reset() was called
-    deals: list[Deal]
+    _deal_list: list[Deal]      # each table's engine deal (``deals``: caught up with the compiled play)
+    compiled: bool              # the cards past the auction are played by the compiled kernel (.vector_play)
     deal_seeds: list[int]
     episodes: list[int]
     _rngs: list[random.Random]
@@ -110,7 +111,25 @@ class VectorTables:
     _sl_pending: slice
     _sl_high: slice
 
+    @property
+    def deals(self) -> list[Deal]:
+        """Each table's engine deal (with the cards of the compiled play pushed on it)."""
+        if self.compiled:
+            self._catch_up_all()
+        return self._deal_list
+
     if TYPE_CHECKING:       # each part's methods that the others call
+        def _catch_up_all(self) -> None: ...
+
+        def _enter_play(self, i: int) -> None: ...
+
+        def _leave_play(self, tables: list[int]) -> None: ...
+
+        def _catch_up(self, i: int) -> None: ...
+
+        def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int],
+                         scored: frozenset[int] = frozenset()) -> None: ...
+
         def action_of(self, move: Move) -> int: ...
 
         def legal_actions(self, i: int) -> list[int]: ...
