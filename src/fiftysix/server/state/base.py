@@ -1,7 +1,7 @@
 """What every part of a table's state reads: its fields, its game and rules, who sits where, who may see a hand.
 
 The parts (:mod:`.seats`, :mod:`.host`, :mod:`.dealing`, :mod:`.clock`, :mod:`.history`) each add the events
-of one concern; :class:`~fiftysix.server.state.table.TableState` composes them and holds the fields.
+of one concern; :class:`~.table.TableState` composes them and holds the fields.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Seat:
 
 
 class TableBase:
-    """The fields of a table (declared here, held by :class:`~fiftysix.server.state.table.TableState`) and what
+    """The fields of a table (declared here, held by :class:`~.table.TableState`) and what
     every part reads of them."""
 
     code: str
