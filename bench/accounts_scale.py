@@ -31,10 +31,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fiftysix.server.db import Database  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.queries import played_together, profile  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
+from fiftysix.server.storage.db import Database  # noqa: E402
 from helpers import pg  # noqa: E402
 
 GROUP = 8

@@ -78,11 +78,12 @@ def start_server(port: int, db: Path | str, bot_delay: float, one_core: bool, co
     if redis is not None:
         cmd += ["--redis", redis]
     server = (src or Path(__file__).resolve().parents[1] / "src") / "fiftysix" / "server"
-    if (server / "listen.py").exists():     # a tree with the edge's connection cap (older ones lack the flag)
+    edge = server / "edge" if (server / "edge").is_dir() else server    # older trees keep the edge's files flat
+    if (edge / "listen.py").exists():     # a tree with the edge's connection cap (older ones lack the flag)
         cmd += ["--max-connections-per-address", "0"]   # every client is on 127.0.0.1
-    if (server / "limits.py").exists():     # every table comes from this one address: raise its quotas
+    if (edge / "limits.py").exists():     # every table comes from this one address: raise its quotas
         cmd += ["--limit", f"tables_per_hour_address={MAX_TABLES}", "--limit", f"open_tables_address={MAX_TABLES}"]
-        if "tables_per_hour_all" in (server / "limits.py").read_text():     # the whole server's (issue 26)
+        if "tables_per_hour_all" in (edge / "limits.py").read_text():     # the whole server's (issue 26)
             cmd += ["--limit", f"tables_per_hour_all={MAX_TABLES}", "--limit", f"open_tables_all={MAX_TABLES}"]
     if one_core and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(core), *cmd]

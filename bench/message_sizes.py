@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fiftysix.server.db import Database
-from fiftysix.server.hub import Hub
-from fiftysix.server.table import Connection, Timing
+from fiftysix.server.storage.db import Database
+from fiftysix.server.table.hub import Hub
+from fiftysix.server.table.live import Connection, Timing
 
 
 def deal_number(table: dict[str, Any]) -> int:

@@ -20,14 +20,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fiftysix.server.db import Database
-from fiftysix.server.hub import Hub
-from fiftysix.server.table import Connection, Timing
+from fiftysix.server.storage.db import Database
+from fiftysix.server.table.hub import Hub
+from fiftysix.server.table.live import Connection, Timing
 
 
 def make_hub(db: Database, timing: Timing) -> Hub:
     try:
-        from fiftysix.server.limits import Limits
+        from fiftysix.server.edge.limits import Limits
     except ImportError:      # an older tree: no quotas
         return Hub(db, timing)
     many = 10**6

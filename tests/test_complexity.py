@@ -36,8 +36,8 @@ def test_methods_count_once(tmp_path: Path) -> None:
 
 def test_the_exceptions_are_few_and_named() -> None:
     assert complexity.excepted("src/fiftysix/solver/kernel.py", "_ab")
-    assert not complexity.excepted("src/fiftysix/server/protocol.py", "_handle")     # typed messages now
-    assert not complexity.excepted("src/fiftysix/server/protocol.py", "other")
+    assert not complexity.excepted("src/fiftysix/server/table/protocol.py", "_handle")     # typed messages now
+    assert not complexity.excepted("src/fiftysix/server/table/protocol.py", "other")
     assert len(complexity.EXCEPTIONS) <= 2
 
 

@@ -59,7 +59,7 @@ def test_the_wheel_carries_the_pages_the_fonts_and_the_migrations(wheel: zipfile
     for path in static.rglob("*"):
         if path.is_file():
             assert path.relative_to(ROOT / "src").as_posix() in names, f"the wheel lacks {path.name}"
-    versions = ROOT / "src/fiftysix/server/migrations/versions"
+    versions = ROOT / "src/fiftysix/server/storage/migrations/versions"
     for path in versions.glob("*.py"):
         assert path.relative_to(ROOT / "src").as_posix() in names, f"the wheel lacks migration {path.name}"
 

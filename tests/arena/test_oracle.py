@@ -11,8 +11,8 @@ from fiftysix.arena.oracle import Oracle
 from fiftysix.bots import make_bot
 from fiftysix.bots.protocol import bot_from_spec
 from fiftysix.games import game_of_preset
-from fiftysix.server.hub import bot_names, creation_event
-from fiftysix.server.state import TableError
+from fiftysix.server.state.table import TableError
+from fiftysix.server.table.hub import bot_names, creation_event
 from fiftysix.solver import Position, card_values
 from fiftysix.views import view
 

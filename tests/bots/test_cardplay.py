@@ -8,7 +8,7 @@ from fiftysix.bots import make_bot
 from fiftysix.bots.protocol import bot_from_spec
 from fiftysix.bots.search.pimc import PimcBot
 from fiftysix.games import game_of_preset
-from fiftysix.server.hub import bot_names
+from fiftysix.server.table.hub import bot_names
 from fiftysix.views import view
 
 # no CPU-time limit, few samples: the same seed then gives the same move in the wrapper and outside it

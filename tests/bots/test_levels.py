@@ -7,7 +7,7 @@ from dataclasses import asdict
 import pytest
 
 from fiftysix.bots import make_bot
-from fiftysix.server.hub import bot_names, catalogue, creation_event
+from fiftysix.server.table.hub import bot_names, catalogue, creation_event
 
 
 @pytest.mark.parametrize("game,preset", [("56", "56-6"), ("55", "55")])

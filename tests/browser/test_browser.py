@@ -252,10 +252,10 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from fiftysix.server.db import Database
-    from fiftysix.server.hub import Hub
-    from fiftysix.server.state import RECENT_DEALS
-    from fiftysix.server.table import Connection, Timing
+    from fiftysix.server.state.table import RECENT_DEALS
+    from fiftysix.server.storage.db import Database
+    from fiftysix.server.table.hub import Hub
+    from fiftysix.server.table.live import Connection, Timing
 
     db_path = tmp_path / "long.db"
 

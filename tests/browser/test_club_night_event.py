@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from fiftysix.server.db import deals
 from fiftysix.server.nights.routes import nights_of
+from fiftysix.server.storage.db import deals
 from helpers.live import LiveServer, browser_api, on_server
 from helpers.page import SMALL_PHONE, until
 

@@ -38,8 +38,8 @@ import pytest
 from fiftysix.bots.levels import FIGURES, levels_for
 from fiftysix.core.meaning import Meaning
 from fiftysix.i18n import translate
-from fiftysix.server.limits import Limits
-from fiftysix.server.words import OPTIONS
+from fiftysix.server.edge.limits import Limits
+from fiftysix.server.table.words import OPTIONS
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
 from helpers.page import DESKTOP, PHONE, SMALL_PHONE, TABLE_URL, act, call, my_turn, tap, tap_card, until
 

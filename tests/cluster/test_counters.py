@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fiftysix.server.cluster.counters import Counters
-from fiftysix.server.limits import Buckets
+from fiftysix.server.edge.limits import Buckets
 
 pytestmark = pytest.mark.redis
 
@@ -106,7 +106,7 @@ def test_the_whole_servers_table_quotas_hold_across_processes_and_addresses(redi
     """Issue 26: two processes (two counters on one Redis), a new address for every table: the server's tables
     an hour and open tables still stop at their limits, and a table taken back frees its place."""
     from fiftysix.server.cluster.counters import SharedQuotas
-    from fiftysix.server.limits import Limits, QuotaError
+    from fiftysix.server.edge.limits import Limits, QuotaError
 
     many = 10**6
     per_hour = Limits(tables_per_hour=many, tables_per_hour_address=many, open_tables=many, open_tables_address=many,
@@ -149,7 +149,7 @@ def test_a_redis_outage_is_one_warning_however_many_requests_count(
     import redis.asyncio as aioredis
 
     from fiftysix.server.cluster.counters import SharedLookups
-    from fiftysix.server.limits import Limits
+    from fiftysix.server.edge.limits import Limits
 
     if redis_server.proc is None:
         redis_server.start()

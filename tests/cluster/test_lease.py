@@ -9,7 +9,7 @@ import random
 import pytest
 
 from fiftysix.server.cluster.lease import Lease
-from fiftysix.server.db import Database, Fenced
+from fiftysix.server.storage.db import Database, Fenced
 from helpers import pg
 
 pytestmark = pytest.mark.db

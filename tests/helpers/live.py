@@ -11,8 +11,8 @@ from typing import Any
 import uvicorn
 
 from fiftysix.server import Settings, Timing, create_app
-from fiftysix.server.limits import Limits
-from fiftysix.server.listen import server_config
+from fiftysix.server.edge.limits import Limits
+from fiftysix.server.edge.listen import server_config
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from fiftysix.server.db import deals
 from fiftysix.server.nights.routes import nights_of
+from fiftysix.server.storage.db import deals
 
 
 async def finish_board(server: Any, night: str, table: int, board: int, results: list[int],

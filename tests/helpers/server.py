@@ -155,7 +155,7 @@ def serve_in_thread(app: Any, edge: Any, http: str = "auto", **options: Any) -> 
 
     import uvicorn
 
-    from fiftysix.server.listen import server_config
+    from fiftysix.server.edge.listen import server_config
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

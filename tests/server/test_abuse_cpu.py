@@ -31,9 +31,9 @@ uvicorn = pytest.importorskip("uvicorn")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from fiftysix.server import share  # noqa: E402
-from fiftysix.server.limits import Limits  # noqa: E402
-from fiftysix.server.listen import EdgeLimits  # noqa: E402
+from fiftysix.server.edge import share  # noqa: E402
+from fiftysix.server.edge.limits import Limits  # noqa: E402
+from fiftysix.server.edge.listen import EdgeLimits  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -416,7 +416,7 @@ def test_a_socket_that_says_hello_late_but_in_time_stays(tmp_path: Path) -> None
 def test_a_client_flooding_after_the_servers_close_frame_is_cut_off_at_once(tmp_path: Path) -> None:
     """After its close frame the server reads what the client still sends (uvicorn: up to 10 s); more than
     AFTER_CLOSE bytes of it is a flood, cut off at once instead of parsed for 10 s (issue 41)."""
-    from fiftysix.server.listen import AFTER_CLOSE
+    from fiftysix.server.edge.listen import AFTER_CLOSE
 
     with live(tmp_path, EdgeLimits(per_address=0), hello_timeout=0.5) as port:
         s = raw_websocket(port, live_table(port))

@@ -24,15 +24,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fiftysix.server import Settings, Timing, create_app
-from fiftysix.server.tokens import COOKIE, Tokens
+from fiftysix.server.edge.tokens import COOKIE, Tokens
 from helpers.server import client, create, hello, is_snapshot, keyed, player, receive_until, serve_in_thread
 
 uvicorn = pytest.importorskip("uvicorn")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from fiftysix.server.limits import Limits  # noqa: E402
-from fiftysix.server.listen import EdgeLimits  # noqa: E402
+from fiftysix.server.edge.limits import Limits  # noqa: E402
+from fiftysix.server.edge.listen import EdgeLimits  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -665,7 +665,7 @@ def test_fiftysix_serve_passes_its_edge_flags_to_the_server(tmp_path: Path, monk
 
     import fiftysix.server as server_pkg
     from fiftysix.cli.main import main
-    from fiftysix.server import listen
+    from fiftysix.server.edge import listen
 
     seen: dict[str, Any] = {}
 
@@ -711,7 +711,7 @@ json_values = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(value=json_values)
 def test_safe_loads_reads_every_ordinary_document_as_json_loads_does(value: Any) -> None:
-    from fiftysix.server import safejson
+    from fiftysix.server.edge import safejson
 
     for text in (json.dumps(value), json.dumps(value, ensure_ascii=False), json.dumps(value, indent=1)):
         assert safejson.loads(text) == json.loads(text)
@@ -742,7 +742,7 @@ def reference_depth(text: str) -> int:
 @settings(max_examples=500, deadline=None)
 @given(text=st.text(st.sampled_from('[]{}"\\a,:'), max_size=200), limit=st.integers(0, 40))
 def test_the_nesting_count_agrees_with_a_plain_scan(text: str, limit: int) -> None:
-    from fiftysix.server.safejson import too_deep
+    from fiftysix.server.edge.safejson import too_deep
 
     assert too_deep(text, limit) == (reference_depth(text) > limit)
 
@@ -750,7 +750,7 @@ def test_the_nesting_count_agrees_with_a_plain_scan(text: str, limit: int) -> No
 @settings(max_examples=500, deadline=None)
 @given(value=st.text(max_size=60), limit=st.sampled_from([24, 40]))
 def test_a_checked_name_is_printable_nfc_trimmed_short_and_stable(value: str, limit: int) -> None:
-    from fiftysix.server.names import REFUSED_CATEGORIES, check_name
+    from fiftysix.server.edge.names import REFUSED_CATEGORIES, check_name
 
     try:
         name = check_name(value, "name", limit)
@@ -767,9 +767,9 @@ def test_a_table_stored_with_a_lone_surrogate_before_names_were_checked_still_an
     """The issue's 500: such a name already in a database is answered (escaped), not an encoding error."""
     import asyncio
 
-    from fiftysix.server.db import Database
-    from fiftysix.server.hub import creation_event
-    from fiftysix.server.state import TableState
+    from fiftysix.server.state.table import TableState
+    from fiftysix.server.storage.db import Database
+    from fiftysix.server.table.hub import creation_event
 
     async def store() -> None:
         database = Database(db)

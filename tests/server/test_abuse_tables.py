@@ -23,10 +23,10 @@ from sqlalchemy import event as sa_event  # noqa: E402
 
 from fiftysix.core.cards import Card  # noqa: E402
 from fiftysix.server import Settings, Timing, create_app  # noqa: E402
-from fiftysix.server.hub import creation_event  # noqa: E402
-from fiftysix.server.limits import Limits  # noqa: E402
-from fiftysix.server.messages import Presence, snapshot  # noqa: E402
-from fiftysix.server.state import PLAYING, TableError, TableState, replay  # noqa: E402
+from fiftysix.server.edge.limits import Limits  # noqa: E402
+from fiftysix.server.state.table import PLAYING, TableError, TableState, replay  # noqa: E402
+from fiftysix.server.table.hub import creation_event  # noqa: E402
+from fiftysix.server.table.messages import Presence, snapshot  # noqa: E402
 from helpers.server import (  # noqa: E402
     KEYS,
     cards_in,
@@ -488,7 +488,7 @@ def test_a_seat_hop_over_the_websocket_is_refused(db: str) -> None:
 
 
 def test_limits_are_set_by_name_and_bad_ones_are_refused() -> None:
-    from fiftysix.server.limits import limits_from
+    from fiftysix.server.edge.limits import limits_from
 
     changed = limits_from(["tables_per_hour_address=500", "lookup_rate=0.5"], Limits())
     assert changed.tables_per_hour_address == 500 and changed.lookup_rate == 0.5

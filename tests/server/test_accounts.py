@@ -17,9 +17,9 @@ from sqlalchemy import select, text, update  # noqa: E402
 
 from fiftysix.server.accounts.schema import links  # noqa: E402
 from fiftysix.server.accounts.store import Accounts  # noqa: E402
-from fiftysix.server.db import Database, events  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
+from fiftysix.server.storage.db import Database, events  # noqa: E402
 from helpers.server import client  # noqa: E402
 
 COOKIE = "fiftysix_player"
@@ -262,7 +262,7 @@ def test_the_migration_upgrades_a_database_of_todays_head(db: str) -> None:
     from alembic import command
     from alembic.config import Config
 
-    from fiftysix.server.db import MIGRATIONS
+    from fiftysix.server.storage.db import MIGRATIONS
 
     def to_0006(conn: Any) -> None:
         cfg = Config()
@@ -320,8 +320,8 @@ def test_a_token_carries_its_device_and_a_revoked_device_is_refused() -> None:
 
     from starlette.datastructures import Headers
 
-    from fiftysix.server.security import Edge
-    from fiftysix.server.tokens import Tokens
+    from fiftysix.server.edge.security import Edge
+    from fiftysix.server.edge.tokens import Tokens
 
     now = time.time()
     tokens = Tokens("k" * 32, clock=lambda: now - 2 * 86400)     # signed two days ago: renewed when used

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from fiftysix.i18n import translate
-from fiftysix.server import protocol
-from fiftysix.server.client_messages import MESSAGES, MISSING, TYPES, ClientMessage, Move, Swap, decode
-from fiftysix.server.state import TableError
+from fiftysix.server.state.table import TableError
+from fiftysix.server.table import protocol
+from fiftysix.server.table.client_messages import MESSAGES, MISSING, TYPES, ClientMessage, Move, Swap, decode
 from helpers.server import client, create, keyed, player, receive_until
 
 

@@ -1,4 +1,4 @@
-"""The turn clock on its own (server/clock.py), on a clock the test moves: a pause stops the clock and costs
+"""The turn clock on its own (server/table/clock.py), on a clock the test moves: a pause stops the clock and costs
 the person nothing; resuming gives back exactly what was left, however often the host pauses."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fiftysix.server.clock import TURN_SHARE, TurnClock
+from fiftysix.server.table.clock import TURN_SHARE, TurnClock
 
 
 @dataclass

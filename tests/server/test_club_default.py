@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fiftysix.bots.levels import club_bot, levels_for
-from fiftysix.server.hub import creation_event
-from fiftysix.server.messages import Presence, table_info
-from fiftysix.server.state import TableState
+from fiftysix.server.state.table import TableState
+from fiftysix.server.table.hub import creation_event
+from fiftysix.server.table.messages import Presence, table_info
 
 
 @pytest.mark.parametrize("game", ["56", "55"])

@@ -210,7 +210,7 @@ def test_the_migration_upgrades_a_database_written_by_todays_code(db: str) -> No
     from alembic.config import Config
     from sqlalchemy import inspect, text
 
-    from fiftysix.server.db import MIGRATIONS, Database
+    from fiftysix.server.storage.db import MIGRATIONS, Database
 
     def to_0006(conn: Any) -> None:
         cfg = Config()

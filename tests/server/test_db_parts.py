@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fiftysix.server.db_reads import _json
-from fiftysix.server.db_writer import _created
+from fiftysix.server.storage.db_reads import _json
+from fiftysix.server.storage.db_writer import _created
 
 
 def test_a_stored_json_object_reads_from_text_or_from_a_dict() -> None:

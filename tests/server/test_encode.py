@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fiftysix.server.safejson import encode
+from fiftysix.server.edge.safejson import encode
 
 _scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False,
                                                                                      allow_infinity=False) | st.text()

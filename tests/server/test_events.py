@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fiftysix.server import events as ev
-from fiftysix.server.errors import EventError, TableError
-from fiftysix.server.sqlite_writer import to_text
-from fiftysix.server.state import TableState
+from fiftysix.server.state import events as ev
+from fiftysix.server.state.errors import EventError, TableError
+from fiftysix.server.state.table import TableState
+from fiftysix.server.storage.sqlite_writer import to_text
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "stored-logs-e8e5a5c.db"
 

@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("openskill")
 
-from fiftysix.server.db import Database  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
+from fiftysix.server.storage.db import Database  # noqa: E402
 from helpers.server import client  # noqa: E402
 
 

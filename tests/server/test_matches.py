@@ -20,15 +20,15 @@ from hypothesis import strategies as st  # noqa: E402
 from openskill.models import ThurstoneMostellerFull  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
-from fiftysix.server.db import Database  # noqa: E402
-from fiftysix.server.hub import Hub  # noqa: E402
-from fiftysix.server.limits import Limits  # noqa: E402
+from fiftysix.server.edge.limits import Limits  # noqa: E402
 from fiftysix.server.matches import rating  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd, places  # noqa: E402
 from fiftysix.server.matches.schema import match_players, matches, ratings  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
-from fiftysix.server.state import MATCH_OVER  # noqa: E402
-from fiftysix.server.table import Connection, Timing  # noqa: E402
+from fiftysix.server.state.table import MATCH_OVER  # noqa: E402
+from fiftysix.server.storage.db import Database  # noqa: E402
+from fiftysix.server.table.hub import Hub  # noqa: E402
+from fiftysix.server.table.live import Connection, Timing  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -213,7 +213,7 @@ def head() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from fiftysix.server.db import MIGRATIONS
+    from fiftysix.server.storage.db import MIGRATIONS
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -243,7 +243,7 @@ def test_the_migration_upgrades_todays_schema(db: str) -> None:
     from alembic.config import Config
     from sqlalchemy import inspect, text
 
-    from fiftysix.server.db import MIGRATIONS
+    from fiftysix.server.storage.db import MIGRATIONS
 
     def to_0004(conn: Any) -> None:
         cfg = Config()

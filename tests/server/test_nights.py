@@ -397,7 +397,7 @@ def test_a_match_that_ends_before_the_last_board_goes_on_with_the_next_board_dea
     import time as clock
 
     from fiftysix.server.nights.boards import board_dealer
-    from fiftysix.server.state import PLAYING
+    from fiftysix.server.state.table import PLAYING
 
     with client(tmp_path / "t.db", bot_delay=0.1, next_delay=0.0) as c:
         server = c.app.state.server

@@ -19,8 +19,8 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import text  # noqa: E402
 
-from fiftysix.server.db import Database, LogGap  # noqa: E402
 from fiftysix.server.services import DATABASE, service_message  # noqa: E402
+from fiftysix.server.storage.db import Database, LogGap  # noqa: E402
 from helpers import pg  # noqa: E402
 from helpers.server import client, create, hello, is_snapshot, keyed, player, receive_until  # noqa: E402
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fiftysix.server.limits import Limits
+from fiftysix.server.edge.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 

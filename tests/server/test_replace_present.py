@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fiftysix.server.hub import creation_event
-from fiftysix.server.state import DEAL_OVER, PLAYING, TableState
+from fiftysix.server.state.table import DEAL_OVER, PLAYING, TableState
+from fiftysix.server.table.hub import creation_event
 from helpers.server import client, create, hello, is_snapshot, keyed, player, receive_until
 
 

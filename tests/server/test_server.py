@@ -406,7 +406,7 @@ def test_the_migrations_build_the_schema_at_head(db: str) -> None:
     from alembic.script import ScriptDirectory
     from sqlalchemy import inspect, text
 
-    from fiftysix.server.db import MIGRATIONS, Database
+    from fiftysix.server.storage.db import MIGRATIONS, Database
 
     with client(db) as c:   # the server migrates on start
         player(c, "Asha")
@@ -473,7 +473,7 @@ def test_a_flood_of_messages_is_refused_and_the_connection_goes_on(db: str) -> N
 
 
 def test_rate_limit_refills_with_time() -> None:
-    from fiftysix.server.limits import Buckets
+    from fiftysix.server.edge.limits import Buckets
 
     now = [0.0]
     limit = Buckets(rate=4.0, burst=2, keep=1, clock=lambda: now[0])     # one connection's messages

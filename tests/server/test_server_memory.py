@@ -25,13 +25,13 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import text  # noqa: E402
 
-from fiftysix.server.db import Database  # noqa: E402
-from fiftysix.server.history import History  # noqa: E402
-from fiftysix.server.hub import Hub  # noqa: E402
-from fiftysix.server.messages import seat_view  # noqa: E402
-from fiftysix.server.protocol import handle_message  # noqa: E402
-from fiftysix.server.state import MATCH_OVER, PLAYING, RECENT_DEALS, TableError, replay  # noqa: E402
-from fiftysix.server.table import Connection, LiveTable, Timing  # noqa: E402
+from fiftysix.server.state.table import MATCH_OVER, PLAYING, RECENT_DEALS, TableError, replay  # noqa: E402
+from fiftysix.server.storage.db import Database  # noqa: E402
+from fiftysix.server.table.history import History  # noqa: E402
+from fiftysix.server.table.hub import Hub  # noqa: E402
+from fiftysix.server.table.live import Connection, LiveTable, Timing  # noqa: E402
+from fiftysix.server.table.messages import seat_view  # noqa: E402
+from fiftysix.server.table.protocol import handle_message  # noqa: E402
 from helpers.server import client  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -312,7 +312,7 @@ def test_history_replays_exactly_like_the_log() -> None:
     (public facts and each seat's view) as a replay of the whole log."""
     import random
 
-    from fiftysix.server.state import TableState
+    from fiftysix.server.state.table import TableState
 
     for seed in range(6):
         rng = random.Random(seed)

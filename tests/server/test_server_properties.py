@@ -23,11 +23,11 @@ from hypothesis import strategies as st  # noqa: E402
 
 from fiftysix.core.cards import Card  # noqa: E402
 from fiftysix.games import GAMES  # noqa: E402
-from fiftysix.server.db import Database  # noqa: E402
-from fiftysix.server.hub import Hub  # noqa: E402
-from fiftysix.server.protocol import handle_message  # noqa: E402
-from fiftysix.server.state import PLAYING, TableState, replay  # noqa: E402
-from fiftysix.server.table import Connection, LiveTable, Timing  # noqa: E402
+from fiftysix.server.state.table import PLAYING, TableState, replay  # noqa: E402
+from fiftysix.server.storage.db import Database  # noqa: E402
+from fiftysix.server.table.hub import Hub  # noqa: E402
+from fiftysix.server.table.live import Connection, LiveTable, Timing  # noqa: E402
+from fiftysix.server.table.protocol import handle_message  # noqa: E402
 from helpers.server import cards_in  # noqa: E402
 
 PRESETS = [("56-4", {}), ("56-hidden", {}), ("56-pairs-6", {}), ("56-announce", {}),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from fiftysix.games import game_of_preset
-from fiftysix.server.messages import match_teams
+from fiftysix.server.table.messages import match_teams
 
 
 def test_match_teams_follow_survivors_after_eliminations() -> None:

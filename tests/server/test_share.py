@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fiftysix.server import Settings
-from fiftysix.server.share import check_path, check_public_url, lan_address, loopback_only, share_base
+from fiftysix.server.edge.share import check_path, check_public_url, lan_address, loopback_only, share_base
 from helpers.server import TestClient, create_app
 
 

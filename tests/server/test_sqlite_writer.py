@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fiftysix.server import sqlite_writer
-from fiftysix.server.db import Database
+from fiftysix.server.storage import sqlite_writer
+from fiftysix.server.storage.db import Database
 
 _scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=12)
 _data = st.dictionaries(st.text(max_size=6), st.recursive(

@@ -8,7 +8,7 @@ import logging
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from fiftysix.server.hub import sweep_failed
+from fiftysix.server.table.hub import sweep_failed
 
 
 def test_the_database_away_is_one_line_without_a_stack_trace(caplog: pytest.LogCaptureFixture) -> None:

@@ -29,7 +29,7 @@ def test_the_clock_runs_out_and_the_bot_moves_for_the_person_who_keeps_the_seat(
             turn = receive_until(ws, my_turn)
             began = time.monotonic()
             tc = turn["table"]["turn_clock"]
-            # the move second, then a quarter of the bank (one turn draws no more: server/clock.py TURN_SHARE)
+            # the move second, then a quarter of the bank (one turn draws no more: server/table/clock.py TURN_SHARE)
             assert tc["seat"] == 0 and 1.5 <= tc["deadline"] - tc["now"] <= 2.05 and not tc["paused"]
             out = receive_until(ws, lambda m: is_snapshot(m) and m.get("event", {}).get("kind") == "move"
                                 and m["event"].get("seat") == 0)

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "fiftysix" / "server"
-OWN = {SERVER / "table.py", SERVER / "table_presence.py", SERVER / "cluster" / "table.py",
+OWN = {SERVER / "table" / "live.py", SERVER / "table" / "presence.py", SERVER / "cluster" / "table.py",
        SERVER / "cluster" / "replica.py"}
 TABLE_NAMES = {"table", "t", "found", "live"}     # how the server's code names a table it holds
 

@@ -64,16 +64,16 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
         import uvicorn
 
         from ..server import Settings, Timing, create_app
-        from ..server.listen import EdgeLimits, server_config
-        from ..server.security import origin_of
-        from ..server.share import ALL_INTERFACES, check_public_url, lan_address
+        from ..server.edge.listen import EdgeLimits, server_config
+        from ..server.edge.security import origin_of
+        from ..server.edge.share import ALL_INTERFACES, check_public_url, lan_address
     except ImportError as e:
         err.write(f"fiftysix serve: the server needs its extra packages: pip install 'fiftysix[server]' ({e})\n")
         return 2
     # A server holds many long-lived objects (tables, deals, logs): collecting the young generation less
     # often keeps the full collections, and their pauses, rare (bench/load.py: p99 halved).
     gc.set_threshold(100_000, 50, 1000)
-    from ..server.limits import Limits, limits_from
+    from ..server.edge.limits import Limits, limits_from
 
     try:
         quotas = limits_from(args.limit, Limits())

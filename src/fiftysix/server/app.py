@@ -23,7 +23,7 @@ Routes::
     POST /api/tables/{code}/peek[/answer]   a watcher asks to see a seated person's hand (peek.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
-or the host's yes (:mod:`.access`); unknown codes and wrong secrets are limited per client address.
+or the host's yes (:mod:`.edge.access`); unknown codes and wrong secrets are limited per client address.
 """
 
 from __future__ import annotations
@@ -45,31 +45,31 @@ from starlette.websockets import WebSocket
 
 from ..core.meaning import N_, Meaning, words_of
 from ..i18n import tr, translate
-from . import pwa
 from .accounts.passkeys import routes as passkey_routes
 from .accounts.routes import routes as account_routes
 from .accounts.store import Accounts
 from .clubs.guard import install as install_clubs
 from .clubs.routes import routes as club_routes
-from .deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
-from .hub import catalogue
-from .lang import language_of, localize_catalogue
-from .limits import QuotaError
+from .edge.lang import language_of, localize_catalogue
+from .edge.limits import QuotaError
+from .edge.names import TABLE_NAME
+from .edge.safejson import JSONResponse
+from .edge.security import Edge, origin_of
+from .edge.share import QRBusy, check_path, loopback_only, share_base
+from .edge.tokens import COOKIE, clean_name
 from .matches.routes import routes as match_routes
-from .messages import Presence
-from .names import TABLE_NAME
 from .nights.guard import install as install_nights
 from .nights.routes import routes as night_routes
-from .peek import install as install_peeks
-from .peek import routes as peek_routes
-from .safejson import JSONResponse
-from .security import Edge, origin_of
+from .pages import pwa
+from .pages.deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
+from .pages.peek import install as install_peeks
+from .pages.peek import routes as peek_routes
+from .pages.socket import table_socket
 from .services import RETRY_AFTER, WORDS, service_message, service_of
 from .serving import Server, Settings, address_of, refusal, serving, set_cookie, table_link, with_body
-from .share import QRBusy, check_path, loopback_only, share_base
-from .socket import table_socket
-from .state import TableError
-from .tokens import COOKIE, clean_name
+from .state.table import TableError
+from .table.hub import catalogue
+from .table.messages import Presence
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("fiftysix.server")

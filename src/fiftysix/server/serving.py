@@ -16,19 +16,19 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 
 from ..i18n import translate
-from .access import PRIVATE, WRONG_KEY, Lookups, admission
 from .accounts.store import Accounts
-from .db import Database
-from .hub import Hub
-from .limits import Buckets, Limits, socket_cap
-from .protocol import handle_message
+from .edge.access import PRIVATE, WRONG_KEY, Lookups, admission
+from .edge.limits import Buckets, Limits, socket_cap
+from .edge.safejson import BadJSON, JSONResponse
+from .edge.safejson import loads as json_loads
+from .edge.security import MAX_BODY
+from .edge.share import QRCodes
+from .edge.tokens import COOKIE, MAX_AGE, Tokens
 from .review import Reviews
-from .safejson import BadJSON, JSONResponse
-from .safejson import loads as json_loads
-from .security import MAX_BODY
-from .share import QRCodes
-from .table import Connection, LiveTable, Timing
-from .tokens import COOKIE, MAX_AGE, Tokens
+from .storage.db import Database
+from .table.hub import Hub
+from .table.live import Connection, LiveTable, Timing
+from .table.protocol import handle_message
 
 log = logging.getLogger("fiftysix.server")
 
@@ -221,7 +221,7 @@ async def json_body(request: Request) -> dict[str, object] | Response:
 
 
 def refusal(message: str, status: int = 400, lang: str = "en") -> Response:
-    """A refusal; in the request's language ``lang`` when the message is a catalogue's (server/lang.py)."""
+    """A refusal; in the request's language ``lang`` when the message is a catalogue's (server/edge/lang.py)."""
     return JSONResponse({"error": translate(message, lang)}, status_code=status)
 
 

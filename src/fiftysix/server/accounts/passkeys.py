@@ -34,9 +34,9 @@ from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJS
 from webauthn.helpers.structs import AuthenticatorSelectionCriteria, ResidentKeyRequirement, UserVerificationRequirement
 
 from ...core.meaning import N_
-from ..safejson import JSONResponse
+from ..edge.safejson import JSONResponse
+from ..edge.tokens import Player
 from ..serving import Server, address_of, refusal
-from ..tokens import Player
 from .routes import NOT_SIGNED_IN, _guarded, _me, _signed_in, _signed_in_response, _signin_allowed, _store
 from .schema import accounts, challenges, passkeys
 from .secure import relying_party

@@ -30,13 +30,13 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
-from ..lang import language_of
-from ..limits import Buckets
-from ..route_guard import RouteGuard
-from ..safejson import JSONResponse
+from ..edge.lang import language_of
+from ..edge.limits import Buckets
+from ..edge.safejson import JSONResponse
+from ..edge.share import QRBusy, share_base
+from ..edge.tokens import COOKIE, Player, clean_name
+from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, refusal, serving, set_cookie
-from ..share import QRBusy, share_base
-from ..tokens import COOKIE, Player, clean_name
 from .secure import count, relying_party
 from .store import Accounts
 

@@ -17,8 +17,8 @@ from typing import TypedDict
 from sqlalchemy import String, and_, cast, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..db import events
 from ..matches.schema import matches
+from ..storage.db import events
 from .schema import accounts, challenges, links, passkeys, sessions
 
 FORMER = "a former player"

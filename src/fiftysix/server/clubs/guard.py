@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from ...core.meaning import N_
 from ..serving import Server
-from ..table import Connection, LiveTable
+from ..table.live import Connection, LiveTable
 from .routes import clubs_of
 
 MEMBERS_ONLY = N_("only members of this table's club may sit or join here: ask a member for the club's "

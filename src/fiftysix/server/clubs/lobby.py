@@ -6,9 +6,9 @@ default, joined by their link's secret) and club tables never are, so the list t
 
 from __future__ import annotations
 
-from ..messages import level_of
 from ..serving import Server
-from ..state import LOBBY, TableState
+from ..state.table import LOBBY, TableState
+from ..table.messages import level_of
 from .store import Clubs
 
 MOST = 100      # the list's length: newest first

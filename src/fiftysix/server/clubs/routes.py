@@ -32,15 +32,15 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
-from ..lang import language_of
-from ..limits import QuotaError
-from ..names import check_name
-from ..route_guard import RouteGuard
-from ..safejson import JSONResponse
+from ..edge.lang import language_of
+from ..edge.limits import QuotaError
+from ..edge.names import check_name
+from ..edge.safejson import JSONResponse
+from ..edge.tokens import COOKIE, Player, clean_name
+from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, part, refusal, serving, table_link
-from ..state import TableError
-from ..table import LiveTable
-from ..tokens import COOKIE, Player, clean_name
+from ..state.table import TableError
+from ..table.live import LiveTable
 from .lobby import open_tables
 from .store import Club, Clubs
 

@@ -33,8 +33,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from ..access import Lookups
-from ..limits import (
+from ..edge.access import Lookups
+from ..edge.limits import (
     ALL,
     ALL_HINT,
     ALL_HOSTS,

@@ -14,11 +14,11 @@ from collections.abc import Awaitable
 
 from redis.exceptions import RedisError
 
-from ..hub import Hub
-from ..limits import searching_bots
+from ..edge.limits import searching_bots
 from ..services import DATABASE, service_of
-from ..state import MATCH_OVER, TableState
-from ..table import Connection
+from ..state.table import MATCH_OVER, TableState
+from ..table.hub import Hub
+from ..table.live import Connection
 from .bus import Bus, inbox, table_channel
 from .counters import OPEN_TTL, RENEW_OPEN, WATCH_TTL, Counters, Hosted, SharedQuotas
 from .lease import Lease

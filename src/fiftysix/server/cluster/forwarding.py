@@ -13,9 +13,9 @@ from collections.abc import Callable
 from redis.exceptions import RedisError
 
 from ...core.meaning import N_
-from ..protocol import handle_message
 from ..services import REDIS, WORDS
-from ..table import Connection, LiveTable
+from ..table.live import Connection, LiveTable
+from ..table.protocol import handle_message
 from .bus import ALL, Heard, inbox, table_channel
 from .failover import Failover
 from .table import ClusterTable, Relayed
@@ -36,7 +36,7 @@ class Forwarding(Failover):
     on_revoke: Callable[[str, str], None] | None
 
     async def route(self, table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
-        """:func:`~fiftysix.server.protocol.handle_message`, or to the writer for a change at a replica."""
+        """:func:`~fiftysix.server.table.protocol.handle_message`, or to the writer for a change at a replica."""
         if not isinstance(table, ClusterTable) or table.writer or msg["type"] not in WRITES:
             await handle_message(table, conn, msg)
             return

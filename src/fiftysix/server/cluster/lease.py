@@ -3,7 +3,7 @@
 A process takes a table when its lease is free or has run out (the database's clock decides, so the
 processes' clocks do not matter), bumping ``lease_epoch``; it renews all its leases with one statement
 every :attr:`Lease.renew_every` seconds.  Every append of the holder names its epoch and
-:meth:`~fiftysix.server.db.Database.append` checks it against the row in the same transaction, with the
+:meth:`~fiftysix.server.storage.db.Database.append` checks it against the row in the same transaction, with the
 row locked: a holder paused past its lease (SIGSTOP, a long GC, a network partition) finds on waking that
 its appends fail, whatever it believes.  The holder also keeps, by its own clock, until when each lease
 surely holds (counted from before it asked for it: never later than the database's end of it); a lease it
@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, extract, func, or_, select
 
-from ..db import EXPIRED, Database, tables
+from ..storage.db import EXPIRED, Database, tables
 
 
 def _now() -> ColumnElement[Any]:

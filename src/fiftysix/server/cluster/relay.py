@@ -31,13 +31,13 @@ from collections.abc import Awaitable, Callable
 
 from redis.exceptions import RedisError
 
-from ..access import Lookups
-from ..db import Database
-from ..history import History
-from ..hub import creation_event, fill_of
-from ..limits import Limits, searching_bots
-from ..state import TableError, TableState
-from ..table import Connection, LiveTable, Timing
+from ..edge.access import Lookups
+from ..edge.limits import Limits, searching_bots
+from ..state.table import TableError, TableState
+from ..storage.db import Database
+from ..table.history import History
+from ..table.hub import creation_event, fill_of
+from ..table.live import Connection, LiveTable, Timing
 from .bus import Bus, Heard, table_channel
 from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
 from .failover import hosted_of

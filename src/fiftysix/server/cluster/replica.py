@@ -10,10 +10,10 @@ import time
 from dataclasses import fields
 from typing import TYPE_CHECKING, Protocol
 
-from ..history import History
-from ..messages import Presence, snapshot, table_info
-from ..state import TableError, TableState
-from ..table import Connection, LiveTable
+from ..state.table import TableError, TableState
+from ..table.history import History
+from ..table.live import Connection, LiveTable
+from ..table.messages import Presence, snapshot, table_info
 from .bus import Heard
 
 if TYPE_CHECKING:

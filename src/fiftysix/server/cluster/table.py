@@ -13,11 +13,11 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
-from ..db import Fenced
-from ..history import History
-from ..messages import Presence, snapshot
-from ..state import DEAL_OVER, TableError, TableState
-from ..table import Connection, LiveTable, NotStored, spectators_refusal
+from ..state.table import DEAL_OVER, TableError, TableState
+from ..storage.db import Fenced
+from ..table.history import History
+from ..table.live import Connection, LiveTable, NotStored, spectators_refusal
+from ..table.messages import Presence, snapshot
 from .bus import Bus, Heard, inbox, table_channel
 from .counters import watch_key
 from .replica import Replica
@@ -25,9 +25,9 @@ from .replica import Replica
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
-    from ..db import Database
-    from ..limits import Limits
-    from ..table import Timing
+    from ..edge.limits import Limits
+    from ..storage.db import Database
+    from ..table.live import Timing
     from .counters import Counters
     from .lease import Lease
 

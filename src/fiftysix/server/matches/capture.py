@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import TypedDict
 
-from ..state import MATCH_OVER, TableState
+from ..state.table import MATCH_OVER, TableState
 
 
 @dataclass(frozen=True)

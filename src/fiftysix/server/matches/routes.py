@@ -21,11 +21,11 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning
-from ..lang import language_of
-from ..route_guard import RouteGuard
-from ..safejson import JSONResponse
+from ..edge.lang import language_of
+from ..edge.safejson import JSONResponse
+from ..edge.tokens import COOKIE
+from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, refusal, serving
-from ..tokens import COOKIE
 from .queries import played_together, profile
 
 STATIC = Path(__file__).resolve().parent.parent / "static"

@@ -1,5 +1,5 @@
 """The rows of finished deals and matches, and the rating update, written inside the transaction that stores
-the event which finished them (:meth:`fiftysix.server.db.Database.append`).
+the event which finished them (:meth:`fiftysix.server.storage.db.Database.append`).
 
 Exactly once: the event that finishes a match is stored only once (the log's version check), and
 :func:`record_match` inserts the match's row keyed by its id with "on conflict do nothing" and updates the

@@ -6,7 +6,7 @@ from ...bots.levels import levels_for
 from ...core.errors import RulesError
 from ...core.meaning import N_, Meaning
 from ...games import game_of_preset
-from ..names import check_name
+from ..edge.names import check_name
 
 MAX_BOARDS, MAX_TABLES = 32, 16
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ...core.meaning import N_
-from ..errors import NoMoreDeals
 from ..serving import Server
-from ..table import LiveTable
+from ..state.errors import NoMoreDeals
+from ..table.live import LiveTable
 from .boards import board_seed
 from .routes import nights_of
 from .running import close_if_played

@@ -31,10 +31,10 @@ from starlette.routing import BaseRoute, Route
 from ...core.meaning import N_, Meaning
 from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
 from ..clubs.store import Club
-from ..errors import TableError
-from ..limits import QuotaError
-from ..safejson import JSONResponse
+from ..edge.limits import QuotaError
+from ..edge.safejson import JSONResponse
 from ..serving import Server, address_of, part, table_link
+from ..state.errors import TableError
 from .boards import directions
 from .draw import draw, open_places
 from .form import FormError, check_form

@@ -17,11 +17,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...bots.levels import levels_for
 from ...core.meaning import N_
-from ..connection import Connection
 from ..matches.store import rate_teams
 from ..serving import Server, table_link
-from ..state import LOBBY
-from ..table import LiveTable
+from ..state.table import LOBBY
+from ..table.connection import Connection
+from ..table.live import LiveTable
 from .boards import directions
 from .scoring import Seat, Standing, places, standings
 from .store import EventTable, Night, Nights, TeamRow

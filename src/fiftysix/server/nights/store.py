@@ -17,7 +17,7 @@ from sqlalchemy import BigInteger, Boolean, Column, Integer, MetaData, String, T
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..db import deals
+from ..storage.db import deals
 from .boards import board_result, directions
 from .scoring import Seat
 from .visibility import CLOSED, Progress

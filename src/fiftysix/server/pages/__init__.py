@@ -1,0 +1,1 @@
+"""The pages' own routes: the table's websocket, finished deals, peeks and the installable app."""

@@ -1,0 +1,145 @@
+"""A table's finished deals over HTTP: its facts, pages of deal summaries, deal and match records to download,
+and deal reviews (a table's deal, or a record sent by the page), computed in a worker pool
+(:mod:`fiftysix.server.review`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...core.meaning import N_, Meaning, words_of
+from ...i18n import localize, translate
+from ..edge.lang import language_of
+from ..edge.safejson import JSONResponse, encode
+from ..review import PENDING, ReviewBusy, ReviewError, record_key
+from ..serving import address_of, refusal, serving, with_body
+from ..state.table import deal_summary
+from ..table.messages import table_info
+
+
+async def api_table(request: Request) -> Response:
+    server = serving(request)
+    table = await server.readable(request)
+    if isinstance(table, Response):
+        return table
+    async with table.lock:
+        return JSONResponse({**table_info(table.state, table.presence), "deals": list(table.state.recent_deals)})
+
+
+async def api_deals(request: Request) -> Response:
+    server = serving(request)
+    table = await server.readable(request)
+    if isinstance(table, Response):
+        return table
+    try:
+        before = int(request.query_params.get("before", table.state.deals_count + 1))
+        limit = int(request.query_params.get("limit", 20))
+    except ValueError:
+        return refusal("before and limit must be whole numbers")
+    if not 1 <= limit <= 100:
+        return refusal("limit must be from 1 to 100")
+    before = max(1, min(before, table.state.deals_count + 1))    # no key beyond what a row can have
+    starts = list(table.state.match_starts)
+    rows = await server.db.deal_summaries(table.code, before, limit)
+    deals = []
+    for number, result in rows:
+        match_no = sum(1 for first in starts if first <= number)
+        deals.append(deal_summary(number, match_no, number - starts[match_no - 1] + 1, result))
+    return JSONResponse({"deals": deals, "more": bool(rows) and rows[-1][0] > 1})
+
+
+async def api_record(request: Request) -> Response:
+    server = serving(request)
+    code = request.path_params["code"].upper()
+    number = request.path_params["number"]
+    table = await server.readable(request)
+    if isinstance(table, Response):
+        return table
+    record = await server.db.deal_record(code, number)
+    if record is None:
+        return refusal(f"table {code[:16]} has no finished deal {number}", 404)
+    return await _attachment(record, f"{code}-deal-{number}.json")
+
+
+async def api_match_record(request: Request) -> Response:
+    server = serving(request)
+    code = request.path_params["code"].upper()
+    number = request.path_params["number"]
+    table = await server.readable(request)
+    if isinstance(table, Response):
+        return table
+    record = None
+    span = table.state.match_deals(number)
+    if span is not None:
+        records = await server.db.deal_records(table.code, *span)
+        record = table.state.match_record(number, records)
+    if record is None:
+        return refusal(f"table {code[:16]} has no match {number} with a finished deal", 404)
+    return await _attachment(record, f"{code}-match-{number}.json")
+
+
+async def api_review(request: Request) -> Response:
+    server = serving(request)
+    code = request.path_params["code"].upper()
+    number = request.path_params["number"]
+    table = await server.readable(request)
+    if isinstance(table, Response):
+        return table
+    if not 1 <= number <= table.state.deals_count:
+        in_progress = number == table.state.deals_count + 1 and table.state.status == "playing"
+        return refusal(f"deal {number} of table {code[:16]} is in progress: its review opens when it ends"
+                      if in_progress else f"table {code[:16]} has no finished deal {number}",
+                      409 if in_progress else 404)
+    record = await server.db.deal_record(table.code, number)
+    if record is None:
+        return refusal(f"table {code[:16]} has no finished deal {number}", 404)
+    return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number},
+                         request)
+
+
+@with_body
+async def api_review_file(request: Request, body: dict[str, object]) -> Response:
+    record, index = body.get("record"), body.get("deal", 0)
+    if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
+        return refusal('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
+    return await _review(record_key(record, index), record, index, {}, request)
+
+
+async def _review(key: str, record: object, index: int, extra: dict[str, object], request: Request) -> Response:
+    server = serving(request)
+    reviews, lang, address = server.reviews, language_of(request), address_of(request)
+    if not reviews.known(key):      # a new review costs a worker's CPU: a bucket per address
+        if server.review_asks.empty(address):
+            lim = server.settings.limits
+            wait = max(1, round(60 / lim.reviews_per_minute)) if lim.reviews_per_minute > 0 else 60
+            words = Meaning(N_("too many new reviews from your address (at most {burst} at once and {rate} a "
+                               "minute); try again in {seconds} s"),
+                            {"burst": lim.review_burst, "rate": f"{lim.reviews_per_minute:g}", "seconds": wait})
+            return JSONResponse({"error": translate(words, lang)}, status_code=429,
+                                headers={"Retry-After": str(wait)})
+        server.review_asks.take(address)
+    try:
+        found = reviews.get(key, record, index)
+        if found is None:
+            await reviews.wait(key, server.settings.review_wait)
+            found = reviews.get(key, record, index)
+    except ReviewBusy as e:
+        return JSONResponse({"error": translate(words_of(e), lang)}, status_code=503, headers={"Retry-After": "5"})
+    except ReviewError as e:
+        return refusal(words_of(e), 422, lang)
+    if found is None:
+        return JSONResponse({"pending": True, "message": translate(PENDING, lang)},
+                            status_code=202, headers={"Retry-After": "2"})
+    # a review is large (every trick's marks): translated and encoded off the event loop
+    body = await asyncio.to_thread(lambda: encode(localize({**found, **extra}, lang)))
+    return Response(body, media_type="application/json")
+
+
+async def _attachment(record: object, filename: str) -> Response:
+    """A record as a file to download (indented JSON), encoded in a thread: a match's records are large."""
+    text = await asyncio.to_thread(lambda: json.dumps(record, indent=1) + "\n")
+    return Response(text, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -1,0 +1,157 @@
+"""A watcher asks a seated person to see their hand (issue 43).
+
+Routes::
+
+    POST /api/tables/{code}/peek         a watcher: {"seat"} -> asks that seat's person (or is shown at once
+                                         when that person said "always" to them)
+    POST /api/tables/{code}/peek/answer  the seated person: {"watcher", "answer": "allow"|"refuse"|"always"}
+
+The seated person hears ``{"type": "peek_ask", "watcher", "name", "seat"}``; the watcher hears
+``{"type": "peek_hand", "seat", "hand"}`` or ``{"type": "peek_refused", "seat"}``.  The hand goes only to
+connections of that watcher, and only while the watcher holds no seat: nobody seated at the table ever
+receives it.  A watcher who has seen a hand may not sit at that table until the match ends.  What was asked and
+seen is kept in this process's memory (a restart forgets it; a seen hand's deal is over by then or replayed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from ...core.meaning import N_
+from ...views import view
+from ..edge.lang import language_of
+from ..edge.limits import Buckets
+from ..edge.safejson import JSONResponse
+from ..edge.tokens import COOKIE, Player
+from ..serving import Server, address_of, json_body, part, refusal, serving
+from ..state.table import MATCH_OVER, PLAYING, TableState
+from ..table.live import Connection, LiveTable
+
+ANSWERS = ("allow", "refuse", "always")
+SAW_A_HAND = N_("you have seen a seated player's hand at this table: you may take a seat when this match ends")
+
+
+@dataclass
+class Peeks:
+    """Per table code: open asks, the "always" answers and who saw a hand in which match."""
+
+    asks: dict[str, dict[tuple[str, int], str]] = field(default_factory=dict)   # (watcher, seat) -> name
+    always: dict[str, set[tuple[str, str]]] = field(default_factory=dict)       # (seated, watcher)
+    seen: dict[str, dict[str, int]] = field(default_factory=dict)               # watcher -> match number
+    limits: tuple[Buckets, Buckets] = field(default_factory=lambda: (Buckets(0.5, 10), Buckets(100.0, 200)))
+
+    def may_sit(self, state: TableState, player: str | None) -> bool:
+        """``False`` while ``player`` has seen a hand in this table's current match (until it ends)."""
+        saw = self.seen.get(state.code, {}).get(player or "")
+        return saw is None or saw != state.match_no or state.status == MATCH_OVER
+
+    def show(self, table: LiveTable, watcher: str, seat: int) -> bool:
+        """Send ``seat``'s hand to ``watcher``'s connections while they hold no seat; ``False``: no hand now."""
+        state = table.state
+        deal_seat = state.deal_seat(seat)
+        if state.status != PLAYING or state.deal is None or deal_seat is None or state.seat_of(watcher) is not None:
+            return False
+        hand = view(state.deal, deal_seat, state.match)["hand"]
+        for conn in list(table.conns):
+            if conn.player == watcher and state.seat_of(conn.player) is None:
+                conn.send({"type": "peek_hand", "seat": seat, "hand": hand, "version": state.version})
+        self.seen.setdefault(state.code, {})[watcher] = state.match_no
+        return True
+
+
+def peeks_of(server: Server) -> Peeks:
+    """The server's asks and seen hands (made on first use)."""
+    return part(server, Peeks, Peeks)
+
+
+def install(server: Server) -> None:
+    """Refuse a seat to a watcher who has seen a hand in the table's current match (nothing changes)."""
+    peeks = peeks_of(server)
+    inner = server.handle
+
+    async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+        if msg.get("type") == "sit" and not peeks.may_sit(table.state, conn.player):
+            conn.send({"type": "error", "message": SAW_A_HAND})
+            return
+        await inner(table, conn, msg)
+
+    server.handle = handle
+
+
+async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, object], str] | Response:
+    """The table (readable by this request), the player, the body and the language; else the refusal."""
+    server = serving(request)
+    lang = language_of(request)
+    limits = peeks_of(server).limits
+    if not limits[1].allow() or not limits[0].allow(address_of(request)):
+        return refusal(N_("too many asks to see a hand from your address; try again in a minute"), 429, lang)
+    body = await json_body(request)
+    if isinstance(body, Response):
+        return body
+    player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
+    if player is None:
+        return refusal(N_("join the table with a name first"), 401, lang)
+    table = await server.readable(request)
+    if isinstance(table, Response):
+        return table
+    return table, player, body, lang
+
+
+async def api_peek(request: Request) -> Response:
+    found = await _common(request)
+    if isinstance(found, Response):
+        return found
+    table, asker, body, lang = found
+    watcher = asker.id
+    state, peeks = table.state, peeks_of(serving(request))
+    seat = body.get("seat")
+    if state.seat_of(watcher) is not None:
+        return refusal(N_("you sit at this table: only watchers ask to see a hand"), 400, lang)
+    if state.status != PLAYING or not isinstance(seat, int) or isinstance(seat, bool) \
+            or not 0 <= seat < len(state.seats) or state.seats[seat].player is None:
+        return refusal(N_("seat must be the seat of a person playing this deal"), 400, lang)
+    seated = state.seats[seat].player
+    assert seated is not None
+    if (seated, watcher) in peeks.always.get(state.code, set()):
+        return JSONResponse({"shown": peeks.show(table, watcher, seat)})
+    asks = peeks.asks.setdefault(state.code, {})
+    if len(asks) >= 50:     # a table's open asks stay few: the oldest goes
+        asks.pop(next(iter(asks)))
+    asks[(watcher, seat)] = state.players.get(watcher) or asker.name     # a watcher need not have joined
+    for conn in list(table.conns):
+        if conn.player == seated:
+            conn.send({"type": "peek_ask", "watcher": watcher, "name": asks[(watcher, seat)], "seat": seat})
+    return JSONResponse({"asked": True})
+
+
+async def api_answer(request: Request) -> Response:
+    found = await _common(request)
+    if isinstance(found, Response):
+        return found
+    table, answerer, body, lang = found
+    seated = answerer.id
+    state, peeks = table.state, peeks_of(serving(request))
+    seat = state.seat_of(seated)
+    watcher, answer = body.get("watcher"), body.get("answer")
+    if answer not in ANSWERS:
+        return refusal(N_("answer must be allow, refuse or always"), 400, lang)
+    asked = peeks.asks.get(state.code, {})
+    if seat is None or not isinstance(watcher, str) or asked.pop((watcher, seat), None) is None:
+        return refusal(N_("no one is waiting for your answer to see your hand"), 400, lang)
+    if answer == "refuse":
+        for conn in list(table.conns):
+            if conn.player == watcher:
+                conn.send({"type": "peek_refused", "seat": seat})
+        return JSONResponse({"shown": False})
+    if answer == "always":
+        peeks.always.setdefault(state.code, set()).add((seated, watcher))
+    return JSONResponse({"shown": peeks.show(table, watcher, seat)})
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/api/tables/{code}/peek", api_peek, methods=["POST"]),
+            Route("/api/tables/{code}/peek/answer", api_answer, methods=["POST"])]

@@ -1,0 +1,251 @@
+"""A table's events, one frozen dataclass per kind: what a table's log stores and its state applies.
+
+The log keeps each event as the JSON object it always was (``{"kind": "sit", "player": ..., "seat": 2}``):
+:func:`decode` reads one into its class, checking every field's type, and :meth:`Event.to_json` writes it back
+with the same keys in the same order, so a stored log reads and writes byte for byte as before.
+
+A field whose default is ``None`` is *sparse*: left out of the JSON while ``None`` (an old log that never had
+it reads as ``None``; :class:`~.table.TableState` says what that means).  Every other field is always written
+(``fill`` of ``create`` is written even when it is ``null``).
+
+A new event: a dataclass here with its ``kind``, listed in :data:`EVENTS`, and its case in
+:meth:`.table.TableState.apply_event`.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import ClassVar, Union
+
+from .errors import EventError
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change to a table.  ``kind`` names the class in the stored JSON."""
+
+    kind: ClassVar[str]
+
+    def to_json(self) -> dict[str, object]:
+        """The stored JSON object: ``kind`` first, then the fields in order, sparse ones only when set."""
+        out: dict[str, object] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.default is None:
+                continue
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Create(Event):
+    """The table's birth: its game and rules (a preset's name or the options), host, and settings."""
+
+    kind = "create"
+    game: str
+    rules: str | dict[str, object]
+    name: str
+    host: str
+    host_name: str
+    fill: str | None                  # the computer player that fills empty seats (None: none does)
+    grace: int | float
+    time: int | None = None
+    private: bool | None = None       # None: logged before private tables existed (public)
+    seat_rule: bool | None = None     # None: logged before the seat rule existed (no rule)
+    secret: str | None = None
+    clock: dict[str, float] | None = None     # the turn clock: {"move", "bank"} seconds
+    host_seat: int | None = None      # None: seat 0
+    rated: bool | None = None         # None: rated; False: a club night's table (the event is rated once)
+
+
+@dataclass(frozen=True)
+class Join(Event):
+    kind = "join"
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Admit(Event):
+    """The host lets a person into a private table."""
+
+    kind = "admit"
+    player: str
+    who: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Offer(Event):
+    """The host offers a computer player's seat no person has seen this deal."""
+
+    kind = "offer"
+    player: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Sit(Event):
+    kind = "sit"
+    player: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Stand(Event):
+    kind = "stand"
+    player: str
+
+
+@dataclass(frozen=True)
+class AddBot(Event):
+    kind = "bot"
+    player: str
+    seat: int
+    bot: str
+
+
+@dataclass(frozen=True)
+class RemoveBot(Event):
+    kind = "unbot"
+    player: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Swap(Event):
+    kind = "swap"
+    player: str
+    a: int
+    b: int
+
+
+@dataclass(frozen=True)
+class Start(Event):
+    kind = "start"
+    player: str
+    seed: int
+    dealer: int
+
+
+@dataclass(frozen=True)
+class Rematch(Event):
+    kind = "rematch"
+    player: str
+    seed: int
+    dealer: int
+
+
+@dataclass(frozen=True)
+class NextDeal(Event):
+    """The next deal of a match; ``player`` is ``None`` when the server deals it after a pause."""
+
+    kind = "next"
+    player: str | None = None
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Move(Event):
+    """A call, card, trump or discard of a table seat, by a person (``by`` "player") or a computer player."""
+
+    kind = "move"
+    seat: int
+    move: str
+    by: str
+    player: str | None = None     # the person who moved, when one did
+    id: str | None = None         # the person's move id (a resent move is applied once)
+    timeout: bool | None = None   # the person's clock ran out and the server passed for them
+    bank: int | float | None = None   # what is left of the mover's time bank (tables with a clock)
+
+
+@dataclass(frozen=True)
+class Pause(Event):
+    kind = "pause"
+    player: str
+
+
+@dataclass(frozen=True)
+class Resume(Event):
+    kind = "resume"
+    player: str
+
+
+@dataclass(frozen=True)
+class Replace(Event):
+    """The host puts a computer player in a person's seat."""
+
+    kind = "replace"
+    player: str
+    seat: int
+    bot: str
+    at_next_deal: bool | None = None    # the person was at the table mid-deal: the computer takes over after it
+
+@dataclass(frozen=True)
+class HandHost(Event):
+    """The host hands the host role to ``who`` (``None``: the seat named had no person; refused)."""
+
+    kind = "host"
+    player: str
+    who: str | None
+
+
+EVENTS: dict[str, type[Event]] = {c.kind: c for c in (
+    Create, Join, Admit, Offer, Sit, Stand, AddBot, RemoveBot, Swap, Start, Rematch, NextDeal, Move, Pause, Resume,
+    Replace, HandHost)}
+"""Every event class by its stored ``kind``."""
+
+
+def _accepts(hint: object) -> tuple[type, ...]:
+    """The runtime classes a field's annotation allows (``dict[str, object]`` -> ``dict``)."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
+        return tuple(c for arg in typing.get_args(hint) for c in _accepts(arg))
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        return (origin,)
+    assert isinstance(hint, type)
+    return (hint,)
+
+
+_FIELDS: dict[type[Event], tuple[tuple[str, tuple[type, ...], bool], ...]] = {
+    cls: tuple((f.name, _accepts(typing.get_type_hints(cls)[f.name]), f.default is None) for f in fields(cls))
+    for cls in EVENTS.values()}
+"""Per event class: each field's name, the classes it allows and whether it may be left out."""
+
+
+def _fits(value: object, allowed: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):     # JSON's true is no number
+        return bool in allowed
+    if value is None:
+        return type(None) in allowed
+    return isinstance(value, allowed)
+
+
+def decode(data: Mapping[str, object]) -> Event:
+    """The event a stored JSON object holds.
+
+    :raises EventError: for an unknown kind, a missing or unknown field, or a field of the wrong type.
+    """
+    kind = data.get("kind")
+    cls = EVENTS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event kind {kind!r}; kinds are {', '.join(EVENTS)}")
+    spec = _FIELDS[cls]
+    unknown = set(data) - {"kind"} - {name for name, _, _ in spec}
+    if unknown:
+        raise EventError(f"event {kind!r} has no field {', '.join(sorted(unknown))}")
+    values: dict[str, object] = {}
+    for name, allowed, sparse in spec:
+        if name not in data:
+            if not sparse:
+                raise EventError(f"event {kind!r} needs the field {name!r}")
+            continue
+        value = data[name]
+        if not _fits(value, allowed):
+            wanted = " or ".join("null" if c is type(None) else c.__name__ for c in allowed)
+            raise EventError(f"event {kind!r}: {name} must be {wanted}, not {type(value).__name__} {value!r}")
+        values[name] = value
+    return cls(**values)

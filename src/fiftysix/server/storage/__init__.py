@@ -1,0 +1,1 @@
+"""The server's storage: the database, the log's writer and the Alembic migrations."""

@@ -1,0 +1,207 @@
+"""The table log's writer: appends from every table committed together by one task (group commit), each
+event only right after its table's last stored one, under the writer's lease (many processes).
+
+Part of :class:`fiftysix.server.storage.db.Database` (a mixin: it shares the database's engine and services); what an
+append guarantees is said in :mod:`fiftysix.server.storage.db`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from ..matches import store as match_store
+from ..matches.capture import DealFacts, MatchEnd
+from ..matches.store import DealSeatRow
+from ..services import DATABASE, Services, service_of
+from . import sqlite_writer
+from .db_schema import deals, events, tables
+from .sqlite_writer import LogGap, first_versions, gaps_of
+
+JSONObject = Mapping[str, object]
+Finished = tuple[int, Mapping[str, object], Mapping[str, object]]
+"""A finished deal to store with the event that finished it: its number, record and result."""
+
+BATCH = 512
+ACTIVE_EVERY = 60
+"""Seconds between two writes of a busy table's ``active`` time (a status change is written at once)."""
+
+@dataclass
+class _Append:
+    code: str
+    version: int
+    data: JSONObject
+    status: str
+    finished: Finished | None
+    done: asyncio.Future[None]
+    epoch: int | None = None
+    deal_facts: DealFacts | None = None          # who played the finished deal (server/matches)
+    match_end: MatchEnd | None = None            # the match it finished: stored and rated in this transaction
+
+
+class Fenced(Exception):
+    """An append by a writer whose lease another process has taken since (its fencing epoch is old)."""
+
+
+class TableLogWriter:
+    """The appends to the tables' event log (with the deals and matches they finish)."""
+
+    url: str
+    engine: AsyncEngine
+    services: Services
+
+    def _init_writer(self, url: str) -> None:
+        self._pending: asyncio.Queue[_Append] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self._stored: dict[str, tuple[str, int]] = {}   # code -> (status, active) last written
+        self._fast = sqlite_writer.for_url(url)
+
+    async def _close_writer(self) -> None:
+        if self._writer is not None:
+            while not self._pending.empty():
+                await asyncio.sleep(0.01)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        if self._fast is not None:
+            await self._fast.close()
+
+    async def append(self, code: str, version: int, data: JSONObject, status: str,
+                     finished: Finished | None = None,
+                     epoch: int | None = None, deal_facts: DealFacts | None = None,
+                     match_end: MatchEnd | None = None) -> None:
+        """Store one event (and the record of the deal it finished); returns once it is committed.
+
+        ``deal_facts`` and ``match_end`` (:mod:`fiftysix.server.matches`): the finished deal's people and the match it
+        finished, written (and the match rated) in the same transaction as the event.
+
+        Appends from all tables are committed together by one writer task (group commit), so a busy
+        server pays for one transaction per batch, not per move.  ``epoch`` (many processes only): the
+        writer's lease epoch, checked against the table's row in the same transaction.
+
+        An event is stored only right after the last stored event of its table (version N after N-1, checked
+        in the same transaction), so the log never has a gap, whatever the writer believed was stored.
+
+        :raises Fenced: when the table's lease epoch is no longer ``epoch`` (nothing is stored).
+        :raises LogGap: when the table's log does not end at ``version - 1`` (nothing is stored).
+        """
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop(), name="database writer")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.put_nowait(_Append(code, version, data, status, finished, done, epoch, deal_facts, match_end))
+        await done
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._pending.get()]
+            while not self._pending.empty() and len(batch) < BATCH:
+                batch.append(self._pending.get_nowait())
+            try:
+                await self._write(batch)
+            except Exception as e:
+                if service_of(e) == DATABASE:     # the database is away: every append of the batch fails
+                    self.services.report(DATABASE, False)
+                    for item in batch:
+                        if not item.done.done():
+                            item.done.set_exception(e)
+                    continue
+                for item in batch:      # one bad append must not fail the others: write them one by one
+                    try:
+                        await self._write([item])
+                    except Exception as e:
+                        if not item.done.done():
+                            item.done.set_exception(e)
+                    else:
+                        if not item.done.done():
+                            item.done.set_result(None)
+            else:
+                self.services.report(DATABASE, True)
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_result(None)
+
+    async def _write(self, batch: list[_Append]) -> None:
+        now = int(time.time())
+        # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
+        # use, not at every move of a busy table
+        changed = [(c, st) for c, st in {a.code: a.status for a in batch}.items() if self._row_stale(c, st, now)]
+        if self._fast is not None and not any(a.match_end is not None for a in batch):   # a match end: below
+            text = sqlite_writer.to_text
+            await self._fast.write(sqlite_writer.Batch(
+                created=[(a.code, _created(a.data), a.status) for a in batch
+                         if a.data.get("kind") == "create"],
+                status=[(st, now, c) for c, st in changed],
+                events=[(a.code, a.version, text(a.data)) for a in batch],
+                deals=[(a.code, a.finished[0], text(a.finished[1]), text(a.finished[2]))
+                       for a in batch if a.finished is not None],
+                more=[(match_store.DEAL_SEATS_SQL, [(r["table_code"], r["number"], r["match_no"], text(r["facts"]))
+                                                   for r in _deal_rows(batch)])]))
+        else:
+            await self._write_through_engine(batch, changed, now)
+        if len(self._stored) >= 50_000:
+            self._stored.clear()
+        for c, st in changed:   # committed: remember what the rows now hold
+            self._stored[c] = (st, now)
+
+    async def _write_through_engine(self, batch: list[_Append], changed: list[tuple[str, str]], now: int) -> None:
+        async with self.engine.begin() as conn:
+            created = [a for a in batch if a.data.get("kind") == "create"]
+            if created:
+                await conn.execute(tables.insert(), [{"code": a.code, "created": _created(a.data),
+                                                      "status": a.status} for a in created])
+            fenced = {a.code: a.epoch for a in batch if a.epoch is not None}
+            if fenced:      # rows locked: a new holder's epoch bump waits for this transaction, or this sees it
+                leases = await conn.execute(select(tables.c.code, tables.c.lease_epoch)
+                                            .where(tables.c.code.in_(list(fenced))).with_for_update())
+                held = {r[0]: int(r[1]) for r in leases}
+                lost = sorted(c for c, e in fenced.items() if held.get(c) != e)
+                if lost:
+                    raise Fenced(f"lease lost for table {', '.join(lost)}: another process writes it now")
+            first = first_versions([(a.code, a.version) for a in batch])   # an event only follows a stored one
+            last = {r[0]: int(r[1]) for r in await conn.execute(
+                select(events.c.table_code, func.max(events.c.version))
+                .where(events.c.table_code.in_(list(first))).group_by(events.c.table_code))}
+            gaps = gaps_of(first, last)
+            if gaps:
+                raise LogGap(gaps)
+            rows = [{"c": c, "s": st, "a": now} for c, st in changed]
+            if rows:
+                await conn.execute(tables.update().where(tables.c.code == bindparam("c"))
+                                   .values(status=bindparam("s"), active=bindparam("a")), rows)
+            await conn.execute(events.insert(), [{"table_code": a.code, "version": a.version, "data": a.data}
+                                                 for a in batch])
+            deals_done = [a for a in batch if a.finished is not None]
+            if deals_done:
+                await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
+                                                     "record": a.finished[1], "result": a.finished[2]}
+                                                    for a in deals_done if a.finished is not None])
+            await match_store.write_deals(conn, _deal_rows(batch))
+            for a in batch:
+                if a.match_end is not None:
+                    await match_store.record_match(conn, a.match_end)
+
+    def forget_row(self, code: str) -> None:
+        """Another process may have written the table's row since this one did (many processes): write it at
+        the next append, whatever this process last wrote."""
+        self._stored.pop(code, None)
+
+    def _row_stale(self, code: str, status: str, now: int) -> bool:
+        stored = self._stored.get(code)
+        return stored is None or stored[0] != status or status == "lobby" or now - stored[1] >= ACTIVE_EVERY
+
+
+def _deal_rows(batch: list[_Append]) -> list[DealSeatRow]:
+    return [match_store.deal_row(a.code, a.finished[0], a.deal_facts["match_no"], a.deal_facts)
+            for a in batch if a.finished is not None and a.deal_facts is not None]
+
+
+def _created(data: JSONObject) -> int:
+    """A ``create`` event's unix time (0 for an old one without it)."""
+    time = data.get("time")
+    return int(time) if isinstance(time, int | float) else 0

@@ -1,0 +1,160 @@
+"""The computer players of a table: which seat a computer plays now, what it does next, and the loop that makes
+its moves through the table's one writer (a part of :class:`~.live.LiveTable`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING
+
+from ...bots import make_bot
+from ...bots.base import Bot, RandomBot
+from ...core.moves import PASS
+from ...views import view
+from ..edge.limits import INLINE_BOTS
+from ..state.errors import NoMoreDeals
+from ..state.table import DEAL_OVER, MATCH_OVER, PLAYING, TableError, TableState
+from .clock import TurnClock
+from .connection import Connection
+from .messages import Presence
+from .timing import Timing
+
+log = logging.getLogger("fiftysix.server")
+
+
+class NotStored(TableError):
+    """A change the database did not store (it is away, or the log was not where the table thought)."""
+
+
+BACKOFF = 2.0
+"""Seconds at most between a computer player's tries while the database does not store its moves."""
+
+
+def default_bot(game: str) -> str:
+    """The strongest bot the game has: its rules bot when registered, else random."""
+    try:
+        make_bot("rules", 0, game)
+        return "rules"
+    except ValueError:
+        return "random"
+
+
+class ComputerPlayers:
+    """Drives the computer players: a seat's own bot, or the table's fill for a person who is away, out of time
+    or may not see this deal; the next deal when no seated person is here to ask for it."""
+
+    state: TableState
+    presence: Presence
+    clock: TurnClock
+    timing: Timing
+    lock: asyncio.Lock
+    wake: asyncio.Event
+    bots: dict[tuple[int, str], Bot]
+    conns: set[Connection]
+    dealt_all = False       # a club night's table past its last board: no computer deals a next deal
+
+    if TYPE_CHECKING:
+        @property
+        def code(self) -> str: ...
+
+        async def commit(self, event: dict[str, object]) -> None: ...
+
+        async def next_seed(self) -> tuple[int, bool]: ...
+
+        async def next_start(self) -> tuple[int, int]: ...
+
+    def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
+        seat = self.state.seats[table_seat]
+        if seat.bot is not None:
+            return seat.bot
+        if seat.player is not None and (seat.player in self.presence.covered
+                                        or not self.state.may_see(seat.player, table_seat)
+                                        or (clock and self.clock.expired == table_seat)):
+            return self.state.fill or default_bot(self.state.game.name)
+        return None
+
+    def pending_action(self) -> tuple[str, int] | None:
+        """What the computer players should do next: ``("move", table seat)``, ``("next", -1)``,
+        ``("rematch", -1)`` or nothing."""
+        state = self.state
+        if state.paused:
+            return None
+        if state.status == PLAYING:
+            seat = state.to_move_table_seat()
+            if seat is not None and self._bot_for(seat) is not None:
+                return ("move", seat)
+        elif state.status == DEAL_OVER and (self.conns or not state.rated) and not self.dealt_all:
+            # with no one there at all a table pauses; a club night's table deals its boards on (its computers
+            # cover the people away), so that no other table of the event waits for it
+            if not self._anyone_seated_here():
+                return ("next", -1)
+        elif state.status == MATCH_OVER and not state.rated and not self.dealt_all and not self._anyone_seated_here():
+            # a club night's 56 team out of tables (or a 55 match at its end) before the last board: the next
+            # board starts a new match, as if its people had asked for the rematch
+            return ("rematch", -1)
+        return None
+
+    def _anyone_seated_here(self) -> bool:
+        return any(s.player in self.presence.online for s in self.state.seats if s.player is not None)
+
+    async def _bot_loop(self) -> None:
+        backoff = 0.0
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while (pending := self.pending_action()) is not None:
+                delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
+                if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
+                    delay *= random.uniform(0.7, 1.3)
+                    await asyncio.sleep(delay)
+                async with self.lock:
+                    if self.pending_action() != pending:
+                        continue
+                    try:
+                        await self.commit(await self._bot_event(pending))
+                        backoff = 0.0
+                    except NotStored:    # the database is away: try again, less and less often
+                        backoff = min(BACKOFF, max(0.1, 2 * backoff))
+                    except NoMoreDeals:     # a club night's last board: the computers wait with the people
+                        self.dealt_all = True
+                    except TableError as e:
+                        log.warning("table %s: a computer player's move was refused: %s", self.code, e)
+                        backoff = 0.05
+                if backoff:
+                    await asyncio.sleep(backoff)
+
+    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, object]:
+        kind, table_seat = pending
+        if kind == "next":
+            return {"kind": "next", "seed": (await self.next_seed())[0]}
+        if kind == "rematch":       # in the host's name: the event's owner hosts every table of the event
+            seed, dealer = await self.next_start()
+            return {"kind": "rematch", "player": self.state.host, "seed": seed, "dealer": dealer}
+        name = self._bot_for(table_seat) or "random"
+        state = self.state
+        assert state.deal is not None, "a computer player's move is pending only during a deal"
+        deal_seat = state.deal_seat(table_seat)
+        seat_view = view(state.deal, deal_seat, state.match)
+        timed_out = self.clock.expired == table_seat
+        if timed_out and seat_view["phase"] == "auction" and PASS.text in seat_view["legal"]:
+            # a person whose clock ran out in the auction passes: the computer never bids them into a contract
+            return {"kind": "move", "seat": table_seat, "move": PASS.text, "by": name, "timeout": True}
+        bot = self.bots.get((table_seat, name))
+        if bot is None:
+            bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
+        try:
+            if name in INLINE_BOTS:
+                move = bot.choose(seat_view)
+            else:   # a searching bot thinks in a worker thread, so other tables go on meanwhile
+                move = await asyncio.to_thread(bot.choose, seat_view)
+        except Exception:  # a faulty bot must not stop the table: the fallback plays
+            log.exception("table %s: bot %s failed; a random move is played", self.code, name)
+            move = RandomBot().choose(seat_view)
+        if move not in seat_view["legal"]:
+            move = RandomBot().choose(seat_view)
+        event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
+        if timed_out:
+            event["timeout"] = True
+        return event

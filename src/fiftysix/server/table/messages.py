@@ -1,0 +1,231 @@
+"""What the server sends to one connection: the table's public facts plus that viewer's own view.
+
+The only game data in a message is :func:`fiftysix.views.view` for the viewer's own seat: the seat they
+sit in, and during a deal only if they held it when the deal started (:meth:`TableState.may_see`);
+``None`` for a spectator or a player whose team is out.  Everything else here is public: names, seats,
+scores, the results of finished deals.
+
+No message grows with the table's age: the table's facts carry the number of finished deals and the
+latest one; the history of finished deals comes once, on ``state`` (the last
+:data:`~fiftysix.server.state.table.RECENT_DEALS`), and older pages from ``GET /api/tables/CODE/deals?before=N``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ...bots.levels import club_bot
+from ...core.cards import Card
+from ...core.deal import Deal
+from ...core.moves import Call
+from ...views import SeatView, view
+from ..state.table import TableState
+from .clock import clock_message
+
+SPECTATOR_NAMES = 20
+"""Spectators named in a message (the count is always sent)."""
+
+
+@dataclass
+class Presence:
+    """Who is connected now and which dropped seats a computer player covers (not in the log)."""
+
+    online: set[str] = field(default_factory=set)          # player ids with an open connection
+    covered: set[str] = field(default_factory=set)         # dropped players whose seat a bot plays for now
+    clock: dict[str, object] | None = None                    # the turn clock now (server/table/clock.py), if any
+
+
+@cache
+def level_of(game: str, bot: str | None) -> str | None:
+    """The level (beginner, club, expert) a bot plays at in ``game``, for the page's words; None for others."""
+    from ...bots.levels import levels_for
+
+    return next((level for level, name in levels_for(game).items() if name == bot), None)
+
+
+def table_info(state: TableState, presence: Presence) -> dict[str, object]:
+    """The public face of a table."""
+    seats = []
+    for i, seat in enumerate(state.seats):
+        if seat.player is not None:
+            seats.append({"seat": i, "kind": "player", "name": state.players.get(seat.player, "?"),
+                          "online": seat.player in presence.online, "covered": seat.player in presence.covered,
+                          "host": seat.player == state.host})
+        elif seat.bot is not None:
+            seats.append({"seat": i, "kind": "bot", "name": f"Bot {i}", "bot": seat.bot,
+                          "level": level_of(state.game.name, seat.bot)})
+        else:
+            seats.append({"seat": i, "kind": "empty", "name": None})
+    match = state.match
+    deal_rules = match.deal_rules if match is not None else state.rules
+    return {
+        "code": state.code,
+        "version": state.version,
+        "name": state.name,
+        "game": state.game.name,
+        "side_word": state.game.side_word,
+        "rules": state.game.rules_to_json(state.rules, full=True),
+        "rules_short": state.game.rules_to_json(state.rules),
+        "host_name": state.players.get(state.host, "?"),
+        "fill": state.fill,
+        "fill_level": level_of(state.game.name, state.fill),
+        "add_bot": club_bot(state.game.name),     # what "Add computer" seats when the table has no fill
+        "replacing": sorted(state.replacing),     # seats the host gave a computer from the next deal
+        "grace": state.grace,
+        "status": state.status,
+        "private": state.private,
+        "seats": seats,
+        "offered": sorted(state.offered) if state.status == "playing" else [],
+        "deal_seats": state.deal_seats(),
+        "teams": list(deal_rules.team_of),
+        "match_teams": match_teams(match, deal_rules),
+        "seat_teams": list(state.rules.team_of),
+        **_spectators(state, presence),
+        "match": _match_info(state),
+        "deals_count": state.deals_count,
+        "last_deal": state.recent_deals[-1] if state.recent_deals else None,
+        "matches": _matches_with_deals(state),
+        "host_seat": state.seat_of(state.host),
+        "paused": state.paused,
+        "clock": state.clock,
+        "banks": state.banks if state.clock else None,
+        "turn_clock": clock_message(presence.clock),
+    }
+
+
+def _spectators(state: TableState, presence: Presence) -> dict[str, object]:
+    seated = {seat.player for seat in state.seats if seat.player is not None}
+    names = sorted(name for pid, name in state.players.items() if pid in presence.online and pid not in seated)
+    return {"spectators": names[:SPECTATOR_NAMES], "spectator_count": len(names)}
+
+
+def _matches_with_deals(state: TableState) -> int:
+    """How many matches have a finished deal (their records can be downloaded)."""
+    starts = state.match_starts
+    return len(starts) if starts and starts[-1] <= state.deals_count else max(0, len(starts) - 1)
+
+
+def match_teams(match: Any, deal_rules: Any) -> list[int]:
+    """For each team of the current deal, its team in the match: after a 56 team is out the survivors are
+    renumbered for the deal, while standings, colours and names follow the match's teams."""
+    teams = range(deal_rules.n_teams)
+    return list(teams) if match is None else [match.team_of_current(t) for t in teams]
+
+
+def _match_info(state: TableState) -> dict[str, object] | None:
+    match = state.match
+    if match is None:
+        return None
+    team_seats: dict[int, list[int]] = {}
+    for seat, team in enumerate(state.rules.team_of):
+        team_seats.setdefault(team, []).append(seat)
+    return {
+        "number": state.match_no,
+        "deal_number": match.deal_number if state.status == "playing" else match.deal_number - 1,
+        "standings": list(match.standings),
+        "team_seats": [team_seats[t] for t in sorted(team_seats)],
+        "scoring": getattr(state.rules, "scoring", "points"),
+        "over": match.over,
+        "winner": match.winner,
+        "end_reason": match.end_reason,
+    }
+
+
+def you(state: TableState, player: str | None) -> dict[str, object]:
+    seat = state.seat_of(player)
+    own = state.own_seat(player)
+    host = player is not None and player == state.host
+    out: dict[str, object] = {
+        "player": player,
+        "name": state.players.get(player) if player is not None else None,
+        "joined": player in state.players if player is not None else False,
+        "seat": seat,
+        "deal_seat": state.deal_seat(own) if own is not None and state.match is not None else None,
+        "waiting": seat is not None and own is None,   # a computer player plays this seat until the deal ends
+        "host": host,
+    }
+    if host and state.private:
+        out["key"] = state.secret   # the host's page copies the link with it
+    return out
+
+
+def seat_view(state: TableState, player: str | None) -> SeatView | None:
+    """The viewer's view of the current (or just finished) deal: their own seat's, or a spectator's."""
+    if state.deal is None:
+        return None
+    seat = state.deal_seat(state.own_seat(player))
+    return view(state.deal, seat, state.match)
+
+
+def snapshot(state: TableState, presence: Presence, player: str | None,
+             event: dict[str, object] | None = None, info: dict[str, object] | None = None) -> dict[str, object]:
+    """A full message for one viewer: ``state`` (on connect, with the recent finished deals) or ``event``
+    (after each change).  ``info``: the table's facts when already made for this version (shared by all
+    viewers)."""
+    seen = seat_view(state, player)     # once: the message's view and the call suggested from it
+    msg: dict[str, object] = {
+        "type": "event" if event is not None else "state",
+        "version": state.version,
+        "table": info if info is not None else table_info(state, presence),
+        "you": you(state, player),
+        "view": seen,
+        "movers": movers(state.deal) if state.deal is not None else None,
+        "legal_moves": legal_moves(state, player),
+        "suggested": suggested_calls(state, player, seen),
+    }
+    if event is not None:
+        msg["event"] = public_event(state, event)
+    else:
+        msg["deals"] = list(state.recent_deals)
+    return msg
+
+
+def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]] | None:
+    """The viewer's legal moves as ``{move, kind, suit, label}`` objects built by the game (the view's
+    ``legal`` strings, structured so that the page need not parse notation); ``None`` when not its turn."""
+    deal = state.deal
+    if deal is None or deal.is_over:
+        return None
+    seat = state.deal_seat(state.own_seat(player))     # a seat's moves go only to who may see its hand
+    if seat is None or seat != deal.to_move:
+        return None
+    return [m.to_json() for m in state.game.legal_moves(deal)]
+
+
+def suggested_calls(state: TableState, player: str | None, seen: SeatView | None) -> list[str]:
+    """The calls the viewer's hand supports, when it is their call: what the game's rule-of-thumb player would
+    call from their view ``seen`` (the page offers it above the full list of bids).  Empty at any other time."""
+    deal = state.deal
+    if seen is None or deal is None or deal.is_over or state.paused or seen["phase"] != "auction":
+        return []
+    if state.deal_seat(state.own_seat(player)) != deal.to_move:
+        return []
+    from ...bots import make_bot
+
+    call = make_bot("rules", 0, state.game.name).choose(seen)
+    return [call] if call in seen["legal"] else []
+
+
+def movers(deal: Deal) -> dict[str, list[int]]:
+    """Who made each call and who played each card of the deal so far (public at any table), in deal seats."""
+    calls, cards = [], []
+    for seat, move in deal.history:
+        if isinstance(move, Call):
+            calls.append(seat)
+        elif isinstance(move, Card):
+            cards.append(seat)
+    return {"auction": calls, "play": cards}
+
+
+def public_event(state: TableState, event: dict[str, object]) -> dict[str, object]:
+    """What everyone may know about an event: its kind and who made it, never a move's text
+    (a hidden trump choice or a closed discard is secret; the views show what may be seen)."""
+    out: dict[str, object] = {"kind": event["kind"]}
+    for key in ("seat", "a", "b", "bot", "timeout"):
+        if key in event:
+            out[key] = event[key]
+    if "player" in event:
+        out["name"] = state.players.get(str(event["player"]))
+    return out

@@ -1,1 +1,0 @@
-"""The parts of a table's state, one concern each; :mod:`fiftysix.server.state` composes them."""
