@@ -125,6 +125,8 @@ def until(page: Any, condition: Any, limit: float = 90, play: bool = False, each
             raise AssertionError("the page did not reach the wanted state in time")
         if each is not None:
             each(page)
+            if condition(page):     # what the sampler saw is the wanted state: no move after it (a "Next deal"
+                return              # tapped here took a deal's last trick away before it was measured)
         if page.locator("#next-btn").count():
             tap(page.locator("#next-btn"))
             page.wait_for_timeout(50)
