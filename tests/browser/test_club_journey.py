@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from helpers.live import LiveServer, browser_api
+from helpers.page import seated
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +85,7 @@ def test_club_match_history_leaderboard_and_an_identity_that_travels(server: Liv
     ben.wait_for_selector("#join-name")
     ben.fill("#join-name", "Ben")
     ben.click("#join-btn")
-    ben.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
+    seated(asha, 1, "Ben")     # the host sees the guest in the seat before starting
     third.goto(server.url + made["url"])        # watching: the deals follow one another with both people away
     asha.click("#start-btn")
     time.sleep(0.5)

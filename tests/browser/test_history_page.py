@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+from helpers.page import seated
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +61,7 @@ def test_both_players_see_the_match_and_their_ratings_moved(server: LiveServer, 
     guest.wait_for_selector("#join-name")
     guest.fill("#join-name", "Ben")
     guest.click("#join-btn")
-    guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
+    seated(host, 1, "Ben")     # the host sees the guest in the seat before starting
     watcher.goto(host.url)          # someone watching: the deals follow one another with both people away
     host.click("#start-btn")
     time.sleep(0.5)

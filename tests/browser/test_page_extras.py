@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+from helpers.page import seated
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +116,7 @@ def test_two_people_see_each_others_reactions(server: LiveServer, chromium: Any)
     guest.wait_for_selector("#join-name")
     guest.fill("#join-name", "Ben")
     guest.click("#join-btn")
-    guest.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
+    seated(host, 1, "Ben")     # the host sees the guest in the seat before starting
     host.click("#start-btn")
     for page in (host, guest):
         page.wait_for_selector("#reaction-bar [data-react='😄']")

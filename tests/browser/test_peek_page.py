@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from helpers.live import LiveServer, browser_api
+from helpers.page import seated
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +45,7 @@ def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, b
     ben.wait_for_selector("#join-name")
     ben.fill("#join-name", "Ben")
     ben.click("#join-btn")
-    ben.wait_for_selector("#lobby-panel [data-lobby-seat='1'] b")
+    seated(asha, 1, "Ben")     # the host sees the guest in the seat before starting
     chandra.goto(asha.url)          # watching, with a name
     asha.click("#start-btn")
     ask = chandra.wait_for_selector("#peek-panel [data-peek-ask='0']")

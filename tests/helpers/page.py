@@ -46,6 +46,13 @@ def create_table(page: Any, url: str, preset: str, name: str = "Asha", start: bo
     return str(page.locator("#code").inner_text())
 
 
+def seated(page: Any, seat: int, name: str) -> None:
+    """Wait until ``page``'s lobby shows ``name`` in ``seat`` (every lobby seat has a bold name, "empty" too: waiting
+    for the bold alone let a host start before the guest sat, and computers took the guest's seat)."""
+    page.wait_for_function("([seat, name]) => document.querySelector(`#lobby-panel [data-lobby-seat='${seat}'] b`)"
+                           "?.textContent === name", arg=[seat, name])
+
+
 def tap(locator: Any) -> None:
     """A tap: the click event on the element (no waiting for a stable box while the page re-renders)."""
     locator.dispatch_event("click")
