@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket
 from ..i18n import translate
 from .accounts.store import Accounts
 from .edge.access import PRIVATE, WRONG_KEY, Lookups, admission
+from .edge.downloads import Downloads
 from .edge.limits import Buckets, Limits, socket_cap
 from .edge.safejson import BadJSON, JSONResponse
 from .edge.safejson import loads as json_loads
@@ -85,6 +86,7 @@ class Server:
         self.reviews = Reviews(settings.review_workers, settings.review_queue, from_trick=settings.review_from_trick)
         lim = settings.limits
         self.qr = QRCodes(lim)
+        self.downloads = Downloads(lim.downloads_running)     # record files: cached, a few made at once
         self.review_asks = Buckets(lim.reviews_per_minute / 60, lim.review_burst)   # new reviews per address
         self.open_sockets = 0           # websockets of this process (at most socket_cap)
         self.socket_cap = lim.sockets or 1 << 30    # set at startup, from the file descriptors uvicorn was given

@@ -58,6 +58,7 @@ class Limits:
     qr_running: int = 2                   # QR codes being made at once, by everyone (more: 503, ask again)
     qr_all_per_minute: float = 120        # new QR codes of all addresses together a minute ...
     qr_all_burst: int = 20                # ... and at once (more: the link without its image, 503)
+    downloads_running: int = 2            # record files being made at once, by everyone (more: 503; made ones cached)
     reviews_per_minute: float = 6         # new reviews (not yet computed) one client address may ask for ...
     review_burst: int = 6                 # ... and at once; review jobs in all: Settings.review_queue
 

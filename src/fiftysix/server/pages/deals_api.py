@@ -5,13 +5,14 @@ and deal reviews (a table's deal, or a record sent by the page), computed in a w
 from __future__ import annotations
 
 import asyncio
-import json
+from collections.abc import Hashable
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ...core.meaning import N_, Meaning, words_of
 from ...i18n import localize, translate
+from ..edge.downloads import DownloadBusy
 from ..edge.lang import language_of
 from ..edge.safejson import JSONResponse, encode
 from ..review import PENDING, ReviewBusy, ReviewError, record_key
@@ -58,10 +59,11 @@ async def api_record(request: Request) -> Response:
     table = await server.readable(request)
     if isinstance(table, Response):
         return table
-    record = await server.db.deal_record(code, number)
-    if record is None:
+    key = (table.code, "deal", number)              # a finished deal's record never changes
+    record = None if server.downloads.cached(key) is not None else await server.db.deal_record(code, number)
+    if record is None and server.downloads.cached(key) is None:
         return refusal(f"table {code[:16]} has no finished deal {number}", 404)
-    return await _attachment(record, f"{code}-deal-{number}.json")
+    return await _attachment(request, key, record, f"{code}-deal-{number}.json")
 
 
 async def api_match_record(request: Request) -> Response:
@@ -73,12 +75,13 @@ async def api_match_record(request: Request) -> Response:
         return table
     record = None
     span = table.state.match_deals(number)
-    if span is not None:
+    key = (table.code, "match", number, span)        # a match's record grows by a deal: its span is in the key
+    if span is not None and server.downloads.cached(key) is None:
         records = await server.db.deal_records(table.code, *span)
         record = table.state.match_record(number, records)
-    if record is None:
+    if span is None or (record is None and server.downloads.cached(key) is None):
         return refusal(f"table {code[:16]} has no match {number} with a finished deal", 404)
-    return await _attachment(record, f"{code}-match-{number}.json")
+    return await _attachment(request, key, record, f"{code}-match-{number}.json")
 
 
 async def api_review(request: Request) -> Response:
@@ -138,8 +141,12 @@ async def _review(key: str, record: object, index: int, extra: dict[str, object]
     return Response(body, media_type="application/json")
 
 
-async def _attachment(record: object, filename: str) -> Response:
-    """A record as a file to download (indented JSON), encoded in a thread: a match's records are large."""
-    text = await asyncio.to_thread(lambda: json.dumps(record, indent=1) + "\n")
+async def _attachment(request: Request, key: Hashable, record: object, filename: str) -> Response:
+    """A record as a file to download (indented JSON), on the server's budget (:mod:`..edge.downloads`)."""
+    try:
+        text = await serving(request).downloads.text(key, record)
+    except DownloadBusy as e:
+        return JSONResponse({"error": translate(words_of(e), language_of(request))}, status_code=503,
+                            headers={"Retry-After": "1"})
     return Response(text, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
