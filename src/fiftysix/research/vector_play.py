@@ -15,8 +15,8 @@ import numpy as np
 
 from ..core.cards import SUITS
 from ..core.deal import PLAY
-from ..games.fifty_six.play import POINTS, SUIT, trick_key
-from ..games.fifty_six.scoring import deal_score
+from ..games.fifty_six import deal_score
+from ..games.fifty_six import play as play56  # the game's play rule, by its public name
 from .vector_base import BoolArray, FloatArray, IntArray, VectorTables
 
 
@@ -54,9 +54,9 @@ class CompiledPlay(VectorTables):
         self._scores = np.zeros((N, 2, n), np.int64)
         self._score_rows: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}
         kinds = self.enc.kinds
-        self._kind_suit = np.array([SUIT[c] for c in kinds], np.int64)
+        self._kind_suit = np.array([play56.SUIT[c] for c in kinds], np.int64)
         self._cards_of = np.array([int(c) for c in kinds], np.int64)
-        self._keys = np.array([[[trick_key(c, led, t) * 8 + POINTS[c] for c in kinds] for led in range(4)]
+        self._keys = np.array([[[play56.trick_key(c, led, t) * 8 + play56.POINTS[c] for c in kinds] for led in range(4)]
                                for t in (*SUITS, None)], np.int64)     # [trump (4: none)][suit led][kind]
         self._team_arr = np.array(self._team_of, np.int64)
         self._o_points = self._sl_points.start
