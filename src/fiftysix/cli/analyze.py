@@ -28,7 +28,7 @@ __all__ = ["BLUNDER", "MISTAKE", "AnalyzeError", "add_parser", "analyze_file", "
            "mark", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("analyze", help="what every card played in a record cost against the double-dummy best",
                        description="Replay a deal or match record and, for every card played, compare the "
                                    "points its side could still force after it (every hand known, double "

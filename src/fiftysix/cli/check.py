@@ -12,7 +12,7 @@ from ..records import check_text
 from .common import Io, read_text
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("check", help="check records; print one JSON result line per file",
                        description="Check deal or match records. Prints one line of JSON per file; "
                                    "exit status 1 if any record is invalid.")

@@ -27,7 +27,7 @@ from .common import (
 )
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("deal", help="play one deal with computer players and write its record",
                        description="Play one complete deal with computer players and write the deal record "
                                    "(JSON). The same seed gives the same record.")

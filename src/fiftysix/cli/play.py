@@ -284,7 +284,7 @@ class TerminalGame:
             return move
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play one seat in the terminal against computer players",
                        description="Play a match in the terminal: you hold one seat, computer players the "
                                    "others. Type ? at the prompt for help.")

@@ -20,7 +20,7 @@ from .common import Io, RecordFileError, load_json, write_result
 __all__ = ["SolveError", "add_parser", "format_result", "run", "solve_record", "solve_record_file"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("solve", help="the double-dummy value of every legal card at a record's position",
                        description="Replay a deal record to its current position and print, for every legal "
                                    "card of the seat to move, the points its side can force from the cards "
