@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from .core.deal import OVER, PLAY, Deal
+from .core.deal import OVER, PLAY, Deal, DealResult
 from .core.moves import Call
 from .core.tricks import TrickJSON
 from .games import GAMES
@@ -42,7 +42,7 @@ class SeatView(TypedDict):
     points: list[int]
     match: dict[str, Any] | None
     legal: NotRequired[list[str]]
-    result: NotRequired[dict[str, Any]]
+    result: NotRequired[DealResult]
     trump: NotRequired[str | None]
     trump_hidden: NotRequired[bool]
     declarer: NotRequired[int | None]

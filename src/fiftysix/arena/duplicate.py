@@ -230,10 +230,11 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
                         for message in new:
                             tallies[seat_bot[s]].add_fault(f"deal {index}, seat {s}: {message}")
                 contract = result.get("contract")
+                team = contract.get("team") if contract else None
                 score = result.get("score") or [0] * rules.n_teams
                 plays.append(Play(index, r, tuple(float(x) for x in score),
                                   tuple(float(x) for x in result["points"]),
-                                  contract["team"] if contract else None, result.get("made")))
+                                  team if isinstance(team, int) else None, result.get("made")))
             out.plays += plays      # only whole deals: every seating, so the pairing holds
             if progress is not None:
                 progress(1)

@@ -57,7 +57,7 @@ class Oracle:
 
     name = NAME
 
-    def __init__(self, seed: int | None = None, game: str = "56", calls: str = "see", **options: Any) -> None:
+    def __init__(self, seed: int | None = None, game: str = "56", calls: object = "see", **options: Any) -> None:
         if calls not in CALLS:
             raise ValueError(f"calls must be one of {', '.join(CALLS)}, not {calls!r}")
         self.caller: Bot | None = make_bot("rules", seed=seed, game=game) if calls == "rules" else None

@@ -55,7 +55,7 @@ class Match55(MatchBase):
         if not isinstance(deal, Deal55):
             raise TypeError(f"a match of {self.rules.game} books a Deal55, not {type(deal).__name__}")
         assert deal.is_over and not self.over
-        result = deal.result()
+        result: dict[str, object] = dict(deal.result())
         score = deal.score()
         assert score is not None
         before = list(self.standings)

@@ -51,7 +51,7 @@ class Match56(MatchBase):
         if not isinstance(deal, Deal56):
             raise TypeError(f"a match of {self.rules.game} books a Deal56, not {type(deal).__name__}")
         assert deal.is_over and not self.over
-        result = deal.result()
+        result: dict[str, object] = dict(deal.result())
         contract = deal.contract
         made = deal.made()
         if contract is not None and made is not None:
