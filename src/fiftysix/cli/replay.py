@@ -19,6 +19,7 @@ from ..games.spec import GameSpec
 from ..records import check, read_deal
 from .common import Io, RecordFileError, game_of_record, load_json
 from .render import (
+    as_list,
     auction_lines,
     can_show_symbols,
     cards_line,
@@ -74,7 +75,7 @@ def _hand_lines(deal: Deal, record: Mapping[str, object], side: str, symbols: bo
         out.append(f"  {label + ':':<24} {hand_by_suit([str(c) for c in hand], symbols)}")
     kitty = record.get("kitty")
     if kitty is not None:
-        kitty_cards = kitty.split() if isinstance(kitty, str) else [str(c) for c in _items(kitty)]
+        kitty_cards = kitty.split() if isinstance(kitty, str) else [str(c) for c in as_list(kitty)]
         out.append(f"  {'kitty:':<24} {hand_by_suit(kitty_cards, symbols)}")
     return out
 
@@ -131,14 +132,9 @@ def _play_lines(deal: Deal, tricks: list[Mapping[str, object]], notes: dict[tupl
     return out
 
 
-def _items(value: object) -> list[object]:
-    """A list field of a checked record or result (``[]`` where it is absent)."""
-    return list(value) if isinstance(value, list) else []
-
-
 def _mappings(value: object) -> list[Mapping[str, object]]:
     """A list field of objects (tricks, deals) of a checked record or result."""
-    return [item for item in _items(value) if isinstance(item, Mapping)]
+    return [item for item in as_list(value) if isinstance(item, Mapping)]
 
 
 def replay_lines(data: Mapping[str, object], result: Mapping[str, object], symbols: bool = True) -> list[str]:
@@ -169,7 +165,7 @@ def replay_lines(data: Mapping[str, object], result: Mapping[str, object], symbo
     if match.over:
         out.append(f"The match is over: {match.end_reason}. Winner: {side} {winner}.")
     else:
-        out.append(f"The match is not over yet; standings {per_side(_items(result.get('standings')), side)}.")
+        out.append(f"The match is not over yet; standings {per_side(as_list(result.get('standings')), side)}.")
     return out
 
 

@@ -232,6 +232,26 @@ class Deal(ABC):
     def result(self) -> DealResult:
         """The deal's result as ``fiftysix check`` prints it (records.md)."""
 
+    # -- what a record is read and written with (records.py) --------------------------------------------
+    @abstractmethod
+    def parse_call(self, text: str) -> Call:
+        """Read a call of the auction.
+
+        :raises NotationError: if the text is no call of the game.
+        """
+
+    @abstractmethod
+    def play_texts(self) -> list[str]:
+        """The record's ``play`` field."""
+
+    @abstractmethod
+    def over_text(self) -> str:
+        """Why no card may be played once the deal is over, in words."""
+
+    @abstractmethod
+    def not_ready_text(self) -> str:
+        """Why no card may be played yet after the auction (trumps or a discard awaited), in words."""
+
     # -- the transition function -----------------------------------------------------------------------
     def _finish(self) -> None:
         """End the deal."""
