@@ -97,7 +97,7 @@ def duel_config(args: argparse.Namespace) -> ArenaConfig:
 
     :raises CliError: for bad arguments.
     """
-    rules: str | dict[str, Any] = (args.rules or DEFAULT_PRESET).strip()
+    rules: str | dict[str, object] = (args.rules or DEFAULT_PRESET).strip()
     if isinstance(rules, str) and rules.startswith("{"):
         try:
             rules = json.loads(rules)
