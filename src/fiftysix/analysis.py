@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .core.cards import Card
 from .core.deal import PLAY, Deal
@@ -48,6 +48,39 @@ class CardCost(TypedDict):
     mark: str
     taken: int
     approximate: bool
+
+
+class CardValue(TypedDict):
+    """A legal card at a solved position: the points its side can force after it, and with those taken."""
+
+    card: str
+    value: int
+    total: int
+
+
+class Reach(TypedDict):
+    """Whether the contract's team can still make it."""
+
+    team: int
+    value: int
+    can_reach: bool
+
+
+class SolveResult(TypedDict):
+    """What ``fiftysix solve`` prints for a record's position."""
+
+    game: str
+    seat: int
+    team: int
+    trump: str | None
+    hidden_trump: bool
+    trick: list[str]
+    leader: int
+    points: list[int]
+    points_left: int
+    best: int
+    cards: list[CardValue]
+    contract: NotRequired[Reach]
 
 
 NO_PLAY = N_("no card has been played in this record; nothing to analyse")
@@ -206,7 +239,7 @@ def _seat_summary(cards: list[CardCost], n: int, team_of: list[int]) -> list[dic
     return out
 
 
-def solve_record(data: object, engine: str | None = None) -> dict[str, object]:
+def solve_record(data: object, engine: str | None = None) -> SolveResult:
     """The values of every legal card at the position a deal record leaves.
 
     :raises SolveError: if the record is invalid or its deal is not in the play phase.
@@ -226,7 +259,7 @@ def solve_record(data: object, engine: str | None = None) -> dict[str, object]:
     team = pos.team_to_move
     taken = pos.points[team]
     order = sorted(deal.sort_hand(list(values)), key=lambda c: -values[c])
-    result: dict[str, object] = {
+    result: SolveResult = {
         "game": deal.game,
         "seat": pos.to_move,
         "team": team,

@@ -64,7 +64,7 @@ class Oracle:
         options.setdefault("bid_samples", 20)
         options.setdefault("samples", 1)
         self._search = _SeeingPimc(seed=seed, game=game, **options)
-        self.last: dict[str, Any] = {}
+        self.last: dict[str, object] = {}
 
     def choose_seeing(self, deal: Deal, seat: int) -> str:
         """The move of ``seat`` (the seat to move) with every hand of ``deal`` known.
