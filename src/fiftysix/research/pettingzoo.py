@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,7 @@ class FiftySixEnv(AECEnv):
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """A new deal shuffled from ``seed``; or, with ``options={"record": record}``, the deal of a deal record
         (``records.md``) at the position the record leaves it (reset to a chosen deal).
 
@@ -146,7 +147,7 @@ class FiftySixEnv(AECEnv):
             return None
         return text
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The deal as it stands, as a deal record (``records.md``: JSON)."""
         return table_record(self.table)
 
@@ -204,7 +205,7 @@ class VectorTableEnv(AECEnv):
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """:raises ValueError: for a record of other rules or another dealer (other options are ignored)."""
         record = _record_option(options)
         _, info = self.vec.reset(seed=seed)
@@ -256,7 +257,7 @@ class VectorTableEnv(AECEnv):
             return None
         return text
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The deal as it stands, as a deal record (``records.md``: JSON)."""
         return self.vec.record(0)
 
@@ -285,7 +286,7 @@ def _rules(preset: str, rules: object) -> object:
     return rules
 
 
-def _record_option(options: dict[str, Any] | None) -> dict[str, Any] | None:
+def _record_option(options: Mapping[str, object] | None) -> dict[str, object] | None:
     if not options or "record" not in options:
         return None     # other options are ignored (PettingZoo's api_test passes one)
     record = options["record"]
@@ -294,7 +295,7 @@ def _record_option(options: dict[str, Any] | None) -> dict[str, Any] | None:
     return record
 
 
-def table_from_record(enc: Encoding, record: dict[str, Any]) -> Table:
+def table_from_record(enc: Encoding, record: Mapping[str, object]) -> Table:
     """The table of a deal record's deal at the position the record leaves it.
 
     :raises RecordError: for a record that does not replay.
