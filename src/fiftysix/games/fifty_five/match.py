@@ -18,7 +18,7 @@ from .rules import KITTY_SIZE, Rules55
 from .scoring import first_to_reach
 
 
-class Match55(MatchBase):
+class Match55(MatchBase[Rules55]):
     """The same public face as :class:`~fiftysix.games.fifty_six.match.Match56`.
 
     :ivar standings: each side's score after the deals booked so far.

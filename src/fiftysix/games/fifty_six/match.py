@@ -17,7 +17,7 @@ from .rules import Rules56
 from .scoring import deal_score, pay_tables
 
 
-class Match56(MatchBase):
+class Match56(MatchBase[Rules56]):
     game = "56"
     rules: Rules56
     deal_rules: Rules56
