@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -32,6 +33,10 @@ from .table import Encoding, Table, record_actions, table_record
 from .vector import VectorEnv
 
 OBS_HIGH = 64.0    # no count, size or point total a view shows comes near this
+
+
+AgentObservation = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
+"""What ``observe`` gives an agent: ``observation`` (float32) and ``action_mask`` (int8)."""
 
 
 class FiftySixEnv(AECEnv):
@@ -112,7 +117,7 @@ class FiftySixEnv(AECEnv):
             assert deal.to_move is not None
             self.agent_selection = self.possible_agents[deal.to_move]
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> AgentObservation:
         seat = self._seat(agent)
         tensor = np.zeros(self.enc.obs_layout.size, np.float32)
         self.table.fill(tensor, seat, perfect_recall=False)
@@ -226,7 +231,7 @@ class VectorTableEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[deal.to_move]
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> AgentObservation:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.vec.num_actions, np.int8)
         if self.vec.deals[0].to_move == seat:

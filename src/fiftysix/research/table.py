@@ -139,7 +139,7 @@ class Encoding:
                                    Piece("tricks_leader", (self.tricks, n)), Piece("tricks", (self.tricks, n, k))])
         self.obs_layout = Layout([*common, Piece("played", (n, k)), Piece("recent_calls", (n, self.call_width))])
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self     # immutable once built: states share it
 
     def _utility_range(self) -> tuple[float, float, bool]:
