@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 
 from .duplicate import ArenaConfig, ChunkResult, check_bots
 from .rating import Result, rate, result_of, win_chance
-from .report import summarize
+from .report import ArenaSummary, summarize
 from .run import run_arena
 from .stats import MeanCIJSON, mean, mean_ci
 
@@ -168,7 +168,7 @@ class PairingRow(TypedDict):
     per_pair: list[float]
 
 
-def pairing_row(bot: str, member: Member, preset: str, summary: dict[str, Any]) -> PairingRow:
+def pairing_row(bot: str, member: Member, preset: str, summary: ArenaSummary) -> PairingRow:
     """One pairing's figures from its arena summary: the difference ``bot - member`` per deal pair, with its
     interval, the pairs, and each side's contracts declared and made out of its seatings."""
     diffs = [row["scores"][0] - row["scores"][1] for row in summary["per_deal"]]
