@@ -21,7 +21,7 @@ from ..bots.base import Bot, make_bot
 from ..bots.protocol import parse_bot_spec
 from ..bots.search.pimc import PimcBot
 from ..core.deal import Deal
-from ..games.spec import Sampler
+from ..games.spec import Observation, Sampler
 from ..views import view
 
 NAME = "oracle"
@@ -46,7 +46,7 @@ class _SeeingPimc(PimcBot):
         super().__init__(**{"trusty": False, **options})
         self.deal: Deal | None = None
 
-    def sampler(self, view: Any) -> Sampler:
+    def sampler(self, obs: Observation) -> Sampler:
         assert self.deal is not None, "the oracle is given the deal by choose_seeing"
         return _TrueDeal(self.deal)
 

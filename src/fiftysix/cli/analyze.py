@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def analyze_file(path: str, stdin: TextIO | None = None, engine: str | None = None,
-                 from_trick: int = 1) -> dict[str, Any]:
+                 from_trick: int = 1) -> dict[str, object]:
     """Read and analyse a record file.
 
     :raises AnalyzeError: with a message for the user.
