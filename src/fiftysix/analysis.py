@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .core.cards import Card
 from .core.deal import PLAY, Deal
@@ -34,6 +34,55 @@ BLUNDER = 6
 """Points lost for a ``??``."""
 
 
+class CardCost(TypedDict):
+    """One card of the play in an analysis: its value against the best, and its mark."""
+
+    trick: int
+    seat: int
+    team: int
+    card: str
+    value: int
+    best: int
+    best_cards: list[str]
+    cost: int
+    mark: str
+    taken: int
+    approximate: bool
+
+
+class CardValue(TypedDict):
+    """A legal card at a solved position: the points its side can force after it, and with those taken."""
+
+    card: str
+    value: int
+    total: int
+
+
+class Reach(TypedDict):
+    """Whether the contract's team can still make it."""
+
+    team: int
+    value: int
+    can_reach: bool
+
+
+class SolveResult(TypedDict):
+    """What ``fiftysix solve`` prints for a record's position."""
+
+    game: str
+    seat: int
+    team: int
+    trump: str | None
+    hidden_trump: bool
+    trick: list[str]
+    leader: int
+    points: list[int]
+    points_left: int
+    best: int
+    cards: list[CardValue]
+    contract: NotRequired[Reach]
+
+
 NO_PLAY = N_("no card has been played in this record; nothing to analyse")
 
 
@@ -45,7 +94,7 @@ class SolveError(Exception):
     """A record that cannot be solved: unreadable, invalid, or not in its play phase."""
 
 
-def analyze_record(data: object, engine: str | None = None, from_trick: int = 1) -> dict[str, Any]:
+def analyze_record(data: object, engine: str | None = None, from_trick: int = 1) -> dict[str, object]:
     """The analysis of a deal record (``{"deals": [one]}`` shape for a match record).
 
     :raises AnalyzeError: if the record is invalid or no card has been played.
@@ -58,7 +107,7 @@ def analyze_record(data: object, engine: str | None = None, from_trick: int = 1)
     return {"deals": [analyze_deal(start, deal, engine, from_trick)]}
 
 
-def _analyze_match(data: Mapping[str, Any], engine: str | None, from_trick: int) -> dict[str, Any]:
+def _analyze_match(data: Mapping[str, object], engine: str | None, from_trick: int) -> dict[str, object]:
     name = data.get("game")
     game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:
@@ -117,12 +166,12 @@ def _play_tail(deal: Deal) -> list[tuple[int, Move]]:
     return tail
 
 
-def analyze_deal(start: Deal, deal: Deal, engine: str | None = None, from_trick: int = 1) -> dict[str, Any]:
+def analyze_deal(start: Deal, deal: Deal, engine: str | None = None, from_trick: int = 1) -> dict[str, object]:
     """Solve the position before every card played in ``deal`` (replayed from ``start``)."""
     game = GAMES[start.game]
     team_of = list(start.rules.team_of)
-    cards_out: list[dict[str, Any]] = []
-    par: dict[str, Any] | None = None
+    cards_out: list[CardCost] = []
+    par: dict[str, object] | None = None
     now = start
     for seat, move in _play_tail(deal):
         if not isinstance(move, Card) or now.phase != PLAY:
@@ -169,16 +218,16 @@ def mark(cost: int) -> str:
     return "??" if cost >= BLUNDER else "?" if cost >= MISTAKE else ""
 
 
-def _contract_json(deal: Deal) -> dict[str, Any] | None:
+def _contract_json(deal: Deal) -> dict[str, object] | None:
     contract = getattr(deal, "contract", None)
     if contract is None:
         return None
-    out: dict[str, Any] = dict(contract.to_json())
+    out: dict[str, object] = dict(contract.to_json())
     return out
 
 
-def _seat_summary(cards: list[dict[str, Any]], n: int, team_of: list[int]) -> list[dict[str, Any]]:
-    out = []
+def _seat_summary(cards: list[CardCost], n: int, team_of: list[int]) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
     for seat in range(n):
         mine = [c for c in cards if c["seat"] == seat]
         lost = sum(c["cost"] for c in mine)
@@ -190,7 +239,7 @@ def _seat_summary(cards: list[dict[str, Any]], n: int, team_of: list[int]) -> li
     return out
 
 
-def solve_record(data: object, engine: str | None = None) -> dict[str, Any]:
+def solve_record(data: object, engine: str | None = None) -> SolveResult:
     """The values of every legal card at the position a deal record leaves.
 
     :raises SolveError: if the record is invalid or its deal is not in the play phase.
@@ -210,7 +259,7 @@ def solve_record(data: object, engine: str | None = None) -> dict[str, Any]:
     team = pos.team_to_move
     taken = pos.points[team]
     order = sorted(deal.sort_hand(list(values)), key=lambda c: -values[c])
-    result: dict[str, Any] = {
+    result: SolveResult = {
         "game": deal.game,
         "seat": pos.to_move,
         "team": team,

@@ -11,17 +11,18 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from .core.cards import Card, cards_text
-from .core.deal import AUCTION, OVER
+from .core.deal import AUCTION, OVER, Deal
 from .core.errors import IllegalMoveError, NotationError, RecordError, RulesError
 from .core.meaning import Meaning, Plural, words_of
 from .core.moves import Call
+from .core.options import Rules
 from .games import GAMES
+from .games.spec import GameSpec, MatchLike
 
 
-def _game(data: Mapping[str, Any]) -> Any:
+def _game(data: Mapping[str, object]) -> GameSpec:
     name = data.get("game")
     if not isinstance(name, str) or name not in GAMES:
         shown = json.dumps(name, ensure_ascii=False, default=repr)
@@ -29,14 +30,14 @@ def _game(data: Mapping[str, Any]) -> Any:
     return GAMES[name]
 
 
-def _rules(game: Any, data: Mapping[str, Any]) -> Any:
+def _rules(game: GameSpec, data: Mapping[str, object]) -> Rules:
     try:
         return game.rules_from_json(data.get("rules"))
     except RulesError as e:
         raise RecordError("rules", None, words_of(e)) from None
 
 
-def read_hands(game: Any, rules: Any, value: object) -> list[list[Card]]:
+def read_hands(game: GameSpec, rules: Rules, value: object) -> list[list[Card]]:
     """Check the ``hands`` field: one entry per seat, the right size, real cards, no card too often.
 
     :raises RecordError: with the seat as index.
@@ -73,7 +74,7 @@ def read_hands(game: Any, rules: Any, value: object) -> list[list[Card]]:
     return hands
 
 
-def _cards_of(game: Any, entry: object, where: Meaning, field: str, index: int | None) -> list[Card]:
+def _cards_of(game: GameSpec, entry: object, where: Meaning, field: str, index: int | None) -> list[Card]:
     if isinstance(entry, str):
         items: list[object] = list(entry.split())
     elif isinstance(entry, list):
@@ -93,7 +94,7 @@ def _cards_of(game: Any, entry: object, where: Meaning, field: str, index: int |
     return out
 
 
-def _list_field(data: Mapping[str, Any], field: str) -> list[Any]:
+def _list_field(data: Mapping[str, object], field: str) -> list[object]:
     value = data.get(field)
     if value is None:
         return []
@@ -102,7 +103,7 @@ def _list_field(data: Mapping[str, Any], field: str) -> list[Any]:
     return value
 
 
-def read_deal(data: object, match: Any | None = None) -> Any:
+def read_deal(data: object, match: MatchLike | None = None) -> Deal:
     """Replay a deal record and return the deal in the state the record leaves it.
 
     :param match: inside a match record, the match so far (it decides rules, seats and dealer).
@@ -136,7 +137,7 @@ def read_deal(data: object, match: Any | None = None) -> Any:
     return deal
 
 
-def _replay_auction(deal: Any, calls: list[Any]) -> None:
+def _replay_auction(deal: Deal, calls: list[object]) -> None:
     for i, text in enumerate(calls):
         if deal.phase != AUCTION:
             raise RecordError("auction", i, Meaning("call {i}: the auction is over; no more calls", {"i": i}))
@@ -150,7 +151,7 @@ def _replay_auction(deal: Any, calls: list[Any]) -> None:
                                                     {"i": i, "seat": seat, "why": _param(e)})) from None
 
 
-def _replay_play(game: Any, deal: Any, plays: list[Any]) -> None:
+def _replay_play(game: GameSpec, deal: Deal, plays: list[object]) -> None:
     for i, text in enumerate(plays):
         if deal.phase == OVER:
             raise RecordError("play", i, Meaning("card {i}: {why}", {"i": i, "why": _param_text(deal.over_text())}))
@@ -177,7 +178,7 @@ def _replay_play(game: Any, deal: Any, plays: list[Any]) -> None:
                                                  {"i": i, "seat": seat, "why": _param(e)})) from None
 
 
-def _malformed_card(text: object, game: Any) -> Meaning:
+def _malformed_card(text: object, game: GameSpec) -> Meaning:
     """``malformed card 'ZZ'; cards are rank then suit...`` with the game's ranks."""
     try:
         Card.parse("?", game.ranks)
@@ -197,7 +198,7 @@ def _param_text(text: str) -> object:
     return text if isinstance(text, Meaning) else Meaning(text) if text else text
 
 
-def check_deal(data: object) -> dict[str, Any]:
+def check_deal(data: object) -> dict[str, object]:
     """The result ``fiftysix check`` prints for a deal record."""
     try:
         deal = read_deal(data)
@@ -206,11 +207,11 @@ def check_deal(data: object) -> dict[str, Any]:
     return {"valid": True, **deal.result()}
 
 
-def invalid(e: RecordError) -> dict[str, Any]:
+def invalid(e: RecordError) -> dict[str, object]:
     return {"valid": False, "index": e.index, "field": e.field, "error": e.message}
 
 
-def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
+def check_match(data: Mapping[str, object]) -> dict[str, object]:
     """The result ``fiftysix check`` prints for a match record."""
     try:
         game = _game(data)
@@ -223,7 +224,7 @@ def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
     first = deals[0].get("dealer") if deals and isinstance(deals[0], Mapping) else None
     first_dealer = first if isinstance(first, int) and not isinstance(first, bool) and 0 <= first < rules.players else 0
     match = game.new_match(rules, first_dealer=first_dealer)
-    results: list[Any] = []
+    results: list[dict[str, object]] = []
     for i, record in enumerate(deals):
         if match.over:
             return _match_error(i, Meaning("the match is over: {reason} in deal {n}",
@@ -242,20 +243,20 @@ def check_match(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"valid": True, "deals": results, "standings": list(match.standings), "winner": match.winner}
 
 
-def _match_error(i: int, message: str, field: str | None, index: int | None) -> dict[str, Any]:
+def _match_error(i: int, message: str, field: str | None, index: int | None) -> dict[str, object]:
     return {"valid": False, "index": i, "field": "deals", "error": Meaning("deal {i}: {why}",
                                                                           {"i": i, "why": _param_text(message)}),
             "deal_field": field, "deal_index": index}
 
 
-def check(data: object) -> dict[str, Any]:
+def check(data: object) -> dict[str, object]:
     """Check a deal or match record given as parsed JSON."""
     if isinstance(data, Mapping) and "deals" in data:
         return check_match(data)
     return check_deal(data)
 
 
-def check_text(text: str) -> dict[str, Any]:
+def check_text(text: str) -> dict[str, object]:
     """Check a record given as JSON text (malformed JSON is an invalid record, not an exception)."""
     try:
         data = json.loads(text)
@@ -264,11 +265,11 @@ def check_text(text: str) -> dict[str, Any]:
     return check(data)
 
 
-def deal_record(deal: Any) -> dict[str, Any]:
+def deal_record(deal: Deal) -> dict[str, object]:
     """The record of a deal as it stands (complete or in progress)."""
     game = GAMES[deal.game]
     calls = [str(m) for _, m in deal.history if isinstance(m, Call)]
-    record: dict[str, Any] = {
+    record: dict[str, object] = {
         "game": deal.game,
         "rules": game.rules_to_json(deal.rules),
         "dealer": deal.dealer,
@@ -281,6 +282,6 @@ def deal_record(deal: Any) -> dict[str, Any]:
     return record
 
 
-def match_record(game: str, rules: Any, deals: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def match_record(game: str, rules: Rules, deals: Sequence[Mapping[str, object]]) -> dict[str, object]:
     """A match record (records.md): the match's rules and its deal records in the order played."""
     return {"game": game, "rules": GAMES[game].rules_to_json(rules), "deals": [dict(d) for d in deals]}

@@ -7,9 +7,9 @@ filtered for the seat.  A spectator (``seat=None``) sees public information only
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
-from .core.deal import OVER, PLAY, Deal
+from .core.deal import OVER, PLAY, Deal, DealResult
 from .core.moves import Call
 from .core.tricks import TrickJSON
 from .games import GAMES
@@ -27,7 +27,7 @@ class SeatView(TypedDict):
     """A view as JSON-ready data: the fields of ``views-and-bots.md`` (the game's own fields not required)."""
 
     game: str
-    rules: Any      # the rules as JSON (rules_to_json, full)
+    rules: object   # the rules as JSON (rules_to_json, full)
     seat: int | None
     dealer: int
     to_move: int | None
@@ -36,20 +36,20 @@ class SeatView(TypedDict):
     hand_sizes: list[int]
     auction: list[str]
     auction_meanings: list[str]
-    contract: dict[str, Any] | None
+    contract: dict[str, object] | None
     tricks: list[TrickJSON]
     trick: TrickView | None
     points: list[int]
-    match: dict[str, Any] | None
+    match: dict[str, object] | None
     legal: NotRequired[list[str]]
-    result: NotRequired[dict[str, Any]]
+    result: NotRequired[DealResult]
     trump: NotRequired[str | None]
     trump_hidden: NotRequired[bool]
     declarer: NotRequired[int | None]
     kitty_size: NotRequired[int]
     bidder: NotRequired[int | None]
     discard: NotRequired[list[str] | None]
-    highest_trump: NotRequired[dict[str, Any] | None]
+    highest_trump: NotRequired[dict[str, object] | None]
 
 
 def view(deal: Deal, seat: int | None, match: MatchLike | None = None) -> SeatView:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from .stats import mean, mean_ci, t975
 
@@ -27,7 +27,16 @@ def card_bot(cards: str) -> str:
     return "cardplay,cards=" + cards
 
 
-def ratio_ci(x: Sequence[float], g: Sequence[float]) -> dict[str, Any]:
+class RatioCI(TypedDict):
+    """A ratio of means with its 95% interval (``None`` from one pair) and how it was worked out."""
+
+    mean: float
+    ci95: list[float] | None
+    n: int
+    method: str
+
+
+def ratio_ci(x: Sequence[float], g: Sequence[float]) -> RatioCI:
     """``mean(x) / mean(g)`` over paired values with its 95% interval by the delta method (module documentation).
 
     :raises ValueError: for lists of different lengths, none at all, or ``mean(g) == 0``.

@@ -26,11 +26,11 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .. import games
 from ..bots.base import Bot
 from ..bots.protocol import CMD_PREFIX, DEFAULT_TIMEOUT, ExternalBot, bot_from_spec
+from ..core.deal import Deal
 from ..core.options import Rules
 from ..games.spec import GameSpec
 from ..views import view
@@ -53,7 +53,7 @@ class ArenaConfig:
     :ivar bots: bot specs: ``ismcts``, ``ismcts,iterations=100``, ``cmd:PROGRAM ARGS``.
     """
 
-    rules: str | dict[str, Any]
+    rules: str | dict[str, object]
     bots: tuple[str, ...]
     deals: int
     seed: int = 0
@@ -129,7 +129,7 @@ class ChunkResult:
         return len({p.deal for p in self.plays})
 
 
-def resolve_rules(rules: str | dict[str, Any]) -> tuple[GameSpec, Rules]:
+def resolve_rules(rules: str | dict[str, object]) -> tuple[GameSpec, Rules]:
     """The game and rules object of a preset name or rules object (:func:`fiftysix.games.resolve_rules`).
 
     :raises RulesError: for an unknown preset or option.
@@ -230,10 +230,11 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
                         for message in new:
                             tallies[seat_bot[s]].add_fault(f"deal {index}, seat {s}: {message}")
                 contract = result.get("contract")
+                team = contract.get("team") if contract else None
                 score = result.get("score") or [0] * rules.n_teams
                 plays.append(Play(index, r, tuple(float(x) for x in score),
                                   tuple(float(x) for x in result["points"]),
-                                  contract["team"] if contract else None, result.get("made")))
+                                  team if isinstance(team, int) else None, result.get("made")))
             out.plays += plays      # only whole deals: every seating, so the pairing holds
             if progress is not None:
                 progress(1)
@@ -243,7 +244,7 @@ def run_chunk(config: ArenaConfig, indices: Sequence[int],
     return out
 
 
-def _play(deal: Any, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallbacks: list[Bot], tallies: list[Tally],
+def _play(deal: Deal, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallbacks: list[Bot], tallies: list[Tally],
           events: bool, where: str, watch: dict[int, list[int]] | None = None,
           specs: Sequence[str] = ()) -> None:
     """Play a deal to the end, each seat's bot given only that seat's view.
@@ -255,6 +256,7 @@ def _play(deal: Any, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallback
     clock = time.perf_counter
     while not deal.is_over:
         seat = deal.to_move
+        assert seat is not None     # a deal not over has a seat to move
         v = view(deal, seat)
         legal = v["legal"]
         tally = tallies[seat_bot[seat]]

@@ -21,7 +21,7 @@ from ..bots.base import Bot, make_bot
 from ..bots.protocol import parse_bot_spec
 from ..bots.search.pimc import PimcBot
 from ..core.deal import Deal
-from ..games.spec import Sampler
+from ..games.spec import Observation, Sampler
 from ..views import view
 
 NAME = "oracle"
@@ -46,7 +46,7 @@ class _SeeingPimc(PimcBot):
         super().__init__(**{"trusty": False, **options})
         self.deal: Deal | None = None
 
-    def sampler(self, view: Any) -> Sampler:
+    def sampler(self, obs: Observation) -> Sampler:
         assert self.deal is not None, "the oracle is given the deal by choose_seeing"
         return _TrueDeal(self.deal)
 
@@ -57,14 +57,14 @@ class Oracle:
 
     name = NAME
 
-    def __init__(self, seed: int | None = None, game: str = "56", calls: str = "see", **options: Any) -> None:
+    def __init__(self, seed: int | None = None, game: str = "56", calls: object = "see", **options: Any) -> None:
         if calls not in CALLS:
             raise ValueError(f"calls must be one of {', '.join(CALLS)}, not {calls!r}")
         self.caller: Bot | None = make_bot("rules", seed=seed, game=game) if calls == "rules" else None
         options.setdefault("bid_samples", 20)
         options.setdefault("samples", 1)
         self._search = _SeeingPimc(seed=seed, game=game, **options)
-        self.last: dict[str, Any] = {}
+        self.last: dict[str, object] = {}
 
     def choose_seeing(self, deal: Deal, seat: int) -> str:
         """The move of ``seat`` (the seat to move) with every hand of ``deal`` known.

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from .duplicate import ArenaConfig, ChunkResult, check_bots
 from .rating import Result, rate, result_of, win_chance
-from .report import summarize
+from .report import ArenaSummary, summarize
 from .run import run_arena
-from .stats import mean, mean_ci
+from .stats import MeanCIJSON, mean, mean_ci
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,30 @@ def _default_runner(progress: Callable[[int], None] | None) -> Runner:
     return lambda config: run_arena(config, progress)
 
 
-def pairing_row(bot: str, member: Member, preset: str, summary: dict[str, Any]) -> dict[str, Any]:
+class PairingRow(TypedDict):
+    """One pairing of a panel document: the figures of ``bot`` against a panel member on one preset."""
+
+    bot: str
+    member: str
+    member_spec: str
+    preset: str
+    seed: int
+    first: int
+    pairs: int
+    difference: MeanCIJSON
+    unit: str
+    seatings: int
+    declared: list[int]
+    made: list[int]
+    declare_rate: list[float]
+    time_ms: dict[str, float]
+    faults: list[int]
+    interrupted: bool
+    deal_indices: list[int]
+    per_pair: list[float]
+
+
+def pairing_row(bot: str, member: Member, preset: str, summary: ArenaSummary) -> PairingRow:
     """One pairing's figures from its arena summary: the difference ``bot - member`` per deal pair, with its
     interval, the pairs, and each side's contracts declared and made out of its seatings."""
     diffs = [row["scores"][0] - row["scores"][1] for row in summary["per_deal"]]
@@ -172,7 +195,7 @@ def pairing_row(bot: str, member: Member, preset: str, summary: dict[str, Any]) 
 class PanelRun:
     """The pairings played so far (a run stopped by Ctrl-C keeps them) and whether it was interrupted."""
 
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[PairingRow] = field(default_factory=list)
     interrupted: bool = False
     elapsed: float = 0.0
 
@@ -205,16 +228,16 @@ def label(spec: str, config: PanelConfig) -> str:
     return f"{spec} (bot)" if spec in {m.name for m in config.members} else spec
 
 
-def results_of(rows: Sequence[dict[str, Any]], config: PanelConfig) -> list[Result]:
+def results_of(rows: Sequence[PairingRow], config: PanelConfig) -> list[Result]:
     """The rating's games: each pairing's deal pairs won, lost and tied."""
     return [result_of(label(r["bot"], config), r["member"], r["per_pair"]) for r in rows]
 
 
-def panel_average(rows: Sequence[dict[str, Any]], bot: str, presets: Sequence[str]) -> dict[str, Any]:
+def panel_average(rows: Sequence[PairingRow], bot: str, presets: Sequence[str]) -> dict[str, MeanCIJSON]:
     """The bot's difference against the panel average: per deal pair the mean of its differences against the
     members that played that deal (the same deals for every member), with a 95% interval; per preset and over
     all of them."""
-    out: dict[str, Any] = {}
+    out: dict[str, MeanCIJSON] = {}
     pooled: list[float] = []
     for preset in presets:
         by_deal: dict[int, list[float]] = {}
@@ -232,7 +255,7 @@ def panel_average(rows: Sequence[dict[str, Any]], bot: str, presets: Sequence[st
     return out
 
 
-def panel_document(config: PanelConfig, run: PanelRun, bootstrap: int = 200) -> dict[str, Any]:
+def panel_document(config: PanelConfig, run: PanelRun, bootstrap: int = 200) -> dict[str, object]:
     """The JSON of a panel run: its settings, every pairing, the panel averages and the rating."""
     results = results_of(run.rows, config)
     try:
@@ -258,7 +281,7 @@ def panel_document(config: PanelConfig, run: PanelRun, bootstrap: int = 200) -> 
 
 
 def run_panel(config: PanelConfig, progress: Callable[[int], None] | None = None,
-              runner: Runner | None = None, bootstrap: int = 200) -> dict[str, Any]:
+              runner: Runner | None = None, bootstrap: int = 200) -> dict[str, object]:
     """Play the panel and return its document (:func:`panel_document`).
 
     :raises PanelError: as :func:`check_panel`.
@@ -266,7 +289,7 @@ def run_panel(config: PanelConfig, progress: Callable[[int], None] | None = None
     return panel_document(config, play_panel(config, progress, runner), bootstrap)
 
 
-def _pool_rows(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _pool_rows(parts: Sequence[PairingRow]) -> PairingRow:
     """One pairing's rows of several runs (different deals of the same seed) as one row.
 
     :raises ValueError: when a deal was played in two of them.
@@ -289,7 +312,7 @@ def _pool_rows(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "deal_indices": indices, "per_pair": [d for _, d in pairs]}
 
 
-def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[str, Any]:
+def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[str, object]:
     """One panel document of several (parts of a long run with ``--first``, or runs of other bots on the same
     seed set): each pairing's deal pairs together, the rating refitted over all of them.
 
@@ -302,7 +325,7 @@ def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[st
         for key in ("seed_set", "fast", "anchor", "panel"):
             if other[key] != head[key]:
                 raise ValueError(f"panel runs with different {key} cannot be pooled")
-    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str, str], list[PairingRow]] = {}
     for doc in docs:
         for r in doc["pairings"]:
             groups.setdefault((r["bot"], r["member"], r["preset"]), []).append(r)
@@ -321,7 +344,7 @@ def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[st
     return out
 
 
-def _ci(d: dict[str, Any]) -> str:
+def _ci(d: MeanCIJSON) -> str:
     if d["ci95"] is None:
         return f"{d['mean']:+.3f} (no interval)"
     return f"{d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]"

@@ -4,10 +4,10 @@ decision, faults, and the paired difference with its 95% interval; as text, JSON
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from .duplicate import ArenaConfig, ChunkResult, deal_seed, resolve_rules, seatings
-from .stats import mean, mean_ci, percentile, running
+from .stats import MeanCIJSON, mean, mean_ci, percentile, running
 
 
 def labels(specs: tuple[str, ...], names: dict[int, str] | None = None) -> list[str]:
@@ -22,7 +22,71 @@ def labels(specs: tuple[str, ...], names: dict[int, str] | None = None) -> list[
     return out
 
 
-def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[str, Any]:
+class TimeMs(TypedDict):
+    """A bot's time per decision, in milliseconds (``choice``: the decisions with more than one legal move)."""
+
+    decisions: int
+    mean: float
+    choices: int
+    choice_mean: float
+    choice_median: float
+    choice_p90: float
+    choice_p99: float
+    max: float
+
+
+class Faults(TypedDict):
+    count: int
+    messages: list[str]
+
+
+class PairedDifference(MeanCIJSON):
+    versus: str
+
+
+class BotSummary(TypedDict):
+    """One bot of an arena summary."""
+
+    bot: str
+    label: str
+    mean_score: float
+    mean_points: float
+    declared: int
+    made: int
+    bid_success: float | None
+    paired_difference: PairedDifference
+    time_ms: TimeMs
+    faults: Faults
+
+
+class DealScores(TypedDict):
+    """One duplicate deal: its index, its seed and each bot's mean score over the seatings."""
+
+    deal: int
+    seed: int
+    scores: list[float]
+
+
+class ArenaSummary(TypedDict):
+    """The JSON document of one arena run (``--json``)."""
+
+    game: str
+    rules: object
+    deals: int
+    deals_planned: int
+    interrupted: bool
+    seed: int
+    first: int
+    seatings: int
+    workers: int
+    unit: str
+    elapsed_seconds: float
+    bots: list[BotSummary]
+    per_deal: list[DealScores]
+    ray: NotRequired[str]       # the Ray cluster's address, when the run used one
+
+
+def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> ArenaSummary:
     """The JSON document of a run (``--json``)."""
     game, rules = resolve_rules(config.rules)
     n_teams, n_bots = rules.n_teams, len(config.bots)
@@ -44,7 +108,7 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
                 made[b] += bool(play.made)
     names = labels(config.bots, result.names)
     unit = "tables" if getattr(rules, "scoring", None) == "tables" else "points"
-    bots = []
+    bots: list[BotSummary] = []
     for b in range(n_bots):
         others = [c for c in range(n_bots) if c != b]
         diffs = [scores[b][i] - mean([scores[c][i] for c in others]) for i in range(len(deals))]
@@ -90,7 +154,7 @@ def summarize(config: ArenaConfig, result: ChunkResult, elapsed: float) -> dict[
     }
 
 
-def format_text(summary: dict[str, Any]) -> str:
+def format_text(summary: ArenaSummary) -> str:
     """The table the command prints."""
     rules = summary["rules"]
     preset = rules if isinstance(rules, str) else json.dumps(rules)
@@ -107,7 +171,8 @@ def format_text(summary: dict[str, Any]) -> str:
     lines.append(f"{'bot':<{width}}  {'mean ' + unit:>11}  {'card pts':>8}  {'contracts made':>16}  "
                  f"{'ms/decision':>11}  {'ms/choice (p90)':>17}  {'faults':>6}")
     for b in summary["bots"]:
-        rate = f"{b['made']}/{b['declared']}" + (f" ({100 * b['bid_success']:.0f}%)" if b["declared"] else "")
+        success = b["bid_success"]      # None when the bot declared nothing
+        rate = f"{b['made']}/{b['declared']}" + (f" ({100 * success:.0f}%)" if success is not None else "")
         t = b["time_ms"]
         choice = f"{t['choice_mean']:.1f} ({t['choice_p90']:.1f})"
         lines.append(f"{b['label']:<{width}}  {b['mean_score']:>+11.3f}  {b['mean_points']:>8.2f}  {rate:>16}  "
@@ -130,7 +195,7 @@ def format_text(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_plot(summary: dict[str, Any], path: str) -> None:
+def write_plot(summary: ArenaSummary, path: str) -> None:
     """A PNG of the running mean paired difference with its 95% band.
 
     :raises RuntimeError: if matplotlib is not installed (``pip install fiftysix[arena]``).

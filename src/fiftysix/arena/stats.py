@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TypedDict
 
 _T975_SMALL = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 
@@ -25,6 +26,15 @@ def t975(df: int) -> float:
     return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
 
 
+class MeanCIJSON(TypedDict):
+    """A :class:`MeanCI` as the arena's documents write it."""
+
+    mean: float
+    ci95: list[float] | None
+    sd: float
+    n: int
+
+
 @dataclass(frozen=True)
 class MeanCI:
     """A sample mean with its 95% confidence interval (``None`` bounds for fewer than two values)."""
@@ -35,9 +45,9 @@ class MeanCI:
     sd: float
     n: int
 
-    def to_json(self) -> dict[str, object]:
-        return {"mean": self.mean, "ci95": [self.low, self.high] if self.low is not None else None,
-                "sd": self.sd, "n": self.n}
+    def to_json(self) -> MeanCIJSON:
+        ci95 = [self.low, self.high] if self.low is not None and self.high is not None else None
+        return {"mean": self.mean, "ci95": ci95, "sd": self.sd, "n": self.n}
 
 
 def mean(values: Sequence[float]) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..games import DEFAULT_GAME, GAMES
 from ..games.spec import Observation
@@ -21,7 +21,7 @@ from ..views import SeatView
 View = SeatView
 """A seat's view (:func:`fiftysix.views.view`), the typed JSON that leaves the process."""
 
-Seen = Observation | Mapping[str, Any]
+Seen = Observation | Mapping[str, object]
 """What a bot's ``choose`` is given: the seat's observation, or its JSON view (read once by :func:`observed`)."""
 
 
@@ -45,12 +45,12 @@ def legal_moves(seen: Seen) -> list[str]:
     :raises ValueError: when it is not this seat's turn (no legal moves).
     """
     legal = seen.legal if isinstance(seen, Observation) else seen.get("legal")
-    if not legal:
+    if not legal or not isinstance(legal, (list, tuple)):
         raise ValueError("the view has no legal moves: it is not this seat's turn")
-    return list(legal)
+    return [str(m) for m in legal]
 
 
-def view_json(seen: Seen) -> Mapping[str, Any]:
+def view_json(seen: Seen) -> Mapping[str, object]:
     """The JSON view of ``seen`` (for what leaves the process: the bot protocol's ``move`` message)."""
     return seen.to_json() if isinstance(seen, Observation) else seen
 

@@ -25,7 +25,7 @@ class CardPlayBot:
 
     name = NAME
 
-    def __init__(self, game: str, cards: str | None = None, seed: int | None = None, **options: Any) -> None:
+    def __init__(self, game: str, cards: str | None = None, seed: int | None = None, **options: object) -> None:
         if not cards:
             raise ValueError("cardplay needs the bot that plays the cards: cardplay,cards=NAME[,option=value...]")
         if cards == NAME:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..core.deal import Deal
 from ..core.moves import Move
@@ -62,7 +62,7 @@ class Decision:
     ``rules`` player chose), the bot's note stays as it was."""
 
     move: str
-    note: dict[str, Any] | None = None
+    note: dict[str, object] | None = None
 
 
 Chooser = Callable[[SearchContext, list[str]], Decision]

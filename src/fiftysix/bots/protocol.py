@@ -25,9 +25,9 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TextIO, cast
+from typing import TextIO, cast
 
-from .base import BOTS, Bot, RandomBot, Seen, View, view_json
+from .base import BOTS, Bot, RandomBot, Seen, View, legal_moves, view_json
 from .why import MAX_REASON
 
 PROTOCOL = 1
@@ -57,7 +57,7 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
     else:
         factory = bot  # type: ignore[assignment,unused-ignore]
 
-    def write(message: dict[str, Any]) -> None:
+    def write(message: Mapping[str, object]) -> None:
         stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
         stdout.flush()
 
@@ -118,7 +118,11 @@ def run_bot(bot: Bot | BotFactory, stdin: TextIO, stdout: TextIO, stderr: TextIO
 
 # -- bots by spec ------------------------------------------------------------------------------------------
 
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+BotOption = int | float | bool | str | None
+"""The value of a bot option in a spec (``iterations=200``): a number, true/false/none, or text."""
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, BotOption]]:
     """``"ismcts,iterations=200,time_limit=0.5"`` → ``("ismcts", {"iterations": 200, "time_limit": 0.5})``.
 
     :raises ValueError: for an empty name or an option without ``=``.
@@ -126,7 +130,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, *parts = [p.strip() for p in spec.split(",")]
     if not name:
         raise ValueError(f"bot spec {spec!r} has no bot name")
-    options: dict[str, Any] = {}
+    options: dict[str, BotOption] = {}
     for part in parts:
         if not part:
             continue
@@ -137,7 +141,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def _option_value(text: str) -> int | float | bool | str | None:
+def _option_value(text: str) -> BotOption:
     for convert in (int, float):
         try:
             return convert(text)
@@ -260,9 +264,10 @@ class ExternalBot:
         """The program's move; the fallback's when the program fails (the fault is recorded).  The program is
         sent the JSON view, exactly as the host made it (:func:`fiftysix.views.view`)."""
         view = view_json(seen)
-        legal: list[str] = view["legal"]
+        legal = legal_moves(view)
         if not self._started:
-            self.start(view["game"], view["rules"], view["seat"] or 0)   # a view that asks a move has a seat
+            seat = view.get("seat")       # a view that asks a move has a seat
+            self.start(str(view["game"]), view["rules"], seat if isinstance(seat, int) else 0)
         if self._dead is not None:
             return self._fault(view, f"the program does not play: {self._dead}")
         if not self._send({"type": "move", "view": view}):
@@ -285,12 +290,12 @@ class ExternalBot:
         shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
         return self._fault(view, f"illegal move {move!r}; legal: {shown}")
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: Mapping[str, object]) -> None:
         """Send an ``event`` (the seat's view after a move by anyone)."""
         if self.events and self._started and self._dead is None:
             self._send({"type": "event", "view": view})
 
-    def deal_end(self, result: dict[str, Any]) -> None:
+    def deal_end(self, result: Mapping[str, object]) -> None:
         if self._started and self._dead is None:
             self._send({"type": "deal_end", "result": result})
 
@@ -299,7 +304,7 @@ class ExternalBot:
         return len(self.faults)
 
     # -- plumbing ---------------------------------------------------------------------------------------
-    def _fault(self, view: Mapping[str, Any], message: str) -> str:
+    def _fault(self, view: Mapping[str, object], message: str) -> str:
         self.faults.append(message)
         return self.fallback.choose(view)
 
@@ -313,7 +318,7 @@ class ExternalBot:
         for line in iter(stream.readline, ""):
             self._stderr.append(line.rstrip("\n"))
 
-    def _send(self, message: dict[str, Any]) -> bool:
+    def _send(self, message: Mapping[str, object]) -> bool:
         process = self._process
         if process is None or process.stdin is None:
             return False
@@ -325,7 +330,7 @@ class ExternalBot:
             self._dead = self._exit_text()
             return False
 
-    def _receive(self, timeout: float) -> tuple[dict[str, Any] | None, str | None]:
+    def _receive(self, timeout: float) -> tuple[dict[str, object] | None, str | None]:
         """The answer to the last request, or why there is none (time-out, exit, malformed).
 
         Every request owes one answer line, so a late answer to an earlier request is recognised and

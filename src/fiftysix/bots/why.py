@@ -6,7 +6,6 @@ trick"). Built from the seat's observation, the move and what the searching bots
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..games.spec import Observation
 from .base import Seen, observed
@@ -31,7 +30,7 @@ def _doing(obs: Observation, move: str) -> str:
     return f"plays the {move}"
 
 
-def reason(seen: Seen, move: str, last: Mapping[str, Any] | None = None) -> str:
+def reason(seen: Seen, move: str, last: Mapping[str, object] | None = None) -> str:
     """One sentence: what the bot does and why (at most :data:`MAX_REASON` characters)."""
     obs = observed(seen)
     what = _doing(obs, move)
@@ -59,15 +58,16 @@ _PLAIN_HOW = {
 """Why, for the ways of choosing that need no figures."""
 
 
-def _how_it_chose(move: str, last: Mapping[str, Any]) -> str:
+def _how_it_chose(move: str, last: Mapping[str, object]) -> str:
     """Why, from what a searching bot noted of its decision (``how``, ``samples``, ``scores``)."""
     how = last.get("how")
+    samples, scores = last.get("samples"), last.get("scores")
+    n = samples if isinstance(samples, int) else 0
     if how in ("solver", "reach"):
-        n = int(last.get("samples") or 0)
-        share = (last.get("scores") or {}).get(move)
+        share = scores.get(move) if isinstance(scores, Mapping) else None
         if isinstance(share, int | float) and n:
             return f"it scores {share:.2f} over {n} deals the bot thinks likely, solved with every hand shown"
         return f"it did best over {n} deals solved with every hand shown"
     if how == "alphamu":
-        return f"one plan for its next cards did best over {int(last.get('samples') or 0)} deals the bot thinks likely"
+        return f"one plan for its next cards did best over {n} deals the bot thinks likely"
     return _PLAIN_HOW.get(how, "") if isinstance(how, str) else ""

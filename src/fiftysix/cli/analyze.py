@@ -28,7 +28,7 @@ __all__ = ["BLUNDER", "MISTAKE", "AnalyzeError", "add_parser", "analyze_file", "
            "mark", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("analyze", help="what every card played in a record cost against the double-dummy best",
                        description="Replay a deal or match record and, for every card played, compare the "
                                    "points its side could still force after it (every hand known, double "
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def analyze_file(path: str, stdin: TextIO | None = None, engine: str | None = None,
-                 from_trick: int = 1) -> dict[str, Any]:
+                 from_trick: int = 1) -> dict[str, object]:
     """Read and analyse a record file.
 
     :raises AnalyzeError: with a message for the user.

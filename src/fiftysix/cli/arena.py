@@ -45,7 +45,7 @@ INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), once the partial summary is printed and written."""
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("arena", help="bots play duplicate deals against each other",
                        description="Play duplicate deals: every deal is played again with the teams' seats "
                                    "swapped (rotated for more teams), so luck cancels. Prints per bot the mean "
@@ -97,7 +97,7 @@ def duel_config(args: argparse.Namespace) -> ArenaConfig:
 
     :raises CliError: for bad arguments.
     """
-    rules: str | dict[str, Any] = (args.rules or DEFAULT_PRESET).strip()
+    rules: str | dict[str, object] = (args.rules or DEFAULT_PRESET).strip()
     if isinstance(rules, str) and rules.startswith("{"):
         try:
             rules = json.loads(rules)

@@ -5,14 +5,14 @@ another project's table) can seat it, and so our own bots exercise the protocol.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from ..bots import Bot
 from ..bots.protocol import CMD_PREFIX, bot_from_spec, run_bot
 from ..games import DEFAULT_GAME
 from .common import CliError, Io, bots_text, stderr_warn
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("bot", help="run a bot as an outside program (bot protocol on stdin/stdout)",
                        description="Run one of our bots as an outside program: it reads protocol messages "
                                    "(hello, move, event, deal_end, bye), one JSON object a line, on standard "
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
 
-    def factory(game: str) -> Any:
+    def factory(game: str) -> Bot:
         return bot_from_spec(spec, args.seed, game)
 
     return run_bot(factory, io.stdin, io.stdout, io.stderr)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..records import check_text
 from .common import Io, read_text
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("check", help="check records; print one JSON result line per file",
                        description="Check deal or match records. Prints one line of JSON per file; "
                                    "exit status 1 if any record is invalid.")
@@ -23,7 +23,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return run_check(args.files, io.stdout, io.stdin)
 
 
-def check_file(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
+def check_file(path: str, stdin: TextIO | None = None) -> dict[str, object]:
     """The check result of one file; an unreadable or non-UTF-8 file is an invalid result, not an error."""
     name = "standard input" if path == "-" else path
     try:

@@ -8,18 +8,20 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TextIO, TypeVar
 
 from ..bots import Bot, make_bot
+from ..core.deal import Deal
 from ..core.errors import FiftySixError, RulesError
 from ..core.meaning import Meaning, words_of
 from ..core.options import Rules
 from ..games import DEFAULT_PRESET, GAMES, resolve_rules
-from ..games.spec import GameSpec
+from ..games.spec import GameSpec, MatchLike
 from ..views import view
 from .render import can_show_symbols
 
 Warn = Callable[[str], None]
+R = TypeVar("R")
 
 
 class CliError(Exception):
@@ -139,7 +141,7 @@ def make_bots(names: Sequence[str], seed: int | None, game: str, skip: int | Non
     return out
 
 
-def ask_bot(bot: Bot, deal: Any, seat: int, match: Any | None, fallback: random.Random, warn: Warn) -> str:
+def ask_bot(bot: Bot, deal: Deal, seat: int, match: MatchLike | None, fallback: random.Random, warn: Warn) -> str:
     """One move of a computer player: it is given the seat's view only.  An illegal or malformed answer
     (or a crash) is replaced by a random legal move, with a warning."""
     v = view(deal, seat, match)
@@ -163,7 +165,7 @@ def ask_bot(bot: Bot, deal: Any, seat: int, match: Any | None, fallback: random.
     return choice
 
 
-def game_of_record(data: object) -> Any | None:
+def game_of_record(data: object) -> GameSpec | None:
     if isinstance(data, dict):
         name = data.get("game")
         if isinstance(name, str):
@@ -210,8 +212,8 @@ def load_json(path: str, stdin: TextIO | None = None) -> object:
         raise RecordFileError(f"{name}: malformed JSON: {e}") from None
 
 
-def write_result(result: Any, as_json: bool, ascii_only: bool, out: TextIO,
-                 text: Callable[[Any, bool], str]) -> None:
+def write_result(result: R, as_json: bool, ascii_only: bool, out: TextIO,
+                 text: Callable[[R, bool], str]) -> None:
     """Print a command's result: one JSON object, or ``text(result, symbols)`` with suit symbols where
     the terminal can show them."""
     if as_json:

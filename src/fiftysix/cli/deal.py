@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from typing import Any, TextIO
+from typing import TextIO
 
+from ..core.deal import Deal
+from ..core.options import Rules
+from ..games.spec import GameSpec
 from ..records import deal_record
 from .common import (
     DEFAULT_RULES,
@@ -27,7 +30,7 @@ from .common import (
 )
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("deal", help="play one deal with computer players and write its record",
                        description="Play one complete deal with computer players and write the deal record "
                                    "(JSON). The same seed gives the same record.")
@@ -44,8 +47,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return run_deal(game, rules, args.seed, args.dealer, args.bots, args.out, io.stdout, io.warn)
 
 
-def play_deal(game: Any, rules: Any, seed: int | None, dealer: int | None, bots_text: str | None,
-              warn: Warn) -> Any:
+def play_deal(game: GameSpec, rules: Rules, seed: int | None, dealer: int | None, bots_text: str | None,
+              warn: Warn) -> Deal:
     """Deal from ``seed`` and let the bots play it to the end; returns the finished deal.
 
     :raises CliError: for a bad dealer or bot list.
@@ -59,13 +62,14 @@ def play_deal(game: Any, rules: Any, seed: int | None, dealer: int | None, bots_
     fallback = random.Random(derived_seed(seed, 999))
     while not deal.is_over:
         seat = deal.to_move
+        assert seat is not None     # a deal not over has a seat to move
         bot = bots[seat]
         assert bot is not None
         deal.push(ask_bot(bot, deal, seat, None, fallback, warn))
     return deal
 
 
-def run_deal(game: Any, rules: Any, seed: int | None, dealer: int | None, bots_text: str | None,
+def run_deal(game: GameSpec, rules: Rules, seed: int | None, dealer: int | None, bots_text: str | None,
              out_path: str | None, stdout: TextIO, warn: Warn) -> int:
     deal = play_deal(game, rules, seed, dealer, bots_text, warn)
     text = json.dumps(deal_record(deal), ensure_ascii=False) + "\n"

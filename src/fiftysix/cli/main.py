@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..core.meaning import words_of
 from ..i18n import translate
@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover
 class Command:
     """A subcommand: how its arguments are declared and how it runs (returning the exit status)."""
 
-    add_parser: Callable[[Any], None]
+    add_parser: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]
     run: Callable[[argparse.Namespace, Io], int]
 
 

@@ -13,14 +13,16 @@ import random
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..core.cards import Card
+from ..core.deal import Deal
 from ..core.errors import FiftySixError, IllegalMoveError
 from ..core.meaning import N_, Meaning, words_of
 from ..core.moves import Call, Move, Reveal, TrumpChoice
+from ..core.options import Rules
+from ..games.spec import GameSpec, MatchLike
 from ..i18n import LANGUAGES, from_environment, localize, ntr, tr, translate
-from ..views import view
+from ..views import SeatView, view
 from .common import (
     DEFAULT_RULES,
     CliError,
@@ -78,7 +80,7 @@ class Quit(Exception):
 class TerminalGame:
     """One person at one seat of a match, the other seats played by bots."""
 
-    def __init__(self, game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,
+    def __init__(self, game: GameSpec, rules: Rules, human: int, seed: int | None, bots_text: str | None,
                  input_fn: InputFn, print_fn: PrintFn, warn: Warn, symbols: bool = True, lang: str = "en") -> None:
         n = rules.players
         if not 0 <= human < n:
@@ -96,7 +98,7 @@ class TerminalGame:
         names = bot_names(bots_text, n, human=human)
         self.bots = make_bots(names, seed, game.name, skip=human)   # by original seat
         self.fallback = random.Random(derived_seed(seed, 999))
-        self.match: Any = game.new_match(rules, seed=seed)
+        self.match: MatchLike = game.new_match(rules, seed=seed)
         self.me: int | None = human        # the person's seat in the current deal
 
     # -- output helpers -----------------------------------------------------------------------------
@@ -114,12 +116,13 @@ class TerminalGame:
     def legal(self, legal: Sequence[str], phase: object, limit: int = 16) -> str:
         return legal_summary(legal, str(phase), self.symbols, limit=limit, lang=self.lang)
 
-    def view_text(self, v: Any, deal: Any) -> list[str]:
+    def view_text(self, v: SeatView, deal: Deal) -> list[str]:
         return view_lines(v, self.call_seats(deal), self.symbols, self.side, lang=self.lang)
 
-    def view(self, deal: Any, seat: int | None) -> Any:
+    def view(self, deal: Deal, seat: int | None) -> SeatView:
         """The seat's view with the rules' meanings in the player's language."""
-        return localize(view(deal, seat, self.match), self.lang)
+        local: SeatView = localize(view(deal, seat, self.match), self.lang)     # the same fields, words translated
+        return local
 
     # -- the match ----------------------------------------------------------------------------------
     def run(self, max_deals: int | None = None) -> int:
@@ -156,7 +159,7 @@ class TerminalGame:
                          "Stopped after {n} deals as asked (--deals).", played))
         return 0
 
-    def _rules_json(self) -> dict[str, Any]:
+    def _rules_json(self) -> dict[str, object]:
         data = self.game.rules_to_json(self.rules, full=True)
         return data if isinstance(data, dict) else {}
 
@@ -165,7 +168,7 @@ class TerminalGame:
         return int(team_of[self.human]) if team_of is not None else None
 
     # -- one deal -----------------------------------------------------------------------------------
-    def play_deal(self, deal: Any, seats: Sequence[int]) -> None:
+    def play_deal(self, deal: Deal, seats: Sequence[int]) -> None:
         me = self.me
         self.say()
         facts = {"n": self.match.deal_number, "dealer": deal.dealer, "first": deal.first_hand, "me": me}
@@ -177,6 +180,7 @@ class TerminalGame:
             self.say_lines(self.view_text(self.view(deal, me), deal))
         while not deal.is_over:
             seat = deal.to_move
+            assert seat is not None     # a deal not over has a seat to move
             if seat == me:
                 move = self.ask_human(deal)
             else:
@@ -192,11 +196,11 @@ class TerminalGame:
                 self.say_lines(self.view_text(self.view(deal, me), deal))
 
     @staticmethod
-    def call_seats(deal: Any) -> list[int]:
+    def call_seats(deal: Deal) -> list[int]:
         """Who made each call: public, the whole table hears it."""
         return [s for s, m in deal.history if isinstance(m, Call)]
 
-    def announce(self, deal: Any, seat: int, move: Move, tricks_before: int) -> list[str]:
+    def announce(self, deal: Deal, seat: int, move: Move, tricks_before: int) -> list[str]:
         """What the table hears when ``seat`` makes ``move`` (public information only)."""
         who = Meaning(N_("seat {seat} (you)") if seat == self.me else N_("seat {seat}"), {"seat": seat})
         if isinstance(move, Call):
@@ -229,7 +233,7 @@ class TerminalGame:
             self.say()
             raise Quit from None
 
-    def ask_human(self, deal: Any) -> Move:
+    def ask_human(self, deal: Deal) -> Move:
         me = self.me
         assert me is not None
         while True:
@@ -284,7 +288,7 @@ class TerminalGame:
             return move
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play one seat in the terminal against computer players",
                        description="Play a match in the terminal: you hold one seat, computer players the "
                                    "others. Type ? at the prompt for help.")
@@ -335,7 +339,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                     symbols, lang)
 
 
-def run_play(game: Any, rules: Any, human: int, seed: int | None, bots_text: str | None,
+def run_play(game: GameSpec, rules: Rules, human: int, seed: int | None, bots_text: str | None,
              max_deals: int | None, input_fn: InputFn, print_fn: PrintFn, warn: Warn,
              symbols: bool = True, lang: str = "en") -> int:
     if max_deals is not None and max_deals < 1:

@@ -12,12 +12,13 @@ Every word is a message of the catalogue: ``lang`` (default English) puts it int
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..core.cards import SUITS, Card, Suit
 from ..core.errors import NotationError
 from ..core.meaning import N_, Meaning
 from ..i18n import DEFAULT, indian, ntr, tr, translate
+from ..views import SeatView
 
 SUIT_LETTERS = "SHDC"
 
@@ -128,7 +129,22 @@ def auction_lines(calls: Sequence[str], meanings: Sequence[str], seats: Sequence
     return out
 
 
-def contract_text(contract: Mapping[str, Any] | None, side_word: str = "team", lang: str = "en") -> str:
+def as_int(value: object) -> int:
+    """A number field of a checked record, result or view (0 where it is absent)."""
+    return value if isinstance(value, int) else 0
+
+
+def as_list(value: object) -> list[object]:
+    """A list field of a checked record, result or view (``[]`` where it is absent)."""
+    return list(value) if isinstance(value, list) else []
+
+
+def as_mapping(value: object) -> Mapping[str, object] | None:
+    """An object field of a checked record, result or view (``None`` where it is absent)."""
+    return value if isinstance(value, Mapping) else None
+
+
+def contract_text(contract: Mapping[str, object] | None, side_word: str = "team", lang: str = "en") -> str:
     """``31 no-trumps by seat 4 (team 0), doubled`` for either game's contract object."""
     if contract is None:
         return tr(lang, "none")
@@ -153,14 +169,14 @@ def contract_text(contract: Mapping[str, Any] | None, side_word: str = "team", l
     return text
 
 
-def trick_text(trick: Mapping[str, Any], players: int, symbols: bool = True, you: int | None = None,
+def trick_text(trick: Mapping[str, object], players: int, symbols: bool = True, you: int | None = None,
                notes: Mapping[int, str] | None = None, lang: str = "en") -> str:
     """``seat 4 led: 4 J♣  5 10♣  0 9♠ …`` plus ``→ seat 4 wins 6 points`` for a completed trick.
 
     :param notes: remarks to put before the card at that position (a hidden trump asked for).
     """
-    leader = int(trick["leader"])
-    cards = list(trick.get("cards") or [])
+    leader = as_int(trick["leader"])
+    cards = [str(c) for c in as_list(trick.get("cards"))]
     shown = []
     for i, c in enumerate(cards):
         seat = (leader + i) % players
@@ -171,13 +187,13 @@ def trick_text(trick: Mapping[str, Any], players: int, symbols: bool = True, you
             tr(lang, "seat {seat} to lead", seat=leader))
     if "winner" in trick and trick.get("winner") is not None:
         arrow = "→" if symbols else "->"
-        points = int(trick.get("points") or 0)
+        points = as_int(trick.get("points"))
         text += f"  {arrow} " + ntr(lang, "seat {seat} wins {n} point", "seat {seat} wins {n} points", points,
                                     seat=trick["winner"])
     return text
 
 
-def per_side(values: Sequence[Any], side_word: str = "team", signed: bool = False, lang: str = "en") -> str:
+def per_side(values: Sequence[object], side_word: str = "team", signed: bool = False, lang: str = "en") -> str:
     """``team 0: 20, team 1: 36``."""
     out = []
     for i, v in enumerate(values):
@@ -189,11 +205,11 @@ def per_side(values: Sequence[Any], side_word: str = "team", signed: bool = Fals
     return ", ".join(out)
 
 
-def result_lines(result: Mapping[str, Any], side_word: str = "team", lang: str = "en") -> list[str]:
+def result_lines(result: Mapping[str, object], side_word: str = "team", lang: str = "en") -> list[str]:
     """The end of a deal: card points, made or failed, and the score change."""
     out = []
-    contract = result.get("contract")
-    out.append(tr(lang, "Points: {points}", points=per_side(result.get("points") or [], side_word, lang=lang)))
+    contract = as_mapping(result.get("contract"))
+    out.append(tr(lang, "Points: {points}", points=per_side(as_list(result.get("points")), side_word, lang=lang)))
     ht = result.get("highest_trump")
     if isinstance(ht, Mapping):
         out.append(tr(lang, "Highest trump: {card} by seat {seat}", card=card_text(str(ht.get("card"))),
@@ -207,7 +223,7 @@ def result_lines(result: Mapping[str, Any], side_word: str = "team", lang: str =
     elif contract is None and result.get("complete"):
         out.append(tr(lang, "No contract: the deal was thrown in."))
     score = result.get("score")
-    if score is not None:
+    if isinstance(score, list):
         out.append(tr(lang, "Score: {score}", score=per_side(score, side_word, signed=True, lang=lang)))
     if not result.get("complete", True):
         out.append(tr(lang, "(the record stops here: the deal is not finished)"))
@@ -225,11 +241,11 @@ def phase_prompt(phase: object, lang: str = "en") -> str:
     return translate(PHASE_PROMPTS.get(str(phase), N_("your move")), lang)
 
 
-def scores_word(rules: Mapping[str, Any]) -> str:
+def scores_word(rules: Mapping[str, object]) -> str:
     return "tables" if rules.get("scoring") == "tables" else "points"
 
 
-def match_line(rules: Mapping[str, Any], scores: Sequence[Any], side_word: str = "team", lang: str = "en") -> str:
+def match_line(rules: Mapping[str, object], scores: Sequence[object], side_word: str = "team", lang: str = "en") -> str:
     """``Match tables: team 0: 12, team 1: 12`` (or ``Match points:`` for a points match)."""
     shown = per_side(scores, side_word, lang=lang)
     return (tr(lang, "Match tables: {scores}", scores=shown) if scores_word(rules) == "tables" else
@@ -263,7 +279,7 @@ def legal_summary(legal: Sequence[str], phase: str | None, symbols: bool = True,
                                                      "({n} more; type 'legal' to see all)", len(shown) - limit)
 
 
-def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, symbols: bool = True,
+def view_lines(v: SeatView, call_seats: Sequence[int] | None = None, symbols: bool = True,
                side_word: str = "team", full_auction: bool | None = None, lang: str = "en") -> list[str]:
     """What a seat sees, drawn from its view alone: the table state, the hand sorted by suit, the auction
     with meanings, the contract and trumps, the current and last trick, card points and the match score.
@@ -272,8 +288,8 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
         go round in seat order from first hand.
     :param full_auction: list every call with its meaning (default: while the auction is on).
     """
-    rules: Mapping[str, Any] = v.get("rules") or {}
-    n = len(v.get("hand_sizes") or []) or int(rules.get("players", 0) or 0)
+    rules = as_mapping(v.get("rules")) or {}
+    n = len(v.get("hand_sizes") or []) or as_int(rules.get("players"))
     seat = v.get("seat")
     phase = v.get("phase")
     out = _head_lines(v, rules, side_word, lang)
@@ -297,7 +313,7 @@ def view_lines(v: Mapping[str, Any], call_seats: Sequence[int] | None = None, sy
     return out
 
 
-def _head_lines(v: Mapping[str, Any], rules: Mapping[str, Any], side_word: str, lang: str) -> list[str]:
+def _head_lines(v: SeatView, rules: Mapping[str, object], side_word: str, lang: str) -> list[str]:
     """The deal's number, the preset, who you are and the dealer on one line; the match score below."""
     seat = v.get("seat")
     head = []
@@ -308,15 +324,17 @@ def _head_lines(v: Mapping[str, Any], rules: Mapping[str, Any], side_word: str, 
     if preset:
         head.append(str(preset))
     if seat is not None:
-        head.append(tr(lang, "you are {seat}", seat=seat_name(seat, None, rules.get("team_of"), side_word, lang)))
+        team_of = rules.get("team_of")
+        team_of = [as_int(t) for t in team_of] if isinstance(team_of, list) else None
+        head.append(tr(lang, "you are {seat}", seat=seat_name(seat, None, team_of, side_word, lang)))
     head.append(tr(lang, "dealer seat {seat}", seat=v.get("dealer")))
     out = [" | ".join(head)]
     if isinstance(match, Mapping) and match.get("scores") is not None:
-        out.append(match_line(rules, match["scores"], side_word, lang))
+        out.append(match_line(rules, as_list(match["scores"]), side_word, lang))
     return out
 
 
-def _auction_view_lines(v: Mapping[str, Any], n: int, call_seats: Sequence[int] | None, full_auction: bool,
+def _auction_view_lines(v: SeatView, n: int, call_seats: Sequence[int] | None, full_auction: bool,
                         lang: str) -> list[str]:
     """Every call with its meaning and seat, or the calls on one line."""
     calls = list(v.get("auction") or [])
@@ -331,7 +349,7 @@ def _auction_view_lines(v: Mapping[str, Any], n: int, call_seats: Sequence[int] 
             *auction_lines(calls, meanings, call_seats, you=v.get("seat"), indent="  ", lang=lang)]
 
 
-def _contract_view_lines(v: Mapping[str, Any], side_word: str, lang: str) -> list[str]:
+def _contract_view_lines(v: SeatView, side_word: str, lang: str) -> list[str]:
     """The contract and the trumps as this seat knows them."""
     contract = v.get("contract")
     if contract is None:
@@ -346,7 +364,7 @@ def _contract_view_lines(v: Mapping[str, Any], side_word: str, lang: str) -> lis
     return out
 
 
-def _turn_lines(v: Mapping[str, Any], symbols: bool, lang: str) -> list[str]:
+def _turn_lines(v: SeatView, symbols: bool, lang: str) -> list[str]:
     """Whose move it is: yours with the legal moves, or another seat's."""
     to_move = v.get("to_move")
     if to_move is None:

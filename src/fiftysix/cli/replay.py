@@ -9,13 +9,17 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..core.cards import Card
+from ..core.deal import Deal
 from ..core.moves import Call, Claim, Discard, Reveal, TrumpChoice
+from ..core.options import Rules
+from ..games.spec import GameSpec
 from ..records import check, read_deal
 from .common import Io, RecordFileError, game_of_record, load_json
 from .render import (
+    as_list,
     auction_lines,
     can_show_symbols,
     cards_line,
@@ -29,18 +33,18 @@ from .render import (
 )
 
 
-def _team_of(rules: Any) -> tuple[int, ...] | None:
+def _team_of(rules: Rules) -> tuple[int, ...] | None:
     team_of = getattr(rules, "team_of", None)
     return tuple(team_of) if team_of is not None else None
 
 
-def _trump_word(game: Any, deal: Any) -> str:
+def _trump_word(game: GameSpec, deal: Deal) -> str:
     """The trump as the table sees it once turned up (public after a reveal)."""
     shown = game.view_extra(deal, None).get("trump")
     return strain_words(shown) if shown is not None else "turned up"
 
 
-def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[str, Any],
+def deal_lines(game: GameSpec, deal: Deal, result: Mapping[str, object], record: Mapping[str, object],
                symbols: bool = True) -> list[str]:
     """The whole story of one replayed deal."""
     side = getattr(game, "side_word", "team")
@@ -54,13 +58,13 @@ def deal_lines(game: Any, deal: Any, result: Mapping[str, Any], record: Mapping[
     out += ["", _contract_line(result, side)]
     other_lines, notes = _other_moves(game, deal, symbols)
     out += other_lines
-    out += _play_lines(deal, list(result.get("tricks") or []), notes, symbols)
+    out += _play_lines(deal, _mappings(result.get("tricks")), notes, symbols)
     out.append("")
     out += result_lines(result, side)
     return out
 
 
-def _hand_lines(deal: Any, record: Mapping[str, Any], side: str, symbols: bool) -> list[str]:
+def _hand_lines(deal: Deal, record: Mapping[str, object], side: str, symbols: bool) -> list[str]:
     """Each seat's hand as dealt (the dealer marked), and the kitty if the record has one."""
     team_of = _team_of(deal.rules)
     out = []
@@ -71,19 +75,19 @@ def _hand_lines(deal: Any, record: Mapping[str, Any], side: str, symbols: bool) 
         out.append(f"  {label + ':':<24} {hand_by_suit([str(c) for c in hand], symbols)}")
     kitty = record.get("kitty")
     if kitty is not None:
-        kitty_cards = kitty.split() if isinstance(kitty, str) else [str(c) for c in kitty]
+        kitty_cards = kitty.split() if isinstance(kitty, str) else [str(c) for c in as_list(kitty)]
         out.append(f"  {'kitty:':<24} {hand_by_suit(kitty_cards, symbols)}")
     return out
 
 
-def _contract_line(result: Mapping[str, Any], side: str) -> str:
+def _contract_line(result: Mapping[str, object], side: str) -> str:
     contract = result.get("contract")
-    if contract is not None:
+    if isinstance(contract, Mapping):
         return f"Contract: {contract_text(contract, side)}"
     return "Contract: none (nobody bid)" if result.get("complete") else "Contract: not decided yet"
 
 
-def _other_moves(game: Any, deal: Any, symbols: bool) -> tuple[list[str], dict[tuple[int, int], str]]:
+def _other_moves(game: GameSpec, deal: Deal, symbols: bool) -> tuple[list[str], dict[tuple[int, int], str]]:
     """Moves that are neither calls nor cards: trumps, discards and claims as lines of their own; a reveal as
     a note on the trick (number, position in it) where it came."""
     out: list[str] = []
@@ -108,7 +112,8 @@ def _other_moves(game: Any, deal: Any, symbols: bool) -> tuple[list[str], dict[t
     return out, notes
 
 
-def _play_lines(deal: Any, tricks: list[Any], notes: dict[tuple[int, int], str], symbols: bool) -> list[str]:
+def _play_lines(deal: Deal, tricks: list[Mapping[str, object]], notes: dict[tuple[int, int], str],
+                symbols: bool) -> list[str]:
     """The tricks played, with their notes, and the trick under way (nothing before the first card)."""
     if not tricks and not deal.trick_cards:
         return []
@@ -127,7 +132,12 @@ def _play_lines(deal: Any, tricks: list[Any], notes: dict[tuple[int, int], str],
     return out
 
 
-def replay_lines(data: Mapping[str, Any], result: Mapping[str, Any], symbols: bool = True) -> list[str]:
+def _mappings(value: object) -> list[Mapping[str, object]]:
+    """A list field of objects (tricks, deals) of a checked record or result."""
+    return [item for item in as_list(value) if isinstance(item, Mapping)]
+
+
+def replay_lines(data: Mapping[str, object], result: Mapping[str, object], symbols: bool = True) -> list[str]:
     """The replay of a checked, valid deal or match record."""
     game = game_of_record(data)
     assert game is not None
@@ -135,14 +145,14 @@ def replay_lines(data: Mapping[str, Any], result: Mapping[str, Any], symbols: bo
         deal = read_deal(data)
         return deal_lines(game, deal, result, data, symbols)
     rules = game.rules_from_json(data.get("rules"))
-    records = list(data["deals"])
+    records = _mappings(data["deals"])
     first = records[0].get("dealer") if records else 0
     match = game.new_match(rules, first_dealer=first if isinstance(first, int) else 0)
     side = getattr(game, "side_word", "team")
     out = [f"Match of {len(records)} deal(s)"]
     for i, record in enumerate(records):
         deal = read_deal(record, match)
-        deal_result = result["deals"][i]
+        deal_result = _mappings(result["deals"])[i]
         out.append("")
         out.append(f"=== Deal {i + 1} ===")
         out += deal_lines(game, deal, deal_result, record, symbols)
@@ -155,11 +165,11 @@ def replay_lines(data: Mapping[str, Any], result: Mapping[str, Any], symbols: bo
     if match.over:
         out.append(f"The match is over: {match.end_reason}. Winner: {side} {winner}.")
     else:
-        out.append(f"The match is not over yet; standings {per_side(list(result.get('standings') or []), side)}.")
+        out.append(f"The match is not over yet; standings {per_side(as_list(result.get('standings')), side)}.")
     return out
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="show a record in the terminal, trick by trick",
                        description="Show a deal or match record: hands, the auction with each call's meaning, "
                                    "the contract, every trick, the result and the score.")

@@ -9,10 +9,9 @@ that the side to move can force from the cards still to be played, with every ha
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..analysis import SolveError, solve_record
+from ..analysis import SolveError, SolveResult, solve_record
 from ..core.cards import Card
 from ..games import GAMES
 from .common import Io, RecordFileError, load_json, write_result
@@ -20,7 +19,7 @@ from .common import Io, RecordFileError, load_json, write_result
 __all__ = ["SolveError", "add_parser", "format_result", "run", "solve_record", "solve_record_file"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("solve", help="the double-dummy value of every legal card at a record's position",
                        description="Replay a deal record to its current position and print, for every legal "
                                    "card of the seat to move, the points its side can force from the cards "
@@ -44,7 +43,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return 0
 
 
-def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None = None) -> dict[str, Any]:
+def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None = None) -> SolveResult:
     """Read, replay and solve a record file.
 
     :raises SolveError: with a message for the user.
@@ -56,7 +55,7 @@ def solve_record_file(path: str, stdin: TextIO | None = None, engine: str | None
     return solve_record(data, engine)
 
 
-def format_result(r: Mapping[str, Any], symbols: bool = True) -> str:
+def format_result(r: SolveResult, symbols: bool = True) -> str:
     """The solve result as a table for people."""
     def show(text: str) -> str:
         return Card.parse(text).pretty if symbols else text

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy as _copy
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, NotRequired, Protocol, TypedDict
 
 from .cardbits import CardBits
 from .cards import Card
@@ -32,7 +32,7 @@ from .errors import (
 from .meaning import N_, Meaning
 from .moves import Call, Move
 from .options import Rules
-from .tricks import Trick
+from .tricks import Trick, TrickJSON
 
 AUCTION = "auction"
 DISCARD = "discard"
@@ -52,6 +52,18 @@ class Contract(Protocol):
         ...
 
 
+class DealResult(TypedDict):
+    """A deal's result as ``fiftysix check`` prints it, without ``valid`` (records.md)."""
+
+    complete: bool
+    contract: dict[str, object] | None
+    tricks: list[TrickJSON]
+    points: list[int]
+    made: bool | None
+    score: list[int] | None
+    highest_trump: NotRequired[dict[str, object] | None]   # 55: the highest trump played, its seat and card
+
+
 class Deal(ABC):
     """One deal of a trick-taking game with an auction.
 
@@ -69,7 +81,7 @@ class Deal(ABC):
     BITS: ClassVar[CardBits]
     """How the game lays its cards out as bits."""
     COPIES: ClassVar[int] = 1
-    _bit: ClassVar[Any]
+    _bit: ClassVar[tuple[int, ...]]
     """``BITS.bit``, looked up once per class (see ``__init_subclass__``)."""
     phase: str
     to_move: int | None
@@ -78,7 +90,7 @@ class Deal(ABC):
     points: list[int]
     """Card points taken so far, per team or side."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         # a class attribute, not one per deal: a deal keeps few attributes (28; tests/games/test_engine_paths.py)
         # because CPython reads them fast only while there are fewer than 30 (a 30th cost 9% of the play's
@@ -217,8 +229,28 @@ class Deal(ABC):
         """
 
     @abstractmethod
-    def result(self) -> dict[str, Any]:
+    def result(self) -> DealResult:
         """The deal's result as ``fiftysix check`` prints it (records.md)."""
+
+    # -- what a record is read and written with (records.py) --------------------------------------------
+    @abstractmethod
+    def parse_call(self, text: str) -> Call:
+        """Read a call of the auction.
+
+        :raises NotationError: if the text is no call of the game.
+        """
+
+    @abstractmethod
+    def play_texts(self) -> list[str]:
+        """The record's ``play`` field."""
+
+    @abstractmethod
+    def over_text(self) -> str:
+        """Why no card may be played once the deal is over, in words."""
+
+    @abstractmethod
+    def not_ready_text(self) -> str:
+        """Why no card may be played yet after the auction (trumps or a discard awaited), in words."""
 
     # -- the transition function -----------------------------------------------------------------------
     def _finish(self) -> None:
@@ -306,7 +338,7 @@ class Deal(ABC):
         """An independent copy: moves pushed on one never show in the other."""
         return _copy.deepcopy(self)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+    def __deepcopy__(self, memo: dict[int, object]) -> Deal:
         # setattr (not the new object's __dict__) keeps the copy's attributes in CPython's fast layout
         new = object.__new__(type(self))
         shared, flat, objects, caches = self._SHARED, self._FLAT, self._FLAT_OBJECTS, self._CACHES

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Generic, TypeVar
+
+from .options import Rules
+
+R = TypeVar("R", bound=Rules)
 
 
-class MatchBase:
+class MatchBase(Generic[R]):
     """Deal after deal with a rotating dealer.  Each game adds how a deal is booked and when it ends.
 
     :ivar rules: the match's rules; :ivar deal_rules: the rules of the next deal (56 re-seats survivors).
@@ -17,7 +21,7 @@ class MatchBase:
     :ivar winner: once :attr:`over`, the winning team or side (``None`` for a draw).
     """
 
-    def __init__(self, rules: Any, standings: list[int], first_dealer: int | None, seed: int | None) -> None:
+    def __init__(self, rules: R, standings: list[int], first_dealer: int | None, seed: int | None) -> None:
         self.rules = rules
         self.deal_rules = rules
         self.rng = random.Random(seed)

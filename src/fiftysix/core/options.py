@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from .errors import RulesError
 from .meaning import Meaning
@@ -19,8 +19,8 @@ R = TypeVar("R")
 
 def resolve_rules(
     cls: type[R],
-    presets: Mapping[str, Mapping[str, Any]],
-    choices: Mapping[str, tuple[Any, ...]],
+    presets: Mapping[str, Mapping[str, object]],
+    choices: Mapping[str, tuple[object, ...]],
     data: object,
     default_preset: str,
 ) -> R:
@@ -43,7 +43,7 @@ def resolve_rules(
     if name not in presets:
         raise RulesError(Meaning("unknown preset {name}; presets are {presets}",
                                  {"name": repr(name), "presets": ", ".join(presets)}))
-    values: dict[str, Any] = dict(presets[name])
+    values: dict[str, object] = dict(presets[name])
     for key, value in overrides.items():
         if key not in choices:
             raise RulesError(Meaning("unknown option {key}; options are {options}",
@@ -58,11 +58,11 @@ def resolve_rules(
     return cls(**values)
 
 
-_RULES_JSON: dict[tuple[int, bool], tuple[Any, object]] = {}   # (id, full) -> (rules, JSON)
-_BY_VALUE: dict[tuple[Any, bool], object] = {}
+_RULES_JSON: dict[tuple[int, bool], tuple[Rules, object]] = {}   # (id, full) -> (rules, JSON)
+_BY_VALUE: dict[tuple[Rules, bool], object] = {}
 
 
-def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool = False) -> object:
+def rules_json(rules: Rules, presets: Mapping[str, Mapping[str, object]], full: bool = False) -> object:
     """The ``rules`` field for a record: the preset name alone, or the preset and what differs.
 
     With ``full`` every option is listed (as views do).  Made once per rules object: every view and message
@@ -82,21 +82,24 @@ def rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool 
     return found[1]
 
 
-def _rules_json(rules: Any, presets: Mapping[str, Mapping[str, Any]], full: bool) -> object:
-    base = presets[rules.preset]
+def _rules_json(rules: Rules, presets: Mapping[str, Mapping[str, object]], full: bool) -> object:
+    preset = rules.preset
+    if not dataclasses.is_dataclass(rules):     # each game's options are a dataclass: their fields are the options
+        raise TypeError(f"rules must be a dataclass, not {type(rules).__name__}")
+    base = presets[preset]
     fields = [f for f in dataclasses.fields(rules) if f.init and f.name != "preset"]
     defaults = {f.name: f.default for f in fields}
-    out: dict[str, Any] = {"preset": rules.preset}
+    out: dict[str, object] = {"preset": preset}
     for f in fields:
         value = getattr(rules, f.name)
         if full or value != base.get(f.name, defaults[f.name]):
             out[f.name] = value
     if not full and len(out) == 1:
-        return rules.preset
+        return preset
     return out
 
 
-def allows(allowed: tuple[Any, ...], value: object) -> bool:
+def allows(allowed: tuple[object, ...], value: object) -> bool:
     """Whether an option's choices allow ``value``: a listed value of the same type, or an ``int`` in a listed
     ``range`` (a range stands for its numbers without holding them all: ``target`` allows 1 to 99,999).
     bool is an int in Python; options that want numbers never take true/false."""
@@ -109,8 +112,8 @@ def allows(allowed: tuple[Any, ...], value: object) -> bool:
     return False
 
 
-def _shown(allowed: tuple[Any, ...]) -> str:
-    def one(a: Any) -> str:
+def _shown(allowed: tuple[object, ...]) -> str:
+    def one(a: object) -> str:
         if type(a) is range:
             return f"{a.start}-{a.stop - 1}"
         return "null" if a is None else str(a).lower() if isinstance(a, bool) else str(a)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypedDict
 
 from ..core.cards import Card
 from ..core.errors import NotationError
@@ -103,9 +103,31 @@ def read_common(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observ
     return Observation(**common_reading(view, game, rules, ranks))
 
 
-def common_reading(view: JSONObject, game: str, rules: Rules, ranks: str) -> dict[str, Any]:
+class ObservationFields(TypedDict):
+    """The fields of :class:`Observation` by name (what :func:`common_reading` reads of any game's view)."""
+
+    game: str
+    rules: Rules
+    seat: int | None
+    dealer: int
+    phase: str
+    to_move: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    auction: tuple[str, ...]
+    tricks: tuple[TrickSeen, ...]
+    trick: TrickSeen | None
+    points: tuple[int, ...]
+    legal: tuple[str, ...] | None
+    trump_text: str | None
+    contract_team: int | None
+    contract_value: int
+    view: JSONObject
+
+
+def common_reading(view: JSONObject, game: str, rules: Rules, ranks: str) -> ObservationFields:
     """The fields every game's observation has, by name, to build the game's observation from in one go (a
-    bot reads a view at every decision; ``Any``: each field has the type :class:`Observation` declares).
+    bot reads a view at every decision).
 
     :raises ValueError: if the view is not a view of ``game`` or a field is malformed.
     """
@@ -123,25 +145,25 @@ def common_reading(view: JSONObject, game: str, rules: Rules, ranks: str) -> dic
     contract = view.get("contract")
     trump = view.get("trump")
     legal = view.get("legal")
-    return dict(
-        game=game,
-        rules=rules,
-        seat=seat,
-        dealer=_int(view, "dealer"),
-        phase=str(view.get("phase")),
-        to_move=_opt_int(view, "to_move"),
-        hand=tuple(map(card, _texts(view.get("hand")))) if seat is not None else (),
-        hand_sizes=_ints(view.get("hand_sizes")),
-        auction=_texts(view.get("auction")),
-        tricks=tuple(trick(t, True) for t in tricks_data) if isinstance(tricks_data, list) else (),
-        trick=trick(view["trick"], False) if view.get("trick") else None,
-        points=_ints(view.get("points")),
-        legal=_texts(legal) if isinstance(legal, list) else None,
-        trump_text=trump if isinstance(trump, str) else None,
-        contract_team=_opt_int(contract, "team") if isinstance(contract, Mapping) else None,
-        contract_value=(_opt_int(contract, "value") or 0) if isinstance(contract, Mapping) else 0,
-        view=view,
-    )
+    return {
+        "game": game,
+        "rules": rules,
+        "seat": seat,
+        "dealer": _int(view, "dealer"),
+        "phase": str(view.get("phase")),
+        "to_move": _opt_int(view, "to_move"),
+        "hand": tuple(map(card, _texts(view.get("hand")))) if seat is not None else (),
+        "hand_sizes": _ints(view.get("hand_sizes")),
+        "auction": _texts(view.get("auction")),
+        "tricks": tuple(trick(t, True) for t in tricks_data) if isinstance(tricks_data, list) else (),
+        "trick": trick(view["trick"], False) if view.get("trick") else None,
+        "points": _ints(view.get("points")),
+        "legal": _texts(legal) if isinstance(legal, list) else None,
+        "trump_text": trump if isinstance(trump, str) else None,
+        "contract_team": _opt_int(contract, "team") if isinstance(contract, Mapping) else None,
+        "contract_value": (_opt_int(contract, "value") or 0) if isinstance(contract, Mapping) else 0,
+        "view": view,
+    }
 
 
 def common_fields(base: Observation) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import json
 import random
 import re
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,7 @@ _SAMPLERS: OrderedDict[str, Sampler] = OrderedDict()
 _KEEP = 32     # samplers kept: a search resamples one view many times, and reading a view costs most
 
 
-def sample_deal(seat_view: dict[str, Any], rng: random.Random) -> Deal:
+def sample_deal(seat_view: Mapping[str, object], rng: random.Random) -> Deal:
     """A deal consistent with one seat's view, at the view's position (the game's deal sampler, reached
     through its :class:`~fiftysix.games.spec.GameSpec`).  What the calls claim is a convention, not a fact of
     the view (a random player bids anything), so it is not asked for: only the facts (the cards seen, the voids
@@ -53,7 +54,7 @@ def sample_deal(seat_view: dict[str, Any], rng: random.Random) -> Deal:
     key = json.dumps(seat_view, sort_keys=True)
     sampler = _SAMPLERS.get(key)
     if sampler is None:
-        game = GAMES[seat_view["game"]]
+        game = GAMES[str(seat_view["game"])]
         sampler = _SAMPLERS[key] = game.sampler(game.observe(seat_view), use_bids=False)
         if len(_SAMPLERS) > _KEEP:
             _SAMPLERS.popitem(last=False)
@@ -85,7 +86,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _preset_of(params: dict[str, Any] | None) -> str:
+def _preset_of(params: Mapping[str, object] | None) -> str:
     """:raises ValueError: for a preset that is not a string."""
     value = (params or {}).get("preset", DEFAULT_PRESET)
     if not isinstance(value, str):
@@ -104,7 +105,7 @@ def rules_text(rules: object) -> str:
     return ";".join(f"{k}:{v if isinstance(v, str) else json.dumps(v)}" for k, v in rules.items())
 
 
-def _read_rules_text(text: str) -> dict[str, Any]:
+def _read_rules_text(text: str) -> dict[str, object]:
     """:raises ValueError: for a text that is neither a JSON object nor ``key:value;...``."""
     text = text.strip().strip("\"'")
     if text.startswith("{"):
@@ -116,7 +117,7 @@ def _read_rules_text(text: str) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ValueError(f"rules must be a JSON object, not {text!r}")
         return data
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for part in filter(None, text.split(";")):
         key, sep, value = part.partition(":")
         if not sep:
@@ -132,7 +133,7 @@ def _read_rules_text(text: str) -> dict[str, Any]:
     return out
 
 
-def _rules_of(params: dict[str, Any] | None) -> str | dict[str, Any]:
+def _rules_of(params: Mapping[str, object] | None) -> str | dict[str, object]:
     """The preset name, or the rules object of the ``rules`` parameter.
 
     :raises ValueError: for a preset or rules parameter of the wrong form.
@@ -189,7 +190,7 @@ class FiftySixGame(pyspiel.Game):
     :raises ValueError: for a dealer that is not a seat.
     """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
         dealer = (params or {}).get("dealer", -1)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer < -1:
             raise ValueError(f"dealer must be -1 (the last seat) or a seat 0, 1, ..., not {dealer!r}")
@@ -209,7 +210,7 @@ class FiftySixGame(pyspiel.Game):
             utility_sum=0.0 if zero else None,
             max_game_length=enc.max_moves)
         rules_json = enc.rules_json
-        own: dict[str, Any] = ({"preset": f'"{rules_json}"'} if isinstance(rules_json, str)
+        own: dict[str, object] = ({"preset": f'"{rules_json}"'} if isinstance(rules_json, str)
                                else {"rules": f'"{rules_text(rules_json)}"'})
         if dealer >= 0:
             own["dealer"] = dealer
@@ -218,7 +219,7 @@ class FiftySixGame(pyspiel.Game):
     def new_initial_state(self) -> FiftySixState:
         return FiftySixState(self)
 
-    def state_from_record(self, record: dict[str, Any]) -> FiftySixState:
+    def state_from_record(self, record: Mapping[str, object]) -> FiftySixState:
         """The state at the position a deal record leaves its deal (reset to a chosen deal).
 
         :raises RecordError: for a record that does not replay.
@@ -338,7 +339,7 @@ class FiftySixState(pyspiel.State):
         # the chance outcomes as dealt: a record holds each hand sorted, and history() must survive
         return json.dumps({"record": record, "pending": pending, "dealing": t.dealt_kinds}, separators=(",", ":"))
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> dict[str, object]:
         """The deal as a deal record (``records.md``).
 
         :raises ValueError: while dealing or in the middle of a 55 discard.
@@ -384,7 +385,7 @@ def _replay(state: FiftySixState, hands: list[list[Card]], kitty: list[Card], mo
             state.apply_action(action)
 
 
-def state_from_view(game: FiftySixGame, seat_view: dict[str, Any], rng: random.Random) -> FiftySixState:
+def state_from_view(game: FiftySixGame, seat_view: Mapping[str, object], rng: random.Random) -> FiftySixState:
     """A state of ``game`` that the view's seat cannot tell from the real one: the hidden cards drawn by the
     game's deal sampler, the moves those of the view.
 
@@ -440,7 +441,7 @@ class SpielBot:
         return state.action_to_string(seat, action)  # type: ignore[no-any-return]
 
 
-def _plain_view(t: Table, seat: int) -> dict[str, Any]:
+def _plain_view(t: Table, seat: int) -> dict[str, object]:
     from ..views import view
 
     assert t.deal is not None

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -31,6 +33,10 @@ from .table import Encoding, Table, record_actions, table_record
 from .vector import VectorEnv
 
 OBS_HIGH = 64.0    # no count, size or point total a view shows comes near this
+
+
+AgentObservation = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
+"""What ``observe`` gives an agent: ``observation`` (float32) and ``action_mask`` (int8)."""
 
 
 class FiftySixEnv(AECEnv):
@@ -75,7 +81,7 @@ class FiftySixEnv(AECEnv):
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """A new deal shuffled from ``seed``; or, with ``options={"record": record}``, the deal of a deal record
         (``records.md``) at the position the record leaves it (reset to a chosen deal).
 
@@ -111,7 +117,7 @@ class FiftySixEnv(AECEnv):
             assert deal.to_move is not None
             self.agent_selection = self.possible_agents[deal.to_move]
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> AgentObservation:
         seat = self._seat(agent)
         tensor = np.zeros(self.enc.obs_layout.size, np.float32)
         self.table.fill(tensor, seat, perfect_recall=False)
@@ -146,7 +152,7 @@ class FiftySixEnv(AECEnv):
             return None
         return text
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The deal as it stands, as a deal record (``records.md``: JSON)."""
         return table_record(self.table)
 
@@ -204,7 +210,7 @@ class VectorTableEnv(AECEnv):
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """:raises ValueError: for a record of other rules or another dealer (other options are ignored)."""
         record = _record_option(options)
         _, info = self.vec.reset(seed=seed)
@@ -225,7 +231,7 @@ class VectorTableEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[deal.to_move]
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> AgentObservation:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.vec.num_actions, np.int8)
         if self.vec.deals[0].to_move == seat:
@@ -256,7 +262,7 @@ class VectorTableEnv(AECEnv):
             return None
         return text
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The deal as it stands, as a deal record (``records.md``: JSON)."""
         return self.vec.record(0)
 
@@ -285,7 +291,7 @@ def _rules(preset: str, rules: object) -> object:
     return rules
 
 
-def _record_option(options: dict[str, Any] | None) -> dict[str, Any] | None:
+def _record_option(options: Mapping[str, object] | None) -> dict[str, object] | None:
     if not options or "record" not in options:
         return None     # other options are ignored (PettingZoo's api_test passes one)
     record = options["record"]
@@ -294,7 +300,7 @@ def _record_option(options: dict[str, Any] | None) -> dict[str, Any] | None:
     return record
 
 
-def table_from_record(enc: Encoding, record: dict[str, Any]) -> Table:
+def table_from_record(enc: Encoding, record: Mapping[str, object]) -> Table:
     """The table of a deal record's deal at the position the record leaves it.
 
     :raises RecordError: for a record that does not replay.

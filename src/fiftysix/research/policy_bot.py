@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from ..bots.base import Seen, view_json
+from ..bots.base import Seen, legal_moves, view_json
 from ..bots.protocol import run_bot
 from .table import Encoding
 from .train import Policy
@@ -34,9 +34,7 @@ class PolicyBot:
 
     def choose(self, seen: Seen) -> str:
         v = dict(view_json(seen))
-        legal = list(v.get("legal") or ())
-        if not legal:
-            raise ValueError("the view has no legal moves: it is not this seat's turn")
+        legal = legal_moves(v)
         actions = [self.enc.text_action(t, str(v["phase"])) for t in legal]
         mask = np.zeros((1, self.enc.num_actions), np.bool_)
         mask[0, actions] = True

@@ -139,7 +139,7 @@ class Encoding:
                                    Piece("tricks_leader", (self.tricks, n)), Piece("tricks", (self.tricks, n, k))])
         self.obs_layout = Layout([*common, Piece("played", (n, k)), Piece("recent_calls", (n, self.call_width))])
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self     # immutable once built: states share it
 
     def _utility_range(self) -> tuple[float, float, bool]:
@@ -420,7 +420,7 @@ def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Ca
     return [enc.kind_of[str(c)] for h in hands for c in sorted(h)] + [enc.kind_of[str(c)] for c in sorted(kitty)]
 
 
-def record_actions(enc: Encoding, record: dict[str, Any]) -> list[int]:
+def record_actions(enc: Encoding, record: Mapping[str, object]) -> list[int]:
     """The actions, chance's then the players', that reach the position a deal record leaves its deal at.
 
     :raises RecordError: for a record that does not replay.
@@ -444,7 +444,7 @@ def record_actions(enc: Encoding, record: dict[str, Any]) -> list[int]:
     return actions
 
 
-def table_record(table: Table) -> dict[str, Any]:
+def table_record(table: Table) -> dict[str, object]:
     """The table's deal as a deal record (``records.md``).
 
     :raises ValueError: while the cards are dealt or a discard is made card by card (a record holds whole

@@ -84,7 +84,7 @@ their subtree instead of the cards left (no change, also on the ten heaviest dea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from ..core.cards import Card
 from .position import Position, PositionError
@@ -103,7 +103,17 @@ def kernel_available() -> bool:
     return True
 
 
-def _engine(engine: str | None) -> Any:
+class _Engine(Protocol):
+    """What each engine module gives (:mod:`.fast`, :mod:`.reference`)."""
+
+    def solve(self, position: Position) -> int: ...
+
+    def card_values(self, position: Position) -> dict[Card, int]: ...
+
+    def can_reach(self, position: Position, team: int, target: int) -> bool: ...
+
+
+def _engine(engine: str | None) -> _Engine:
     if engine is None:
         engine = "kernel" if kernel_available() else "reference"
     if engine == "kernel":

@@ -7,9 +7,19 @@ Fitted by ``bench/fit_pimc56.py`` on deals played out by the ``rules`` bot with 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
+
+class ContractWeights(TypedDict):
+    """One table shape's model: the weights of the suit and no-trumps features and each one's rms error."""
+
+    suit: tuple[float, ...]
+    nt: tuple[float, ...]
+    rms_suit: float
+    rms_nt: float
+
+
+WEIGHTS: dict[tuple[int, int, int], ContractWeights] = {
     (6, 48, 2): {  # 56-6, 4000 deals, 421 s
         "suit": (4.095, 1.110, 5.701, 3.314, 0.740, 2.609, 0.036, -0.325, 1.290, 1.615, 1.286, 0.098, -2.123),
         "nt": (1.791, 5.184, 0.949, -0.096, -0.543, 0.895, 1.126, 0.265, 0.588),
@@ -53,7 +63,7 @@ WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
 }
 
 
-SOLVER_WEIGHTS: dict[tuple[int, int, int], dict[str, Any]] = {
+SOLVER_WEIGHTS: dict[tuple[int, int, int], ContractWeights] = {
     (6, 48, 2): {  # 56-6, 800 deals, solver labels, 3556 s
         "suit": (-20.751, 2.208, 10.829, 3.256, 0.402, 4.721, 0.160, -0.275, 1.862, 1.932, 11.554, 0.148, -2.139),
         "nt": (-23.783, 9.826, 0.734, 0.180, -0.357, 0.235, 13.967, 0.269, 0.339),
@@ -65,5 +75,5 @@ play by every seat with every hand known.  Only 56-6 is fitted: a whole 56-4 dea
 takes seconds to minutes to solve.  ``pimc,contract_model=solver`` uses it; shapes not here use
 :data:`WEIGHTS`."""
 
-MODELS: dict[str, dict[tuple[int, int, int], dict[str, Any]]] = {"rules": WEIGHTS, "solver": SOLVER_WEIGHTS}
+MODELS: dict[str, dict[tuple[int, int, int], ContractWeights]] = {"rules": WEIGHTS, "solver": SOLVER_WEIGHTS}
 """The contract models by name (the bots' ``contract_model`` option)."""

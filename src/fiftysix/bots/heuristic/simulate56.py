@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...games.fifty_six import Rules56, play
-from .pimc_weights56 import MODELS, WEIGHTS
+from .pimc_weights56 import MODELS, WEIGHTS, ContractWeights
 from .rules56 import estimate
 
 SUIT_NAMES = "SHDC"
@@ -111,7 +110,7 @@ def shape_key(rules: Rules56) -> tuple[int, int, int]:
     return rules.players, rules.deck_size, rules.n_teams
 
 
-def _weights(rules: Rules56, model: str = "rules") -> dict[str, Any]:
+def _weights(rules: Rules56, model: str = "rules") -> ContractWeights:
     key = shape_key(rules)
     found = MODELS[model].get(key) or WEIGHTS.get(key)
     if found is not None:
@@ -126,7 +125,7 @@ def team_estimate(rules: Rules56, hands: Sequence[Sequence[Card]], team: int, st
     """Expected card points of ``team`` declaring in ``strain`` when these are all the hands (``model``: a
     name in :data:`~.pimc_weights56.MODELS`)."""
     w = _weights(rules, model)
-    coef = w["nt" if strain is None else "suit"]
+    coef = w["nt"] if strain is None else w["suit"]
     x = features(hands, rules.team_of, team, strain, first_hand)
     return float(sum(a * b for a, b in zip(coef, x, strict=True)))
 
@@ -134,7 +133,7 @@ def team_estimate(rules: Rules56, hands: Sequence[Sequence[Card]], team: int, st
 def residual(rules: Rules56, strain: int | None, model: str = "rules") -> float:
     """The model's error (rms, card points) once every hand is known."""
     w = _weights(rules, model)
-    return float(w["rms_nt" if strain is None else "rms_suit"])
+    return float(w["rms_nt"] if strain is None else w["rms_suit"])
 
 
 def normal_cdf(z: float) -> float:

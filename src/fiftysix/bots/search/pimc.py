@@ -101,7 +101,7 @@ class PimcBot:
         self._fallback_game: str | None = None
         self.reason: str | None = None
         """A short sentence on the last decision (:func:`fiftysix.bots.why.reason`), for the deal review."""
-        self.last: dict[str, Any] = {}
+        self.last: dict[str, object] = {}
         """What the last decision did: ``how`` (``solver``, ``rules``, ``simulation``), ``samples``,
         ``seconds`` and the scores of the moves."""
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from ...core.cardbits import CardBits
 from ...core.cards import CARDS, SUITS, Card, Suit, cards_text, plain
-from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
+from ...core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal, DealResult
 from ...core.errors import IllegalMoveError, NotationError
 from ...core.meaning import N_, Meaning, suit_word
 from ...core.moves import Call, Discard, Move, TrumpChoice, discards
@@ -404,7 +403,7 @@ class Deal55(Deal):
             return None
         return {"seat": self.highest[0], "card": str(self.highest[1])}
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> DealResult:
         return {
             "complete": self.phase == OVER,
             "contract": self.contract.to_json() if self.contract else None,

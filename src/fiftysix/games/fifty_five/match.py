@@ -18,7 +18,7 @@ from .rules import KITTY_SIZE, Rules55
 from .scoring import first_to_reach
 
 
-class Match55(MatchBase):
+class Match55(MatchBase[Rules55]):
     """The same public face as :class:`~fiftysix.games.fifty_six.match.Match56`.
 
     :ivar standings: each side's score after the deals booked so far.
@@ -55,7 +55,7 @@ class Match55(MatchBase):
         if not isinstance(deal, Deal55):
             raise TypeError(f"a match of {self.rules.game} books a Deal55, not {type(deal).__name__}")
         assert deal.is_over and not self.over
-        result = deal.result()
+        result: dict[str, object] = dict(deal.result())
         score = deal.score()
         assert score is not None
         before = list(self.standings)

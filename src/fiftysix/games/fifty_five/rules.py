@@ -7,7 +7,6 @@ names.  Derived facts (sides, which side each seat plays for) are computed once 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...core.errors import RulesError
 from ...core.meaning import N_, Meaning
@@ -30,7 +29,7 @@ SLAM = 60
 TEAM_PLAYERS = {"none": tuple(range(2, 10)), "two": (4, 6, 8), "three": (6, 9)}
 """How many players each partnership option allows."""
 
-CHOICES: dict[str, tuple[Any, ...]] = {
+CHOICES: dict[str, tuple[object, ...]] = {
     "players": tuple(range(2, 10)),
     "teams": ("none", "two", "three"),
     "all_pass": ("redeal", "dealer"),
@@ -40,7 +39,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "bidder_first": (False, True),
 }
 
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: dict[str, dict[str, object]] = {
     "55": {"players": 4},
     **{f"55-{n}": {"players": n} for n in range(2, 10)},
     "55-teams-4": {"players": 4, "teams": "two"},
@@ -114,7 +113,7 @@ class Rules55:
         return resolve_rules(cls, PRESETS, CHOICES, data, DEFAULT_PRESET)
 
     @classmethod
-    def preset_named(cls, name: str = DEFAULT_PRESET, **options: Any) -> Rules55:
+    def preset_named(cls, name: str = DEFAULT_PRESET, **options: object) -> Rules55:
         """A preset, optionally with some options changed: ``Rules55.preset_named("55-6", discards="closed")``.
 
         :raises RulesError: as :meth:`from_json`.

@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from ...core.cardbits import CardBits
 from ...core.cards import CARDS, RANK_CHARS, SUITS, Card, Suit, plain
-from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal
+from ...core.deal import AUCTION, OVER, PLAY, TRUMP, Deal, DealResult
 from ...core.errors import CallNotAllowedError, IllegalMoveError, NotationError, WrongPhaseError
 from ...core.meaning import Meaning, suit_word
 from ...core.moves import CLAIM, REVEAL, Call, Claim, Move, Reveal, Strain, TrumpChoice, strain_text
@@ -429,7 +428,7 @@ class Deal56(Deal):
             return None
         return deal_score(self.rules, self.contract, made)
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> DealResult:
         return {
             "complete": self.phase == OVER,
             "contract": self.contract.to_json() if self.contract else None,

@@ -17,7 +17,7 @@ from .rules import Rules56
 from .scoring import deal_score, pay_tables
 
 
-class Match56(MatchBase):
+class Match56(MatchBase[Rules56]):
     game = "56"
     rules: Rules56
     deal_rules: Rules56
@@ -51,7 +51,7 @@ class Match56(MatchBase):
         if not isinstance(deal, Deal56):
             raise TypeError(f"a match of {self.rules.game} books a Deal56, not {type(deal).__name__}")
         assert deal.is_over and not self.over
-        result = deal.result()
+        result: dict[str, object] = dict(deal.result())
         contract = deal.contract
         made = deal.made()
         if contract is not None and made is not None:

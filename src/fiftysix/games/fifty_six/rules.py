@@ -7,7 +7,6 @@ names.  Derived facts (deck size, hand size, teams) are computed once here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...core.errors import RulesError
 from ...core.meaning import N_, Meaning
@@ -22,7 +21,7 @@ RANK_POINTS = {"J": 3, "9": 2, "A": 1, "T": 1}
 DECK_CHOICES = {4: (48, 32), 6: (48,), 8: (64, 48)}
 """Allowed decks per number of players; the first is the default."""
 
-CHOICES: dict[str, tuple[Any, ...]] = {
+CHOICES: dict[str, tuple[object, ...]] = {
     "players": (4, 6, 8),
     "teams": ("two", "pairs"),
     "deck": (None, 32, 48, 64),
@@ -38,8 +37,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "claim": (False, True),
 }
 
-_BASE: dict[str, Any] = {}
-PRESETS: dict[str, dict[str, Any]] = {
+_BASE: dict[str, object] = {}
+PRESETS: dict[str, dict[str, object]] = {
     "56-4": {"players": 4},
     "56-6": {"players": 6},
     "56-8": {"players": 8},
@@ -104,7 +103,7 @@ class Rules56:
         return resolve_rules(cls, PRESETS, CHOICES, data, DEFAULT_PRESET)
 
     @classmethod
-    def preset_named(cls, name: str = DEFAULT_PRESET, **options: Any) -> Rules56:
+    def preset_named(cls, name: str = DEFAULT_PRESET, **options: object) -> Rules56:
         """A preset, optionally with some options changed: ``Rules56.preset_named("56-4", deck=32)``."""
         return cls.from_json({"preset": name, **options})
 
