@@ -43,8 +43,17 @@ def night_with_teams(c: Any) -> tuple[str, str, dict[str, tuple[str, str]]]:
     return club, night, people
 
 
-def finish(c: Any, night: str, table: int, board: int, results: list[int]) -> bool:
-    return bool(c.portal.call(finish_board, c.app.state.server, night, table, board, results))
+def finish(c: Any, night: str, table: int, board: int, results: list[int],
+           contract: dict[str, Any] | None = None, made: bool = True) -> bool:
+    return bool(c.portal.call(finish_board, c.app.state.server, night, table, board, results, contract, made))
+
+
+def contract(value: int, team: int) -> dict[str, Any]:
+    return {"declarer": team, "team": team, "value": value, "strain": "S", "multiplier": 1}
+
+
+WORKED = ((1, 2, contract(40, 0), True), (2, -3, contract(40, 0), False), (3, 4, contract(48, 1), False))
+"""The guide's worked example: each table's result for direction 0 on board 1, its contract and whether made."""
 
 
 def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> None:
@@ -56,8 +65,8 @@ def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> No
         assert "seed" not in view and view["boards_shown"] == [] and view["final"] is False
         assert [s["score"] for s in view["standings"]] == [0, 0, 0]
         # the worked example on board 1; board 2 finished at tables 1 and 2 only
-        for table, result in ((1, 2), (2, -3), (3, 4)):
-            assert finish(c, night, table, 1, [result, -result])
+        for table, result, bid, made in WORKED:
+            assert finish(c, night, table, 1, [result, -result], bid, made)
         assert finish(c, night, 1, 2, [9, -9]) and finish(c, night, 2, 2, [-9, 9])
         assert not finish(c, night, 1, 2, [1, -1])          # written once: a retry changes nothing
         view = c.get(f"/api/nights/{night}").json()
@@ -66,6 +75,13 @@ def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> No
         page = c.get(f"/api/nights/{night}/boards/1").json()
         assert [(t["table"], t["results"][0], t["comparison"][0]) for t in page["tables"]] == [
             (1, 2, 1), (2, -3, -4), (3, 4, 3)]
+        assert [(t["contract"], t["made"]) for t in page["tables"]] == [(bid, made) for _t, _r, bid, made in WORKED]
+        codes = {t["table"]: t["code"] for t in c.portal.call(nights_of(c.app.state.server).tables_of, night)}
+        for row in page["tables"]:      # links to the record, the review page and its double-dummy analysis
+            code = codes[row["table"]]
+            assert row["record"] == f"/api/tables/{code}/deals/1.json"
+            assert row["review"] == f"/review?table={code}&deal=1"
+            assert row["analysis"] == f"/api/tables/{code}/deals/1/review"
         hidden = c.get(f"/api/nights/{night}/boards/2")
         assert hidden.status_code == 403 and "9" not in hidden.text
         assert "finished at every table" in hidden.json()["error"]
@@ -170,6 +186,14 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
         page = c.get(f"/api/nights/{night}/boards/1").json()
         assert [t["table"] for t in page["tables"]] == [1, 2]
         assert sum(t["comparison"][0] for t in page["tables"]) == 0
+        for row in page["tables"]:          # what the table stored, and links that answer
+            stored = done[(row["table"], 1)]["summary"]
+            assert row["contract"] == stored["contract"] and row["made"] == stored["made"]
+            assert row["contract"] is None or {"declarer", "value", "team"} <= set(row["contract"])
+            assert isinstance(row["made"], bool) or row["contract"] is None
+            assert c.get(row["record"]).json()["hands"]
+            analysis = c.get(row["analysis"])
+            assert analysis.status_code in (200, 202) and "error" not in analysis.json(), analysis.text
 
 
 def test_the_owner_starts_the_event_its_teams_are_seated_and_its_tables_are_made_once(tmp_path: Path) -> None:
