@@ -451,3 +451,57 @@ def test_a_match_that_ends_before_the_last_board_goes_on_with_the_next_board_dea
         assert (2, 2, board_dealer(2, 4)) in seen, seen
         done = c.portal.call(nights_of(server).finished, night)
         assert set(done) == {(t, b) for t in (1, 2) for b in (1, 2, 3)}
+
+
+def test_the_owner_allows_a_member_to_make_and_run_events_and_takes_it_back(db: str) -> None:
+    """On SQLite and PostgreSQL (the allowed members are rows of migration 0011's table)."""
+    with client(db) as c:
+        club, people = club_of_three(c)
+        babu = people["Babu"][0]
+        as_(c, people["Babu"][1])
+        listed = c.get(f"/api/clubs/{club}/nights").json()
+        assert listed["may_make"] is False and listed["makers"] == []
+        assert c.post(f"/api/clubs/{club}/nights", json=FORM).status_code == 403
+        refused = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True})
+        assert refused.status_code == 403           # only the owner allows
+        as_(c, people["Asha"][1])
+        for bad in ({"player": babu}, {"player": babu, "allow": 1}, {"player": people["Dev"][0], "allow": True},
+                    {"player": people["Asha"][0], "allow": True}, {"allow": True}):
+            r = c.post(f"/api/clubs/{club}/nights/makers", json=bad)
+            assert r.status_code == 400 and r.json()["error"], bad
+        assert c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True},
+                      headers=EVIL).status_code == 403
+        assert c.get(f"/api/clubs/{club}/nights").json()["makers"] == []        # the refusals changed nothing
+        r = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True})
+        assert r.status_code == 200 and r.json()["makers"] == [babu]
+        again = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True})
+        assert again.json()["makers"] == [babu]                                 # allowed twice: once
+        assert c.get(f"/api/clubs/{club}/nights").json()["may_make"] is True     # the owner always may
+        # Babu makes an event and runs it; Chinnu (not allowed) neither makes one nor runs Babu's
+        as_(c, people["Babu"][1])
+        assert c.get(f"/api/clubs/{club}/nights").json() == {**listed, "may_make": True}
+        made = c.post(f"/api/clubs/{club}/nights", json={**FORM, "preset": "56-4", "tables": 2})
+        assert made.status_code == 200, made.text
+        night = made.json()["id"]
+        view = c.get(f"/api/nights/{night}").json()
+        assert view["owner"] == babu and view["is_owner"] is True
+        as_(c, people["Chinnu"][1])
+        assert c.post(f"/api/clubs/{club}/nights", json=FORM).status_code == 403
+        assert c.get(f"/api/nights/{night}").json()["is_owner"] is False
+        stopped = c.post(f"/api/nights/{night}/close", json={})
+        assert stopped.status_code == 403 and "made this event" in stopped.json()["error"]
+        as_(c, people["Babu"][1])
+        started = c.post(f"/api/nights/{night}/start", json={})
+        assert started.status_code == 200, started.text
+        assert all(c.app.state.server.hub.tables[t["code"]].state.host == babu for t in started.json()["tables"])
+        # the owner takes the permission back: Babu makes no more events, but still runs the one he made, and
+        # the club's owner runs it too
+        as_(c, people["Asha"][1])
+        r = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": False})
+        assert r.status_code == 200 and r.json()["makers"] == []
+        assert c.get(f"/api/nights/{night}").json()["is_owner"] is True
+        assert c.post(f"/api/nights/{night}/pause", json={}).status_code == 200
+        as_(c, people["Babu"][1])
+        assert c.post(f"/api/clubs/{club}/nights", json=FORM).status_code == 403
+        assert c.post(f"/api/nights/{night}/close", json={}).status_code == 200
+        assert c.get(f"/api/nights/{night}").json()["status"] == "closed"
