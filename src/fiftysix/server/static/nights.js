@@ -1,7 +1,7 @@
 // Club nights on the club page (issue 44): the club's events, the form for a new one (the owner's, and the members'
 // the owner ticks); /club#n=ID shows an event: its teams and sign-up, its maker's and the owner's start and close,
 // the standings (only boards every table finished) and each shown board's results at every table (server/nights).
-import { h } from "./dom.js";
+import { h, trumpText } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PRESETS = ["56-6", "56-4", "56-8", "55"];
@@ -64,11 +64,22 @@ function standingsList(night) {
   return h("ol", { class: "night-standings" }, ...rows);
 }
 
+/** A table's contract on a board in words: "40 ♠ spades by side 1, made" (56 and 55 alike). */
+function contractWords(row) {
+  const c = row.contract;
+  if (!c) return t("no contract");
+  const trump = trumpText(c.strain || c.trump);
+  const side = typeof c.team === "number" ? c.team + 1 : "?";
+  const bid = t("{value} {trump} by side {side}", { value: c.value, trump, side });
+  const doubled = c.multiplier > 1 ? ` ×${c.multiplier}` : "";
+  return `${bid}${doubled}, ${row.made ? t("made") : t("failed")}`;
+}
+
 async function boardBox(id, board, api) {
   const data = await api(`/api/nights/${encodeURIComponent(id)}/boards/${board}`);
   if (!data) return h("p", { class: "muted" }, t("Board {k} is not finished at every table yet.", { k: board }));
   return h("ul", { class: "night-board" }, ...data.tables.map((row) => h("li", {},
-    t("Table {n}", { n: row.table }), ": ",
+    t("Table {n}", { n: row.table }), ": ", h("span", { class: "night-contract" }, contractWords(row)), "; ",
     t("results {results}, compared {comparison}", { results: row.results.join(" / "), comparison: row.comparison.map((c) => (c > 0 ? "+" : "") + c.toFixed(2)).join(" / ") }),
     " ", h("a", { href: row.review, class: "night-review" }, t("Review")),
     " · ", h("a", { href: row.record, download: "" }, t("Record")))));
