@@ -155,7 +155,7 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
     from test_server import deal_over, play_until
 
     from helpers.server import hello, receive_until
-    with client(tmp_path / "t.db") as c:
+    with client(tmp_path / "t.db", review_from_trick=7) as c:     # a review of the last tricks only: cheap
         club, people = club_of_three(c)
         as_(c, people["Asha"][1])
         night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "tables": 2}).json()["id"]
