@@ -17,7 +17,8 @@ from fiftysix.server.nights.routes import nights_of
 from fiftysix.server.storage.db import deals
 from helpers.server import client
 
-SEATS = 4
+SEATS, BOARDS = 4, 3
+NUMBERS = range(1, BOARDS + 1)     # the boards, by number
 
 
 async def _stored(server: Any, codes: dict[int, str]) -> dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]]:
@@ -41,13 +42,15 @@ def _by_hand(stored: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]
 
 
 def test_a_55_night_deals_the_same_boards_and_scores_each_seat_in_points(tmp_path: Path) -> None:
-    """55-4, three tables, two boards: Asha, Babu and Chinnu each sit in seat 0 of a table of their own, the
-    computers play the rest (and them, after a grace of 0); the event closes itself after the last board."""
+    """55-4, three tables, three boards: Asha, Babu and Chinnu each sit in seat 0 of a table of their own, the
+    computers play the rest (and them, after a grace of 0); the event closes itself after the last board.  At
+    table 1 every seat starts one point short of the target, so its match ends early and a new one deals the next
+    board: the same board as everywhere, with the same dealer."""
     with client(tmp_path / "t.db", bot_delay=0.0, next_delay=0.0) as c:
         server = c.app.state.server
         club, people = club_of_three(c)
         as_(c, people["Asha"][1])
-        r = c.post(f"/api/clubs/{club}/nights", json={"name": "Pooram 55", "preset": "55-4", "boards": 2,
+        r = c.post(f"/api/clubs/{club}/nights", json={"name": "Pooram 55", "preset": "55-4", "boards": BOARDS,
                                                       "tables": 3, "level": "beginner"})
         assert r.status_code == 200, r.text
         night = r.json()["id"]
@@ -71,6 +74,9 @@ def test_a_55_night_deals_the_same_boards_and_scores_each_seat_in_points(tmp_pat
             assert state.seats[0].player == people[n][0] and all(s.bot for s in state.seats[1:])
 
         async def no_grace() -> None:        # on the server's loop: the drop timers live there
+            first = server.hub.tables[codes[1]].state.match
+            assert first is not None
+            first.standings[:] = [54] * SEATS       # whoever gains a point on a board wins the match
             for code in codes.values():
                 table = server.hub.tables[code]
                 table.state.grace = 0.0
@@ -82,8 +88,9 @@ def test_a_55_night_deals_the_same_boards_and_scores_each_seat_in_points(tmp_pat
             clock.sleep(0.2)
 
         stored = c.portal.call(_stored, server, codes)
-        assert {(t, b) for t in codes for b in (1, 2)} <= set(stored)
-        for b in (1, 2):           # the same cards, the same dealer, at every table
+        assert {(t, b) for t in codes for b in NUMBERS} <= set(stored)
+        assert server.hub.tables[codes[1]].state.match_no >= 2          # table 1 played more than one match
+        for b in NUMBERS:           # the same cards, the same dealer, at every table
             records = [stored[(t, b)][0] for t in (1, 2, 3)]
             assert all(rec["rules"] == "55-4" for rec in records)
             assert records[0]["hands"] == records[1]["hands"] == records[2]["hands"]
@@ -91,14 +98,14 @@ def test_a_55_night_deals_the_same_boards_and_scores_each_seat_in_points(tmp_pat
             assert {rec["dealer"] for rec in records} == {board_dealer(b, SEATS)}
         assert stored[(1, 1)][0]["hands"] != stored[(1, 2)][0]["hands"]
 
-        expected = _by_hand(stored, 3, 2)
+        expected = _by_hand(stored, 3, BOARDS)
         as_(c, people["Babu"][1])
         view = c.get(f"/api/nights/{night}").json()
-        assert view["final"] is True and view["boards_shown"] == [1, 2]
-        scores = {n: sum((expected[(t, b)][0] for b in (1, 2)), Fraction(0)) for t, n in enumerate(names, 1)}
+        assert view["final"] is True and view["boards_shown"] == list(NUMBERS)
+        scores = {n: sum((expected[(t, b)][0] for b in NUMBERS), Fraction(0)) for t, n in enumerate(names, 1)}
         assert [(s["team"], s["score"], s["boards"]) for s in view["standings"]] == [
-            (n, round(float(scores[n]), 2), 2) for n in sorted(names, key=lambda n: (-scores[n], n))]
-        for b in (1, 2):
+            (n, round(float(scores[n]), 2), BOARDS) for n in sorted(names, key=lambda n: (-scores[n], n))]
+        for b in NUMBERS:
             page = c.get(f"/api/nights/{night}/boards/{b}")
             assert page.status_code == 200 and page.json()["counted"] is True
             rows = page.json()["tables"]
