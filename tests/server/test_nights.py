@@ -43,8 +43,17 @@ def night_with_teams(c: Any) -> tuple[str, str, dict[str, tuple[str, str]]]:
     return club, night, people
 
 
-def finish(c: Any, night: str, table: int, board: int, results: list[int]) -> bool:
-    return bool(c.portal.call(finish_board, c.app.state.server, night, table, board, results))
+def finish(c: Any, night: str, table: int, board: int, results: list[int],
+           contract: dict[str, Any] | None = None, made: bool = True) -> bool:
+    return bool(c.portal.call(finish_board, c.app.state.server, night, table, board, results, contract, made))
+
+
+def contract(value: int, team: int) -> dict[str, Any]:
+    return {"declarer": team, "team": team, "value": value, "strain": "S", "multiplier": 1}
+
+
+WORKED = ((1, 2, contract(40, 0), True), (2, -3, contract(40, 0), False), (3, 4, contract(48, 1), False))
+"""The guide's worked example: each table's result for direction 0 on board 1, its contract and whether made."""
 
 
 def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> None:
@@ -56,8 +65,8 @@ def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> No
         assert "seed" not in view and view["boards_shown"] == [] and view["final"] is False
         assert [s["score"] for s in view["standings"]] == [0, 0, 0]
         # the worked example on board 1; board 2 finished at tables 1 and 2 only
-        for table, result in ((1, 2), (2, -3), (3, 4)):
-            assert finish(c, night, table, 1, [result, -result])
+        for table, result, bid, made in WORKED:
+            assert finish(c, night, table, 1, [result, -result], bid, made)
         assert finish(c, night, 1, 2, [9, -9]) and finish(c, night, 2, 2, [-9, 9])
         assert not finish(c, night, 1, 2, [1, -1])          # written once: a retry changes nothing
         view = c.get(f"/api/nights/{night}").json()
@@ -66,6 +75,13 @@ def test_standings_and_boards_show_only_what_every_table_finished(db: str) -> No
         page = c.get(f"/api/nights/{night}/boards/1").json()
         assert [(t["table"], t["results"][0], t["comparison"][0]) for t in page["tables"]] == [
             (1, 2, 1), (2, -3, -4), (3, 4, 3)]
+        assert [(t["contract"], t["made"]) for t in page["tables"]] == [(bid, made) for _t, _r, bid, made in WORKED]
+        codes = {t["table"]: t["code"] for t in c.portal.call(nights_of(c.app.state.server).tables_of, night)}
+        for row in page["tables"]:      # links to the record, the review page and its double-dummy analysis
+            code = codes[row["table"]]
+            assert row["record"] == f"/api/tables/{code}/deals/1.json"
+            assert row["review"] == f"/review?table={code}&deal=1"
+            assert row["analysis"] == f"/api/tables/{code}/deals/1/review"
         hidden = c.get(f"/api/nights/{night}/boards/2")
         assert hidden.status_code == 403 and "9" not in hidden.text
         assert "finished at every table" in hidden.json()["error"]
@@ -139,7 +155,7 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
     from test_server import deal_over, play_until
 
     from helpers.server import hello, receive_until
-    with client(tmp_path / "t.db") as c:
+    with client(tmp_path / "t.db", review_from_trick=7) as c:     # a review of the last tricks only: cheap
         club, people = club_of_three(c)
         as_(c, people["Asha"][1])
         night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "tables": 2}).json()["id"]
@@ -170,6 +186,14 @@ def test_every_table_of_an_event_deals_the_same_board_with_the_same_dealer(tmp_p
         page = c.get(f"/api/nights/{night}/boards/1").json()
         assert [t["table"] for t in page["tables"]] == [1, 2]
         assert sum(t["comparison"][0] for t in page["tables"]) == 0
+        for row in page["tables"]:          # what the table stored, and links that answer
+            stored = done[(row["table"], 1)]["summary"]
+            assert row["contract"] == stored["contract"] and row["made"] == stored["made"]
+            assert row["contract"] is None or {"declarer", "value", "team"} <= set(row["contract"])
+            assert isinstance(row["made"], bool) or row["contract"] is None
+            assert c.get(row["record"]).json()["hands"]
+            analysis = c.get(row["analysis"])
+            assert analysis.status_code in (200, 202) and "error" not in analysis.json(), analysis.text
 
 
 def test_the_owner_starts_the_event_its_teams_are_seated_and_its_tables_are_made_once(tmp_path: Path) -> None:
@@ -427,3 +451,57 @@ def test_a_match_that_ends_before_the_last_board_goes_on_with_the_next_board_dea
         assert (2, 2, board_dealer(2, 4)) in seen, seen
         done = c.portal.call(nights_of(server).finished, night)
         assert set(done) == {(t, b) for t in (1, 2) for b in (1, 2, 3)}
+
+
+def test_the_owner_allows_a_member_to_make_and_run_events_and_takes_it_back(db: str) -> None:
+    """On SQLite and PostgreSQL (the allowed members are rows of migration 0011's table)."""
+    with client(db) as c:
+        club, people = club_of_three(c)
+        babu = people["Babu"][0]
+        as_(c, people["Babu"][1])
+        listed = c.get(f"/api/clubs/{club}/nights").json()
+        assert listed["may_make"] is False and listed["makers"] == []
+        assert c.post(f"/api/clubs/{club}/nights", json=FORM).status_code == 403
+        refused = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True})
+        assert refused.status_code == 403           # only the owner allows
+        as_(c, people["Asha"][1])
+        for bad in ({"player": babu}, {"player": babu, "allow": 1}, {"player": people["Dev"][0], "allow": True},
+                    {"player": people["Asha"][0], "allow": True}, {"allow": True}):
+            r = c.post(f"/api/clubs/{club}/nights/makers", json=bad)
+            assert r.status_code == 400 and r.json()["error"], bad
+        assert c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True},
+                      headers=EVIL).status_code == 403
+        assert c.get(f"/api/clubs/{club}/nights").json()["makers"] == []        # the refusals changed nothing
+        r = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True})
+        assert r.status_code == 200 and r.json()["makers"] == [babu]
+        again = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": True})
+        assert again.json()["makers"] == [babu]                                 # allowed twice: once
+        assert c.get(f"/api/clubs/{club}/nights").json()["may_make"] is True     # the owner always may
+        # Babu makes an event and runs it; Chinnu (not allowed) neither makes one nor runs Babu's
+        as_(c, people["Babu"][1])
+        assert c.get(f"/api/clubs/{club}/nights").json() == {**listed, "may_make": True}
+        made = c.post(f"/api/clubs/{club}/nights", json={**FORM, "preset": "56-4", "tables": 2})
+        assert made.status_code == 200, made.text
+        night = made.json()["id"]
+        view = c.get(f"/api/nights/{night}").json()
+        assert view["owner"] == babu and view["is_owner"] is True
+        as_(c, people["Chinnu"][1])
+        assert c.post(f"/api/clubs/{club}/nights", json=FORM).status_code == 403
+        assert c.get(f"/api/nights/{night}").json()["is_owner"] is False
+        stopped = c.post(f"/api/nights/{night}/close", json={})
+        assert stopped.status_code == 403 and "made this event" in stopped.json()["error"]
+        as_(c, people["Babu"][1])
+        started = c.post(f"/api/nights/{night}/start", json={})
+        assert started.status_code == 200, started.text
+        assert all(c.app.state.server.hub.tables[t["code"]].state.host == babu for t in started.json()["tables"])
+        # the owner takes the permission back: Babu makes no more events, but still runs the one he made, and
+        # the club's owner runs it too
+        as_(c, people["Asha"][1])
+        r = c.post(f"/api/clubs/{club}/nights/makers", json={"player": babu, "allow": False})
+        assert r.status_code == 200 and r.json()["makers"] == []
+        assert c.get(f"/api/nights/{night}").json()["is_owner"] is True
+        assert c.post(f"/api/nights/{night}/pause", json={}).status_code == 200
+        as_(c, people["Babu"][1])
+        assert c.post(f"/api/clubs/{club}/nights", json=FORM).status_code == 403
+        assert c.post(f"/api/nights/{night}/close", json={}).status_code == 200
+        assert c.get(f"/api/nights/{night}").json()["status"] == "closed"

@@ -1,6 +1,7 @@
 """The no-early-view rule of club nights (issue 44), as properties over random event progress: a board not
-finished at every table never reaches anyone, whether through the standings, a board page, a record download or a
-table's facts, while the event runs; closing opens everything."""
+finished at every table never reaches anyone, whether through the standings, a board page, a table's facts, a deal
+or match record download, a deal's review, an ask to see a hand or the socket, while the event runs; closing opens
+everything."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from hypothesis import strategies as st
 from test_nights import as_, club_of_three
 
 from fiftysix.server.clubs.routes import clubs_of
+from fiftysix.server.edge.limits import Buckets
 from fiftysix.server.nights.routes import nights_of
 from fiftysix.server.nights.scoring import Seat, standings
 from fiftysix.server.nights.visibility import Progress, board_shown, may_watch, shown_boards
+from fiftysix.server.pages.peek import peeks_of
 from helpers.nights import finish_board
 from helpers.server import client
 
@@ -66,13 +69,45 @@ def result(t: int, b: int) -> int:
     return (t * 7 + b * 3) % 11 - 5
 
 
+def table_reads(code: str, boards: int) -> list[str]:
+    """Every GET route that reads a table: its facts, its deals, and each deal's record, review (with the
+    double-dummy marks) and match record."""
+    return [f"/api/tables/{code}", f"/api/tables/{code}/deals",
+            *(f"/api/tables/{code}/{path}" for b in range(1, boards + 1)
+              for path in (f"deals/{b}.json", f"deals/{b}/review", f"matches/{b}.json"))]
+
+
+def probe_peeks(c: Any, code: str, key: str, token: str, allowed: bool) -> str:
+    """Ask to see a hand at table ``code``, the player named by the cookie and then by the body's token alone
+    (the route acts for the body's player): refused (403) where that player may not watch; the answers' text."""
+    served = ""
+    for path in (f"/api/tables/{code}/peek", f"/api/tables/{code}/peek/answer"):
+        body = {"seat": 0, "watcher": "someone", "answer": "allow"}
+        for by_cookie in (True, False):
+            cookies = dict(c.cookies)
+            if not by_cookie:
+                c.cookies.clear()
+            ask = c.post(path, params={"k": key}, json=body if by_cookie else {**body, "token": token})
+            c.cookies.update(cookies)
+            if not allowed:
+                assert ask.status_code == 403, (path, by_cookie, ask.text)
+            elif by_cookie:      # (the club's gate reads the cookie: a member without one is refused)
+                assert ask.status_code != 403, (path, ask.text)
+            served += ask.text
+    return served
+
+
 def check_run(c: Any, club: str, people: dict[str, tuple[str, str]],
-              run: tuple[int, int, Finished, bool]) -> None:
+              run: tuple[int, int, Finished, bool], watchers: bool = False) -> None:
+    """One event: made, its tables made, some boards finished, maybe closed; then every member probes every
+    read (``watchers``: the club lets people outside it watch, so only the event's rule stands in the way)."""
     tables, boards, finished, closed = run
     store = nights_of(c.app.state.server)
     if hasattr(c.app.state, "club_guard"):     # each run is a fresh evening, not one address's flood
         delattr(c.app.state, "club_guard")
+    peeks_of(c.app.state.server).limits = (Buckets(1000.0, 1000), Buckets(1000.0, 1000))
     as_(c, people["Asha"][1])
+    assert c.post(f"/api/clubs/{club}/settings", json={"watchers": watchers}).status_code == 200
     r = c.post(f"/api/clubs/{club}/nights", json={"name": f"Night {next(EVENTS)}", "preset": "56-6",
                                                   "boards": boards, "tables": tables})
     assert r.status_code == 200, r.text
@@ -115,11 +150,11 @@ def check_run(c: Any, club: str, people: dict[str, tuple[str, str]],
             served += page.text
         for t, (code, key) in codes.items():
             own = names[t - 1] == n
-            for path in (f"/api/tables/{code}", f"/api/tables/{code}/deals",
-                         *(f"/api/tables/{code}/deals/{b}.json" for b in range(1, boards + 1))):
+            for path in table_reads(code, boards):
                 read = c.get(path, params={"k": key})
-                assert read.status_code in ((200, 404) if closed or own else (403,)), (path, n, t)
+                assert read.status_code in ((200, 202, 404) if closed or own else (403,)), (path, n, t)
                 served += read.text
+            served += probe_peeks(c, code, key, people[n][1], allowed=closed or own)
             if not (closed or own):      # the socket of another table of the running event: refused, nothing sent
                 with c.websocket_connect(f"/ws/{code}?k={key}") as ws:
                     ws.send_json({"type": "hello", "token": people[n][1]})
@@ -137,7 +172,7 @@ def test_no_page_standings_or_table_read_leaks_an_unfinished_board(tmp_path: Pat
         club, people = club_of_three(c)
 
         @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-        @given(runs())
-        def check(run: tuple[int, int, Finished, bool]) -> None:
-            check_run(c, club, people, run)
+        @given(runs(), st.booleans())
+        def check(run: tuple[int, int, Finished, bool], watchers: bool) -> None:
+            check_run(c, club, people, run, watchers)
         check()

@@ -2,16 +2,21 @@
 
 Routes::
 
-    GET  /api/clubs/{club}/nights          a member: the club's events
-    POST /api/clubs/{club}/nights          the owner: the event form -> {"id"}
+    GET  /api/clubs/{club}/nights          a member: the club's events, whether they may make one (and, for the
+                                           owner, the members allowed to)
+    POST /api/clubs/{club}/nights          the owner or a member they allow: the event form -> {"id"}
+    POST /api/clubs/{club}/nights/makers   the owner: {"player", "allow"} allow a member to make events, or no
+                                           longer (the events they made stay theirs to run)
     GET  /api/nights/{night}               a member: the event, its teams, live (or final) standings
     POST /api/nights/{night}/teams         a member: {"name", "table", "direction", "partners"?} sign up a team
     GET  /api/nights/{night}/boards/{k}    a member: what each table did on board k, once it may be shown
-    POST /api/nights/{night}/draw          the owner: {"players": [ids]} drawn into teams in the open places
-    POST /api/nights/{night}/start         the owner: seat the teams and deal -> {"tables": [{"table", "code", "url"}]}
-    POST /api/nights/{night}/pause         the owner: pause every table (and resume: .../resume)
-    POST /api/nights/{night}/replace       the owner: {"player"} the computer in that member's seat
-    POST /api/nights/{night}/close         the owner: close (unfinished boards are dropped; rated once)
+    POST /api/nights/{night}/draw          who runs it: {"players": [ids]} drawn into teams in the open places
+    POST /api/nights/{night}/start         who runs it: seat the teams, deal -> {"tables": [{"table", "code", "url"}]}
+    POST /api/nights/{night}/pause         who runs it: pause every table (and resume: .../resume)
+    POST /api/nights/{night}/replace       who runs it: {"player"} the computer in that member's seat
+    POST /api/nights/{night}/close         who runs it: close (unfinished boards are dropped; rated once)
+
+An event is run by the member who made it and by the club's owner ("who runs it"); both must be members.
 
 Every route goes through the club's checks (a foreign Origin refused, per-address and process limits, a stranger
 answered as for no such club) and the no-early-view rule (:mod:`.visibility`): a board not finished at every
@@ -29,7 +34,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning
-from ..clubs.routes import NOT_OWNER, SECRET_MAX, _Ask, endpoint
+from ..clubs.routes import SECRET_MAX, _Ask, endpoint
 from ..clubs.store import Club
 from ..edge.limits import QuotaError
 from ..edge.safejson import JSONResponse
@@ -57,6 +62,8 @@ from .store import BoardSummary, Night, Nights, TeamRow
 from .visibility import CLOSED, board_shown
 
 NO_NIGHT = N_("no event of your clubs has that id: ask the club's owner for its link")
+NOT_MAKER = N_("only the club's owner, or a member the owner allows, may make a club night")
+NOT_RUNNER = N_("only the member who made this event, or the club's owner, may do that")
 NOT_SHOWN = N_("this board is not finished at every table yet: its deals and results are shown when every "
                "table has finished it, or the event is closed")
 
@@ -75,8 +82,9 @@ def nights_of(server: Server) -> Nights:
     return part(server, Nights, lambda: Nights(server.db.engine))
 
 
-async def _night(ask: _Ask, owner: bool = False) -> tuple[Night, Club] | Response:
-    """The path's event and its club when the player is a member of the club (``owner``: its owner)."""
+async def _night(ask: _Ask, running: bool = False) -> tuple[Night, Club] | Response:
+    """The path's event and its club when the player is a member of the club (``running``: one who runs the
+    event, :func:`runs`)."""
     night_id = ask.request.path_params["night"]
     address = address_of(ask.request)
     if await ask.server.lookups.refused(address):
@@ -86,22 +94,52 @@ async def _night(ask: _Ask, owner: bool = False) -> tuple[Night, Club] | Respons
     if night is None or club is None or not await ask.clubs.is_member(club["id"], ask.player.id):
         await ask.server.lookups.failed(address)
         return ask.no(NO_NIGHT, 404)
-    if owner and club["owner"] != ask.player.id:
-        return ask.no(NOT_OWNER, 403)
+    if running and not runs(night, club, ask.player.id):
+        return ask.no(NOT_RUNNER, 403)
     return night, club
+
+
+def runs(night: Night, club: Club, player: str) -> bool:
+    """Does ``player`` run ``night``: the member who made it, or the club's owner?"""
+    return player in (night["owner"], club["owner"])
+
+
+async def _may_make(ask: _Ask, club: Club) -> bool:
+    return club["owner"] == ask.player.id or ask.player.id in await nights_of(ask.server).makers(club["id"])
 
 
 async def _list(ask: _Ask) -> Response:
     club = await ask.club()
     if isinstance(club, Response):
         return club
-    return JSONResponse({"nights": await nights_of(ask.server).of_club(club["id"])})
+    store = nights_of(ask.server)
+    makers = await store.makers(club["id"]) if club["owner"] == ask.player.id else []
+    return JSONResponse({"nights": await store.of_club(club["id"]), "may_make": await _may_make(ask, club),
+                         "makers": makers})
 
 
-async def _create(ask: _Ask) -> Response:
+async def _makers(ask: _Ask) -> Response:
+    """The owner allows a member to make events ({"player": id, "allow": true}), or no longer ("allow": false);
+    the members allowed now."""
     club = await ask.club(owner=True)
     if isinstance(club, Response):
         return club
+    player, allow = ask.body.get("player"), ask.body.get("allow")
+    if not isinstance(allow, bool):
+        return ask.no(N_("allow must be true (the member may make club nights) or false"))
+    if not isinstance(player, str) or player == club["owner"] or not await ask.clubs.is_member(club["id"], player):
+        return ask.no(N_("player must be the id of a member of the club other than its owner"))
+    store = nights_of(ask.server)
+    await store.allow_maker(club["id"], player, allow)
+    return JSONResponse({"makers": await store.makers(club["id"])})
+
+
+async def _create(ask: _Ask) -> Response:
+    club = await ask.club()
+    if isinstance(club, Response):
+        return club
+    if not await _may_make(ask, club):
+        return ask.no(NOT_MAKER, 403)
     try:
         form = check_form(ask.body, int(time.time()))
     except FormError as e:
@@ -135,7 +173,7 @@ async def _view(ask: _Ask) -> Response:
     night = await _due(ask, night, club)
     teams = await store.teams(night["id"])
     table, shown = await event_standings(store, night)
-    owner = club["owner"] == ask.player.id
+    owner = runs(night, club, ask.player.id)
     signed = {p for t in teams for p in t["players"]}
     free = [m for m in await ask.clubs.members(club["id"]) if m["id"] not in signed] \
         if owner and night["status"] == "open" else []      # the owner's draw: who has no team yet
@@ -215,9 +253,9 @@ async def _sign_up(ask: _Ask) -> Response:
 
 
 async def _draw(ask: _Ask) -> Response:
-    """The owner draws members who came without a team into the open places ({"players": [ids]}): teams of a
-    side's size, named after their players."""
-    found = await _night(ask, owner=True)
+    """Who runs the event draws members who came without a team into the open places ({"players": [ids]}):
+    teams of a side's size, named after their players."""
+    found = await _night(ask, running=True)
     if isinstance(found, Response):
         return found
     night, club = found
@@ -272,10 +310,10 @@ async def _board(ask: _Ask) -> Response:
 
 
 async def _start(ask: _Ask) -> Response:
-    """The owner starts the event now (or again, after a start cut short): the tables are made (club tables,
+    """Who runs the event starts it now (or again, after a start cut short): the tables are made (club tables,
     private, computers of the event's level in the seats no team took), each team seated in its direction's
     seats and board 1 dealt (:mod:`.running`); sign-up ends."""
-    found = await _night(ask, owner=True)
+    found = await _night(ask, running=True)
     if isinstance(found, Response):
         return found
     night, club = found
@@ -289,7 +327,7 @@ async def _start(ask: _Ask) -> Response:
 
 
 async def _control(ask: _Ask, message: dict[str, object], status: str | None) -> Response:
-    found = await _night(ask, owner=True)
+    found = await _night(ask, running=True)
     if isinstance(found, Response):
         return found
     night, _club = found
@@ -303,7 +341,7 @@ async def _control(ask: _Ask, message: dict[str, object], status: str | None) ->
 
 
 async def _pause(ask: _Ask) -> Response:
-    """The owner pauses every table of the event (no moves, no computer moves, clocks stop)."""
+    """Who runs the event pauses every table of it (no moves, no computer moves, clocks stop)."""
     return await _control(ask, {"type": "pause"}, PAUSED)
 
 
@@ -312,9 +350,9 @@ async def _resume(ask: _Ask) -> Response:
 
 
 async def _replace(ask: _Ask) -> Response:
-    """The owner puts the event's computer in a member's seat ({"player": id}): at once if they are away, at
+    """Who runs the event puts its computer in a member's seat ({"player": id}): at once if they are away, at
     the next deal if they are at the table (the table's rule); they may come back as the table allows."""
-    found = await _night(ask, owner=True)
+    found = await _night(ask, running=True)
     if isinstance(found, Response):
         return found
     night, _club = found
@@ -330,7 +368,7 @@ async def _replace(ask: _Ask) -> Response:
 
 
 async def _close(ask: _Ask) -> Response:
-    found = await _night(ask, owner=True)
+    found = await _night(ask, running=True)
     if isinstance(found, Response):
         return found
     night, _club = found
@@ -341,6 +379,7 @@ async def _close(ask: _Ask) -> Response:
 def routes() -> list[BaseRoute]:
     return [Route("/api/clubs/{club}/nights", endpoint(_list, reads=True), methods=["GET"]),
             Route("/api/clubs/{club}/nights", endpoint(_create), methods=["POST"]),
+            Route("/api/clubs/{club}/nights/makers", endpoint(_makers), methods=["POST"]),
             Route("/api/nights/{night}", endpoint(_view, reads=True)),
             Route("/api/nights/{night}/teams", endpoint(_sign_up), methods=["POST"]),
             Route("/api/nights/{night}/boards/{board}", endpoint(_board, reads=True)),

@@ -1,4 +1,5 @@
-"""The club nights' rows (migrations 0009, 0010): events, teams and their tables.
+"""The club nights' rows (migrations 0009, 0010, 0011): events, teams, their tables, and the members a club's
+owner allows to make events.
 
 A finished board has no row of its own: board k is finished at table t when t's table has stored its k-th deal
 (the ``deals`` row, written in the same transaction as the deal's last move). So a board is finished exactly
@@ -13,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypedDict
 
-from sqlalchemy import BigInteger, Boolean, Column, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy import BigInteger, Boolean, Column, Integer, MetaData, String, Table, Text, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -54,6 +55,12 @@ event_tables = Table(
     Column("event_id", String(40), primary_key=True),
     Column("table_no", Integer, primary_key=True),
     Column("code", String(16), nullable=False, unique=True),
+)
+makers = Table(          # migration 0011: the members a club's owner allows to make events
+    "club_event_makers", metadata,
+    Column("club_id", String(40), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("granted", BigInteger, nullable=False),
 )
 class Night(TypedDict):
     """An event as it leaves the store (every column but the seed)."""
@@ -118,6 +125,20 @@ class Nights:
                 created=int(time.time()), **{k: form[k] for k in
                                              ("name", "game", "preset", "boards", "tables", "level", "starts")}))
         return event_id
+
+    async def makers(self, club_id: str) -> list[str]:
+        """The members the club's owner allows to make events (besides the owner), in the order allowed."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(makers.c.player).where(makers.c.club_id == club_id)
+                                       .order_by(makers.c.granted, makers.c.player))).all()
+        return [str(r.player) for r in rows]
+
+    async def allow_maker(self, club_id: str, player: str, allowed: bool) -> None:
+        """Allow ``player`` to make the club's events, or no longer (either any number of times)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(makers).where(makers.c.club_id == club_id, makers.c.player == player))
+            if allowed:
+                await conn.execute(makers.insert().values(club_id=club_id, player=player, granted=int(time.time())))
 
     async def get(self, event_id: str) -> Night | None:
         async with self.engine.connect() as conn:

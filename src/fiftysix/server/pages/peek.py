@@ -98,6 +98,11 @@ async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, object
     table = await server.readable(request)
     if isinstance(table, Response):
         return table
+    # the route acts for the body's player, who may not be the cookie's that ``readable`` judged: the watch gate
+    # (a club's members, a club night's seated players) judges them too
+    why = None if server.watch_gate is None else await server.watch_gate(table, player.id)
+    if why is not None:
+        return refusal(why, 403, lang)
     return table, player, body, lang
 
 

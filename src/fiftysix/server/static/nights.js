@@ -1,7 +1,7 @@
-// Club nights on the club page (issue 44): the club's events, the owner's form for a new one; /club#n=ID shows an
-// event: its teams and sign-up, the owner's start and close, the standings (only boards every table finished) and
-// each shown board's results at every table (server/nights).
-import { h } from "./dom.js";
+// Club nights on the club page (issue 44): the club's events, the form for a new one (the owner's, and the members'
+// the owner ticks); /club#n=ID shows an event: its teams and sign-up, its maker's and the owner's start and close,
+// the standings (only boards every table finished) and each shown board's results at every table (server/nights).
+import { h, trumpText } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PRESETS = ["56-6", "56-4", "56-8", "55"];
@@ -14,7 +14,23 @@ function field(label, input) {
   return h("label", { class: "night-field" }, h("span", {}, label), input);
 }
 
-/** The club's events and, for its owner, the form that makes one. */
+/** The owner's ticks: which members may make club nights too. */
+function makersBox(club, makers, api) {
+  const others = club.members.filter((m) => m.id !== club.owner);
+  if (!others.length) return h("div");
+  return h("div", { class: "night-form", id: "nt-makers" }, h("span", {}, t("Members who may make club nights:")),
+    ...others.map((m) => {
+      const tick = h("input", { type: "checkbox", value: m.id, class: "nt-maker", checked: makers.includes(m.id) });
+      tick.addEventListener("change", async () => {
+        const path = `/api/clubs/${encodeURIComponent(club.id)}/nights/makers`;
+        const done = await api(path, { player: m.id, allow: tick.checked });
+        if (!done) tick.checked = !tick.checked;
+      });
+      return h("label", { class: "night-free" }, tick, " ", m.name);
+    }));
+}
+
+/** The club's events and, for its owner and the members the owner allows, the form that makes one. */
 export async function nightsSection(club, api) {
   const box = h("div", { id: "nights" }, h("h2", {}, t("Club nights")));
   const data = await api(`/api/clubs/${encodeURIComponent(club.id)}/nights`);
@@ -23,7 +39,8 @@ export async function nightsSection(club, api) {
     h("span", { class: "muted" }, `${n.preset} · ${statusWord(n.status)}`))));
   if (!data || !data.nights.length) list.append(h("li", { class: "muted" }, t("No club night yet.")));
   box.append(list);
-  if (!club.is_owner) return box;
+  if (club.is_owner && data) box.append(makersBox(club, data.makers, api));
+  if (!data || !data.may_make) return box;
   const name = h("input", { id: "nt-name", maxlength: 40, value: t("Club night") });
   const preset = h("select", { id: "nt-preset" }, ...PRESETS.map((p) => h("option", { value: p }, p)));
   const boards = h("input", { id: "nt-boards", type: "number", min: 1, max: 32, value: 4 });
@@ -47,11 +64,22 @@ function standingsList(night) {
   return h("ol", { class: "night-standings" }, ...rows);
 }
 
+/** A table's contract on a board in words: "40 ♠ spades by side 1, made" (56 and 55 alike). */
+function contractWords(row) {
+  const c = row.contract;
+  if (!c) return t("no contract");
+  const trump = trumpText(c.strain || c.trump);
+  const side = typeof c.team === "number" ? c.team + 1 : "?";
+  const bid = t("{value} {trump} by side {side}", { value: c.value, trump, side });
+  const doubled = c.multiplier > 1 ? ` ×${c.multiplier}` : "";
+  return `${bid}${doubled}, ${row.made ? t("made") : t("failed")}`;
+}
+
 async function boardBox(id, board, api) {
   const data = await api(`/api/nights/${encodeURIComponent(id)}/boards/${board}`);
   if (!data) return h("p", { class: "muted" }, t("Board {k} is not finished at every table yet.", { k: board }));
   return h("ul", { class: "night-board" }, ...data.tables.map((row) => h("li", {},
-    t("Table {n}", { n: row.table }), ": ",
+    t("Table {n}", { n: row.table }), ": ", h("span", { class: "night-contract" }, contractWords(row)), "; ",
     t("results {results}, compared {comparison}", { results: row.results.join(" / "), comparison: row.comparison.map((c) => (c > 0 ? "+" : "") + c.toFixed(2)).join(" / ") }),
     " ", h("a", { href: row.review, class: "night-review" }, t("Review")),
     " · ", h("a", { href: row.record, download: "" }, t("Record")))));

@@ -1,0 +1,29 @@
+"""Club nights: the members a club's owner allows to make events (issue 44: "a club's owner, or a member they
+allow, creates an event").
+
+Revision ID: 0011_club_event_makers
+Revises: 0010_night_boards_from_deals
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0011_club_event_makers"
+down_revision = "0010_night_boards_from_deals"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "club_event_makers",                                   # a row while the owner allows that member
+        sa.Column("club_id", sa.String(40), primary_key=True),
+        sa.Column("player", sa.String(64), primary_key=True),
+        sa.Column("granted", sa.BigInteger, nullable=False),   # when (seconds since 1970)
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("club_event_makers")
