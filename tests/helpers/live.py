@@ -30,6 +30,7 @@ class LiveServer:
                  limits: Limits | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.db_path = db_path
         settings = Settings(db_url=f"sqlite+aiosqlite:///{db_path}",
                             timing=Timing(bot_delay=bot_delay, next_delay=next_delay), limits=limits or Limits())
         config = server_config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning",

@@ -256,6 +256,70 @@ def test_deleting_an_account_keeps_the_records_with_a_former_player(db: str) -> 
         assert c.get(f"/api/tables/{code}").status_code == 200
 
 
+def join_club(c: Any, token: str, invite: str) -> None:
+    device(c, token)
+    r = c.post("/api/clubs/join", json={"invite": invite})
+    assert r.status_code == 200, r.text
+
+
+def club_seen(c: Any, token: str, club: str) -> tuple[dict[str, Any], list[str]]:
+    """A member's view of ``club`` and the names on its 56 leaderboard."""
+    device(c, token)
+    view = c.get(f"/api/clubs/{club}")
+    board = c.get(f"/api/clubs/{club}/leaderboard?family=56")
+    assert view.status_code == board.status_code == 200, (view.text, board.text)
+    return view.json(), [m["name"] for m in board.json()["members"]]
+
+
+def test_deleting_an_account_leaves_its_clubs_and_hands_on_the_ones_it_owned(db: str) -> None:
+    from fiftysix.server.clubs.store import club_members, clubs
+
+    with client(db) as c:
+        a, token_a = new_player(c, "Asha")
+        b, token_b = new_player(c, "Biju")
+        ch, token_ch = new_player(c, "Chitra")
+        device(c, token_a)
+        owned = c.post("/api/clubs", json={"name": "Thrissur 56"}).json()
+        alone = c.post("/api/clubs", json={"name": "Asha alone"}).json()
+        join_club(c, token_b, owned["invite"])
+        join_club(c, token_ch, owned["invite"])
+        device(c, token_b)
+        other = c.post("/api/clubs", json={"name": "Kochi"}).json()
+        join_club(c, token_a, other["invite"])
+        store_match(db, a, b)
+
+        async def order(base: Database) -> None:      # Chitra joined before Biju: she is the heir
+            async with base.engine.begin() as conn:
+                for who, when in ((a, 100), (ch, 200), (b, 300)):
+                    await conn.execute(update(club_members).where(club_members.c.player == who).values(joined=when))
+        run_db(db, order)
+        assert "Asha" in club_seen(c, token_b, other["id"])[1]
+        device(c, token_a)
+        account(c)
+        assert c.post("/api/account/delete", json={"confirm": True}).status_code == 200
+
+        view, board = club_seen(c, token_ch, owned["id"])
+        assert view["owner"] == ch and view["is_owner"]
+        assert [m["name"] for m in view["members"]] == ["Biju", "Chitra"] and sorted(board) == ["Biju", "Chitra"]
+        device(c, token_ch)         # the new owner's powers work
+        assert c.post(f"/api/clubs/{owned['id']}/invite", json={}).status_code == 200
+        view, board = club_seen(c, token_b, other["id"])
+        assert view["owner"] == b and [m["name"] for m in view["members"]] == ["Biju"] and board == ["Biju"]
+        for club in (owned["id"], other["id"]):
+            device(c, token_b)
+            seen = c.get(f"/api/clubs/{club}").text + c.get(f"/api/clubs/{club}/leaderboard?family=56").text
+            assert "Asha" not in seen and a not in seen
+
+    async def left(base: Database) -> tuple[list[str], list[str]]:
+        async with base.engine.connect() as conn:
+            names = [r[0] for r in await conn.execute(select(clubs.c.name).order_by(clubs.c.name))]
+            rows = [r[0] for r in await conn.execute(select(club_members.c.name))]
+            return names, rows
+    names, rows = run_db(db, left)
+    assert names == ["Kochi", "Thrissur 56"] and alone["name"] not in names     # left empty: deleted
+    assert "Asha" not in rows
+
+
 def test_the_migration_upgrades_a_database_of_todays_head(db: str) -> None:
     """A database written by the code before accounts (head 0006) gets the account tables; its players keep their
     ids, tokens and generations."""

@@ -202,6 +202,43 @@ def test_the_public_list_never_shows_private_or_club_tables(tmp_path: Path) -> N
         assert private not in text and made.json()["code"] not in text and KEYS[private] not in text
 
 
+def test_the_public_list_shows_each_hosts_rating_of_the_tables_game_read_at_once(tmp_path: Path) -> None:
+    from sqlalchemy import event
+
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        vinod, host = who(c, "Vinod")
+        asha, other = who(c, "Asha")
+        new = create(c, other, preset="56-4", public=True, fill=None)          # Asha: not rated yet
+        rated = create(c, host, preset="56-4", public=True, fill=None)
+        no_55 = create(c, host, preset="55", public=True, fill=None)           # Vinod has no 55 rating
+        with sqlite3.connect(db) as conn:
+            conn.executemany("INSERT INTO ratings (player_id, family, mu, sigma, matches, last_match) "
+                             "VALUES (?, '56', ?, ?, ?, '')", [(vinod, 27.5, 2.5, 12), (asha, 25.0, 8.0, 0)])
+        engine = c.app.state.server.db.engine.sync_engine
+        reads: list[str] = []
+
+        def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if "ratings" in statement:
+                reads.append(statement)
+        event.listen(engine, "before_cursor_execute", seen)
+        c.cookies.clear()
+        r = c.get("/api/lobby")
+        event.remove(engine, "before_cursor_execute", seen)
+        assert r.status_code == 200, r.text
+        by_code = {t["code"]: t for t in r.json()["tables"]}
+        assert set(by_code) == {new, rated, no_55}
+        assert by_code[rated]["host"] == "Vinod" and by_code[rated]["host_rating"] == {
+            "mu": 27.5, "sigma": 2.5, "shown": 20.0, "matches": 12, "provisional": False}
+        assert by_code[no_55]["host_rating"] is None and by_code[no_55]["game"] == "55"
+        assert by_code[new]["host_rating"] is None      # a row with no rated match is no rating
+        assert len(reads) == 1, reads                   # one query for every host of the list
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE ratings SET matches = 3 WHERE player_id = ?", (asha,))
+        shown = c.get("/api/lobby").json()["tables"]
+        assert [t["host_rating"]["provisional"] for t in shown if t["code"] == new] == [True]
+
+
 def test_the_migration_upgrades_a_database_written_by_todays_code(db: str) -> None:
     """A database at today's head (0006) with a table in it upgrades in place, on SQLite and PostgreSQL."""
     import asyncio

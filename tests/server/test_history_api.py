@@ -12,7 +12,10 @@ import pytest
 
 pytest.importorskip("openskill")
 
+from fiftysix.server.matches import queries  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
+from fiftysix.server.matches.rating import PROVISIONAL  # noqa: E402
+from fiftysix.server.matches.schema import ratings  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
 from fiftysix.server.storage.db import Database  # noqa: E402
 from helpers.server import client  # noqa: E402
@@ -30,44 +33,74 @@ def signed_in(c: Any, token: str) -> None:
     c.cookies.set("fiftysix_player", token)
 
 
-def store_match(db: str, a: str, b: str) -> None:
-    facts = {"match_no": 1, "people": [a, b, None, None], "bots": [None, None, "rules", "rules"],
-             "played": [0, 1, 2, 3], "declarer": 0, "form": "number-suit", "made": True, "standings": [24, 0]}
-    end = MatchEnd("QWER/1", "QWER", 1, "56", "56-4", 1, 1, (0, 1, 0, 1), (0, 1), (24, 0), (12, 12), 1_700_000_000,
-                   ((a, "Asha"), (b, "Biju")))
+T1, T2 = 1_700_000_000, 1_700_000_100
+
+
+def store_match(db: str, code: str, seats: list[str | None], names: dict[str, str], finished: int,
+                standings: tuple[int, int], regulars: tuple[str, ...] = ()) -> None:
+    """A one-deal match of 56-4 at table ``code``: ``seats`` the people (None: a computer), team 0 won from 12-12
+    to ``standings``; ``regulars`` get an established rating first, so the others are rated against them."""
+    facts = {"match_no": 1, "people": seats, "bots": [None if p else "rules" for p in seats],
+             "played": [0, 1, 2, 3], "declarer": 0, "form": "number-suit", "made": True,
+             "standings": list(standings)}
+    end = MatchEnd(f"{code}/1", code, 1, "56", "56-4", 1, 1, (0, 1, 0, 1), (0, 1), standings, (12, 12), finished,
+                   tuple((p, names[p]) for p in seats if p))
 
     async def run() -> None:
         base = Database(db)
         async with base.engine.begin() as conn:
-            await write_deals(conn, [deal_row("QWER", 1, 1, facts)])
+            if regulars:
+                await conn.execute(ratings.insert(), [
+                    {"player_id": p, "family": "56", "mu": 25.0, "sigma": 3.0, "matches": PROVISIONAL,
+                     "last_match": ""} for p in regulars])
+            await write_deals(conn, [deal_row(code, 1, 1, facts)])
             assert await record_match(conn, end)
             assert not await record_match(conn, dataclasses.replace(end, finished=5))
         await base.close()
     asyncio.run(run())
 
 
-def test_history_is_yours_and_your_co_players_only(db: str) -> None:
+def test_history_is_yours_and_your_co_players_only(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(queries, "PAGE", 1)         # a page of one match: the second is reached by ?before=
     with client(db) as c:
         a, token_a = new_player(c, "Asha")
         b, _ = new_player(c, "Biju")
+        ch, _ = new_player(c, "Chitra")
         stranger, token_s = new_player(c, "Chen")
-        store_match(db, a, b)
+        names = {a: "Asha", b: "Biju", ch: "Chitra"}
+        store_match(db, "QWER", [a, b, ch, None], names, T1, (24, 0), regulars=(b,))     # Chitra partners Asha
+        store_match(db, "ASDF", [a, b, None, None], names, T2, (20, 4))
         signed_in(c, token_a)
         mine = c.get("/api/players/me/history")
         assert mine.status_code == 200, mine.text
         data = mine.json()
-        assert data["you"] and data["player"] == a
-        [m] = data["matches"]
-        assert m["won"] and m["game"] == "56" and m["preset"] == "56-4"
-        assert m["opponents"] == [{"id": b, "name": "Biju", "team": 1}]
+        assert data["you"] and data["player"] == a and data["more"]
+        [m] = data["matches"]           # the newest first
+        assert m["id"] == "ASDF/1" and m["won"] and m["game"] == "56" and m["preset"] == "56-4"
+        assert m["partners"] == [] and m["opponents"] == [{"id": b, "name": "Biju", "team": 1}]
         assert m["computers"] == {"partners": ["rules"], "opponents": ["rules"]}
-        assert m["deals"] == [{"number": 1, "record": "/api/tables/QWER/deals/1.json",
-                               "review": "/review?table=QWER&deal=1"}]
-        assert data["stats"]["56"]["declared"] == 1 and data["stats"]["56"]["forms"]["number-suit"]["made"] == 1
-        assert data["ratings"]["56"]["provisional"] and data["ratings"]["56"]["matches"] == 1
+        assert m["deals"] == [{"number": 1, "record": "/api/tables/ASDF/deals/1.json",
+                               "review": "/review?table=ASDF&deal=1"}]
+        older = c.get(f"/api/players/me/history?before={m['finished']}")
+        assert older.status_code == 200, older.text
+        [first] = older.json()["matches"]
+        assert first["id"] == "QWER/1" and not older.json()["more"]
+        assert first["partners"] == [{"id": ch, "name": "Chitra"}] and first["computers"]["partners"] == []
+        assert c.get("/api/players/me/history?before=soon").status_code == 400
+        stats = data["stats"]["56"]     # over every match, not the page
+        assert stats["matches"] == 2 and stats["won"] == 2 and stats["deals"] == 2
+        assert stats["declared"] == 2 and stats["forms"]["number-suit"] == {"declared": 2, "made": 2}
+        assert stats["per_deal"] == 10.0        # (24 - 12) and (20 - 12) over two deals
+        assert stats["partners"] == [{"id": ch, "name": "Chitra", "matches": 1, "won": 1}]
+        # Asha is rated against Biju's established team; Biju's rating does not move against her new one
+        assert data["ratings"]["56"]["provisional"] and data["ratings"]["56"]["matches"] == 2
         assert data["ratings"]["56"]["shown"] < data["ratings"]["56"]["mu"]
+        assert first["rated"] and first["rating"]["after"][0] > first["rating"]["before"][0]
+        assert m["rating"]["after"][0] > m["rating"]["before"][0] == first["rating"]["after"][0]
         theirs = c.get(f"/api/players/{b}/history")
         assert theirs.status_code == 200 and not theirs.json()["you"]
+        assert theirs.json()["ratings"]["56"] == {"mu": 25.0, "sigma": 3.0, "shown": 16.0, "matches": PROVISIONAL,
+                                                  "provisional": False}
         # the stranger: the same 404 for a real id and a made-up one
         signed_in(c, token_s)
         real, made_up = c.get(f"/api/players/{a}/history"), c.get("/api/players/nobody-at-all/history")

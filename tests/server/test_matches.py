@@ -60,11 +60,16 @@ def test_anchors_are_one_per_level_and_unknown_bots_are_beginners() -> None:
     assert rating.anchor("56", "nobody").mu == rating.ANCHORS["beginner"]
 
 
-def test_two_new_accounts_alone_rate_nothing_but_an_anchor_counts() -> None:
+def test_a_team_is_rated_only_against_teams_that_judge_it() -> None:
     alt, me = rating.new_entry("alt"), rating.new_entry("me")
-    assert not rating.counts([[me], [alt]], 0)
-    assert rating.counts([[me], [alt, rating.anchor("56", "rules")]], 0)
-    assert rating.counts([[me], [rating.Entry("old", 25, 3, rating.PROVISIONAL)]], 0)
+    old = rating.Entry("old", 25, 3, rating.PROVISIONAL)
+    bot = rating.anchor("56", "rules")
+    assert rating.judged([[me], [alt]], 0) == []
+    assert rating.judged([[me, bot], [alt, bot]], 0) == []          # a computer beside a new account: no judge
+    assert rating.judged([[me, bot], [bot, bot]], 0) == [0, 1]
+    assert rating.judged([[alt, bot], [old, bot]], 0) == [0, 1] and rating.judged([[alt, bot], [old, bot]], 1) == []
+    assert rating.judged([[me], [alt], [old]], 1) == [1, 2]         # three teams: against the one that judges
+    assert rating.judged([[bot, bot], [old]], 0) == []              # computers alone are not rated
 
 
 # -- the store: a made-up match --------------------------------------------------------------------------
@@ -81,9 +86,19 @@ DEALS = [facts(["p1", "p2", None, None], [None, None, "rules", "pimc"], [9, 15],
                form="plus-suit")]
 
 
+async def establish(db: Database, *people: str) -> None:
+    """Make ``people`` regulars: established ratings at the library's starting values (so that a match between
+    them rates both: :func:`rating.judged`)."""
+    async with db.engine.begin() as conn:
+        await conn.execute(ratings.insert(), [
+            {"player_id": p, "family": "56", "mu": rating.MODEL.mu, "sigma": rating.MODEL.sigma,
+             "matches": rating.PROVISIONAL, "last_match": ""} for p in people])
+
+
 async def _fresh(url: str) -> Database:
     db = Database(url)
     await db.migrate()
+    await establish(db, "p1", "p2")
     async with db.engine.begin() as conn:
         await write_deals(conn, [deal_row("ABCD", n, 1, f) for n, f in enumerate(DEALS, 1)])
     return db
@@ -109,8 +124,8 @@ def test_a_match_end_stores_stats_and_the_librarys_ratings(db: str) -> None:
             want = model.rate([[model.rating(), model.rating(mu=18.0, sigma=1.0)],
                                [model.rating(), model.rating(mu=25.0, sigma=1.0)]], ranks=[1, 0])
             got = await _ratings(base)
-            assert got["p1"] == (want[0][0].mu, want[0][0].sigma, 1)
-            assert got["p2"] == (want[1][0].mu, want[1][0].sigma, 1)
+            assert got["p1"] == (want[0][0].mu, want[0][0].sigma, rating.PROVISIONAL + 1)
+            assert got["p2"] == (want[1][0].mu, want[1][0].sigma, rating.PROVISIONAL + 1)
             async with base.engine.connect() as conn:
                 rows = {r.player_id: r for r in await conn.execute(select(match_players))}
                 rated = (await conn.execute(select(matches.c.rated))).scalar_one()
@@ -170,6 +185,7 @@ def test_a_match_end_delivered_again_changes_ratings_once(deliveries: list[str])
 async def play_match(url: str, preset: str = "56-4", bot: str = "random") -> tuple[Database, str]:
     db = Database(url)
     await db.migrate()
+    await establish(db, "p1", "p2")
     hub = Hub(db, Timing(bot_delay=0, next_delay=0), Limits())
     table = await hub.create("p1", "P1", {"preset": preset, "fill": bot, "grace": 0, "public": True})
     await table.submit({"kind": "join", "player": "p2", "name": "P2"})
@@ -199,7 +215,7 @@ def test_a_played_match_is_in_both_histories_and_rated(db: str) -> None:
             assert people["p1"].rank != people["p2"].rank
             assert sum(_obj(r.stats)["deals"] for r in people.values()) == 2 * (row.last_deal - row.first_deal + 1)
             got = await _ratings(base)
-            assert got["p1"][2] == got["p2"][2] == 1
+            assert got["p1"][2] == got["p2"][2] == rating.PROVISIONAL + 1
             better, worse = sorted(people, key=lambda p: people[p].rank)
             assert got[better][0] > got[worse][0]
         finally:
@@ -277,7 +293,7 @@ def test_a_faulty_rating_update_never_stops_the_table(tmp_path: Path, monkeypatc
     async def run() -> None:
         base, _code = await play_match(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}")    # the match still ends
         try:
-            assert all(count == 0 for _mu, _sigma, count in (await _ratings(base)).values())
+            assert all(count == rating.PROVISIONAL for _mu, _sigma, count in (await _ratings(base)).values())
             async with base.engine.connect() as conn:
                 assert list(await conn.execute(select(matches))) == []
         finally:

@@ -17,6 +17,7 @@ from typing import TypedDict
 from sqlalchemy import String, and_, cast, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..clubs.store import forget as leave_clubs
 from ..matches.schema import matches
 from ..storage.db import events
 from .schema import accounts, challenges, links, passkeys, sessions
@@ -172,8 +173,10 @@ class Accounts:
     async def delete(self, player_id: str) -> None:
         """Delete the account and its personal data: devices, links, passkeys, and its name wherever it was
         stored (table events: "a former player"; finished matches' summaries: dropped, which the history page shows
-        as "a former player" in the reader's language).  Ratings, stats and records stay under the id, which
-        nothing links to a person any more."""
+        as "a former player" in the reader's language).  The person leaves every club (their name goes from its
+        members and leaderboard), and a club they owned passes to its longest-standing member or, left empty, is
+        deleted (:func:`..clubs.store.forget`).  Ratings, stats and records stay under the id, which nothing links
+        to a person any more."""
         async with self.engine.begin() as conn:
             await conn.execute(delete(links).where(links.c.account_id == player_id))
             await conn.execute(delete(passkeys).where(passkeys.c.account_id == player_id))
@@ -184,6 +187,7 @@ class Accounts:
             await conn.execute(delete(accounts).where(accounts.c.id == player_id))
             await _scrub_events(conn, player_id)
             await _scrub_matches(conn, player_id)
+            await leave_clubs(conn, player_id)
 
 
 async def _ensure(conn: AsyncConnection, player_id: str, name: str, now: int) -> None:

@@ -1,11 +1,15 @@
-"""Finding a game: the public tables of this process with a free seat.
+"""Finding a game: the public tables of this process with a free seat, each with its host's rating.
 
 Only a table its host made public (``"public": true`` in the create form) is listed; private tables (the
-default, joined by their link's secret) and club tables never are, so the list tells nobody about them.
+default, joined by their link's secret) and club tables never are, so the list tells nobody about them.  The
+host's rating is of the table's game family, as a profile shows it (``shown`` = mu - 3 sigma, ``sigma``,
+``provisional``, ``matches``), or ``None`` before their first rated match; the hosts' ratings are read in one
+query for the whole list.
 """
 
 from __future__ import annotations
 
+from ..matches.queries import ratings_of
 from ..serving import Server
 from ..state.table import LOBBY, TableState
 from ..table.messages import level_of
@@ -42,6 +46,8 @@ async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, object]]:
         item = listing(table.state)
         # a club table is private already; asked again so a change there cannot leak one
         if item is not None and await clubs.club_of_table(table.code) is None:
-            found.append((table.last_active, item))
-    found.sort(key=lambda pair: -pair[0])
-    return [item for _, item in found[:MOST]]
+            found.append((table.last_active, (table.state.host or "", table.state.game.name), item))
+    found.sort(key=lambda entry: -entry[0])
+    shown = found[:MOST]
+    rated = await ratings_of(clubs.engine, {host for _, host, _ in shown})
+    return [{**item, "host_rating": rated.get(host)} for _, host, item in shown]

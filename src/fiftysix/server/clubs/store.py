@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TypedDict
 
 from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, func, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..matches.rating import PROVISIONAL, shown
 from ..matches.schema import match_players, matches, ratings
@@ -219,6 +219,22 @@ class Clubs:
                   "matches": rated[m["id"]].matches if m["id"] in rated else 0,
                   "last_played": last.get(m["id"])} for m in members]
         return sorted(board, key=_board_order)
+
+
+async def forget(conn: AsyncConnection, player: str) -> None:
+    """A deleted account leaves every club, in the deletion's transaction (``conn``): its memberships (and the
+    name kept with each) go, and each club it owned passes to its longest-standing remaining member (the earliest
+    joined; the smaller id on a tie), or is deleted when no member remains.  A deleted club's tables stay tied
+    to it, so with no members nobody may sit or watch there; its finished matches stay in the records."""
+    owned = [str(r.id) for r in await conn.execute(select(clubs.c.id).where(clubs.c.owner == player))]
+    await conn.execute(delete(club_members).where(club_members.c.player == player))
+    for club_id in owned:
+        heir = (await conn.execute(select(club_members.c.player).where(club_members.c.club_id == club_id)
+                                   .order_by(club_members.c.joined, club_members.c.player).limit(1))).first()
+        if heir is not None:
+            await conn.execute(update(clubs).where(clubs.c.id == club_id).values(owner=heir.player))
+        else:
+            await conn.execute(delete(clubs).where(clubs.c.id == club_id))
 
 
 def _board_order(row: Mapping[str, object]) -> tuple[bool, float, str]:

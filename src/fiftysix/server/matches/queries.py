@@ -64,6 +64,20 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None,
             "more": len([r for r in rows if before is None or r.finished < before]) > PAGE}
 
 
+async def ratings_of(engine: AsyncEngine, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], dict[str, object]]:
+    """The ratings of the (player, family) pairs ``wanted``, in one query, each as a profile shows it; a pair with
+    no rated match is left out."""
+    if not wanted:
+        return {}
+    query = (select(ratings.c.player_id, ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+             .where(ratings.c.player_id.in_(sorted({p for p, _ in wanted})),
+                    ratings.c.family.in_(sorted({f for _, f in wanted})), ratings.c.matches > 0))
+    async with engine.connect() as conn:
+        rows = list(await conn.execute(query))
+    return {(r.player_id, r.family): _rating(float(r.mu), float(r.sigma), int(r.matches))
+            for r in rows if (r.player_id, r.family) in wanted}
+
+
 def _rating(mu: float, sigma: float, count: int) -> dict[str, object]:
     return {"mu": round(mu, 2), "sigma": round(sigma, 2), "shown": round(rating.shown(mu, sigma), 1),
             "matches": count, "provisional": count < rating.PROVISIONAL}

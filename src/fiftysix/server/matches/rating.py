@@ -9,9 +9,13 @@ ratings provisional for ever).
   sigma and their new values are thrown away, so a group that plays with computers gets numbers on one scale.
 - A rating is **provisional** until :data:`PROVISIONAL` rated matches; it is shown as ``mu - 3 sigma``
   (:func:`shown`), the value the player is 99.7% likely to be above, which rises as the uncertainty falls.
-- **Who counts** (:func:`counts`): a person's match is rated only if some other team has a computer anchor or
-  a person whose rating is no longer provisional.  Two new accounts alone at a table rate nothing, so a
-  second account made for farming must first play :data:`PROVISIONAL` matches against computers or people.
+- **Who is rated** (:func:`judges`): a person's rating moves only against opponents whose strength is known.
+  A team *judges* when it is all computers or has a person whose rating is established (:data:`PROVISIONAL`
+  rated matches); a computer beside only provisional people does not make a team judge.  Each team is rated
+  against the opposing teams that judge it and no others (in a two-team match: only when the other team
+  judges; none: not rated).  So "me + a computer against my new second account + a computer" at an empty
+  table moves neither rating, as a new account's thrown losses would otherwise lift mine; the new account's
+  own rating moves against an established one, and a newcomer's against the regulars.
 """
 
 from __future__ import annotations
@@ -62,9 +66,18 @@ def anchor(game: str, bot: str) -> Entry:
     return Entry(None, ANCHORS.get(level, ANCHORS["beginner"]), ANCHOR_SIGMA)
 
 
-def counts(teams: list[list[Entry]], team: int) -> bool:
-    """Whether a person of ``team`` is rated: some other team has an anchor or an established person."""
-    return any(e.established for t, members in enumerate(teams) if t != team for e in members)
+def judges(members: list[Entry]) -> bool:
+    """Whether a team's result says something of its opponents: all computers, or an established person in it."""
+    return all(e.player is None for e in members) or any(e.player is not None and e.established for e in members)
+
+
+def judged(teams: list[list[Entry]], team: int) -> list[int]:
+    """The teams ``team`` is rated against: itself and the other teams that judge, in the match's order; empty
+    when no other team judges (or ``team`` has no person), and then it is not rated."""
+    others = [u for u, members in enumerate(teams) if u != team and judges(members)]
+    if not others or all(e.player is None for e in teams[team]):
+        return []
+    return sorted([team, *others])
 
 
 def rate(teams: list[list[Entry]], ranks: list[int]) -> list[list[tuple[float, float]]]:

@@ -190,16 +190,22 @@ def _plan(end: MatchEnd, tally: _Tally, current: dict[str, rating.Entry]) -> _Pl
 
 
 def _new_ratings(teams: list[list[rating.Entry]], ranks: list[int]) -> dict[str, tuple[float, float]]:
-    """The new ratings of the people who count (:func:`rating.counts`) when ``teams`` finish at ``ranks``
-    (empty teams take no part; anchors' values are thrown away)."""
-    playing = [t for t, members in enumerate(teams) if members]
-    counted = {e.player for t in playing for e in teams[t]
-               if e.player is not None and rating.counts([teams[u] for u in playing], playing.index(t))}
-    if not counted:
-        return {}
-    updated = rating.rate([teams[t] for t in playing], [ranks[t] for t in playing])
-    return {entry.player: value for t, values in zip(playing, updated, strict=True)
-            for entry, value in zip(teams[t], values, strict=True) if entry.player in counted}
+    """The people's new ratings when ``teams`` finish at ``ranks``: each team with a person by the library's update
+    over it and the teams that judge it (:func:`rating.judged`; one update when every team judges every other);
+    empty teams take no part and anchors' values are thrown away."""
+    playing = [members for members in teams if members]
+    places = [ranks[t] for t, members in enumerate(teams) if members]
+    new: dict[str, tuple[float, float]] = {}
+    done: dict[tuple[int, ...], list[list[tuple[float, float]]]] = {}
+    for t, members in enumerate(playing):
+        match = tuple(rating.judged(playing, t))
+        if not match:
+            continue
+        if match not in done:
+            done[match] = rating.rate([playing[u] for u in match], [places[u] for u in match])
+        values = done[match][match.index(t)]
+        new.update({e.player: value for e, value in zip(members, values, strict=True) if e.player is not None})
+    return new
 
 
 async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
@@ -255,7 +261,7 @@ async def rate_teams(conn: AsyncConnection, family: str, teams: list[list[str]],
                      key: str) -> dict[str, tuple[float, float]]:
     """Rate people's teams by their places (0 best, ties equal) as one match of ``family``, in ``conn``'s
     transaction (the caller makes it happen once: a club night's close); ``key`` is noted as each rated
-    person's last match.  The "who counts" rule applies as for a table's match.  Returns the new ratings."""
+    person's last match.  The "who is rated" rule applies as for a table's match.  Returns the new ratings."""
     people = sorted({p for team in teams for p in team})
     current = await _current(conn, family, people)
     new = _new_ratings([[current[p] for p in team] for team in teams], ranks)

@@ -21,8 +21,8 @@ function renderRatings(ratings) {
   box.append(h("h2", {}, t("Ratings")));
   const games = Object.keys(ratings);
   if (!games.length) {
-    box.append(h("p", {}, t("No rated match yet: a finished match counts when the other side has a computer " +
-      "player or a person with an established rating.")));
+    box.append(h("p", {}, t("No rated match yet: a finished match counts when the other side is all computer " +
+      "players or has a person with an established rating.")));
     return;
   }
   for (const game of games) {
