@@ -36,6 +36,7 @@ ROUTES: list[tuple[str, str, dict[str, Any]]] = [
     ("/api/clubs/{club}/settings", "owner", {"watchers": True}),
     ("/api/clubs/{club}/tables", "owner", {"preset": "56-4"}),
     ("/api/clubs/{club}/nights", "owner", FORM),
+    ("/api/clubs/{club}/nights/makers", "owner", {"player": "{ben}", "allow": True}),
     ("/api/nights/{night}/teams", "ben", {"name": "Ben's", "table": 1, "direction": 0}),
     ("/api/nights/{night}/draw", "owner", {"players": ["{ben}"]}),
     ("/api/nights/{night}/start", "owner", {}),

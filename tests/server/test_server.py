@@ -427,7 +427,7 @@ def test_the_migrations_build_the_schema_at_head(db: str) -> None:
     history = ["deal_seats", "match_players", "matches", "ratings"]     # migration 0006 (server/matches)
     accounts = ["account_sessions", "accounts", "passkey_challenges", "passkeys", "signin_links"]     # 0007
     clubs = ["club_members", "club_tables", "clubs"]                     # migration 0008 (server/clubs)
-    nights = ["club_event_tables", "club_event_teams", "club_events"]     # 0009, 0010 (nights)
+    nights = ["club_event_makers", "club_event_tables", "club_event_teams", "club_events"]    # 0009-0011 (nights)
     assert names == sorted(["alembic_version", "deals", "events", "player_generations", "settings", "tables",
                             *history, *accounts, *clubs, *nights])
 
