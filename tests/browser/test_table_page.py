@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from fiftysix.server.edge.limits import Limits
 from helpers.live import LiveServer, browser_api
 from helpers.page import (
     DESKTOP,
@@ -216,21 +215,6 @@ def test_share_shows_the_link_and_its_qr_code(server: LiveServer, browser: Any) 
     assert page.locator("#share-note").count() == 1   # and it says friends on other devices cannot reach it
     assert not errors, errors
     page.context.close()
-
-
-def test_share_with_its_qr_code_refused_still_gives_the_link(tmp_path: Path, browser: Any) -> None:
-    # the whole server's QR budget spent (issue 41): the page shows the link and the reason, without the image
-    with LiveServer(tmp_path / "busy.db", bot_delay=0.02, limits=Limits(qr_running=0)) as busy:
-        errors: list[str] = []
-        page = new_page(browser, DESKTOP, errors)
-        create_table(page, busy.url, "56-4", start=False)
-        tap(page.locator("#share"))
-        page.wait_for_selector("#share-busy")
-        assert page.locator("#share-url").input_value() == page.url
-        assert page.locator("#share-qr").count() == 0
-        assert "busy making QR codes" in page.locator("#share-busy").inner_text()
-        assert not errors, errors
-        page.context.close()
 
 
 def test_the_start_page_explains_each_preset_and_house_rule_in_words(server: LiveServer, browser: Any) -> None:
