@@ -5,7 +5,7 @@ and deal reviews (a table's deal, or a record sent by the page), computed in a w
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,6 +18,7 @@ from ..edge.safejson import JSONResponse, encode
 from ..review import PENDING, ReviewBusy, ReviewError, record_key
 from ..serving import address_of, refusal, serving, with_body
 from ..state.table import deal_summary
+from ..table.live import LiveTable
 from ..table.messages import table_info
 
 
@@ -53,35 +54,44 @@ async def api_deals(request: Request) -> Response:
 
 
 async def api_record(request: Request) -> Response:
-    server = serving(request)
-    code = request.path_params["code"].upper()
-    number = request.path_params["number"]
-    table = await server.readable(request)
-    if isinstance(table, Response):
-        return table
-    key = (table.code, "deal", number)              # a finished deal's record never changes
-    record = None if server.downloads.cached(key) is not None else await server.db.deal_record(code, number)
-    if record is None and server.downloads.cached(key) is None:
-        return refusal(f"table {code[:16]} has no finished deal {number}", 404)
-    return await _attachment(request, key, record, f"{code}-deal-{number}.json")
+    async def deal(table: LiveTable, number: int) -> tuple[Hashable, Loader]:
+        async def load() -> object:
+            return await serving(request).db.deal_record(table.code, number)
+        return (table.code, "deal", number), load            # a finished deal's record never changes
+
+    return await _download(request, "deal", deal, "has no finished deal {number}")
 
 
 async def api_match_record(request: Request) -> Response:
+    async def match(table: LiveTable, number: int) -> tuple[Hashable, Loader]:
+        span = table.state.match_deals(number)
+
+        async def load() -> object:
+            if span is None:
+                return None
+            return table.state.match_record(number, await serving(request).db.deal_records(table.code, *span))
+        return (table.code, "match", number, span), load     # a match's record grows by a deal: its span is a key
+
+    return await _download(request, "match", match, "has no match {number} with a finished deal")
+
+
+Loader = Callable[[], Awaitable[object]]
+
+
+async def _download(request: Request, kind: str,
+                    find: Callable[[LiveTable, int], Awaitable[tuple[Hashable, Loader]]], missing: str) -> Response:
+    """A deal's or a match's record file: from the downloads' cache, else loaded (``None``: 404) and made."""
     server = serving(request)
     code = request.path_params["code"].upper()
     number = request.path_params["number"]
     table = await server.readable(request)
     if isinstance(table, Response):
         return table
-    record = None
-    span = table.state.match_deals(number)
-    key = (table.code, "match", number, span)        # a match's record grows by a deal: its span is in the key
-    if span is not None and server.downloads.cached(key) is None:
-        records = await server.db.deal_records(table.code, *span)
-        record = table.state.match_record(number, records)
-    if span is None or (record is None and server.downloads.cached(key) is None):
-        return refusal(f"table {code[:16]} has no match {number} with a finished deal", 404)
-    return await _attachment(request, key, record, f"{code}-match-{number}.json")
+    key, load = await find(table, number)
+    record = None if server.downloads.cached(key) is not None else await load()
+    if record is None and server.downloads.cached(key) is None:
+        return refusal(f"table {code[:16]} " + missing.format(number=number), 404)
+    return await _attachment(request, key, record, f"{code}-{kind}-{number}.json")
 
 
 async def api_review(request: Request) -> Response:
