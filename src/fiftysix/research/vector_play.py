@@ -37,7 +37,8 @@ class CompiledPlay(VectorTables):
         push moves on the engine deals, so the engine keeps every table)."""
         rules: Any = self.rules
         kernel = _kernel() if compiled else None
-        usable = not self.kitty and rules.trump != "hidden" and not rules.claim and not seated
+        # the kernel's tables are 56's play rule: the game's own play rule says whether it applies
+        usable = self.game.play is play56 and rules.trump != "hidden" and not rules.claim and not seated
         self._play_kernel: Any = kernel if usable else None
         self.compiled = self._play_kernel is not None
         N, n = self.num_tables, self.n
