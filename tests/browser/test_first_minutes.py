@@ -41,14 +41,25 @@ from fiftysix.i18n import translate
 from fiftysix.server.edge.limits import Limits
 from fiftysix.server.table.words import OPTIONS
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
-from helpers.page import DESKTOP, PHONE, SMALL_PHONE, TABLE_URL, act, call, my_turn, tap, tap_card, until
+from helpers.page import (
+    DESKTOP,
+    PHONE,
+    SMALL_PHONE,
+    TABLE_URL,
+    act,
+    axe_violations,
+    call,
+    my_turn,
+    tap,
+    tap_card,
+    until,
+)
 
 pytestmark = pytest.mark.browser
 
 sync_api = browser_api()
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 MALAYALAM = re.compile(r"[\u0d00-\u0d7f]")
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 SIZES = {"360": SMALL_PHONE, "390": PHONE, "1366": DESKTOP}
@@ -94,18 +105,8 @@ def shot(page: Any, name: str, width: str, lang: str) -> None:
 
 
 def axe(page: Any) -> list[tuple[str, list[Any]]]:
-    """axe-core's serious and critical violations on the page as it is now."""
-    if not AXE.exists():
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("axe-core is missing: make test installs it with npm", pytrace=False)
-        pytest.skip("axe-core is not installed: npm install --prefix tests/browser axe-core@4")
-    # a card still sliding in is drawn faded: axe would judge its contrast mid-animation (seen on a loaded machine)
-    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
-    if not page.evaluate("() => !!window.axe"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    return [(v["id"], [n["target"] for n in v["nodes"]][:4]) for v in result["violations"]
-            if v["impact"] in ("serious", "critical")]
+    """axe-core's serious and critical violations on the page as it is now (at rest: see axe_violations)."""
+    return [(v["id"], [n["target"] for n in v["nodes"]][:4]) for v in axe_violations(page)]
 
 
 def fits(page: Any) -> None:

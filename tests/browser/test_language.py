@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
-from helpers.page import act
+from helpers.page import act, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,6 @@ sync_api = browser_api()
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("SCREENSHOTS") == "docs" else Path("test-artifacts")
 STATIC = ROOT / "src" / "fiftysix" / "server" / "static"
-AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 MALAYALAM = re.compile(r"[\u0d00-\u0d7f]")
 TABLE_URL = re.compile(r".*/t/[A-Z0-9]+(#k=[A-Za-z0-9_-]+)?$")
@@ -257,30 +256,20 @@ def test_first_load_of_a_table_page_transfers_under_100_kb(server: LiveServer, c
     host.close()
 
 
-def _axe(page: Any) -> list[dict[str, Any]]:
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("locale", ["ml-IN", "en-GB"])
 def test_axe_finds_no_serious_violation(server: LiveServer, chromium: Any, locale: str) -> None:
-    if not AXE.exists():
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("axe-core is missing: make test installs it with npm", pytrace=False)
-        pytest.skip("axe-core is not installed: npm install --prefix tests/browser axe-core@4")
     context = chromium.new_context(locale=locale, viewport=PHONE, bypass_csp=True)   # to inject axe
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_function("() => document.getElementById('preset').options.length > 0")
-    found = {"home": _axe(page)}
+    found = {"home": axe_violations(page)}
     page.fill("#player-name", "Asha")
     page.click("#create-btn")
     page.wait_for_url(TABLE_URL)
     page.wait_for_selector("#start-btn")
     page.click("#start-btn")
     page.wait_for_selector("#action-panel.you-move", timeout=30000)
-    found["table"] = _axe(page)
+    found["table"] = axe_violations(page)
     report = {where: [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5]) for v in vs]
               for where, vs in found.items()}
     assert not any(found.values()), json.dumps(report, indent=1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -151,3 +152,29 @@ def in_play(page: Any) -> bool:
 def shot(page: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=False)
+
+
+AXE = Path(__file__).resolve().parents[1] / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page at rest.
+
+    Computers keep playing while axe runs (a second or more on a loaded machine): a card sliding into the trick or
+    fading to its winner is drawn half transparent, and axe would judge that frame's contrast. So the page is shown
+    as a player who asked for reduced motion sees it (no slide, no fade) for the length of the run.
+    """
+    if not AXE.exists():
+        import pytest
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("axe-core is missing: make test installs it with npm", pytrace=False)
+        pytest.skip("axe-core is not installed: npm install --prefix tests/browser axe-core@4")
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
+        if not page.evaluate("() => !!window.axe"):
+            page.evaluate(AXE.read_text(encoding="utf-8"))
+        result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
+    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
