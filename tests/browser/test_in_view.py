@@ -6,6 +6,7 @@ panels)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,24 @@ def inside(box: dict[str, float] | None) -> bool:
     return box is not None and box["top"] >= -1 and box["bottom"] <= box["height"] + 1
 
 
+def settled(page: Any, wanted: Any, limit: float = 5.0) -> dict[str, Any]:
+    """The boxes once ``wanted(boxes)`` holds, or as they are after ``limit`` s: the page scrolls once the message
+    is drawn, which on a loaded machine may be a while after the message came (a fixed wait flaked)."""
+    end = time.monotonic() + limit
+    boxes: dict[str, Any] = page.evaluate(BOXES)
+    while not wanted(boxes) and time.monotonic() < end:
+        page.wait_for_timeout(100)
+        boxes = page.evaluate(BOXES)
+    return boxes
+
+
+def table_in_view(boxes: dict[str, Any]) -> bool:
+    line = boxes["#action-panel > :first-child"]
+    return inside(boxes["#felt"]) and (line is None or inside(line))
+
+
 def assert_table_in_view(page: Any, when: str) -> None:
-    page.wait_for_timeout(400)     # the page scrolls once the message is drawn
-    boxes = page.evaluate(BOXES)
+    boxes = settled(page, table_in_view)
     assert inside(boxes["#felt"]), f"{when}: the trick area is off the screen: {boxes['#felt']}"
     line = boxes["#action-panel > :first-child"]      # "Your call", "Your turn: play a card", "Waiting for ..."
     if line is not None:
@@ -63,8 +79,7 @@ def test_after_the_auction_at_the_end_and_at_a_new_deal_what_matters_is_in_view(
     until(page, in_play, limit=90)                     # this page passes; the computers bid
     assert_table_in_view(page, "after the auction")
     until(page, lambda p: p.locator("#next-btn").count() > 0, limit=120, play=True)
-    page.wait_for_timeout(400)
-    boxes = page.evaluate(BOXES)
+    boxes = settled(page, lambda b: inside(b["#summary-line"]))
     assert inside(boxes["#summary-line"]), f"the deal's result is off the screen: {boxes['#summary-line']}"
     notes = boxes["#notes"]
     if notes is not None:
