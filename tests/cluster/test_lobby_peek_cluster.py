@@ -63,7 +63,7 @@ class Conn:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"timed out on {self.proc.url}: last {self.heard[-3:]}")
+                raise AssertionError(f"timed out on {self.proc.url}: last {[m['type'] for m in self.heard[-5:]]}")
             try:
                 msg = json.loads(await asyncio.wait_for(self.ws.recv(), left))
             except TimeoutError:
