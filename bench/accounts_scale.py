@@ -10,7 +10,10 @@ partners.  The seed goes in by COPY; then ``ANALYZE``.  Timed, one at a time on 
 - **profile**: ``matches.queries.played_together`` (a co-player's permission) and ``matches.queries.profile``
   of a random player (ratings, stats over all their matches, results by partner, the first page);
 - **rating update**: a new finished match of a random group (its six deals' ``deal_seats`` rows written first,
-  untimed), ``record_match`` in its own transaction, commit included.
+  untimed), ``record_match`` in its own transaction, commit included;
+- **club leaderboard**: ``clubs.store.Clubs.leaderboard`` (the club page's query: its members, their ratings
+  and when each last played) of a random club of ``--clubs`` (300), each of two to five whole groups (16 to 40
+  members), in a random family.
 
 The cluster is tests/helpers/pg.py's (``fsync=off``: commits cost no disk flush; the server's sessions still ask
 ``synchronous_commit=on``).  Prints p50/p99 in ms and the load average.
@@ -31,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from fiftysix.server.clubs.store import Clubs  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.queries import played_together, profile  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
@@ -65,7 +69,18 @@ def _rows(rng: random.Random, n: int, people: list[str], game: str) -> tuple[tup
     return match, players
 
 
-async def seed(db: Database, players: int, matches: int, rng: random.Random) -> None:
+def _clubs(rng: random.Random, players: int, count: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """``count`` clubs, each of two to five whole groups (members drawn from the groups; a player may be in many)."""
+    club_rows, member_rows = [], []
+    for k in range(count):
+        groups = rng.sample(range(players // GROUP), rng.randint(2, 5))
+        people = [f"p{g * GROUP + i:06d}" for g in groups for i in range(GROUP)]
+        club_rows.append((f"club{k:04d}", f"Club {k}", people[0], None, False, 1_700_000_000))
+        member_rows.extend((f"club{k:04d}", p, p.upper(), 1_700_000_000) for p in people)
+    return club_rows, member_rows
+
+
+async def seed(db: Database, players: int, matches: int, clubs: int, rng: random.Random) -> None:
     match_rows: list[tuple[Any, ...]] = []
     player_rows: list[tuple[Any, ...]] = []
     for n in range(matches):
@@ -80,6 +95,11 @@ async def seed(db: Database, players: int, matches: int, rng: random.Random) -> 
         await raw.copy_records_to_table("matches", records=match_rows)
         await raw.copy_records_to_table("match_players", records=player_rows)
         await raw.copy_records_to_table("ratings", records=rating_rows)
+        club_rows, member_rows = _clubs(rng, players, clubs)
+        await raw.copy_records_to_table("clubs", records=club_rows,
+                                        columns=["id", "name", "owner", "invite_hash", "watchers", "created"])
+        await raw.copy_records_to_table("club_members", records=member_rows,
+                                        columns=["club_id", "player", "name", "joined"])
         await raw.execute("ANALYZE")
         await conn.commit()
 
@@ -122,17 +142,32 @@ async def time_ratings(db: Database, players: int, samples: int, first: int, rng
     return took
 
 
+async def time_leaderboards(db: Database, clubs: int, samples: int, rng: random.Random) -> list[float]:
+    store = Clubs(db.engine)
+    took = []
+    for _ in range(samples):
+        club, family = f"club{rng.randrange(clubs):04d}", rng.choice(["56", "55"])
+        began = time.perf_counter()
+        board = await store.leaderboard(club, family)
+        took.append(time.perf_counter() - began)
+        assert len(board) >= 2 * GROUP
+    return took
+
+
 async def run(args: argparse.Namespace, url: str) -> None:
     rng = random.Random(args.seed)
     db = Database(url)
     await db.migrate()
     began = time.perf_counter()
-    await seed(db, args.players, args.matches, rng)
-    print(f"seeded {args.players:,} players and {args.matches:,} matches in {time.perf_counter() - began:.0f} s")
+    await seed(db, args.players, args.matches, args.clubs, rng)
+    print(f"seeded {args.players:,} players, {args.matches:,} matches and {args.clubs} clubs "
+          f"in {time.perf_counter() - began:.0f} s")
     await time_profiles(db, args.players, 50, rng)      # warm the pool and the cache
     print("profile (played_together + profile):", _ms(await time_profiles(db, args.players, args.samples, rng)))
     print("rating update (record_match, commit):",
           _ms(await time_ratings(db, args.players, args.samples, 1_800_000_000, rng)))
+    await time_leaderboards(db, args.clubs, 50, rng)      # warm
+    print("club leaderboard (Clubs.leaderboard):", _ms(await time_leaderboards(db, args.clubs, args.samples, rng)))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     await db.close()
 
@@ -141,6 +176,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--matches", type=int, default=200_000)
+    parser.add_argument("--clubs", type=int, default=300)
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=43)
     args = parser.parse_args()

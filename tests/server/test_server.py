@@ -428,8 +428,9 @@ def test_the_migrations_build_the_schema_at_head(db: str) -> None:
     accounts = ["account_sessions", "accounts", "passkey_challenges", "passkeys", "signin_links"]     # 0007
     clubs = ["club_members", "club_tables", "clubs"]                     # migration 0008 (server/clubs)
     nights = ["club_event_makers", "club_event_tables", "club_event_teams", "club_events"]    # 0009-0011 (nights)
+    peeks = ["peeks"]       # 0012: asks to see a hand (server/pages/peek_store.py)
     assert names == sorted(["alembic_version", "deals", "events", "player_generations", "settings", "tables",
-                            *history, *accounts, *clubs, *nights])
+                            *history, *accounts, *clubs, *nights, *peeks])
 
 
 def test_lookups_of_keys_no_row_can_have_are_not_found(db: str) -> None:

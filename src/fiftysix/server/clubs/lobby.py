@@ -1,4 +1,8 @@
-"""Finding a game: the public tables of this process with a free seat, each with its host's rating.
+"""Finding a game: the public tables with a free seat, each with its host's rating.
+
+The tables of this process are read from memory; with many processes (``--redis``) the lobbies other processes
+hold are read from the database too (their rows' status and live lease, their short logs: ``Hub.lobbies_elsewhere``),
+so every process lists the same tables.  One process asks nothing more of the database than the hosts' ratings.
 
 Only a table its host made public (``"public": true`` in the create form) is listed; private tables (the
 default, joined by their link's secret) and club tables never are, so the list tells nobody about them.  The
@@ -41,12 +45,13 @@ def listing(state: TableState) -> dict[str, object] | None:
 
 
 async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, object]]:
+    here = [(table.last_active, table.state) for table in list(server.hub.tables.values())]
     found = []
-    for table in list(server.hub.tables.values()):
-        item = listing(table.state)
+    for active, state in here + await server.hub.lobbies_elsewhere(4 * MOST):
+        item = listing(state)
         # a club table is private already; asked again so a change there cannot leak one
-        if item is not None and await clubs.club_of_table(table.code) is None:
-            found.append((table.last_active, (table.state.host or "", table.state.game.name), item))
+        if item is not None and await clubs.club_of_table(state.code) is None:
+            found.append((active, (state.host or "", state.game.name), item))
     found.sort(key=lambda entry: -entry[0])
     shown = found[:MOST]
     rated = await ratings_of(clubs.engine, {host for _, host, _ in shown})

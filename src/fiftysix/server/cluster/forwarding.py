@@ -111,6 +111,23 @@ class Forwarding(Failover):
         """Tell every process that device ``session`` of ``player`` was signed out (server/accounts)."""
         self.bus.publish_soon(ALL, {"op": "revoke", "from": self.me, "player": player, "session": session})
 
+    def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
+        """To ``player``'s connections to ``code`` on every other process (an ask to see a hand, or the hand for a
+        watcher): each process that has the table here delivers it to its own connections of that player."""
+        self.bus.publish_soon(ALL, {"op": "tell", "from": self.me, "code": code, "player": player, "m": message,
+                                    "seatless": seatless})
+
+    def _told(self, data: Heard) -> None:
+        """Another process's :meth:`tell_elsewhere`: to this process's connections of that player, if any (with
+        ``seatless``, only while they hold no seat in this process's copy of the table)."""
+        table = self.tables.get(str(data.get("code")))
+        player = str(data.get("player"))
+        if table is None or (data.get("seatless") and table.state.seat_of(player) is not None):
+            return
+        for conn in list(table.conns):
+            if conn.player == player:
+                conn.send(dict(data["m"]))
+
     def _heard(self, channel: str, data: Heard) -> None:
         """Every message from Redis (on the reader task: quick, no waiting)."""
         op = data.get("op")
@@ -139,6 +156,8 @@ class Forwarding(Failover):
                                  {str(p): str(n) for p, n in knocks.items()} if isinstance(knocks, dict) else None)
         elif data.get("from") == self.me:
             return
+        elif op == "tell":
+            self._told(data)
         elif op == "signout" and self.on_signout is not None:
             self.on_signout(str(data["player"]), int(data["gen"]))
         elif op == "revoke" and self.on_revoke is not None:

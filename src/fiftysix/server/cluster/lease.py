@@ -106,3 +106,12 @@ class Lease:
         query = select(tables.c.code).where(and_(tables.c.lease_owner.is_not(None), tables.c.lease_until >= _now()))
         async with self.db.engine.connect() as conn:
             return {r[0] for r in await conn.execute(query)}
+
+    async def lobbies(self, skip: Iterable[str], limit: int) -> list[tuple[str, float]]:
+        """Tables waiting in their lobby that some process holds now (loaded there), newest change first, with
+        when they last changed: the candidates for the list of open tables (server/clubs/lobby.py)."""
+        query = (select(tables.c.code, tables.c.active)
+                 .where(tables.c.status == "lobby", tables.c.lease_until >= _now(), tables.c.code.not_in(list(skip)))
+                 .order_by(tables.c.active.desc()).limit(limit))
+        async with self.db.engine.connect() as conn:
+            return [(r[0], float(r[1] or 0)) for r in await conn.execute(query)]

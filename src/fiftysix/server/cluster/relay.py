@@ -33,7 +33,7 @@ from redis.exceptions import RedisError
 
 from ..edge.access import Lookups
 from ..edge.limits import Limits, searching_bots
-from ..state.table import TableError, TableState
+from ..state.table import TableError, TableState, replay_into
 from ..storage.db import Database
 from ..table.history import History
 from ..table.hub import creation_event, fill_of
@@ -202,6 +202,23 @@ class ClusterHub(Forwarding):
         self.hosts.pop(code, None)
         self.counted_open.discard(code)
         return True
+
+    async def lobbies_elsewhere(self, limit: int) -> list[tuple[float, TableState]]:
+        """The lobbies other processes hold (a live lease, status ``lobby`` in their rows), each replayed from its
+        short log in one query: the list of open tables shows every process's."""
+        found = await self.lease.lobbies(skip=self.tables, limit=limit)
+        logs = await self.db.events_of_tables([code for code, _ in found])
+        states = []
+        for code, active in found:
+            state = TableState(code)
+            try:
+                for event in logs[code]:
+                    replay_into(state, event)
+            except TableError:
+                log.exception("table %s: its log does not replay; not listed", code)
+                continue
+            states.append((active, state))
+        return states
 
     async def sweep(self, now: float | None = None) -> tuple[int, int]:
         now = time.time() if now is None else now

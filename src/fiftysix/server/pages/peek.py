@@ -9,8 +9,10 @@ Routes::
 The seated person hears ``{"type": "peek_ask", "watcher", "name", "seat"}``; the watcher hears
 ``{"type": "peek_hand", "seat", "hand"}`` or ``{"type": "peek_refused", "seat"}``.  The hand goes only to
 connections of that watcher, and only while the watcher holds no seat: nobody seated at the table ever
-receives it.  A watcher who has seen a hand may not sit at that table until the match ends.  What was asked and
-seen is kept in this process's memory (a restart forgets it; a seen hand's deal is over by then or replayed).
+receives it.  A watcher who has seen a hand may not sit at that table until the match ends.  What was asked,
+allowed always and seen is kept in the database (:mod:`.peek_store`): with many processes every process sees it,
+whichever holds the watcher's, the player's or the table's writer's connections, and it outlives a failover.  The
+messages reach connections on other processes through the hub (``Hub.tell_elsewhere``: Redis).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ..edge.tokens import COOKIE, Player
 from ..serving import Server, address_of, json_body, part, refusal, serving
 from ..state.table import MATCH_OVER, PLAYING, TableState
 from ..table.live import Connection, LiveTable
+from .peek_store import PeekStore
 
 ANSWERS = ("allow", "refuse", "always")
 SAW_A_HAND = N_("you have seen a seated player's hand at this table: you may take a seat when this match ends")
@@ -37,35 +40,44 @@ SAW_A_HAND = N_("you have seen a seated player's hand at this table: you may tak
 
 @dataclass
 class Peeks:
-    """Per table code: open asks, the "always" answers and who saw a hand in which match."""
+    """The asks and seen hands (in the database) and this process's limits on asking."""
 
-    asks: dict[str, dict[tuple[str, int], str]] = field(default_factory=dict)   # (watcher, seat) -> name
-    always: dict[str, set[tuple[str, str]]] = field(default_factory=dict)       # (seated, watcher)
-    seen: dict[str, dict[str, int]] = field(default_factory=dict)               # watcher -> match number
+    store: PeekStore
     limits: tuple[Buckets, Buckets] = field(default_factory=lambda: (Buckets(0.5, 10), Buckets(100.0, 200)))
 
-    def may_sit(self, state: TableState, player: str | None) -> bool:
+    async def may_sit(self, state: TableState, player: str | None) -> bool:
         """``False`` while ``player`` has seen a hand in this table's current match (until it ends)."""
-        saw = self.seen.get(state.code, {}).get(player or "")
+        if player is None:
+            return True
+        saw = await self.store.seen_in(state.code, player)
         return saw is None or saw != state.match_no or state.status == MATCH_OVER
 
-    def show(self, table: LiveTable, watcher: str, seat: int) -> bool:
-        """Send ``seat``'s hand to ``watcher``'s connections while they hold no seat; ``False``: no hand now."""
+    async def show(self, server: Server, table: LiveTable, watcher: str, seat: int) -> bool:
+        """Send ``seat``'s hand to ``watcher``'s connections while they hold no seat; ``False``: no hand now.
+        The ban on sitting is stored before the hand leaves."""
         state = table.state
         deal_seat = state.deal_seat(seat)
         if state.status != PLAYING or state.deal is None or deal_seat is None or state.seat_of(watcher) is not None:
             return False
+        await self.store.saw(state.code, watcher, state.match_no)
         hand = view(state.deal, deal_seat, state.match)["hand"]
-        for conn in list(table.conns):
-            if conn.player == watcher and state.seat_of(conn.player) is None:
-                conn.send({"type": "peek_hand", "seat": seat, "hand": hand, "version": state.version})
-        self.seen.setdefault(state.code, {})[watcher] = state.match_no
+        tell(server, table, watcher, {"type": "peek_hand", "seat": seat, "hand": hand, "version": state.version},
+             seatless=True)
         return True
+
+
+def tell(server: Server, table: LiveTable, player: str, message: dict[str, object], seatless: bool = False) -> None:
+    """``message`` to ``player``'s connections to ``table`` on every process (``seatless``: only while they hold
+    no seat there)."""
+    for conn in list(table.conns):
+        if conn.player == player and not (seatless and table.state.seat_of(player) is not None):
+            conn.send(message)
+    server.hub.tell_elsewhere(table.code, player, message, seatless)
 
 
 def peeks_of(server: Server) -> Peeks:
     """The server's asks and seen hands (made on first use)."""
-    return part(server, Peeks, Peeks)
+    return part(server, Peeks, lambda: Peeks(PeekStore(server.db.engine)))
 
 
 def install(server: Server) -> None:
@@ -74,7 +86,7 @@ def install(server: Server) -> None:
     inner = server.handle
 
     async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
-        if msg.get("type") == "sit" and not peeks.may_sit(table.state, conn.player):
+        if msg.get("type") == "sit" and not await peeks.may_sit(table.state, conn.player):
             conn.send({"type": "error", "message": SAW_A_HAND})
             return
         await inner(table, conn, msg)
@@ -112,7 +124,8 @@ async def api_peek(request: Request) -> Response:
         return found
     table, asker, body, lang = found
     watcher = asker.id
-    state, peeks = table.state, peeks_of(serving(request))
+    server = serving(request)
+    state, peeks = table.state, peeks_of(server)
     seat = body.get("seat")
     if state.seat_of(watcher) is not None:
         return refusal(N_("you sit at this table: only watchers ask to see a hand"), 400, lang)
@@ -121,15 +134,11 @@ async def api_peek(request: Request) -> Response:
         return refusal(N_("seat must be the seat of a person playing this deal"), 400, lang)
     seated = state.seats[seat].player
     assert seated is not None
-    if (seated, watcher) in peeks.always.get(state.code, set()):
-        return JSONResponse({"shown": peeks.show(table, watcher, seat)})
-    asks = peeks.asks.setdefault(state.code, {})
-    if len(asks) >= 50:     # a table's open asks stay few: the oldest goes
-        asks.pop(next(iter(asks)))
-    asks[(watcher, seat)] = state.players.get(watcher) or asker.name     # a watcher need not have joined
-    for conn in list(table.conns):
-        if conn.player == seated:
-            conn.send({"type": "peek_ask", "watcher": watcher, "name": asks[(watcher, seat)], "seat": seat})
+    if await peeks.store.allowed_always(state.code, seated, watcher):
+        return JSONResponse({"shown": await peeks.show(server, table, watcher, seat)})
+    name = state.players.get(watcher) or asker.name     # a watcher need not have joined
+    await peeks.store.ask(state.code, watcher, seat, name)
+    tell(server, table, seated, {"type": "peek_ask", "watcher": watcher, "name": name, "seat": seat})
     return JSONResponse({"asked": True})
 
 
@@ -139,22 +148,21 @@ async def api_answer(request: Request) -> Response:
         return found
     table, answerer, body, lang = found
     seated = answerer.id
-    state, peeks = table.state, peeks_of(serving(request))
+    server = serving(request)
+    state, peeks = table.state, peeks_of(server)
     seat = state.seat_of(seated)
     watcher, answer = body.get("watcher"), body.get("answer")
     if answer not in ANSWERS:
         return refusal(N_("answer must be allow, refuse or always"), 400, lang)
-    asked = peeks.asks.get(state.code, {})
-    if seat is None or not isinstance(watcher, str) or asked.pop((watcher, seat), None) is None:
+    if seat is None or not isinstance(watcher, str) or len(watcher) > 64 or "\x00" in watcher \
+            or not await peeks.store.take_ask(state.code, watcher, seat):
         return refusal(N_("no one is waiting for your answer to see your hand"), 400, lang)
     if answer == "refuse":
-        for conn in list(table.conns):
-            if conn.player == watcher:
-                conn.send({"type": "peek_refused", "seat": seat})
+        tell(server, table, watcher, {"type": "peek_refused", "seat": seat})
         return JSONResponse({"shown": False})
     if answer == "always":
-        peeks.always.setdefault(state.code, set()).add((seated, watcher))
-    return JSONResponse({"shown": peeks.show(table, watcher, seat)})
+        await peeks.store.allow_always(state.code, seated, watcher)
+    return JSONResponse({"shown": await peeks.show(server, table, watcher, seat)})
 
 
 def routes() -> list[BaseRoute]:

@@ -62,6 +62,15 @@ class Hub:
         table = self.tables.get(code)
         return table.state.status if table is not None else None
 
+    async def lobbies_elsewhere(self, limit: int) -> list[tuple[float, TableState]]:
+        """The lobbies other processes hold (with many processes), with when each last changed; one process has
+        none (its lobbies are all in ``tables``)."""
+        return []
+
+    def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
+        """Send ``message`` to ``player``'s connections to table ``code`` on other processes (with many; with
+        ``seatless``, only while they hold no seat there); one process has no others."""
+
     def _live(self, state: TableState, history: History) -> LiveTable:
         code = state.code
         return LiveTable(self.db, state, history, self.timing, self.limits,
