@@ -38,7 +38,7 @@ from ..edge.names import check_name
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import COOKIE, Player, clean_name
 from ..pages.route_guard import RouteGuard
-from ..serving import Server, address_of, json_body, part, refusal, serving, table_link
+from ..serving import Server, address_of, json_body, part, refusal, table_link
 from ..state.table import TableError
 from ..table.live import LiveTable
 from .lobby import open_tables
@@ -52,9 +52,6 @@ WHOLE = (200.0, 400)        # ... and for the whole process
 GUARD = RouteGuard("club", PER_ADDRESS, WHOLE,
                    Meaning(N_("too many club requests from your address; try again in a minute")))
 
-
-def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    return GUARD.refused(request, server, lang)
 CLUB_NAME = 40
 SECRET_MAX = 64             # ids and invites are 22 characters; longer is not ours
 
@@ -99,11 +96,10 @@ def endpoint(handler: Callable[[_Ask], Awaitable[Response]], reads: bool = False
              ) -> Callable[[Request], Awaitable[Response]]:
     """A club endpoint: origin and limits checked, a player required, the JSON body read (not for reads)."""
     async def run(request: Request) -> Response:
-        server = serving(request)
-        lang = language_of(request)
-        refused = _refused(request, server, lang)
-        if refused is not None:
-            return refused
+        admitted = GUARD.admit(request)
+        if isinstance(admitted, Response):
+            return admitted
+        server, lang = admitted
         body: dict[str, object] = {}
         if not reads:
             read = await json_body(request)
@@ -257,10 +253,10 @@ async def _table(ask: _Ask) -> Response:
 
 
 async def api_lobby(request: Request) -> Response:
-    server = serving(request)
-    refused = _refused(request, server, language_of(request))
-    if refused is not None:
-        return refused
+    admitted = GUARD.admit(request)
+    if isinstance(admitted, Response):
+        return admitted
+    server = admitted[0]
     return JSONResponse({"tables": await open_tables(server, clubs_of(server))})
 
 
