@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 
 from .duplicate import ArenaConfig, ChunkResult, check_bots
 from .rating import Result, rate, result_of, win_chance
-from .report import ArenaSummary, summarize
+from .report import ArenaSummary, poolable, summarize
 from .run import run_arena
 from .stats import MeanCIJSON, mean, mean_ci
 
@@ -318,13 +318,8 @@ def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[st
 
     :raises ValueError: for no documents, different seed sets or settings, or a deal played twice.
     """
-    if not docs:
-        raise ValueError("nothing to pool: give at least one panel document")
-    head = docs[0]
-    for other in docs[1:]:
-        for key in ("seed_set", "fast", "anchor", "panel"):
-            if other[key] != head[key]:
-                raise ValueError(f"panel runs with different {key} cannot be pooled")
+    head = poolable(docs, "panel document", ("seed_set", "fast", "anchor", "panel"),
+                    "panel runs with different {key} cannot be pooled")
     groups: dict[tuple[str, str, str], list[PairingRow]] = {}
     for doc in docs:
         for r in doc["pairings"]:

@@ -4,6 +4,7 @@ decision, faults, and the paired difference with its 95% interval; as text, JSON
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
 from .duplicate import ArenaConfig, ChunkResult, deal_seed, resolve_rules, seatings
@@ -239,6 +240,22 @@ def write_plot(summary: ArenaSummary, path: str) -> None:
     plt.close(fig)
 
 
+def poolable(docs: Sequence[dict[str, Any]], what: str, keys: tuple[str, ...],
+             differ: str = "runs with different {key} cannot be pooled: {a!r} and {b!r}") -> dict[str, Any]:
+    """The first of ``docs`` (documents of runs, each a ``what``), checked to agree with the others on ``keys``.
+
+    :raises ValueError: for no documents, or ``differ`` filled with the first key that differs and its values.
+    """
+    if not docs:
+        raise ValueError(f"nothing to pool: give at least one {what}")
+    head = docs[0]
+    for other in docs[1:]:
+        for key in keys:
+            if other[key] != head[key]:
+                raise ValueError(differ.format(key=key, a=head[key], b=other[key]))
+    return head
+
+
 def pool(summaries: list[dict[str, Any]]) -> dict[str, Any]:
     """One summary of runs that played different deals of the same seed (``--first``): the paired difference
     over all their deals, contracts summed, means weighted by deals; times stay per run, in ``parts``.
@@ -246,13 +263,8 @@ def pool(summaries: list[dict[str, Any]]) -> dict[str, Any]:
 
     :raises ValueError: naming what differs (game, rules, seed, bots, unit) or a deal played twice.
     """
-    if not summaries:
-        raise ValueError("nothing to pool: give at least one arena summary")
-    head = summaries[0]
+    head = poolable(summaries, "arena summary", ("game", "rules", "seed", "unit"))
     for other in summaries[1:]:
-        for key in ("game", "rules", "seed", "unit"):
-            if other[key] != head[key]:
-                raise ValueError(f"runs with different {key} cannot be pooled: {head[key]!r} and {other[key]!r}")
         if [b["bot"] for b in other["bots"]] != [b["bot"] for b in head["bots"]]:
             raise ValueError("runs of different bots cannot be pooled")
     rows = sorted((row for s in summaries for row in s["per_deal"]), key=lambda row: row["deal"])

@@ -20,8 +20,8 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Iterator
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO, TypeVar
 
 from ..arena import ArenaConfig, BotFailure, check_bots, format_text, panel, run_arena, summarize, write_plot
 from ..arena.panel import (
@@ -40,6 +40,8 @@ from ..bots.protocol import DEFAULT_TIMEOUT
 from ..core.errors import RulesError
 from ..games import DEFAULT_PRESET
 from .common import CliError, bots_text
+
+T = TypeVar("T")
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), once the partial summary is printed and written."""
@@ -123,18 +125,10 @@ def run_duel(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     :raises CliError: for bad arguments (before anything is played).
     """
     config = duel_config(args)
-    bar = None if args.quiet else _progress_bar(args.deals, stderr)
-    try:
-        with _terminate_as_interrupt():
-            result, elapsed = run_arena(config, bar.update if bar is not None else None, ray_address=args.ray)
-    except BotFailure as e:
-        stderr.write(f"fiftysix arena: error: the run is stopped: {e}\n")
+    ran = _run(args, args.deals, stderr, "run", lambda progress: run_arena(config, progress, ray_address=args.ray))
+    if ran is None:
         return 1
-    except RuntimeError as e:
-        raise CliError(str(e)) from None
-    finally:
-        if bar is not None:
-            bar.close()
+    result, elapsed = ran
     summary = summarize(config, result, elapsed)
     if args.ray:
         summary["ray"] = args.ray
@@ -183,19 +177,10 @@ def panel_config(args: argparse.Namespace) -> PanelConfig:
 def run_panel_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """``--panel``: every pairing in turn; Ctrl-C keeps the pairings played (the last one partial)."""
     config = panel_config(args)
-    bar = None if args.quiet else _progress_bar(args.deals * len(config.pairings()), stderr)
-    try:
-        with _terminate_as_interrupt():
-            progress = bar.update if bar is not None else None
-            played = play_panel(config, runner=lambda arena: run_arena(arena, progress, ray_address=args.ray))
-    except BotFailure as e:
-        stderr.write(f"fiftysix arena: error: the panel is stopped: {e}\n")
+    played = _run(args, args.deals * len(config.pairings()), stderr, "panel", lambda progress: play_panel(
+        config, runner=lambda arena: run_arena(arena, progress, ray_address=args.ray)))
+    if played is None:
         return 1
-    except RuntimeError as e:
-        raise CliError(str(e)) from None
-    finally:
-        if bar is not None:
-            bar.close()
     doc = panel_document(config, played)
     stdout.write(format_panel(doc))
     if args.json:
@@ -206,6 +191,27 @@ def run_panel_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) 
         except OSError as e:
             raise CliError(f"cannot write {e.filename}: {e.strerror or e}") from None
     return INTERRUPTED if played.interrupted else 0
+
+
+def _run(args: argparse.Namespace, total: int, stderr: TextIO, what: str,
+         run: Callable[[Callable[[int], None] | None], T]) -> T | None:
+    """``run`` given the progress bar's update of ``total`` deals (``None`` with ``--quiet``), SIGTERM stopping it as
+    Ctrl-C does: what it returns, or ``None`` when a bot failed and stopped the ``what`` (said on ``stderr``).
+
+    :raises CliError: for what the run refuses (a ``RuntimeError``: Ray missing or unreachable).
+    """
+    bar = None if args.quiet else _progress_bar(total, stderr)
+    try:
+        with _terminate_as_interrupt():
+            return run(bar.update if bar is not None else None)
+    except BotFailure as e:
+        stderr.write(f"fiftysix arena: error: the {what} is stopped: {e}\n")
+        return None
+    except RuntimeError as e:
+        raise CliError(str(e)) from None
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 @contextlib.contextmanager

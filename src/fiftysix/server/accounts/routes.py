@@ -30,13 +30,12 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
-from ..edge.lang import language_of
 from ..edge.limits import Buckets
 from ..edge.safejson import JSONResponse
 from ..edge.share import QRBusy, share_base
 from ..edge.tokens import COOKIE, Player, clean_name
 from ..pages.route_guard import RouteGuard
-from ..serving import Server, address_of, json_body, refusal, serving, set_cookie
+from ..serving import Server, address_of, json_body, refusal, set_cookie
 from .secure import count, relying_party
 from .store import Accounts
 
@@ -46,10 +45,6 @@ PER_ADDRESS = (2.0, 60)     # account requests a second per address on average, 
 WHOLE = (100.0, 200)        # ... and for the whole process
 GUARD = RouteGuard("account", PER_ADDRESS, WHOLE,
                    Meaning(N_("too many account requests from your address; try again in a minute")))
-
-
-def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    return GUARD.refused(request, server, lang)
 
 
 def _signin_buckets(request: Request) -> Buckets:
@@ -110,11 +105,10 @@ SignedIn = Callable[[Request, Server, str, dict[str, object], Player], Awaitable
 def _guarded(handler: Guarded) -> Endpoint:
     """An account endpoint: origin and limits checked, the JSON body (for POST) read, the language found."""
     async def endpoint(request: Request) -> Response:
-        server = serving(request)
-        lang = language_of(request)
-        refused = _refused(request, server, lang)
-        if refused is not None:
-            return refused
+        admitted = GUARD.admit(request)
+        if isinstance(admitted, Response):
+            return admitted
+        server, lang = admitted
         body = await json_body(request) if request.method == "POST" else {}
         if isinstance(body, Response):
             return body
@@ -217,17 +211,23 @@ async def _signin_allowed(request: Request, server: Server) -> bool:
     return not await server.lookups.refused(address) and _signin_buckets(request).allow(address)
 
 
-@_guarded
-async def api_link_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+async def _sign_in_once(request: Request, server: Server, lang: str, secret: object, longest: int,
+                        use: Callable[[str], Awaitable[tuple[str, str] | None]], bad: str) -> Response:
+    """Sign in with a one-time secret (a sign-in link's or a recovery code), ``use`` consuming it: a secret that is
+    no text of 1 to ``longest`` characters, or unknown, counts as a failed look-up of the address."""
     if not await _signin_allowed(request, server):
         return refusal(Meaning(N_("too many sign-in attempts from your address; try again in a few minutes")), 429,
                        lang)
-    secret = body.get("secret")
-    found = await _store(server).use_link(secret) if isinstance(secret, str) and 0 < len(secret) <= 128 else None
+    found = await use(secret) if isinstance(secret, str) and 0 < len(secret) <= longest else None
     if found is None:
         await server.lookups.failed(address_of(request))
-        return refusal(BAD_LINK, 403, lang)
+        return refusal(bad, 403, lang)
     return await _signed_in_response(request, server, *found, {})
+
+
+@_guarded
+async def api_link_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+    return await _sign_in_once(request, server, lang, body.get("secret"), 128, _store(server).use_link, BAD_LINK)
 
 
 @_signed_in
@@ -239,15 +239,7 @@ async def api_recovery(_request: Request, server: Server, _lang: str, _body: dic
 
 @_guarded
 async def api_recovery_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
-    if not await _signin_allowed(request, server):
-        return refusal(Meaning(N_("too many sign-in attempts from your address; try again in a few minutes")), 429,
-                       lang)
-    code = body.get("code")
-    found = await _store(server).use_recovery(code) if isinstance(code, str) and 0 < len(code) <= 64 else None
-    if found is None:
-        await server.lookups.failed(address_of(request))
-        return refusal(BAD_CODE, 403, lang)
-    return await _signed_in_response(request, server, *found, {})
+    return await _sign_in_once(request, server, lang, body.get("code"), 64, _store(server).use_recovery, BAD_CODE)
 
 
 async def account_page(_request: Request) -> Response:

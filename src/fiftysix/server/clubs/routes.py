@@ -38,7 +38,7 @@ from ..edge.names import check_name
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import COOKIE, Player, clean_name
 from ..pages.route_guard import RouteGuard
-from ..serving import Server, address_of, json_body, part, refusal, serving, table_link
+from ..serving import Server, address_of, json_body, part, refusal, table_link
 from ..state.table import TableError
 from ..table.live import LiveTable
 from .lobby import open_tables
@@ -52,9 +52,6 @@ WHOLE = (200.0, 400)        # ... and for the whole process
 GUARD = RouteGuard("club", PER_ADDRESS, WHOLE,
                    Meaning(N_("too many club requests from your address; try again in a minute")))
 
-
-def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    return GUARD.refused(request, server, lang)
 CLUB_NAME = 40
 SECRET_MAX = 64             # ids and invites are 22 characters; longer is not ours
 
@@ -99,11 +96,10 @@ def endpoint(handler: Callable[[_Ask], Awaitable[Response]], reads: bool = False
              ) -> Callable[[Request], Awaitable[Response]]:
     """A club endpoint: origin and limits checked, a player required, the JSON body read (not for reads)."""
     async def run(request: Request) -> Response:
-        server = serving(request)
-        lang = language_of(request)
-        refused = _refused(request, server, lang)
-        if refused is not None:
-            return refused
+        admitted = GUARD.admit(request)
+        if isinstance(admitted, Response):
+            return admitted
+        server, lang = admitted
         body: dict[str, object] = {}
         if not reads:
             read = await json_body(request)
@@ -116,6 +112,17 @@ def endpoint(handler: Callable[[_Ask], Awaitable[Response]], reads: bool = False
         result: Response = await handler(_Ask(request, server, player, body))
         return result
     return run
+
+
+def club_endpoint(handler: Callable[[_Ask, Club], Awaitable[Response]], owner: bool = False, reads: bool = False,
+                  ) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint of the path's club: as :func:`endpoint`, and the asker a member (``owner``: its owner)."""
+    async def with_club(ask: _Ask) -> Response:
+        club = await ask.club(owner)
+        if isinstance(club, Response):
+            return club
+        return await handler(ask, club)
+    return endpoint(with_club, reads)
 
 
 async def _create(ask: _Ask) -> Response:
@@ -153,10 +160,7 @@ async def _join(ask: _Ask) -> Response:
     return JSONResponse({"id": club_id, "url": f"/club#c={club_id}"})
 
 
-async def _view(ask: _Ask) -> Response:
-    club = await ask.club()
-    if isinstance(club, Response):
-        return club
+async def _view(ask: _Ask, club: Club) -> Response:
     tables = []
     for code in await ask.clubs.tables(club["id"]):
         live = ask.server.hub.tables.get(code)      # only tables open in this process: finished ones are history
@@ -172,36 +176,24 @@ async def _view(ask: _Ask) -> Response:
                          "matches": await ask.clubs.recent_matches(club["id"], withheld=ask.server.withheld)})
 
 
-async def _leaderboard(ask: _Ask) -> Response:
-    club = await ask.club()
-    if isinstance(club, Response):
-        return club
+async def _leaderboard(ask: _Ask, club: Club) -> Response:
     family = ask.request.query_params.get("family", "56")
     if family not in ("56", "55"):
         return ask.no(N_("family must be 56 or 55"))
     return JSONResponse({"family": family, "members": await ask.clubs.leaderboard(club["id"], family)})
 
 
-async def _new_invite(ask: _Ask) -> Response:
-    club = await ask.club(owner=True)
-    if isinstance(club, Response):
-        return club
+async def _new_invite(ask: _Ask, club: Club) -> Response:
     invite = await ask.clubs.new_invite(club["id"])
     return JSONResponse({"invite": invite, "invite_url": f"/club#i={invite}"})
 
 
-async def _revoke(ask: _Ask) -> Response:
-    club = await ask.club(owner=True)
-    if isinstance(club, Response):
-        return club
+async def _revoke(ask: _Ask, club: Club) -> Response:
     await ask.clubs.revoke_invite(club["id"])
     return JSONResponse({"revoked": True})
 
 
-async def _remove(ask: _Ask) -> Response:
-    club = await ask.club(owner=True)
-    if isinstance(club, Response):
-        return club
+async def _remove(ask: _Ask, club: Club) -> Response:
     who = ask.body.get("player")
     if who == ask.player.id:
         return ask.no(N_("the owner cannot remove themselves: hand the club to another member first"))
@@ -210,20 +202,14 @@ async def _remove(ask: _Ask) -> Response:
     return JSONResponse({"removed": who})
 
 
-async def _hand_over(ask: _Ask) -> Response:
-    club = await ask.club(owner=True)
-    if isinstance(club, Response):
-        return club
+async def _hand_over(ask: _Ask, club: Club) -> Response:
     who = ask.body.get("player")
     if not isinstance(who, str) or not await ask.clubs.hand_over(club["id"], who):
         return ask.no(N_("player must be the id of a member of this club"))
     return JSONResponse({"owner": who})
 
 
-async def _settings(ask: _Ask) -> Response:
-    club = await ask.club(owner=True)
-    if isinstance(club, Response):
-        return club
+async def _settings(ask: _Ask, club: Club) -> Response:
     watchers = ask.body.get("watchers")
     if not isinstance(watchers, bool):
         return ask.no(N_("watchers must be true (people outside the club may watch its tables) or false"))
@@ -245,10 +231,7 @@ async def club_table(ask: _Ask, club_id: str, form: dict[str, object]) -> LiveTa
     return table
 
 
-async def _table(ask: _Ask) -> Response:
-    club = await ask.club()
-    if isinstance(club, Response):
-        return club
+async def _table(ask: _Ask, club: Club) -> Response:
     table = await club_table(ask, club["id"], {k: v for k, v in ask.body.items() if k != "token"})
     if isinstance(table, Response):
         return table
@@ -257,10 +240,10 @@ async def _table(ask: _Ask) -> Response:
 
 
 async def api_lobby(request: Request) -> Response:
-    server = serving(request)
-    refused = _refused(request, server, language_of(request))
-    if refused is not None:
-        return refused
+    admitted = GUARD.admit(request)
+    if isinstance(admitted, Response):
+        return admitted
+    server = admitted[0]
     return JSONResponse({"tables": await open_tables(server, clubs_of(server))})
 
 
@@ -274,11 +257,11 @@ def routes() -> list[BaseRoute]:
             Route("/api/clubs", endpoint(_mine, reads=True), methods=["GET"]),
             Route("/api/clubs", endpoint(_create), methods=["POST"]),
             Route("/api/clubs/join", endpoint(_join), methods=["POST"]),
-            Route("/api/clubs/{club}", endpoint(_view, reads=True)),
-            Route("/api/clubs/{club}/leaderboard", endpoint(_leaderboard, reads=True)),
-            Route("/api/clubs/{club}/invite", endpoint(_new_invite), methods=["POST"]),
-            Route("/api/clubs/{club}/revoke", endpoint(_revoke), methods=["POST"]),
-            Route("/api/clubs/{club}/remove", endpoint(_remove), methods=["POST"]),
-            Route("/api/clubs/{club}/owner", endpoint(_hand_over), methods=["POST"]),
-            Route("/api/clubs/{club}/settings", endpoint(_settings), methods=["POST"]),
-            Route("/api/clubs/{club}/tables", endpoint(_table), methods=["POST"])]
+            Route("/api/clubs/{club}", club_endpoint(_view, reads=True)),
+            Route("/api/clubs/{club}/leaderboard", club_endpoint(_leaderboard, reads=True)),
+            Route("/api/clubs/{club}/invite", club_endpoint(_new_invite, owner=True), methods=["POST"]),
+            Route("/api/clubs/{club}/revoke", club_endpoint(_revoke, owner=True), methods=["POST"]),
+            Route("/api/clubs/{club}/remove", club_endpoint(_remove, owner=True), methods=["POST"]),
+            Route("/api/clubs/{club}/owner", club_endpoint(_hand_over, owner=True), methods=["POST"]),
+            Route("/api/clubs/{club}/settings", club_endpoint(_settings, owner=True), methods=["POST"]),
+            Route("/api/clubs/{club}/tables", club_endpoint(_table), methods=["POST"])]

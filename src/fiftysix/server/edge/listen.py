@@ -123,6 +123,12 @@ class Slots:
             if not self.open[key]:
                 del self.open[key]
 
+    def close(self, key: str | None, counted: bool) -> None:
+        """A connection from ``key`` is gone: release its slot, and its place in the total when it ``counted``."""
+        self.release(key)
+        if counted:
+            self.count -= 1
+
 
 def _plain(status: bytes, text: str, retry_after: int = 0) -> bytes:
     body = text.encode()
@@ -173,11 +179,8 @@ def guarded_http(base: type[asyncio.Protocol], limits: EdgeLimits, slots: Slots)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
-            slots.release(self._slot)
-            self._slot = None
-            if self._counted:
-                slots.count -= 1
-                self._counted = False
+            slots.close(self._slot, self._counted)
+            self._slot, self._counted = None, False
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
@@ -303,11 +306,8 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: 
             super().data_received(data)
 
         def connection_lost(self, exc: Exception | None) -> None:
-            slots.release(self._slot)
-            self._slot = None
-            if self._counted:
-                slots.count -= 1
-                self._counted = False
+            slots.close(self._slot, self._counted)
+            self._slot, self._counted = None, False
             super().connection_lost(exc)
 
         async def send(self, message: Any) -> None:

@@ -21,11 +21,10 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning
-from ..edge.lang import language_of
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import COOKIE
 from ..pages.route_guard import RouteGuard
-from ..serving import Server, address_of, refusal, serving
+from ..serving import address_of, refusal
 from .queries import played_together, profile
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -36,16 +35,11 @@ GUARD = RouteGuard("history", PER_ADDRESS, WHOLE,
                    Meaning(N_("too many history requests from your address; try again in a minute")))
 
 
-def _refused(request: Request, server: Server, lang: str) -> Response | None:
-    return GUARD.refused(request, server, lang)
-
-
 async def api_history(request: Request) -> Response:
-    server = serving(request)
-    lang = language_of(request)
-    refused = _refused(request, server, lang)
-    if refused is not None:
-        return refused
+    admitted = GUARD.admit(request)
+    if isinstance(admitted, Response):
+        return admitted
+    server, lang = admitted
     viewer = server.signer().read(request.cookies.get(COOKIE))
     if viewer is None:
         return refusal(N_("choose your name first: your history is kept under your player on this device"), 401,

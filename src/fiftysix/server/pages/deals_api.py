@@ -16,7 +16,7 @@ from ..edge.downloads import DownloadBusy
 from ..edge.lang import language_of
 from ..edge.safejson import JSONResponse, encode
 from ..review import PENDING, ReviewBusy, ReviewError, record_key
-from ..serving import address_of, refusal, serving, with_body
+from ..serving import Server, address_of, refusal, serving, with_body
 from ..state.table import deal_summary
 from ..table.live import LiveTable
 from ..table.messages import table_info
@@ -78,15 +78,23 @@ async def api_match_record(request: Request) -> Response:
 Loader = Callable[[], Awaitable[object]]
 
 
-async def _download(request: Request, kind: str,
-                    find: Callable[[LiveTable, int], Awaitable[tuple[Hashable, Loader]]], missing: str) -> Response:
-    """A deal's or a match's record file: from the downloads' cache, else loaded (``None``: 404) and made."""
+async def _numbered(request: Request) -> tuple[Server, LiveTable, str, int] | Response:
+    """For a route of a table's deal or match by number: the table (when the asker may read it, else the refusal),
+    its code as asked and the number."""
     server = serving(request)
-    code = request.path_params["code"].upper()
-    number = request.path_params["number"]
     table = await server.readable(request)
     if isinstance(table, Response):
         return table
+    return server, table, request.path_params["code"].upper(), request.path_params["number"]
+
+
+async def _download(request: Request, kind: str,
+                    find: Callable[[LiveTable, int], Awaitable[tuple[Hashable, Loader]]], missing: str) -> Response:
+    """A deal's or a match's record file: from the downloads' cache, else loaded (``None``: 404) and made."""
+    found = await _numbered(request)
+    if isinstance(found, Response):
+        return found
+    server, table, code, number = found
     key, load = await find(table, number)
     record = None if server.downloads.cached(key) is not None else await load()
     if record is None and server.downloads.cached(key) is None:
@@ -95,12 +103,10 @@ async def _download(request: Request, kind: str,
 
 
 async def api_review(request: Request) -> Response:
-    server = serving(request)
-    code = request.path_params["code"].upper()
-    number = request.path_params["number"]
-    table = await server.readable(request)
-    if isinstance(table, Response):
-        return table
+    found = await _numbered(request)
+    if isinstance(found, Response):
+        return found
+    server, table, code, number = found
     if not 1 <= number <= table.state.deals_count:
         in_progress = number == table.state.deals_count + 1 and table.state.status == "playing"
         return refusal(f"deal {number} of table {code[:16]} is in progress: its review opens when it ends"

@@ -9,9 +9,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...core.meaning import Meaning
+from ..edge.lang import language_of
 from ..edge.limits import Buckets
 from ..edge.security import cross_site, origin_of
-from ..serving import Server, address_of, refusal
+from ..serving import Server, address_of, refusal, serving
 
 
 class RouteGuard:
@@ -40,3 +41,9 @@ class RouteGuard:
         if not whole.allow() or not address.allow(address_of(request)):
             return refusal(self.too_many, 429, lang)
         return None
+
+    def admit(self, request: Request) -> tuple[Server, str] | Response:
+        """The server and the reader's language for a request the guard lets through, else its refusal."""
+        server, lang = serving(request), language_of(request)
+        refused = self.refused(request, server, lang)
+        return (server, lang) if refused is None else refused

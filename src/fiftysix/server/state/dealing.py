@@ -32,12 +32,7 @@ class Dealing(TimeBanks, DealHistory):
         self._check_host(e.player)
         if self.status != LOBBY:
             raise TableError(N_("the match has started already"))
-        self._fill_seats()
-        self._reset_banks()
-        self.match_no = 1
-        self.match = self.game.new_match(self.rules, first_dealer=e.dealer, seed=e.seed)
-        self.match_starts.append(self.deals_count + 1)
-        self._new_deal(e.seed)
+        self._new_match(1, e)
         return e
 
     def _on_rematch(self, e: ev.Rematch) -> ev.Event:
@@ -45,13 +40,17 @@ class Dealing(TimeBanks, DealHistory):
         if self.status != MATCH_OVER:
             raise TableError(N_("a rematch can start only when the match is over"))
         self._check_seated(e)
+        self._new_match(self.match_no + 1, e)
+        return e
+
+    def _new_match(self, number: int, e: ev.Start | ev.Rematch) -> None:
+        """Match ``number`` begins with its first deal: empty seats filled, time banks full."""
         self._fill_seats()
         self._reset_banks()
-        self.match_no += 1
+        self.match_no = number
         self.match = self.game.new_match(self.rules, first_dealer=e.dealer, seed=e.seed)
         self.match_starts.append(self.deals_count + 1)
         self._new_deal(e.seed)
-        return e
 
     def _on_next(self, e: ev.NextDeal) -> ev.Event:
         self.check_not_paused()

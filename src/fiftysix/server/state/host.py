@@ -12,11 +12,18 @@ from .errors import TableError
 class HostControls(TableBase):
     """The events only the host may make."""
 
+    def _host_seat(self, e: ev.Offer | ev.AddBot | ev.RemoveBot | ev.Replace) -> int:
+        """The seat the host names.
+
+        :raises TableError: when ``e`` is not the host's or names no seat of the table.
+        """
+        self._check_host(e.player)
+        self._check_seat(e.seat)
+        return e.seat
+
     def _on_offer(self, e: ev.Offer) -> ev.Event:
         """The host offers a computer player's seat that no person has seen this deal to a late friend."""
-        self._check_host(e.player)
-        seat = e.seat
-        self._check_seat(seat)
+        seat = self._host_seat(e)
         if self.status != PLAYING:
             raise TableError(N_("between deals any free seat may be taken; offering is for a deal in progress"))
         if self.seats[seat].bot is None or self.deal_seat(seat) is None:
@@ -28,9 +35,7 @@ class HostControls(TableBase):
         return e
 
     def _on_bot(self, e: ev.AddBot) -> ev.Event:
-        self._check_host(e.player)
-        seat = e.seat
-        self._check_seat(seat)
+        seat = self._host_seat(e)
         if self.seats[seat].player is not None:
             raise TableError(Meaning("seat {seat} belongs to {name}",
                                      {"seat": seat, "name": self.players[self.seats[seat].player or '']}))
@@ -38,9 +43,7 @@ class HostControls(TableBase):
         return e
 
     def _on_unbot(self, e: ev.RemoveBot) -> ev.Event:
-        self._check_host(e.player)
-        seat = e.seat
-        self._check_seat(seat)
+        seat = self._host_seat(e)
         if self.status != LOBBY:
             raise TableError(N_("computer players can be removed only before the match starts"))
         if self.seats[seat].bot is None:
@@ -80,9 +83,7 @@ class HostControls(TableBase):
 
     def _on_replace(self, e: ev.Replace) -> ev.Event:
         """The host puts a computer player in a person's seat (the person stays a member, watching)."""
-        self._check_host(e.player)
-        seat = e.seat
-        self._check_seat(seat)
+        seat = self._host_seat(e)
         person = self.seats[seat].player
         if person is None:
             raise TableError(Meaning(N_("seat {seat} has no person to replace"), {"seat": seat}))

@@ -1,7 +1,4 @@
 """The first schema: tables, their event log, finished deals and settings.
-
-Revision ID: 0001
-Revises:
 """
 
 from __future__ import annotations
@@ -11,8 +8,6 @@ from alembic import op
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

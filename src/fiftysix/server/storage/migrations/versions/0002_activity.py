@@ -1,7 +1,4 @@
 """When each table was last in use, so lobby tables left alone can be closed (and need not be loaded).
-
-Revision ID: 0002_activity
-Revises: 0001
 """
 
 from __future__ import annotations
@@ -11,8 +8,6 @@ from alembic import op
 
 revision = "0002_activity"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,7 +1,4 @@
 """Player generations: "sign out everywhere" bumps a player's generation, refusing older tokens.
-
-Revision ID: 0003_generations
-Revises: 0002_activity
 """
 
 from __future__ import annotations
@@ -11,8 +8,6 @@ from alembic import op
 
 revision = "0003_generations"
 down_revision = "0002_activity"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -3,9 +3,6 @@
 ``lease_owner`` is the process that may write the table until ``lease_until`` (unix seconds, the database's
 clock); ``lease_epoch`` goes up with every new holder and every append checks it in its own transaction (the
 fencing token): a writer that lost its lease cannot append, however long it was paused.
-
-Revision ID: 0004_lease
-Revises: 0003_generations
 """
 
 from __future__ import annotations
@@ -15,8 +12,6 @@ from alembic import op
 
 revision = "0004_lease"
 down_revision = "0003_generations"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

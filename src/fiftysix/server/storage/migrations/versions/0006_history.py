@@ -2,9 +2,6 @@
 
 Matches finished before this revision are not in the history: their deals' players were never stored (the
 deal records hold seats, not people), so they could only be guessed.
-
-Revision ID: 0006_history
-Revises: 0004_lease
 """
 
 from __future__ import annotations
@@ -14,8 +11,6 @@ from alembic import op
 
 revision = "0006_history"
 down_revision = "0004_lease"    # the lead re-chains it after 0005 (accounts)
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -2,9 +2,6 @@
 
 No stored table, deal or match is re-keyed: a player id already is the account's id.  Revision 0005 was
 planned for this; 0006 (history) reached main first, so accounts follow it.
-
-Revision ID: 0007_accounts
-Revises: 0006_history
 """
 
 from __future__ import annotations
@@ -14,8 +11,6 @@ from alembic import op
 
 revision = "0007_accounts"
 down_revision = "0006_history"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,8 +1,5 @@
 """Clubs: a named group of players with an owner, one revocable invite (its hash) and the club's tables
 (issue 43: clubs).
-
-Revision ID: 0008_clubs
-Revises: 0007_accounts
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from alembic import op
 
 revision = "0008_clubs"
 down_revision = "0007_accounts"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,8 +1,5 @@
 """Club nights: duplicate events of a club, their teams, their tables and each table's finished boards
 (issue 44: club nights).
-
-Revision ID: 0009_club_nights
-Revises: 0008_clubs
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from alembic import op
 
 revision = "0009_club_nights"
 down_revision = "0008_clubs"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,8 +1,5 @@
 """Club nights: a board is finished when its table's deal is stored (the ``deals`` row), so the boards' own rows
 go; an event notes that its one rating update is done (issue 44: club nights).
-
-Revision ID: 0010_night_boards_from_deals
-Revises: 0009_club_nights
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from alembic import op
 
 revision = "0010_night_boards_from_deals"
 down_revision = "0009_club_nights"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,8 +1,5 @@
 """Club nights: the members a club's owner allows to make events (issue 44: "a club's owner, or a member they
 allow, creates an event").
-
-Revision ID: 0011_club_event_makers
-Revises: 0010_night_boards_from_deals
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from alembic import op
 
 revision = "0011_club_event_makers"
 down_revision = "0010_night_boards_from_deals"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
