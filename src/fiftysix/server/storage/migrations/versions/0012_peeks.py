@@ -1,8 +1,5 @@
 """Asks to see a hand (issue 43), kept in the database so that every process sees them and they outlive the
 table's writer: open asks, "always" answers and who saw a hand in which match.
-
-Revision ID: 0012_peeks
-Revises: 0011_club_event_makers
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from alembic import op
 
 revision = "0012_peeks"
 down_revision = "0011_club_event_makers"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
