@@ -12,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TypedDict
 
-from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, func, select, update
+from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..matches.rating import PROVISIONAL, shown
@@ -202,22 +202,26 @@ class Clubs:
         """The members by rating in ``family`` ("56" or "55"), best first (mu - 3 sigma, the usual
         conservative estimate), with its uncertainty (sigma), whether it is still provisional, the rated
         matches and when each last finished a match of the family; members without a rated match last, by name."""
-        members = await self.members(club_id)
-        ids = [m["id"] for m in members]
+        # one statement: the members, their rating (if any) and their last match of the family, found by walking
+        # that member's matches newest first (the player/finished index) to the first of the family, not by
+        # grouping all of them (a regular has hundreds)
+        member = club_members.c.player
+        last = (select(match_players.c.finished).join(matches, matches.c.id == match_players.c.match_id)
+                .where(match_players.c.player_id == member, matches.c.game == family)
+                .order_by(match_players.c.finished.desc()).limit(1).scalar_subquery())
+        query = (select(member, club_members.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.matches,
+                        last.label("last_played"))
+                 .select_from(club_members.outerjoin(ratings, (ratings.c.player_id == member)
+                                                     & (ratings.c.family == family)))
+                 .where(club_members.c.club_id == club_id).order_by(club_members.c.name, member))
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
-                                       .where(ratings.c.family == family, ratings.c.player_id.in_(ids)))).all()
-            last = {player: when for player, when in (await conn.execute(
-                select(match_players.c.player_id, func.max(match_players.c.finished))
-                .join(matches, matches.c.id == match_players.c.match_id)
-                .where(matches.c.game == family, match_players.c.player_id.in_(ids))
-                .group_by(match_players.c.player_id))).all()}
-        rated = {r.player_id: r for r in rows}
-        board = [{**m, "rating": shown(rated[m["id"]].mu, rated[m["id"]].sigma) if m["id"] in rated else None,
-                  "sigma": rated[m["id"]].sigma if m["id"] in rated else None,
-                  "provisional": m["id"] not in rated or rated[m["id"]].matches < PROVISIONAL,
-                  "matches": rated[m["id"]].matches if m["id"] in rated else 0,
-                  "last_played": last.get(m["id"])} for m in members]
+            rows = (await conn.execute(query)).all()
+        board = [{"id": r.player, "name": r.name,
+                  "rating": shown(r.mu, r.sigma) if r.mu is not None else None,
+                  "sigma": r.sigma,
+                  "provisional": r.mu is None or r.matches < PROVISIONAL,
+                  "matches": r.matches or 0,
+                  "last_played": r.last_played} for r in rows]
         return sorted(board, key=_board_order)
 
 
