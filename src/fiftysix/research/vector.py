@@ -69,8 +69,9 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv)
         rewards are (N,), that seat's score, as Gymnasium's vector wrappers (``RecordEpisodeStatistics``) expect.
     :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
         other seats only (:mod:`fiftysix.research.seated`).
-    :param compiled: play 56's cards after the auction with a numba kernel where it can (:mod:`.vector_play`;
-        ``env.compiled`` says if it does); ``False``: every move is the engine's ``Deal.push``, the reference.
+    :param compiled: play the cards after the auction (56) or after the discard and the trump choice (55) with a
+        numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does); ``False``: every move
+        is the engine's ``Deal.push``, the reference.
     :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat, a bot seat
         or name that is not one, or bots in every seat.
     :raises RulesError: for an unknown preset or option.

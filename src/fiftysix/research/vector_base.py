@@ -104,6 +104,7 @@ class VectorTables:
     _bidder: IntArray
     _pending_kinds: list[list[int]]
     _discard_masks: list[dict[int, Move]]
+    _discard_arrays: list[IntArray]
     _o_kitty: int
     _o_high_seat: int
     _o_high_card: int

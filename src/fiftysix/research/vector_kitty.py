@@ -27,6 +27,7 @@ class KittyTables(VectorTables):
         self._bidder: IntArray = np.full(N, -1, np.int64)
         self._pending_kinds: list[list[int]] = [[] for _ in range(N)]
         self._discard_masks: list[dict[int, Move]] = [{} for _ in range(N)]   # legal discards by kind bits
+        self._discard_arrays: list[IntArray] = [np.zeros(0, np.int64) for _ in range(N)]   # (their bits)
         self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
                                                                o["highest_trump_card"])
         self._sl_discard, self._sl_pending = self.layout.slice("discard"), self.layout.slice("pending_discard")
@@ -35,15 +36,11 @@ class KittyTables(VectorTables):
     def _begin_discard(self, i: int) -> int:
         """Table ``i``'s bidder begins its discard: the engine's legal discards, each as a bit mask of its card
         kinds; returns the card bits of the first card."""
-        legal: Any = self.deals[i].legal_moves()     # the Discard moves (the rule is the engine's)
-        kind_bit = self._kind_bit
-        masks: dict[int, Move] = {}
-        for m in legal:
-            b = 0
-            for c in m.cards:
-                b |= kind_bit[c]
-            masks[b] = m
+        legal: Any = self._deal_list[i].legal_moves()     # the Discard moves (the rule is the engine's)
+        bit = self._kind_bit.__getitem__
+        masks: dict[int, Move] = {sum(map(bit, m.cards)): m for m in legal}    # (distinct bits: the sum is the union)
         self._discard_masks[i] = masks
+        self._discard_arrays[i] = np.fromiter(masks, np.int64, len(masks))
         self._pending_kinds[i] = []
         self._pending[i] = 0.0
         return self._next_discard_bits(i, 0)
@@ -51,12 +48,11 @@ class KittyTables(VectorTables):
     def _next_discard_bits(self, i: int, chosen: int) -> int:
         """The kinds the next card of the discard may be, the discard being chosen in increasing kind order:
         in each legal discard holding the ``chosen`` kinds as its lowest, its next lowest kind."""
-        b = 0
-        for m in self._discard_masks[i]:
-            rest = m ^ chosen
-            if m & chosen == chosen and rest and (rest & -rest) > chosen:
-                b |= rest & -rest
-        return b
+        m = self._discard_arrays[i]       # (numpy: a 55 discard has 252 to look through at each card)
+        rest = m ^ chosen
+        low = rest & -rest
+        low = low[(m & chosen == chosen) & (rest != 0) & (low > chosen)]
+        return int(np.bitwise_or.reduce(low)) if len(low) else 0
 
     def _discard_step(self, i: int, action: int) -> tuple[int, int, int]:
         """One card of table ``i``'s discard; the whole discard is pushed on the deal with its last card.
@@ -65,7 +61,7 @@ class KittyTables(VectorTables):
         pending = self._pending_kinds[i]
         pending.append(kind)
         self._pending[i, kind] = 1.0
-        deal = self.deals[i]
+        deal = self._deal_list[i]      # (not in compiled play: nothing to catch up)
         chosen = sum(1 << k for k in pending)
         move = self._discard_masks[i].get(chosen)
         if move is None:
@@ -79,8 +75,8 @@ class KittyTables(VectorTables):
 
     def _sync_kitty(self, i: int) -> None:
         """Table ``i``'s kitty, hands (the bidder's grows by the kitty, then loses the discard), discard made and
-        highest trump (55)."""
-        deal: Any = self.deals[i]
+        highest trump (55); its deal is up to date (``_deal_list``: ``deals`` would catch up every table)."""
+        deal: Any = self._deal_list[i]
         kind = self._kind
         self._pub[i, self._o_kitty] = 0 if deal.kitty_taken else self.kitty
         self._bidder[i] = -1 if deal.bidder is None else deal.bidder
@@ -96,8 +92,8 @@ class KittyTables(VectorTables):
         self._sync_highest(i)
 
     def _sync_highest(self, i: int) -> None:
-        """55's highest trump of the completed tricks at table ``i``."""
-        deal: Any = self.deals[i]
+        """55's highest trump of the completed tricks at table ``i`` (its deal up to date)."""
+        deal: Any = self._deal_list[i]
         pub = self._pub[i]
         pub[self._sl_high] = 0.0
         if deal.highest is not None:

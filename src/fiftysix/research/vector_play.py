@@ -2,9 +2,12 @@
 the numba kernel of :mod:`.vector_jit` over the arrays of every such table at once, and its engine deal catches up
 (the cards pushed, validated) only when something reads it (``env.deals``, ``record``, an error message).
 
-Used where the rules allow it: 56 with a public trump and no claims, no seated bots, numba importable; elsewhere,
-or with ``VectorEnv(..., compiled=False)``, every move is the engine's ``Deal.push`` (the reference the tests compare
-with).  The kernel's rules tables come from the engine's own functions (``trick_key``, ``POINTS``, ``deal_score``).
+Used where the rules allow it: 56 with a public trump and no claims, and 55 (after its discard and trump choice);
+no seated bots; numba importable.  Elsewhere, or with ``VectorEnv(..., compiled=False)``, every move is the engine's
+``Deal.push`` (the reference the tests compare with).  The kernel's rules tables come from each game's own play
+module: 56's ``trick_key``, ``POINTS`` and ``deal_score`` (made and failed rows); 55's ``KEY``, ``EFFECTIVE_SUIT``,
+``IS_TRUMP``, ``PRIVILEGED``, ``TRICK_BONUS`` and its rules' ``BONUS``, a deal's score by its own ``is_made`` and
+``deal_score`` on the kernel's points and tricks (it depends on every side's points).
 """
 
 from __future__ import annotations
@@ -15,9 +18,15 @@ import numpy as np
 
 from ..core.cards import SUITS
 from ..core.deal import PLAY
+from ..games.fifty_five import play as play55
+from ..games.fifty_five import rules as rules55
+from ..games.fifty_five import scoring as scoring55
 from ..games.fifty_six import deal_score
 from ..games.fifty_six import play as play56  # the game's play rule, by its public name
 from .vector_base import BoolArray, FloatArray, IntArray, VectorTables
+
+_TRUMPS = (*SUITS, None)
+"""The kernel's trump index: 0-3 a suit, 4 none."""
 
 
 def _kernel() -> Any:
@@ -29,6 +38,41 @@ def _kernel() -> Any:
     return play_cards
 
 
+def _tables56(kinds: list[Any]) -> tuple[IntArray, IntArray, IntArray, int, int]:
+    """56's play as the kernel's tables: (keys [trump][suit led][kind] as trick key * 8 + points, oblige and allowed
+    [trump][kind led] as kind bits: follow suit if able, trick bonus, no highest trump)."""
+    keys = np.array([[[play56.trick_key(c, led, t) * 8 + play56.POINTS[c] for c in kinds] for led in range(4)]
+                     for t in _TRUMPS], np.int64)
+    suit_bits = [sum(1 << j for j, c in enumerate(kinds) if play56.SUIT[c] == s) for s in range(4)]
+    follow = np.array([[suit_bits[play56.SUIT[c]] for c in kinds] for _ in _TRUMPS], np.int64)
+    return keys, follow, follow.copy(), play56.TRICK_BONUS, 0
+
+
+def _tables55(kinds: list[Any]) -> tuple[IntArray, IntArray, IntArray, int, int]:
+    """55's play as the kernel's tables, from its ranking tables (``KEY``, ``EFFECTIVE_SUIT``, ``IS_TRUMP``,
+    ``PRIVILEGED``): a card competes if a trump or of the suit led; on a plain lead a player holding that suit
+    (not as a trump) may follow or trump; on a trump lead one holding a trump other than a privileged one above the
+    lead must trump (the rule of ``play.legal_cards``); 5 a trick; the key from which a trick's winner is a trump."""
+    key, eff, is_trump, priv, suit = play55.KEY, play55.EFFECTIVE_SUIT, play55.IS_TRUMP, play55.PRIVILEGED, play55.SUIT
+    base = play55.TRUMP_BASE
+    keys = np.zeros((5, 4, len(kinds)), np.int64)
+    oblige = np.zeros((5, len(kinds)), np.int64)
+    allowed = np.zeros((5, len(kinds)), np.int64)
+    for t in SUITS:
+        trumps = sum(1 << m for m, c in enumerate(kinds) if is_trump[t][c])
+        for j, led in enumerate(kinds):
+            if is_trump[t][led]:
+                may_keep = sum(1 << m for m, c in enumerate(kinds) if c in priv[t] and key[t][c] > key[t][led])
+                oblige[t, j], allowed[t, j] = trumps & ~may_keep, trumps
+            else:
+                same = sum(1 << m for m, c in enumerate(kinds) if suit[c] == suit[led])
+                oblige[t, j], allowed[t, j] = same & ~trumps, same | trumps
+        for s in range(4):
+            keys[t, s] = [(key[t][c] * 8 + play55.POINTS[c]) if key[t][c] > base or eff[t][c] == s else 0
+                          for c in kinds]
+    return keys, oblige, allowed, play55.TRICK_BONUS, (base + 1) * 8
+
+
 class CompiledPlay(VectorTables):
     """The card play of the tables past their auction, compiled."""
 
@@ -37,8 +81,10 @@ class CompiledPlay(VectorTables):
         push moves on the engine deals, so the engine keeps every table)."""
         rules: Any = self.rules
         kernel = _kernel() if compiled else None
-        # the kernel's tables are 56's play rule: the game's own play rule says whether it applies
-        usable = self.game.play is play56 and rules.trump != "hidden" and not rules.claim and not seated
+        # the kernel's tables are 56's or 55's play rule: the game's own play rule says which applies
+        self._is55 = self.game.play is play55
+        usable = ((self.game.play is play56 and rules.trump != "hidden" and not rules.claim) or self._is55) \
+            and not seated
         self._play_kernel: Any = kernel if usable else None
         self.compiled = self._play_kernel is not None
         N, n = self.num_tables, self.n
@@ -53,12 +99,17 @@ class CompiledPlay(VectorTables):
         self._team = np.zeros(N, np.int64)
         self._value = np.zeros(N, np.int64)
         self._scores = np.zeros((N, 2, n), np.int64)
+        self._tricks_won = np.zeros((N, rules.n_teams), np.int64)
+        self._high = np.zeros((N, 3), np.int64)        # 55: the highest trump's key, seat and kind (key 0: none)
+        self._contracts: list[Any] = [None] * N         # 55: scored here, by the game's own function
         self._score_rows: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}
         kinds = self.enc.kinds
-        self._kind_suit = np.array([play56.SUIT[c] for c in kinds], np.int64)
+        self._kind_suit = np.array([(play55 if self._is55 else play56).SUIT[c] for c in kinds], np.int64)
         self._cards_of = np.array([int(c) for c in kinds], np.int64)
-        self._keys = np.array([[[play56.trick_key(c, led, t) * 8 + play56.POINTS[c] for c in kinds] for led in range(4)]
-                               for t in (*SUITS, None)], np.int64)     # [trump (4: none)][suit led][kind]
+        self._keys, self._oblige, self._allowed, self._trick_bonus, self._trump_min = (
+            _tables55 if self._is55 else _tables56)(list(kinds))
+        self._high_bonus = rules55.BONUS if self._is55 else 0
+        self._o_high = self._o_high_seat if self._is55 else 0
         self._team_arr = np.array(self._team_of, np.int64)
         self._o_points = self._sl_points.start
 
@@ -90,12 +141,34 @@ class CompiledPlay(VectorTables):
         self._trump_at[i] = 4 if deal.trump is None else int(deal.trump)
         self._n_played[i] = self._n_pushed[i] = 0
         self._team[i], self._value[i] = contract.team, contract.value
+        self._tricks_won[i] = 0
+        for t in deal.tricks:
+            self._tricks_won[i, self._team_of[t.winner]] += 1
+        if self._is55:
+            self._enter_play55(i, deal)
+            return
         key = (contract.team, contract.value, contract.multiplier)
         rows = self._score_rows.get(key)
         if rows is None:
             made, failed = deal_score(deal.rules, contract, True), deal_score(deal.rules, contract, False)
             rows = self._score_rows[key] = ([made[t] for t in self._team_of], [failed[t] for t in self._team_of])
         self._scores[i] = rows
+
+    def _enter_play55(self, i: int, deal: Any) -> None:
+        """55's part: the highest trump so far, and the contract (its score is the game's, at the end)."""
+        self._contracts[i] = deal.contract
+        self._high[i] = 0
+        if deal.highest is not None:
+            seat, card, _ = deal.highest
+            self._high[i] = (play55.KEY[deal.trump][card] * 8 + play55.POINTS[card], seat, self._kind[card])
+
+    def _score55(self, over: BoolArray, rewards: FloatArray) -> None:
+        """The rewards of 55's deals that ended in the kernel, by the game's own scoring of its points and tricks."""
+        for i in np.flatnonzero(over).tolist():
+            contract, points, tricks = self._contracts[i], self._team_points[i].tolist(), self._tricks_won[i].tolist()
+            score = scoring55.deal_score(self.rules, contract, points,  # type: ignore[arg-type]
+                                         scoring55.is_made(contract, points, tricks))
+            rewards[i] = [score[t] for t in self._team_of]
 
     def _leave_play(self, tables: list[int]) -> None:
         """Tables dealt afresh (or loaded before their play): the engine plays their moves again."""
@@ -114,7 +187,10 @@ class CompiledPlay(VectorTables):
                           self._o_points, self._trick_kinds, self._in_trick, self._leader, self._team_points,
                           self._team_arr, self._kind_suit, self._keys, self._trump_at, self._cards_of,
                           self._cards_played, self._n_played, self._team, self._value, self._scores, rewards,
-                          over, to_move, bits)
+                          over, to_move, bits, self._oblige, self._allowed, self._trick_bonus, self._tricks_won,
+                          self._high, self._o_high, self._trump_min, self._high_bonus, not self._is55)
+        if self._is55:
+            self._score55(over, rewards)
         return live, to_move, bits, over
 
     def _compiled_done(self, compiled: tuple[BoolArray, IntArray, IntArray, BoolArray], resync: list[int],
