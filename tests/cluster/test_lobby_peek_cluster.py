@@ -37,6 +37,13 @@ def test_the_open_tables_of_one_process_are_listed_by_another(start: Callable[..
         assert [t["code"] for t in tables] == [public], proc.url
         assert tables[0]["host"] == "Vinod" and tables[0]["free"] == 3 and tables[0]["preset"] == "56-4"
         assert private not in r.text and club.json()["code"] not in r.text
+    # the club page lists the club's open table whichever process answers (on B it is read from its log)
+    for proc in (b, a):
+        page = httpx.get(f"{proc.url}/api/clubs/{made.json()['id']}", headers=cookie, timeout=10)
+        assert page.status_code == 200, page.text
+        listed = page.json()["tables"]
+        assert [t["code"] for t in listed] == [club.json()["code"]], proc.url
+        assert listed[0]["free"] == 3 and listed[0]["status"] == "lobby" and listed[0]["url"], listed
 
 
 class Conn:

@@ -161,14 +161,16 @@ async def _join(ask: _Ask) -> Response:
 
 
 async def _view(ask: _Ask, club: Club) -> Response:
+    codes = await ask.clubs.tables(club["id"])
+    hub = ask.server.hub
+    # this process's tables from memory, other processes' (with many) from their logs; finished ones are history
+    here = [hub.tables[code].state for code in codes if code in hub.tables]
     tables = []
-    for code in await ask.clubs.tables(club["id"]):
-        live = ask.server.hub.tables.get(code)      # only tables open in this process: finished ones are history
-        if live is not None and live.state.created is not None and live.state.status != "finished":
-            state = live.state
-            tables.append({"code": code, "name": state.name, "status": state.status, "game": state.game.name,
+    for state in here + [state for _, state in await hub.open_elsewhere([c for c in codes if c not in hub.tables])]:
+        if state.created is not None and state.status != "finished":
+            tables.append({"code": state.code, "name": state.name, "status": state.status, "game": state.game.name,
                            "free": sum(1 for s in state.seats if s.empty),
-                           "url": table_link(code, state.secret)})
+                           "url": table_link(state.code, state.secret)})
     return JSONResponse({"id": club["id"], "name": club["name"], "owner": club["owner"],
                          "you": ask.player.id, "is_owner": club["owner"] == ask.player.id,
                          "watchers": club["watchers"], "members": await ask.clubs.members(club["id"]),

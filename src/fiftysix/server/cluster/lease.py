@@ -115,3 +115,13 @@ class Lease:
                  .order_by(tables.c.active.desc()).limit(limit))
         async with self.db.engine.connect() as conn:
             return [(r[0], float(r[1] or 0)) for r in await conn.execute(query)]
+
+    async def open_of(self, codes: Iterable[str]) -> list[tuple[str, float]]:
+        """Which of ``codes`` some process holds now and has not finished, with when each last changed: a club's
+        open tables on other processes (server/clubs/routes.py)."""
+        query = (select(tables.c.code, tables.c.active)
+                 .where(tables.c.code.in_(list(codes)), tables.c.lease_until >= _now(),
+                        tables.c.status.not_in(["finished", "expired"]))
+                 .order_by(tables.c.active.desc()))
+        async with self.db.engine.connect() as conn:
+            return [(r[0], float(r[1] or 0)) for r in await conn.execute(query)]

@@ -206,7 +206,14 @@ class ClusterHub(Forwarding):
     async def lobbies_elsewhere(self, limit: int) -> list[tuple[float, TableState]]:
         """The lobbies other processes hold (a live lease, status ``lobby`` in their rows), each replayed from its
         short log in one query: the list of open tables shows every process's."""
-        found = await self.lease.lobbies(skip=self.tables, limit=limit)
+        return await self._replayed(await self.lease.lobbies(skip=self.tables, limit=limit))
+
+    async def open_elsewhere(self, codes: list[str]) -> list[tuple[float, TableState]]:
+        """Which of ``codes`` (a club's few tables) other processes hold open, each replayed from its log."""
+        return await self._replayed(await self.lease.open_of(c for c in codes if c not in self.tables))
+
+    async def _replayed(self, found: list[tuple[str, float]]) -> list[tuple[float, TableState]]:
+        """The tables ``found`` (code, last change) as their logs, read in one query, replay them."""
         logs = await self.db.events_of_tables([code for code, _ in found])
         states = []
         for code, active in found:

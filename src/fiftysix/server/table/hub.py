@@ -67,6 +67,11 @@ class Hub:
         none (its lobbies are all in ``tables``)."""
         return []
 
+    async def open_elsewhere(self, codes: list[str]) -> list[tuple[float, TableState]]:
+        """Which of ``codes`` other processes hold open (with many processes), read from their logs; one process
+        has none."""
+        return []
+
     def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
         """Send ``message`` to ``player``'s connections to table ``code`` on other processes (with many; with
         ``seatless``, only while they hold no seat there); one process has no others."""
