@@ -121,7 +121,7 @@ class Lease:
         open tables on other processes (server/clubs/routes.py)."""
         query = (select(tables.c.code, tables.c.active)
                  .where(tables.c.code.in_(list(codes)), tables.c.lease_until >= _now(),
-                        tables.c.status.not_in(["finished", "expired"]))
+                        tables.c.status.not_in(["finished", EXPIRED]))
                  .order_by(tables.c.active.desc()))
         async with self.db.engine.connect() as conn:
             return [(r[0], float(r[1] or 0)) for r in await conn.execute(query)]
