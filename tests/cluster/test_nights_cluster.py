@@ -202,6 +202,7 @@ def test_a_kill_9_of_one_of_the_processes_writing_an_events_tables_loses_no_boar
             await until(lambda: writer_pid(pg_cluster, dbname, codes[0]) == there.pid, 20, "table 1 taken over")
             again = await asyncio.to_thread(first_view, there, codes[0], people["Asha"])
             assert (again["hand"], again["dealer"]) == (dealt["hand"], dealt["dealer"])   # the same board 1
+            await asyncio.to_thread(refused_socket, there, *tables[1], people["Asha"])     # (now written here)
             runs.append(asyncio.create_task(asha.run(stop, lambda dead: there)))
             while len(deals_stored(pg_cluster, dbname, codes)) < 2 * boards:
                 await look()
