@@ -12,8 +12,11 @@ from collections.abc import Callable
 import httpx2 as httpx
 from websockets.sync.client import connect
 
+from fiftysix.server.nights.boards import board_result
+from fiftysix.server.nights.scoring import Seat, standings
 from helpers import pg
-from helpers.cluster import Person, Proc, check_log, new_player, sql, until
+from helpers.cluster import Person, Proc, check_log, logged_events, new_player, sql, until, writer_pid
+from helpers.nights import table_reads
 
 COOKIE = "fiftysix_player"
 
@@ -99,3 +102,135 @@ def test_a_kill_9_of_the_process_writing_an_events_tables_mid_board_loses_no_boa
         time.sleep(0.5)
     assert view["boards_shown"] == [1, 2, 3] and view["final"] is True
     assert sum(s["score"] for s in view["standings"]) == 0
+
+
+
+def deals_stored(cluster: pg.Cluster, dbname: str, codes: list[str]) -> dict[tuple[str, int], str]:
+    """(table code, deal) -> the stored deal of the event's tables (its result and record, as text)."""
+    rows = sql(cluster, dbname, "SELECT table_code || ' ' || number || ' ' || result::text || record::text "
+                                f"FROM deals WHERE table_code IN ({', '.join(repr(c) for c in codes)})")
+    return {(c, int(n)): rest for c, n, rest in (r.split(" ", 2) for r in rows)}
+
+
+async def probe(there: Proc, night: str, tables: list[tuple[str, str]], people: dict[str, str],
+                boards: int) -> set[int]:
+    """What Asha (at table 1), Babu (at table 2) and Chinnu (a member at no table) may ask of ``there`` while
+    the event runs: the other table's reads are refused to a seated person (until the event closes); the boards
+    anyone was shown (standings, board pages)."""
+    shown: set[int] = set()
+    other = {"Asha": tables[1], "Babu": tables[0]}
+    async with httpx.AsyncClient(base_url=there.url, timeout=10) as c:
+        for name, token in people.items():
+            c.cookies.set(COOKIE, token)
+            view = await c.get(f"/api/nights/{night}")
+            assert view.status_code == 200, view.text
+            shown |= set(view.json()["boards_shown"])
+            for b in range(1, boards + 1):
+                page = await c.get(f"/api/nights/{night}/boards/{b}")
+                assert page.status_code in (200, 403), page.text
+                shown |= {b} if page.status_code == 200 else set()
+            if name in other:
+                code, key = other[name]
+                for path in table_reads(code, boards):
+                    read = await c.get(path, params={"k": key})
+                    if read.status_code != 403:     # allowed once the event closed (its last board just now)
+                        status = (await c.get(f"/api/nights/{night}")).json()["status"]
+                        assert status == "closed", (name, path, read.status_code, read.text[:200])
+    return shown
+
+
+def refused_socket(proc: Proc, code: str, key: str, token: str) -> None:
+    """The socket of another table of the running event: refused, no view and no table facts sent."""
+    with connect(f"ws://127.0.0.1:{proc.port}/ws/{code}?k={key}", additional_headers={"Cookie": f"{COOKIE}={token}"},
+                 max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while (message := json.loads(ws.recv(timeout=20))).get("type") != "error":
+            assert message.get("view") is None and "table" not in message, message
+
+
+def test_a_kill_9_of_one_of_the_processes_writing_an_events_tables_loses_no_board_and_shows_none_early(
+        start: Callable[..., Proc], pg_cluster: pg.Cluster, dbname: str) -> None:
+    """Table 1 written by one process, table 2 by another (the first may make one table an hour: the start is
+    cut short there and goes on at the second); the first is killed mid-board 1 while table 2 has finished it.
+    The second takes table 1 over with the same board and cards; no stored deal is lost; nobody is shown a
+    board before both tables finished it; the event closes with the standings the stored deals make."""
+    boards = 3
+    here, there = start(limits=("tables_per_hour_all=1",)), start()
+    people = {n: new_player(here, n) for n in ("Asha", "Babu", "Chinnu")}
+    club = post(here, "/api/clubs", people["Asha"], {"name": "Friday club"}).json()
+    for name in ("Babu", "Chinnu"):
+        assert post(here, "/api/clubs/join", people[name], {"invite": club["invite"]}).status_code == 200
+    night = post(here, f"/api/clubs/{club['id']}/nights", people["Asha"],
+                 {"name": "Friday", "preset": "56-4", "boards": boards, "tables": 2, "level": "beginner"}).json()["id"]
+    for table, name in ((1, "Asha"), (2, "Babu")):
+        assert post(here, f"/api/nights/{night}/teams", people[name],
+                    {"name": name, "table": table, "direction": 0}).status_code == 200
+    cut = post(here, f"/api/nights/{night}/start", people["Asha"], {})
+    assert cut.status_code == 429, cut.text           # table 1 made here, table 2 over this process's quota
+    started = post(there, f"/api/nights/{night}/start", people["Asha"], {})
+    assert started.status_code == 200, started.text
+    tables = [(t["code"], t["url"].split("#k=")[1]) for t in started.json()["tables"]]
+    codes = [code for code, _ in tables]
+    assert [writer_pid(pg_cluster, dbname, c) for c in codes] == [here.pid, there.pid]
+    asha, babu = Person("Asha", people["Asha"], codes[0], host=True), Person("Babu", people["Babu"], codes[1], True)
+    dealt = first_view(there, codes[0], people["Asha"])
+    assert dealt["hand"] == first_view(here, codes[1], people["Babu"])["hand"]
+
+    async def evening() -> tuple[dict[tuple[str, int], str], list[tuple[int, dict[str, object]]]]:
+        shown: set[int] = set()
+
+        async def look() -> None:
+            nonlocal shown
+            seen = await probe(there, night, tables, people, boards)
+            stored = deals_stored(pg_cluster, dbname, codes)         # read after: a board shown was finished
+            assert seen <= {b for b in range(1, boards + 1) if all((c, b) in stored for c in codes)}, (seen, stored)
+            shown |= seen
+
+        stop = asyncio.Event()
+        await babu.connect(there)
+        runs = [asyncio.create_task(babu.run(stop, lambda dead: there))]
+        try:        # Asha is at her table (through the other process) but not playing: table 1 waits mid-board 1
+            await asha.connect(there)
+            await until(lambda: (codes[1], 1) in deals_stored(pg_cluster, dbname, codes), 60, "board 1 at table 2",
+                        babu)
+            await look()
+            await asyncio.to_thread(refused_socket, there, *tables[0], people["Babu"])
+            await asyncio.to_thread(refused_socket, there, *tables[1], people["Asha"])
+            before, log = deals_stored(pg_cluster, dbname, codes), logged_events(pg_cluster, dbname, codes[0])
+            assert (codes[0], 1) not in before and (codes[1], 1) in before
+            here.kill()
+            await until(lambda: writer_pid(pg_cluster, dbname, codes[0]) == there.pid, 20, "table 1 taken over")
+            again = await asyncio.to_thread(first_view, there, codes[0], people["Asha"])
+            assert (again["hand"], again["dealer"]) == (dealt["hand"], dealt["dealer"])   # the same board 1
+            await asyncio.to_thread(refused_socket, there, *tables[1], people["Asha"])     # (now written here)
+            runs.append(asyncio.create_task(asha.run(stop, lambda dead: there)))
+            while len(deals_stored(pg_cluster, dbname, codes)) < 2 * boards:
+                await look()
+                await asyncio.sleep(0.5)
+            return before, log
+        finally:
+            stop.set()
+            await asyncio.gather(*runs, return_exceptions=True)
+            await asha.close()
+            await babu.close()
+
+    before, log = asyncio.run(evening())
+    after = deals_stored(pg_cluster, dbname, codes)
+    assert {k: after.get(k) for k in before} == before                  # every deal stored before the kill, intact
+    assert logged_events(pg_cluster, dbname, codes[0])[:len(log)] == log  # and table 1's log up to it
+    for person in (asha, babu):
+        check_log(pg_cluster, dbname, person.code, [person])
+    assert not asha.gaps and not babu.gaps
+    deadline = time.monotonic() + 30
+    while (view := httpx.get(f"{there.url}/api/nights/{night}", cookies={COOKIE: people["Chinnu"]},
+                             timeout=10).json())["status"] != "closed":
+        assert time.monotonic() < deadline, view
+        time.sleep(0.5)
+    results = {(t, b): board_result(json.loads(sql(pg_cluster, dbname, f"SELECT result::text FROM deals WHERE "
+                                                                       f"table_code = '{c}' AND number = {b}")[0]),
+                                    2)[0]
+               for t, c in enumerate(codes, 1) for b in range(1, boards + 1)}
+    expected = standings(results, 2, boards, {"Asha": Seat(1, 0), "Babu": Seat(2, 0)})
+    assert view["boards_shown"] == [1, 2, 3] and view["final"] is True
+    assert [(s["team"], s["score"]) for s in view["standings"]] == [(s.team, round(float(s.score), 2))
+                                                                     for s in expected]

@@ -241,6 +241,8 @@ class Person:
         for _ in range(100):
             try:
                 await self.connect(elsewhere(self.proc))
+                self.asked_next = 0     # a "next" sent to the dead process may be lost with it: ask again, as a
+                #                         page that reconnects shows the button again
                 if self.pending is not None:        # the same id: applied at most once
                     await self.send({"type": "move", "move": self.pending[1], "id": self.pending[0]})
                 return

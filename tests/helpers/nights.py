@@ -30,3 +30,11 @@ async def finish_board(server: Any, night: str, table: int, board: int, results:
     except IntegrityError:
         return False
     return True
+
+
+def table_reads(code: str, boards: int) -> list[str]:
+    """Every GET route that reads a table: its facts, its deals, and each deal's record, review (with the
+    double-dummy marks) and match record."""
+    return [f"/api/tables/{code}", f"/api/tables/{code}/deals",
+            *(f"/api/tables/{code}/{path}" for b in range(1, boards + 1)
+              for path in (f"deals/{b}.json", f"deals/{b}/review", f"matches/{b}.json"))]

@@ -20,7 +20,7 @@ from fiftysix.server.nights.routes import nights_of
 from fiftysix.server.nights.scoring import Seat, standings
 from fiftysix.server.nights.visibility import Progress, board_shown, may_watch, shown_boards
 from fiftysix.server.pages.peek import peeks_of
-from helpers.nights import finish_board
+from helpers.nights import finish_board, table_reads
 from helpers.server import client
 
 Finished = frozenset[tuple[int, int]]
@@ -67,14 +67,6 @@ def secret(night: str, t: int, b: int) -> str:
 
 def result(t: int, b: int) -> int:
     return (t * 7 + b * 3) % 11 - 5
-
-
-def table_reads(code: str, boards: int) -> list[str]:
-    """Every GET route that reads a table: its facts, its deals, and each deal's record, review (with the
-    double-dummy marks) and match record."""
-    return [f"/api/tables/{code}", f"/api/tables/{code}/deals",
-            *(f"/api/tables/{code}/{path}" for b in range(1, boards + 1)
-              for path in (f"deals/{b}.json", f"deals/{b}/review", f"matches/{b}.json"))]
 
 
 def probe_peeks(c: Any, code: str, key: str, token: str, allowed: bool) -> str:

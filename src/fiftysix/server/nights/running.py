@@ -84,12 +84,15 @@ async def start_event(server: Server, store: Nights, night: Night, owner_name: s
         await clubs_of(server).add_table(table.code, night["club_id"])
         await store.add_table(night["id"], number, table.code)
         made.append({"table": number, "code": table.code})
+        # seated and dealt at once, by the process that writes it: a start cut short (a quota) and gone on with
+        # at another process finds every table made so far dealt (a replica here could not seat it)
+        await _seat_and_deal(table, night, [t for t in teams if t.seat.table == number], names)
     out: list[MadeTable] = []
     for row in made:
         live = await server.hub.get(row["code"])
         if live is None:
             continue
-        if live.state.status == LOBBY:
+        if live.state.status == LOBBY:     # made by a start that stopped before dealing it
             await _seat_and_deal(live, night, [t for t in teams if t.seat.table == row["table"]], names)
         out.append({"table": row["table"], "code": row["code"], "url": table_link(row["code"], live.state.secret)})
     return out
