@@ -15,7 +15,7 @@ from . import play, vocabulary
 from .auction import Auction55, Contract, parse_call
 from .deal import TRUMP_CHOICES, Deal55, parse_discard, parse_trump, sort_cards
 from .match import Match55
-from .observation import Observation55, observe, rules_of
+from .observation import Observation55, observation, observe, rules_of
 from .play import IS_TRUMP, KEY
 from .rules import (
     CHOICES,
@@ -125,18 +125,8 @@ class FiftyFive:
             "trump": deal.trump.letter if deal.trump is not None else None,
         }
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
-        """The kitty's size, trumps, the bidder, and the discard for those who may see it."""
-        deal = _deal(deal)
-        bidder = deal.bidder
-        sees_discard = deal.discard is not None and (deal.rules.discards == "open" or seat == bidder)
-        return {
-            "kitty_size": 0 if deal.kitty_taken else KITTY_SIZE,
-            "trump": deal.trump.letter if deal.trump is not None else None,
-            "bidder": bidder,
-            "discard": [str(c) for c in deal.discard] if sees_discard and deal.discard is not None else None,
-            "highest_trump": deal.highest_trump_json(),
-        }
+    def observation(self, deal: Deal, seat: int | None, match: MatchLike | None = None) -> Observation55:
+        return observation(_deal(deal), seat, match)
 
     def describe_call(self, deal: Deal, index: int) -> str:
         return _deal(deal).auction.meanings[index]

@@ -8,14 +8,14 @@ from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
 from ...core.meaning import Meaning
-from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice, strain_text
+from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice
 from ...core.options import Rules
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
 from . import calls, forms, play, vocabulary
 from .auction import Auction56, Contract
 from .deal import TRUMP_CHOICES, Deal56, deck
 from .match import Match56
-from .observation import Observation56, observe, rules_of
+from .observation import Observation56, observation, observe, rules_of
 from .rules import CHOICES, DEFAULT_PRESET, OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RANKS, Rules56
 from .sampler import Sampler56, bid_claims, length_claims
 from .scoring import deal_score, is_made
@@ -92,20 +92,8 @@ class FiftySix:
         deal = _deal(deal)
         return {"trump": deal.trump_text() if deal.rules.trump != "bid" else None}
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
-        deal = _deal(deal)
-        declarer = deal.contract.declarer if deal.contract else None
-        if deal.rules.trump == "bid":
-            trump = None if deal.contract is None else strain_text(deal.trump)
-        else:
-            # a hidden trump is known to the declarer alone until it is turned up
-            knows = deal.trump_chosen and (deal.revealed or seat == declarer)
-            trump = deal.trump_text() if knows else None
-        return {
-            "trump": trump,
-            "trump_hidden": deal.rules.trump == "hidden" and deal.trump_chosen and not deal.revealed,
-            "declarer": declarer,
-        }
+    def observation(self, deal: Deal, seat: int | None, match: MatchLike | None = None) -> Observation56:
+        return observation(_deal(deal), seat, match)
 
     def describe_call(self, deal: Deal, index: int) -> str:
         return _deal(deal).auction.meanings[index]
