@@ -12,7 +12,7 @@ from ..core.deal import OVER, PLAY, Deal, DealResult
 from ..core.errors import NotationError
 from ..core.moves import Call
 from ..core.options import Rules
-from .observation import JSONObject, MatchSeen, Observation, TrickSeen
+from .observation import JSONObject, MatchSeen, TrickSeen
 from .spec import MatchLike
 
 
@@ -106,26 +106,31 @@ def _contract_facts(contract: JSONObject | None) -> tuple[int | None, int]:
     return _opt_int(contract, "team"), _opt_int(contract, "value") or 0
 
 
-def deal_base(deal: Deal, seat: int | None, match: MatchLike | None, meanings: Sequence[str],
-              trump_text: str | None) -> Observation:
+Fields = dict[str, Any]
+"""An :class:`Observation`'s shared fields by name, for a game to build its observation from in one go (``Any``:
+each field has the type :class:`Observation` declares)."""
+
+
+def deal_base(deal: Deal, seat: int | None, match: MatchLike | None, calls: Sequence[Call], meanings: Sequence[str],
+              trump_text: str | None) -> Fields:
     """The fields every game's observation has, built from ``deal`` for ``seat`` (``None``: a spectator): public
     facts and that seat's own hand.
 
-    :param meanings: the public meaning of each call so far.  :param trump_text: trumps as the seat knows them.
+    :param calls: the calls so far.  :param meanings: the public meaning of each.
+    :param trump_text: trumps as the seat knows them.
     :raises ValueError: for a seat the deal does not have.
     """
     if seat is not None and not 0 <= seat < deal.n:
         raise ValueError(f"seat must be 0-{deal.n - 1} or None, not {seat}")
-    calls = tuple(str(m) for _, m in deal.history if isinstance(m, Call))
     contract = deal.contract.to_json() if deal.contract is not None else None
     hands = deal.hands
     phase = deal.phase
     team, value = _contract_facts(contract)
-    return Observation(
+    return dict(
         game=deal.game, rules=deal.rules, seat=seat, dealer=deal.dealer, phase=phase, to_move=deal.to_move,
         hand=tuple(hands[seat]) if seat is not None else (),
         hand_sizes=tuple(len(h) for h in hands),
-        auction=calls, auction_meanings=tuple(meanings[:len(calls)]), contract=contract,
+        auction=tuple(map(str, calls)), auction_meanings=tuple(meanings[:len(calls)]), contract=contract,
         tricks=tuple(TrickSeen(t.leader, t.cards, t.winner, t.points) for t in deal.tricks),
         trick=TrickSeen(deal.trick_leader, tuple(deal.trick_cards)) if phase == PLAY else None,
         points=tuple(deal.points),
@@ -136,7 +141,7 @@ def deal_base(deal: Deal, seat: int | None, match: MatchLike | None, meanings: S
     )
 
 
-def read_base(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observation:
+def read_base(view: JSONObject, game: str, rules: Rules, ranks: str) -> Fields:
     """The fields every game's observation has, read from ``view`` (a bot reads a view at every decision when
     it is handed JSON: the bot protocol, a research table).
 
@@ -160,7 +165,7 @@ def read_base(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observat
     legal = view.get("legal")
     result = view.get("result")
     team, value = _contract_facts(contract)
-    return Observation(
+    return dict(
         game=game, rules=rules, seat=seat, dealer=_int(view, "dealer"), phase=str(view.get("phase")),
         to_move=_opt_int(view, "to_move"),
         hand=tuple(map(card, _texts(view.get("hand")))) if seat is not None else (),
@@ -177,9 +182,3 @@ def read_base(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observat
         contract_team=team, contract_value=value,
         result=cast(DealResult, result) if isinstance(result, Mapping) else None,
     )
-
-
-def common_fields(base: Observation) -> dict[str, Any]:
-    """The base fields of ``base`` by name, to build a game's observation subclass from (``Any``: each
-    field keeps the type :class:`Observation` declares)."""
-    return dict(base.__dict__)

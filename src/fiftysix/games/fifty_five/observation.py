@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Card, Suit
 from ..observation import JSONObject, Observation
-from ..observe import RulesCache, check_game, common_fields, deal_base, read_base
+from ..observe import RulesCache, check_game, deal_base, read_base
 from ..spec import MatchLike
 from .deal import Deal55
 from .rules import KITTY_SIZE, RANKS, Rules55
@@ -51,9 +51,10 @@ def observation(deal: Deal55, seat: int | None, match: MatchLike | None = None) 
     the seat is the bidder's."""
     trump, bidder = deal.trump, deal.bidder
     sees_discard = deal.discard is not None and (deal.rules.discards == "open" or seat == bidder)
-    base = deal_base(deal, seat, match, deal.auction.meanings, trump.letter if trump is not None else None)
+    auction = deal.auction
+    base = deal_base(deal, seat, match, auction.calls, auction.meanings, trump.letter if trump is not None else None)
     return Observation55(
-        **common_fields(base),
+        **base,
         rules55=deal.rules,
         trump=trump,
         bidder=bidder,
@@ -70,9 +71,9 @@ def observe(view: JSONObject) -> Observation55:
     assert isinstance(rules, Rules55)
     base = read_base(view, "55", rules, RANKS)
     bidder, kitty, discard, highest = (view.get(k) for k in ("bidder", "kitty_size", "discard", "highest_trump"))
-    t = base.trump_text
+    t = base["trump_text"]
     return Observation55(
-        **common_fields(base),
+        **base,
         rules55=rules,
         trump=Suit.parse(t) if t is not None else None,
         bidder=bidder if isinstance(bidder, int) else None,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ...core.cards import Suit
 from ...core.moves import strain_text
 from ..observation import JSONObject, Observation
-from ..observe import RulesCache, check_game, common_fields, deal_base, read_base
+from ..observe import Fields, RulesCache, check_game, deal_base, read_base
 from ..spec import MatchLike
 from .deal import Deal56
 from .rules import RANKS, Rules56
@@ -47,7 +47,7 @@ def observation(deal: Deal56, seat: int | None, match: MatchLike | None = None) 
         knows = deal.trump_chosen and (deal.revealed or seat == declarer)
         trump = deal.trump_text() if knows else None
     hidden = deal.rules.trump == "hidden" and deal.trump_chosen and not deal.revealed
-    return _typed(deal_base(deal, seat, match, deal.auction.meanings, trump), deal.rules, hidden)
+    return _typed(deal_base(deal, seat, match, deal.auction.calls, deal.auction.meanings, trump), deal.rules, hidden)
 
 
 def observe(view: JSONObject) -> Observation56:
@@ -58,13 +58,13 @@ def observe(view: JSONObject) -> Observation56:
     return _typed(read_base(view, "56", rules, RANKS), rules, bool(view.get("trump_hidden")))
 
 
-def _typed(base: Observation, rules: Rules56, trump_hidden: bool) -> Observation56:
-    contract = base.contract
+def _typed(base: Fields, rules: Rules56, trump_hidden: bool) -> Observation56:
+    contract = base["contract"]
     declarer = contract.get("declarer") if contract is not None else None
     strain = contract.get("strain") if contract is not None else None
-    t = base.trump_text
+    t = base["trump_text"]
     return Observation56(
-        **common_fields(base),
+        **base,
         rules56=rules,
         trump=Suit.parse(t) if t is not None and t != "NT" else None,
         trump_hidden=trump_hidden,
