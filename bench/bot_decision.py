@@ -3,7 +3,8 @@ the arena, the terminal, the suggested call), per preset.
 
 ``json``: the seat's JSON view (``views.view``) handed to the bot, which reads it into an observation (the
 path of every in-process caller before issue 42).  ``direct``: the observation the game builds from the deal
-(``GameSpec.observation``), no JSON in between.  The decision points are those of ``--deals`` deals the bots
+(``GameSpec.observation``), no JSON in between.  ``view``: the JSON view alone, no bot (what the server pays per
+viewer and event).  The decision points are those of ``--deals`` deals the bots
 play; each path is timed over all of them ``--repeats`` times (``time.process_time``); the median, lowest and
 highest per decision are printed.  Runs against another source tree too (``PYTHONPATH=OLD/src``; a tree
 without ``observation`` times ``json`` only):
@@ -51,6 +52,23 @@ def timed(points: list[tuple[object, int, object]], see: Callable[[object, int, 
     return out
 
 
+def timed_views(points: list[tuple[object, int, object]], repeats: int) -> list[float]:
+    """Seconds per JSON view of the seat to move."""
+    out = []
+    for _ in range(repeats):
+        start = time.process_time()
+        for deal, seat, match in points:
+            view(deal, seat, match)  # type: ignore[arg-type]
+        out.append((time.process_time() - start) / len(points))
+    return out
+
+
+def line(preset: str, name: str, count: int, per: list[float]) -> str:
+    per = sorted(per)
+    return (f"{preset:6} {name:6} {count} decisions: median {statistics.median(per) * 1e6:7.1f} µs "
+            f"(lowest {per[0] * 1e6:.1f}, highest {per[-1] * 1e6:.1f}) per decision")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=20)
@@ -64,9 +82,8 @@ def main() -> None:
         if hasattr(game, "observation"):
             paths["direct"] = game.observation  # type: ignore[assignment]
         for name, see in paths.items():
-            per = sorted(timed(points, see, game.name, args.repeats))
-            print(f"{preset:6} {name:6} {len(points)} decisions: median {statistics.median(per) * 1e6:7.1f} µs "
-                  f"(lowest {per[0] * 1e6:.1f}, highest {per[-1] * 1e6:.1f}) per decision")
+            print(line(preset, name, len(points), timed(points, see, game.name, args.repeats)))
+        print(line(preset, "view", len(points), timed_views(points, args.repeats)))
 
 
 if __name__ == "__main__":
