@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,6 +14,7 @@ from fiftysix.arena import ArenaConfig, run_arena, seatings, summarize
 from fiftysix.arena.duplicate import run_chunk
 from fiftysix.arena.stats import mean_ci, running, t975
 from fiftysix.bots import RandomBot, register
+from fiftysix.bots.base import Seen, observed
 from fiftysix.cli.main import main
 from helpers.paths import ROOT, SRC
 
@@ -29,11 +29,12 @@ class Recorder(RandomBot):
         self.tag = tag
         self.first = True
 
-    def choose(self, view: dict[str, Any]) -> str:
-        if self.first:
-            SEEN.append((self.tag, view["seat"], tuple(view["hand"]), json.dumps(view["auction"])))
+    def choose(self, seen: Seen) -> str:
+        if self.first:      # the arena hands in-process bots the observation built from the deal
+            obs = observed(seen)
+            SEEN.append((self.tag, obs.seat, tuple(map(str, obs.hand)), json.dumps(list(obs.auction))))
             self.first = False
-        return super().choose(view)
+        return super().choose(seen)
 
 
 register("test-recorder", Recorder)

@@ -28,15 +28,15 @@ from fiftysix.arena.panel import (
 )
 from fiftysix.arena.rating import Result, fit, rate, result_of, win_chance
 from fiftysix.bots import RandomBot, register
+from fiftysix.bots.base import Seen, legal_moves
 from fiftysix.cli.main import main
 
 
 class Passer(RandomBot):
     """Passes whenever it may (a made-up timid bidder), else plays at random."""
 
-    def choose(self, view: dict[str, Any]) -> str:  # type: ignore[override]
-        legal: list[str] = view["legal"]
-        return "P" if "P" in legal else super().choose(view)
+    def choose(self, seen: Seen) -> str:
+        return "P" if "P" in legal_moves(seen) else super().choose(seen)
 
 
 register("test-passer", Passer)

@@ -8,7 +8,10 @@ Over random deals played to a random point, with properties:
   with a :class:`~fiftysix.core.errors.FiftySixError` that changes nothing;
 - **replay**: the deal's record read back is the same deal (same record, same result when it is over);
 - **views hide what they must**: a seat's view is the same whatever the cards it cannot see are: swapping
-  cards between two other hands (or a hand and the kitty) leaves it unchanged.
+  cards between two other hands (or a hand and the kitty) leaves it unchanged;
+- **observations are their views**: at every decision point of a random deal (and of a match), every seat's and
+  a spectator's observation built from the deal has the seat's view as its JSON, and that view, read back after
+  a trip through JSON text, is the same observation.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +28,7 @@ from fiftysix.core.cards import Card
 from fiftysix.core.deal import Deal
 from fiftysix.core.errors import FiftySixError
 from fiftysix.games import GAMES
+from fiftysix.games.spec import MatchLike
 from fiftysix.records import deal_record, read_deal
 from fiftysix.views import view
 
@@ -145,6 +150,39 @@ def swapped(record: dict[str, object], a: str, i: int, b: str, j: int) -> dict[s
     put(a, first)
     put(b, second)
     return dict(out)
+
+
+def random_playthrough(game_name: str, preset: str, seed: int) -> Iterator[tuple[Deal, MatchLike | None]]:
+    """A deal (of a match on odd seeds) played with random legal moves to its end, given at every decision
+    point and at the end."""
+    game = GAMES[game_name]
+    rng = random.Random(seed)
+    rules = game.rules_from_json(preset)
+    match = game.new_match(rules, seed=seed) if seed % 2 else None
+    deal = match.new_deal(seed) if match is not None else game.new_deal(rules, seed=seed)
+    while True:
+        yield deal, match
+        if deal.is_over:
+            return
+        legal = deal.legal_moves()
+        passes = [m for m in legal if str(m).lower() in ("p", "pass")]
+        deal.push(passes[0] if passes and rng.random() < 0.6 else rng.choice(legal))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(presets, seeds)
+def test_an_observation_built_from_the_deal_is_its_view_read_back(game_preset: tuple[str, str], seed: int) -> None:
+    game = GAMES[game_preset[0]]
+    for deal, match in random_playthrough(*game_preset, seed):
+        for seat in [None, *range(deal.n)]:
+            seen = game.observation(deal, seat, match)
+            v = view(deal, seat, match)
+            assert seen.to_json() == v and seen.to_json() is not seen.to_json()    # a new object each time
+            assert game.observe(v) == seen
+            text = json.dumps(v)
+            again = game.observe(json.loads(text))
+            assert again == seen and json.dumps(again.to_json()) == text       # the same bytes, in the same order
+            assert (seen.legal is not None) == (seat is not None and seat == deal.to_move)
 
 
 @SETTINGS

@@ -214,3 +214,19 @@ def test_a_view_of_another_game_is_refused() -> None:
     broken = {**view(deal56, 0), "hand_sizes": "many"}
     with pytest.raises(ValueError, match="list of numbers"):
         GAMES["56"].observe(broken)
+
+
+COMMON_KEYS = ["game", "rules", "seat", "dealer", "to_move", "phase", "hand", "hand_sizes", "auction",
+               "auction_meanings", "contract", "tricks", "trick", "points", "match"]
+GAME_KEYS = {"56": ["trump", "trump_hidden", "declarer"],
+             "55": ["kitty_size", "trump", "bidder", "discard", "highest_trump"]}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["56-6", "56-hidden", "55", "55-teams-4"]), st.integers(0, 10**6))
+def test_a_view_keeps_its_fields_in_the_order_views_have_always_had(preset: str, seed: int) -> None:
+    """The JSON is written from the observation; what leaves the process keeps the order of 5e41198's views."""
+    deal = random_deal_to_play(preset, seed)
+    for seat in [None, *range(deal.n)]:
+        tail = ["legal"] if seat is not None and seat == deal.to_move else []
+        assert list(view(deal, seat)) == [*COMMON_KEYS, *GAME_KEYS[deal.game], *tail]

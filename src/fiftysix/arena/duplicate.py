@@ -254,11 +254,12 @@ def _play(deal: Deal, bots: Sequence[Bot | Oracle], seat_bot: list[int], fallbac
     """
     observers = [s for s, b in enumerate(bots) if events and hasattr(b, "observe")]
     clock = time.perf_counter
+    game = games.GAMES[deal.game]
     while not deal.is_over:
         seat = deal.to_move
         assert seat is not None     # a deal not over has a seat to move
-        v = view(deal, seat)
-        legal = v["legal"]
+        v = game.observation(deal, seat)    # built from the deal; an outside program is sent its JSON
+        legal = v.legal or ()
         tally = tallies[seat_bot[seat]]
         bot = bots[seat]
         before = len(bot.faults) if isinstance(bot, ExternalBot) else 0

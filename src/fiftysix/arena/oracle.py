@@ -21,8 +21,8 @@ from ..bots.base import Bot, make_bot
 from ..bots.protocol import parse_bot_spec
 from ..bots.search.pimc import PimcBot
 from ..core.deal import Deal
+from ..games import GAMES
 from ..games.spec import Observation, Sampler
-from ..views import view
 
 NAME = "oracle"
 CALLS = ("see", "rules")
@@ -73,8 +73,8 @@ class Oracle:
         """
         if deal.to_move != seat:
             raise ValueError(f"seat {seat} is not to move (seat {deal.to_move} is)")
-        seen = view(deal, seat)
-        if self.caller is not None and seen["phase"] != "play":
+        seen = GAMES[deal.game].observation(deal, seat)
+        if self.caller is not None and seen.phase != "play":
             self.last = {"how": "rules"}
             return self.caller.choose(seen)
         self._search.deal = deal.copy()

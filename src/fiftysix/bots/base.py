@@ -1,10 +1,10 @@
 """The in-process bot interface: a bot is given what a seat knows and answers one legal move.
 
 A bot never receives anything but views (``docs/spec/views-and-bots.md``), so what it may know is
-decided by :func:`fiftysix.views.view` alone.  Inside the process a bot reads the view typed, as the game's
-:class:`~fiftysix.games.spec.Observation`; the JSON view is that observation's ``to_json()``.  Callers may
-still hand a bot the JSON view (the server's tables, the bot protocol, the arena): :func:`observed` is the
-one place where it is read into an observation, once per decision.
+decided by the game's :meth:`~fiftysix.games.spec.GameSpec.observation` alone.  Inside the process a bot is
+handed that :class:`~fiftysix.games.spec.Observation`, built from the deal (the server's tables, the arena, the
+terminal, the suggested call); the JSON view is its ``to_json()``.  Where JSON comes in (the bot protocol, a
+research table), :func:`observed` is the one place where it is read into an observation, once per decision.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..games import DEFAULT_GAME, GAMES
 from ..games.spec import Observation
@@ -37,6 +37,20 @@ def observed(seen: Seen) -> Observation:
     if game is None:
         raise ValueError(f"a view of an unknown game {seen.get('game')!r}")
     return game.observe(seen)
+
+
+O = TypeVar("O", bound=Observation)
+
+
+def observed_as(seen: Seen, kind: type[O], game: str) -> O:
+    """The observation of ``seen`` (:func:`observed`) for a player of ``game`` only.
+
+    :raises ValueError: for a view of another game.
+    """
+    obs = observed(seen)
+    if not isinstance(obs, kind):
+        raise ValueError(f"a {game} player was given a view of {obs.game}")
+    return obs
 
 
 def legal_moves(seen: Seen) -> list[str]:

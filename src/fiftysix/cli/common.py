@@ -17,7 +17,6 @@ from ..core.meaning import Meaning, words_of
 from ..core.options import Rules
 from ..games import DEFAULT_PRESET, GAMES, resolve_rules
 from ..games.spec import GameSpec, MatchLike
-from ..views import view
 from .render import can_show_symbols
 
 Warn = Callable[[str], None]
@@ -144,10 +143,10 @@ def make_bots(names: Sequence[str], seed: int | None, game: str, skip: int | Non
 def ask_bot(bot: Bot, deal: Deal, seat: int, match: MatchLike | None, fallback: random.Random, warn: Warn) -> str:
     """One move of a computer player: it is given the seat's view only.  An illegal or malformed answer
     (or a crash) is replaced by a random legal move, with a warning."""
-    v = view(deal, seat, match)
-    legal = v.get("legal") or [str(m) for m in deal.legal_moves()]
+    seen = GAMES[deal.game].observation(deal, seat, match)     # built from the deal: no JSON in between
+    legal = seen.legal or [str(m) for m in deal.legal_moves()]
     try:
-        answer = bot.choose(v)
+        answer = bot.choose(seen)
     except Exception as e:  # a bot must never stop the table
         warn(f"bot {getattr(bot, 'name', '?')} at seat {seat} failed ({type(e).__name__}: {e}); "
              "playing a random legal move instead")

@@ -208,13 +208,13 @@ class TerminalGame:
             return [Meaning("{who} calls {call}: {meaning}", {"who": who, "call": str(move),
                                                                 "meaning": self.game.describe_call(deal, index)})]
         if isinstance(move, TrumpChoice):
-            shown = view(deal, None).get("trump")
+            shown = self.game.observation(deal, None).trump_text
             if shown is None and seat != self.me:
                 return [Meaning("{who} has chosen trumps (face down)", {"who": who})]
             strain = strain_words(str(move), self.lang)
             return [Meaning("{who} chooses trumps: {strain}", {"who": who, "strain": strain})]
         if isinstance(move, Reveal):
-            shown = view(deal, None).get("trump")
+            shown = self.game.observation(deal, None).trump_text
             return [Meaning("{who} asks for the trump to be turned up: trumps are {strain}",
                             {"who": who, "strain": strain_words(shown, self.lang)})]
         if isinstance(move, Card):

@@ -40,7 +40,7 @@ def _team_of(rules: Rules) -> tuple[int, ...] | None:
 
 def _trump_word(game: GameSpec, deal: Deal) -> str:
     """The trump as the table sees it once turned up (public after a reveal)."""
-    shown = game.view_extra(deal, None).get("trump")
+    shown = game.observation(deal, None).trump_text
     return strain_words(shown) if shown is not None else "turned up"
 
 

@@ -1,15 +1,19 @@
-"""Reading a view into an :class:`~fiftysix.games.spec.Observation` (the part both games share)."""
+"""The part of an :class:`~fiftysix.games.observation.Observation` both games share: built from a deal for one
+seat (:func:`deal_base`, the rule of what a seat sees but for the game's own fields) or read back from a view
+(:func:`read_base`), by the same field names, so that each game adds only its own fields."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import fields
-from typing import Any, TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from ..core.cards import Card
+from ..core.deal import OVER, PLAY, Deal, DealResult
 from ..core.errors import NotationError
+from ..core.moves import Call
 from ..core.options import Rules
-from .spec import JSONObject, Observation, TrickSeen
+from .observation import JSONObject, MatchSeen, TrickSeen
+from .spec import MatchLike
 
 
 class RulesCache:
@@ -95,39 +99,51 @@ def check_game(view: JSONObject, game: str) -> None:
         raise ValueError(f"a view of {view.get('game')!r} is not a view of the game {game}")
 
 
-def read_common(view: JSONObject, game: str, rules: Rules, ranks: str) -> Observation:
-    """The fields every game's observation has.
+def _contract_facts(contract: JSONObject | None) -> tuple[int | None, int]:
+    """The contract's team and value (``None`` and 0 without a contract)."""
+    if contract is None:
+        return None, 0
+    return _opt_int(contract, "team"), _opt_int(contract, "value") or 0
 
-    :raises ValueError: if the view is not a view of ``game`` or a field is malformed.
+
+Fields = dict[str, Any]
+"""An :class:`Observation`'s shared fields by name, for a game to build its observation from in one go (``Any``:
+each field has the type :class:`Observation` declares)."""
+
+
+def deal_base(deal: Deal, seat: int | None, match: MatchLike | None, calls: Sequence[Call], meanings: Sequence[str],
+              trump_text: str | None) -> Fields:
+    """The fields every game's observation has, built from ``deal`` for ``seat`` (``None``: a spectator): public
+    facts and that seat's own hand.
+
+    :param calls: the calls so far.  :param meanings: the public meaning of each.
+    :param trump_text: trumps as the seat knows them.
+    :raises ValueError: for a seat the deal does not have.
     """
-    return Observation(**common_reading(view, game, rules, ranks))
+    if seat is not None and not 0 <= seat < deal.n:
+        raise ValueError(f"seat must be 0-{deal.n - 1} or None, not {seat}")
+    contract = deal.contract.to_json() if deal.contract is not None else None
+    hands = deal.hands
+    phase = deal.phase
+    team, value = _contract_facts(contract)
+    return dict(
+        game=deal.game, rules=deal.rules, seat=seat, dealer=deal.dealer, phase=phase, to_move=deal.to_move,
+        hand=tuple(hands[seat]) if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in hands),
+        auction=tuple(map(str, calls)), auction_meanings=tuple(meanings[:len(calls)]), contract=contract,
+        tricks=tuple(TrickSeen(t.leader, t.cards, t.winner, t.points) for t in deal.tricks),
+        trick=TrickSeen(deal.trick_leader, tuple(deal.trick_cards)) if phase == PLAY else None,
+        points=tuple(deal.points),
+        match=MatchSeen(tuple(match.current_scores()), match.deal_number) if match is not None else None,
+        legal=tuple(str(m) for m in deal.legal_moves()) if seat is not None and deal.to_move == seat else None,
+        trump_text=trump_text, contract_team=team, contract_value=value,
+        result=deal.result() if phase == OVER else None,
+    )
 
 
-class ObservationFields(TypedDict):
-    """The fields of :class:`Observation` by name (what :func:`common_reading` reads of any game's view)."""
-
-    game: str
-    rules: Rules
-    seat: int | None
-    dealer: int
-    phase: str
-    to_move: int | None
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    auction: tuple[str, ...]
-    tricks: tuple[TrickSeen, ...]
-    trick: TrickSeen | None
-    points: tuple[int, ...]
-    legal: tuple[str, ...] | None
-    trump_text: str | None
-    contract_team: int | None
-    contract_value: int
-    view: JSONObject
-
-
-def common_reading(view: JSONObject, game: str, rules: Rules, ranks: str) -> ObservationFields:
-    """The fields every game's observation has, by name, to build the game's observation from in one go (a
-    bot reads a view at every decision).
+def read_base(view: JSONObject, game: str, rules: Rules, ranks: str) -> Fields:
+    """The fields every game's observation has, read from ``view`` (a bot reads a view at every decision when
+    it is handed JSON: the bot protocol, a research table).
 
     :raises ValueError: if the view is not a view of ``game`` or a field is malformed.
     """
@@ -143,30 +159,26 @@ def common_reading(view: JSONObject, game: str, rules: Rules, ranks: str) -> Obs
     seat = _opt_int(view, "seat")
     tricks_data = view.get("tricks")
     contract = view.get("contract")
+    contract = dict(contract) if isinstance(contract, Mapping) else None
+    match = view.get("match")
     trump = view.get("trump")
     legal = view.get("legal")
-    return {
-        "game": game,
-        "rules": rules,
-        "seat": seat,
-        "dealer": _int(view, "dealer"),
-        "phase": str(view.get("phase")),
-        "to_move": _opt_int(view, "to_move"),
-        "hand": tuple(map(card, _texts(view.get("hand")))) if seat is not None else (),
-        "hand_sizes": _ints(view.get("hand_sizes")),
-        "auction": _texts(view.get("auction")),
-        "tricks": tuple(trick(t, True) for t in tricks_data) if isinstance(tricks_data, list) else (),
-        "trick": trick(view["trick"], False) if view.get("trick") else None,
-        "points": _ints(view.get("points")),
-        "legal": _texts(legal) if isinstance(legal, list) else None,
-        "trump_text": trump if isinstance(trump, str) else None,
-        "contract_team": _opt_int(contract, "team") if isinstance(contract, Mapping) else None,
-        "contract_value": (_opt_int(contract, "value") or 0) if isinstance(contract, Mapping) else 0,
-        "view": view,
-    }
-
-
-def common_fields(base: Observation) -> dict[str, Any]:
-    """The base fields of ``base`` by name, to build a game's observation subclass from (``Any``: each
-    field keeps the type :class:`Observation` declares)."""
-    return {f.name: getattr(base, f.name) for f in fields(Observation)}
+    result = view.get("result")
+    team, value = _contract_facts(contract)
+    return dict(
+        game=game, rules=rules, seat=seat, dealer=_int(view, "dealer"), phase=str(view.get("phase")),
+        to_move=_opt_int(view, "to_move"),
+        hand=tuple(map(card, _texts(view.get("hand")))) if seat is not None else (),
+        hand_sizes=_ints(view.get("hand_sizes")),
+        auction=_texts(view.get("auction")), auction_meanings=_texts(view.get("auction_meanings")),
+        contract=contract,
+        tricks=tuple(trick(t, True) for t in tricks_data) if isinstance(tricks_data, list) else (),
+        trick=trick(view["trick"], False) if view.get("trick") else None,
+        points=_ints(view.get("points")),
+        match=(MatchSeen(_ints(match.get("scores")), _int(match, "deal_number"))
+               if isinstance(match, Mapping) else None),
+        legal=_texts(legal) if isinstance(legal, list) else None,
+        trump_text=trump if isinstance(trump, str) else None,
+        contract_team=team, contract_value=value,
+        result=cast(DealResult, result) if isinstance(result, Mapping) else None,
+    )

@@ -10,7 +10,8 @@ A spec gives
 * the play rule (:class:`PlayRule`: ``legal_cards``, ``trick_winner``, the card points) that the deal, the
   solver, the samplers and the bots all use;
 * the record and view fields of the game, and the meaning of each call (``describe_call``);
-* a seat's knowledge read from its view (:meth:`GameSpec.observe`, an :class:`Observation`) and a sampler of
+* a seat's knowledge built from the deal (:meth:`GameSpec.observation`, an :class:`Observation` whose JSON is
+  the seat's view) or read back from that view (:meth:`GameSpec.observe`), and a sampler of
   whole deals consistent with it (:meth:`GameSpec.sampler`, OpenSpiel's ``ResampleFromInfostate``);
 * the state of the play for the double-dummy solver (:meth:`GameSpec.play_state`);
 * the legal moves as structured objects for the browser (:meth:`GameSpec.legal_moves`);
@@ -22,16 +23,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.cards import Card, Suit
 from ..core.deal import Deal
 from ..core.moves import Call
 from ..core.options import Rules
-
-JSONObject = Mapping[str, object]
-"""A record or a view, as read from JSON."""
+from .observation import JSONObject as JSONObject
+from .observation import Observation as Observation
+from .observation import TrickSeen as TrickSeen
 
 
 class MatchLike(Protocol):
@@ -97,76 +98,6 @@ class PlayRule(Protocol):
     def is_privileged(self, card: Card, trump: Suit | None) -> bool:
         """Whether the card has a legality rule of its own (55's renege privilege)."""
         ...
-
-
-@dataclass(frozen=True)
-class TrickSeen:
-    """A trick as a view shows it; ``winner`` and ``points`` are ``None`` for the trick in progress."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int | None = None
-    points: int | None = None
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What one seat knows, read once from its view (each game adds its own fields in a subclass): what every
-    bot receives (:meth:`fiftysix.bots.base.Bot.choose`), its JSON the view itself (:meth:`to_json`).
-
-    :ivar trump: the suit acting as trumps as the seat knows it (``None``: no trumps, or not known to it).
-    :ivar trump_text: the view's ``trump`` field (``"H"``, ``"NT"``) or ``None``.
-    """
-
-    game: str
-    rules: Rules
-    seat: int | None
-    dealer: int
-    phase: str
-    to_move: int | None
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    auction: tuple[str, ...]
-    tricks: tuple[TrickSeen, ...]
-    trick: TrickSeen | None
-    points: tuple[int, ...]
-    legal: tuple[str, ...] | None
-    trump_text: str | None
-    contract_team: int | None
-    contract_value: int
-    view: JSONObject = field(repr=False, compare=False)
-
-    @property
-    def n(self) -> int:
-        return len(self.hand_sizes)
-
-    @property
-    def first_hand(self) -> int:
-        return (self.dealer + 1) % self.n
-
-    @property
-    def my_team(self) -> int | None:
-        return None if self.seat is None else self.rules.team_of[self.seat]
-
-    def all_tricks(self) -> tuple[TrickSeen, ...]:
-        """The completed tricks and the trick in progress if it has cards."""
-        if self.trick is not None and self.trick.cards:
-            return (*self.tricks, self.trick)
-        return self.tricks
-
-    def plays(self) -> list[tuple[int, Card]]:
-        """Every card played, with its seat, in order."""
-        return [((t.leader + i) % self.n, c) for t in self.all_tricks() for i, c in enumerate(t.cards)]
-
-    def to_json(self) -> JSONObject:
-        """The seat view this observation was read from, exactly as :func:`fiftysix.views.view` wrote it: what
-        leaves the process (the server's messages, the bot protocol, records) is this JSON, unchanged."""
-        return self.view
-
-    def with_legal(self, legal: Sequence[str]) -> Observation:
-        """The same knowledge with fewer legal moves (a searching bot asks its ``rules`` player to choose among
-        the moves it kept); the JSON says the same, so an outside program sees what the bot sees."""
-        return replace(self, legal=tuple(legal), view={**self.view, "legal": list(legal)})
 
 
 class SamplingError(Exception):
@@ -285,8 +216,12 @@ class GameSpec(Protocol):
         """Fields the game adds to a deal record (``trump``, 55's ``kitty`` and ``discard``)."""
         ...
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
-        """Fields the game adds to a view, already filtered for ``seat``."""
+    def observation(self, deal: Deal, seat: int | None, match: MatchLike | None = None) -> Observation:
+        """What ``seat`` may know of ``deal`` now, built from the deal (``None``: a spectator): the one rule of
+        what a seat sees; the JSON view is its ``to_json()`` (:func:`fiftysix.views.view`).
+
+        :param match: the match the deal belongs to, for the scores and the deal number.
+        """
         ...
 
     def describe_call(self, deal: Deal, index: int) -> str:

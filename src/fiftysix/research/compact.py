@@ -136,7 +136,7 @@ def auction_fields(deal: Deal) -> tuple[int, int, int, int]:
 
 def trump_fields(deal: Any) -> tuple[int, bool, int, bool]:
     """(trump index or -1, known to every seat, declarer or -1, hidden and not turned up), as the game's
-    ``view_extra`` decides who knows the trump."""
+    ``observation`` decides who knows the trump."""
     mode = getattr(deal.rules, "trump", None)
     if mode is None:        # 55: the bidder names trumps after the discard, for all to see
         return (-1 if deal.trump is None else int(deal.trump)), True, -1, False

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..bots.base import Seen, view_json
 from ..core.cards import Card
 from ..core.deal import Deal
 from ..core.moves import Move
@@ -427,7 +428,8 @@ class SpielBot:
             self.bot = self.make_bot(game)
         return game
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, seen: Seen) -> str:
+        view: dict[str, Any] = dict(view_json(seen))    # an in-process caller hands in the observation
         state = state_from_view(self._game_of(view), view, self.rng)
         seat = view["seat"]
         if state.table.discarding:

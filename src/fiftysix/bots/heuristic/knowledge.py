@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from ...core.cards import CARDS, Card, Suit
 from ...games.fifty_six import RANKS, Observation56, Rules56, bid_claims, play
 from ...games.sampling import Claim
-from ..base import Seen, observed
+from ..base import Seen, observed_as
 
 ALL_RANKS = RANKS
 _CARD: dict[str, Card] = {str(c): c for c in CARDS}
@@ -59,10 +59,7 @@ def observed56(seen: Seen) -> Observation56:
 
     :raises ValueError: for a view of another game.
     """
-    obs = observed(seen)
-    if not isinstance(obs, Observation56):
-        raise ValueError(f"a 56 player was given a view of {obs.game}")
-    return obs
+    return observed_as(seen, Observation56, "56")
 
 
 def rules_of(seen: Seen) -> Rules56:

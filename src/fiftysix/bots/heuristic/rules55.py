@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from ...core.cards import CARDS, Card, Suit
 from ...games.fifty_five import Auction55, Observation55, parse_call, play
-from ..base import Seen, legal_moves, observed, register
+from ..base import Seen, legal_moves, observed_as, register
 
 IS_TRUMP, KEY, PRIVILEGED, TRUMP_BASE, trick_winner = (play.IS_TRUMP, play.KEY, play.PRIVILEGED, play.TRUMP_BASE,
                                                        play.trick_winner)
@@ -204,10 +204,7 @@ def observed55(seen: Seen) -> Observation55:
 
     :raises ValueError: for a view of another game.
     """
-    obs = observed(seen)
-    if not isinstance(obs, Observation55):
-        raise ValueError(f"a 55 player was given a view of {obs.game}")
-    return obs
+    return observed_as(seen, Observation55, "55")
 
 
 def own_seat(obs: Observation55) -> int:

@@ -27,8 +27,8 @@ from typing import Any
 
 from ...core.cards import Card
 from ...core.deal import Deal
+from ...games import GAMES
 from ...games.spec import Observation
-from ...views import view as seat_view
 from ..base import Bot, make_bot, register
 from ..kits import KITS, kit_for
 from ..sampling import Sampler, WeightedSampler, sampler_for
@@ -82,6 +82,7 @@ class PolicyLikelihood:
             return 0.0
         history = deal.history
         replay = dealt_deal(deal)
+        game = GAMES[deal.game]
         total = 0.0
         marks = set(judged)
         for i, (seat, move) in enumerate(history[: judged[-1] + 1]):
@@ -91,7 +92,7 @@ class PolicyLikelihood:
                     key = (i, tuple(sorted(replay.hands[seat])))
                     choice = self._cache.get(key)
                     if choice is None:
-                        choice = self._cache[key] = self.policy.choose(seat_view(replay, seat))
+                        choice = self._cache[key] = self.policy.choose(game.observation(replay, seat))
                     p = self.epsilon / len(legal) + (1.0 - self.epsilon) * (choice == str(move))
                     total += math.log(p)
             replay.push_unchecked(move)

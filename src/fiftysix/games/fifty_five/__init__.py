@@ -10,12 +10,13 @@ from ...core.errors import IllegalMoveError, NotationError, RecordError
 from ...core.meaning import Meaning, Plural, words_of
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.options import Rules
-from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
+from ..forward import SpecBase, Vocabulary
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
 from . import play, vocabulary
 from .auction import Auction55, Contract, parse_call
 from .deal import TRUMP_CHOICES, Deal55, parse_discard, parse_trump, sort_cards
 from .match import Match55
-from .observation import Observation55, observe, rules_of
+from .observation import Observation55, observation, observe, rules_of
 from .play import IS_TRUMP, KEY
 from .rules import (
     CHOICES,
@@ -30,19 +31,7 @@ from .rules import (
 from .sampler import Sampler55
 
 
-def _rules(rules: Rules) -> Rules55:
-    if not isinstance(rules, Rules55):
-        raise TypeError(f"55 needs Rules55, not {type(rules).__name__}")
-    return rules
-
-
-def _deal(deal: Deal) -> Deal55:
-    if not isinstance(deal, Deal55):
-        raise TypeError(f"55 needs a Deal55, not {type(deal).__name__}")
-    return deal
-
-
-class FiftyFive:
+class FiftyFive(SpecBase[Rules55, Deal55, Observation55]):
     """The :class:`~fiftysix.games.spec.GameSpec` of 55."""
 
     name = "55"
@@ -54,24 +43,23 @@ class FiftyFive:
     choices: Mapping[str, tuple[object, ...]] = CHOICES
     preset_descriptions: Mapping[str, str] = PRESET_DESCRIPTIONS
     option_descriptions: Mapping[str, Mapping[str, str]] = OPTION_DESCRIPTIONS
+    rules_type = Rules55
+    deal_type = Deal55
+    observation_type = Observation55
+    vocabulary: Vocabulary[Rules55] = vocabulary
+    preset_table: Mapping[str, Mapping[str, object]] = PRESETS
 
     def rules_from_json(self, data: object) -> Rules55:
         return Rules55.from_json(data)
-
-    def rules_to_json(self, rules: Rules, full: bool = False) -> object:
-        return _rules(rules).to_json(full)
-
-    def presets(self) -> Mapping[str, Mapping[str, object]]:
-        return PRESETS
 
     def deck(self, rules: Rules) -> list[Card]:
         return list(CARDS)
 
     def new_deal(self, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Deal55:
-        return Deal55.from_seed(_rules(rules), seed, dealer)
+        return Deal55.from_seed(self._rules(rules), seed, dealer)
 
     def new_match(self, rules: Rules, first_dealer: int | None = None, seed: int | None = None) -> Match55:
-        return Match55(_rules(rules), first_dealer, seed)
+        return Match55(self._rules(rules), first_dealer, seed)
 
     def read_setup(self, record: JSONObject, rules: Rules, dealer: int,
                    hands: list[list[Card]], match: MatchLike | None) -> Deal55:
@@ -79,7 +67,7 @@ class FiftyFive:
 
         :raises RecordError: for a missing, malformed or clashing kitty.
         """
-        return Deal55(_rules(rules), dealer, hands, read_kitty(record.get("kitty"), hands))
+        return Deal55(self._rules(rules), dealer, hands, read_kitty(record.get("kitty"), hands))
 
     def check_trump_field(self, record: JSONObject, rules: Rules) -> None:
         trump = record.get("trump")
@@ -91,7 +79,7 @@ class FiftyFive:
 
         :raises RecordError: for a discard or trump the deal does not allow now.
         """
-        deal = _deal(deal)
+        deal = self._deal(deal)
         discard, trump = record.get("discard"), record.get("trump")
         if discard is not None:
             if deal.phase == AUCTION:
@@ -118,64 +106,40 @@ class FiftyFive:
             deal.push_unchecked(_trump(trump))
 
     def record_extra(self, deal: Deal) -> dict[str, object]:
-        deal = _deal(deal)
+        deal = self._deal(deal)
         return {
             "kitty": cards_text(deal.kitty),
             "discard": cards_text(deal.discard) if deal.discard is not None else None,
             "trump": deal.trump.letter if deal.trump is not None else None,
         }
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
-        """The kitty's size, trumps, the bidder, and the discard for those who may see it."""
-        deal = _deal(deal)
-        bidder = deal.bidder
-        sees_discard = deal.discard is not None and (deal.rules.discards == "open" or seat == bidder)
-        return {
-            "kitty_size": 0 if deal.kitty_taken else KITTY_SIZE,
-            "trump": deal.trump.letter if deal.trump is not None else None,
-            "bidder": bidder,
-            "discard": [str(c) for c in deal.discard] if sees_discard and deal.discard is not None else None,
-            "highest_trump": deal.highest_trump_json(),
-        }
+    def legal_move(self, move: Move) -> LegalMove:
+        return legal_move(move)
+
+    def observation(self, deal: Deal, seat: int | None, match: MatchLike | None = None) -> Observation55:
+        return observation(self._deal(deal), seat, match)
 
     def describe_call(self, deal: Deal, index: int) -> str:
-        return _deal(deal).auction.meanings[index]
+        return self._deal(deal).auction.meanings[index]
 
     def observe(self, view: JSONObject) -> Observation55:
         return observe(view)
 
     def sampler(self, observation: Observation, *, use_bids: bool = True, infer: bool = True,
                 tries: int = 300) -> Sampler55:
-        if not isinstance(observation, Observation55):
-            raise TypeError(f"55 samples from an Observation55, not {type(observation).__name__}")
-        return Sampler55(observation, use_bids=use_bids, infer=infer, tries=tries)
+        return Sampler55(self._observation(observation), use_bids=use_bids, infer=infer, tries=tries)
 
     def play_state(self, deal: Deal) -> PlayState:
-        deal = _deal(deal)
+        deal = self._deal(deal)
         return PlayState(tuple(tuple(h) for h in deal.hands), tuple(deal.trick_cards), deal.trick_leader,
                          deal.trump, tuple(deal.rules.side_of), tuple(deal.points),
                          bonus_team=highest_trump_side(deal))
-
-    def legal_moves(self, deal: Deal) -> list[LegalMove]:
-        return [legal_move(m) for m in deal.legal_moves()]
-
-    def call_vocabulary(self, rules: Rules) -> list[Call]:
-        return vocabulary.call_vocabulary(_rules(rules))
-
-    def auction_bound(self, rules: Rules) -> int:
-        return vocabulary.auction_bound(_rules(rules))
 
     def winning_form(self, auction: Sequence[str], rules: Rules) -> str | None:
         return None     # 55's bids are values alone: no written forms
 
     def kitty_size(self, rules: Rules) -> int:
         return KITTY_SIZE
-
-    def choice_texts(self, rules: Rules) -> list[str]:
-        return vocabulary.choice_texts(_rules(rules))
-
-    def score_range(self, rules: Rules) -> ScoreRange:
-        return vocabulary.score_range(_rules(rules))
 
 
 def legal_move(m: Move) -> LegalMove:

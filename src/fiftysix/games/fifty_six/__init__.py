@@ -8,32 +8,21 @@ from ...core.cards import Card, Suit
 from ...core.deal import AUCTION, TRUMP, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
 from ...core.meaning import Meaning
-from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice, strain_text
+from ...core.moves import Call, Claim, Discard, Move, Reveal, TrumpChoice
 from ...core.options import Rules
-from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState, ScoreRange
+from ..forward import SpecBase, Vocabulary
+from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
 from . import calls, forms, play, vocabulary
 from .auction import Auction56, Contract
 from .deal import TRUMP_CHOICES, Deal56, deck
 from .match import Match56
-from .observation import Observation56, observe, rules_of
+from .observation import Observation56, observation, observe, rules_of
 from .rules import CHOICES, DEFAULT_PRESET, OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RANKS, Rules56
 from .sampler import Sampler56, bid_claims, length_claims
 from .scoring import deal_score, is_made
 
 
-def _rules(rules: Rules) -> Rules56:
-    if not isinstance(rules, Rules56):
-        raise TypeError(f"56 needs Rules56, not {type(rules).__name__}")
-    return rules
-
-
-def _deal(deal: Deal) -> Deal56:
-    if not isinstance(deal, Deal56):
-        raise TypeError(f"56 needs a Deal56, not {type(deal).__name__}")
-    return deal
-
-
-class FiftySix:
+class FiftySix(SpecBase[Rules56, Deal56, Observation56]):
     """The :class:`~fiftysix.games.spec.GameSpec` of 56."""
 
     name = "56"
@@ -45,31 +34,30 @@ class FiftySix:
     choices: Mapping[str, tuple[object, ...]] = CHOICES
     preset_descriptions: Mapping[str, str] = PRESET_DESCRIPTIONS
     option_descriptions: Mapping[str, Mapping[str, str]] = OPTION_DESCRIPTIONS
+    rules_type = Rules56
+    deal_type = Deal56
+    observation_type = Observation56
+    vocabulary: Vocabulary[Rules56] = vocabulary
+    preset_table: Mapping[str, Mapping[str, object]] = PRESETS
 
     def rules_from_json(self, data: object) -> Rules56:
         return Rules56.from_json(data)
 
-    def rules_to_json(self, rules: Rules, full: bool = False) -> object:
-        return _rules(rules).to_json(full)
-
-    def presets(self) -> Mapping[str, Mapping[str, object]]:
-        return PRESETS
-
     def deck(self, rules: Rules) -> list[Card]:
-        return deck(_rules(rules))
+        return deck(self._rules(rules))
 
     def new_deal(self, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Deal56:
-        return Deal56.from_seed(_rules(rules), seed, dealer)
+        return Deal56.from_seed(self._rules(rules), seed, dealer)
 
     def new_match(self, rules: Rules, first_dealer: int | None = None, seed: int | None = None) -> Match56:
-        return Match56(_rules(rules), first_dealer, seed)
+        return Match56(self._rules(rules), first_dealer, seed)
 
     def read_setup(self, record: JSONObject, rules: Rules, dealer: int,
                    hands: list[list[Card]], match: MatchLike | None) -> Deal56:
-        return Deal56(_rules(rules), dealer, hands)
+        return Deal56(self._rules(rules), dealer, hands)
 
     def replay_extra(self, record: JSONObject, deal: Deal) -> None:
-        deal = _deal(deal)
+        deal = self._deal(deal)
         trump = record.get("trump")
         if trump is None:
             return
@@ -82,61 +70,41 @@ class FiftySix:
         trump = record.get("trump")
         if trump is None:
             return
-        if _rules(rules).trump == "bid":
+        if self._rules(rules).trump == "bid":
             raise RecordError("trump", None, Meaning(
                 "trump must be null with trump: bid (the contract's strain is trumps), not {value}",
                 {"value": repr(trump)}))
         parse_trump(trump)
 
     def record_extra(self, deal: Deal) -> dict[str, object]:
-        deal = _deal(deal)
+        deal = self._deal(deal)
         return {"trump": deal.trump_text() if deal.rules.trump != "bid" else None}
 
-    def view_extra(self, deal: Deal, seat: int | None) -> dict[str, object]:
-        deal = _deal(deal)
-        declarer = deal.contract.declarer if deal.contract else None
-        if deal.rules.trump == "bid":
-            trump = None if deal.contract is None else strain_text(deal.trump)
-        else:
-            # a hidden trump is known to the declarer alone until it is turned up
-            knows = deal.trump_chosen and (deal.revealed or seat == declarer)
-            trump = deal.trump_text() if knows else None
-        return {
-            "trump": trump,
-            "trump_hidden": deal.rules.trump == "hidden" and deal.trump_chosen and not deal.revealed,
-            "declarer": declarer,
-        }
+    def legal_move(self, move: Move) -> LegalMove:
+        return legal_move(move)
+
+    def observation(self, deal: Deal, seat: int | None, match: MatchLike | None = None) -> Observation56:
+        return observation(self._deal(deal), seat, match)
 
     def describe_call(self, deal: Deal, index: int) -> str:
-        return _deal(deal).auction.meanings[index]
+        return self._deal(deal).auction.meanings[index]
 
     def observe(self, view: JSONObject) -> Observation56:
         return observe(view)
 
     def sampler(self, observation: Observation, *, use_bids: bool = True, infer: bool = True,
                 tries: int = 300) -> Sampler56:
-        if not isinstance(observation, Observation56):
-            raise TypeError(f"56 samples from an Observation56, not {type(observation).__name__}")
-        return Sampler56(observation, use_bids=use_bids, infer=infer, tries=tries)
+        return Sampler56(self._observation(observation), use_bids=use_bids, infer=infer, tries=tries)
 
     def play_state(self, deal: Deal) -> PlayState:
-        deal = _deal(deal)
+        deal = self._deal(deal)
         return PlayState(tuple(tuple(h) for h in deal.hands), tuple(deal.trick_cards), deal.trick_leader,
                          deal.active_trump, tuple(deal.rules.team_of), tuple(deal.points),
                          must_trump=bool(deal.must_trump and deal.active_trump is not None),
                          approximate=not deal.revealed)
 
-    def legal_moves(self, deal: Deal) -> list[LegalMove]:
-        return [legal_move(m) for m in deal.legal_moves()]
-
-    def call_vocabulary(self, rules: Rules) -> list[Call]:
-        return vocabulary.call_vocabulary(_rules(rules))
-
-    def auction_bound(self, rules: Rules) -> int:
-        return vocabulary.auction_bound(_rules(rules))
-
     def winning_form(self, auction: Sequence[str], rules: Rules) -> str | None:
-        bidding = _rules(rules).bidding
+        bidding = self._rules(rules).bidding
         for text in reversed(auction):
             try:
                 call, _ = calls.parse_call(text, bidding)
@@ -148,12 +116,6 @@ class FiftySix:
 
     def kitty_size(self, rules: Rules) -> int:
         return 0
-
-    def choice_texts(self, rules: Rules) -> list[str]:
-        return vocabulary.choice_texts(_rules(rules))
-
-    def score_range(self, rules: Rules) -> ScoreRange:
-        return vocabulary.score_range(_rules(rules))
 
 
 def legal_move(m: Move) -> LegalMove:

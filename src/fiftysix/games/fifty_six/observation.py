@@ -1,13 +1,15 @@
-"""What a 56 seat knows, read once from its view."""
+"""What a 56 seat knows: built from the deal (:func:`observation`) or read back from its view (:func:`observe`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...core.cards import Suit
-from ..observe import RulesCache, check_game, common_reading
-from ..spec import JSONObject, Observation
+from ...core.moves import strain_text
+from ..observation import JSONObject, Observation
+from ..observe import Fields, RulesCache, check_game, deal_base, read_base
+from ..spec import MatchLike
+from .deal import Deal56
 from .rules import RANKS, Rules56
 
 rules_of = RulesCache(Rules56.from_json)
@@ -31,22 +33,41 @@ class Observation56(Observation):
     declarer: int | None
     strain: str | None
 
+    def game_json(self) -> dict[str, object]:
+        return {"trump": self.trump_text, "trump_hidden": self.trump_hidden, "declarer": self.declarer}
+
+
+def observation(deal: Deal56, seat: int | None, match: MatchLike | None = None) -> Observation56:
+    """What ``seat`` may know of ``deal`` (``None``: a spectator).  A hidden trump is known to the declarer
+    alone until it is turned up; with ``trump: bid`` the contract's strain is trumps, known to all."""
+    declarer = deal.contract.declarer if deal.contract else None
+    if deal.rules.trump == "bid":
+        trump = None if deal.contract is None else strain_text(deal.trump)
+    else:
+        knows = deal.trump_chosen and (deal.revealed or seat == declarer)
+        trump = deal.trump_text() if knows else None
+    hidden = deal.rules.trump == "hidden" and deal.trump_chosen and not deal.revealed
+    return _typed(deal_base(deal, seat, match, deal.auction.calls, deal.auction.meanings, trump), deal.rules, hidden)
+
 
 def observe(view: JSONObject) -> Observation56:
     """:raises ValueError: if the view is not a 56 view or is malformed; :raises RulesError: for bad rules."""
     check_game(view, "56")
     rules = rules_of(view.get("rules"))
     assert isinstance(rules, Rules56)
-    base = common_reading(view, "56", rules, RANKS)
-    contract = view.get("contract")
-    declarer = contract.get("declarer") if isinstance(contract, Mapping) else None
-    strain = contract.get("strain") if isinstance(contract, Mapping) else None
+    return _typed(read_base(view, "56", rules, RANKS), rules, bool(view.get("trump_hidden")))
+
+
+def _typed(base: Fields, rules: Rules56, trump_hidden: bool) -> Observation56:
+    contract = base["contract"]
+    declarer = contract.get("declarer") if contract is not None else None
+    strain = contract.get("strain") if contract is not None else None
     t = base["trump_text"]
     return Observation56(
         **base,
         rules56=rules,
         trump=Suit.parse(t) if t is not None and t != "NT" else None,
-        trump_hidden=bool(view.get("trump_hidden")),
+        trump_hidden=trump_hidden,
         declarer=declarer if isinstance(declarer, int) else None,
         strain=strain if isinstance(strain, str) else None,
     )

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from ...bots import make_bot
 from ...bots.base import Bot, RandomBot
 from ...core.moves import PASS
-from ...views import view
 from ..edge.limits import INLINE_BOTS
 from ..state.errors import NoMoreDeals
 from ..state.table import DEAL_OVER, MATCH_OVER, PLAYING, TableError, TableState
@@ -136,9 +135,10 @@ class ComputerPlayers:
         state = self.state
         assert state.deal is not None, "a computer player's move is pending only during a deal"
         deal_seat = state.deal_seat(table_seat)
-        seat_view = view(state.deal, deal_seat, state.match)
+        seen = state.game.observation(state.deal, deal_seat, state.match)   # built from the deal: no JSON
+        legal = seen.legal or ()
         timed_out = self.clock.expired == table_seat
-        if timed_out and seat_view["phase"] == "auction" and PASS.text in seat_view["legal"]:
+        if timed_out and seen.phase == "auction" and PASS.text in legal:
             # a person whose clock ran out in the auction passes: the computer never bids them into a contract
             return {"kind": "move", "seat": table_seat, "move": PASS.text, "by": name, "timeout": True}
         bot = self.bots.get((table_seat, name))
@@ -146,14 +146,14 @@ class ComputerPlayers:
             bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
         try:
             if name in INLINE_BOTS:
-                move = bot.choose(seat_view)
+                move = bot.choose(seen)
             else:   # a searching bot thinks in a worker thread, so other tables go on meanwhile
-                move = await asyncio.to_thread(bot.choose, seat_view)
+                move = await asyncio.to_thread(bot.choose, seen)
         except Exception:  # a faulty bot must not stop the table: the fallback plays
             log.exception("table %s: bot %s failed; a random move is played", self.code, name)
-            move = RandomBot().choose(seat_view)
-        if move not in seat_view["legal"]:
-            move = RandomBot().choose(seat_view)
+            move = RandomBot().choose(seen)
+        if move not in legal:
+            move = RandomBot().choose(seen)
         event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
         if timed_out:
             event["timeout"] = True

@@ -20,7 +20,7 @@ from ...bots.levels import club_bot
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...core.moves import Call
-from ...views import SeatView, view
+from ...games.observation import Observation, SeatView
 from ..state.table import TableState
 from .clock import clock_message
 
@@ -153,10 +153,15 @@ def you(state: TableState, player: str | None) -> dict[str, object]:
 
 def seat_view(state: TableState, player: str | None) -> SeatView | None:
     """The viewer's view of the current (or just finished) deal: their own seat's, or a spectator's."""
+    seen = seat_observation(state, player)
+    return seen.to_json() if seen is not None else None
+
+
+def seat_observation(state: TableState, player: str | None) -> Observation | None:
+    """What the viewer knows of the current (or just finished) deal, built from the deal (the view is its JSON)."""
     if state.deal is None:
         return None
-    seat = state.deal_seat(state.own_seat(player))
-    return view(state.deal, seat, state.match)
+    return state.game.observation(state.deal, state.deal_seat(state.own_seat(player)), state.match)
 
 
 def snapshot(state: TableState, presence: Presence, player: str | None,
@@ -164,13 +169,13 @@ def snapshot(state: TableState, presence: Presence, player: str | None,
     """A full message for one viewer: ``state`` (on connect, with the recent finished deals) or ``event``
     (after each change).  ``info``: the table's facts when already made for this version (shared by all
     viewers)."""
-    seen = seat_view(state, player)     # once: the message's view and the call suggested from it
+    seen = seat_observation(state, player)     # once: the message's view and the call suggested from it
     msg: dict[str, object] = {
         "type": "event" if event is not None else "state",
         "version": state.version,
         "table": info if info is not None else table_info(state, presence),
         "you": you(state, player),
-        "view": seen,
+        "view": seen.to_json() if seen is not None else None,
         "movers": movers(state.deal) if state.deal is not None else None,
         "legal_moves": legal_moves(state, player),
         "suggested": suggested_calls(state, player, seen),
@@ -194,18 +199,19 @@ def legal_moves(state: TableState, player: str | None) -> list[dict[str, object]
     return [m.to_json() for m in state.game.legal_moves(deal)]
 
 
-def suggested_calls(state: TableState, player: str | None, seen: SeatView | None) -> list[str]:
+def suggested_calls(state: TableState, player: str | None, seen: Observation | None) -> list[str]:
     """The calls the viewer's hand supports, when it is their call: what the game's rule-of-thumb player would
-    call from their view ``seen`` (the page offers it above the full list of bids).  Empty at any other time."""
+    call from what they know, ``seen`` (the page offers it above the full list of bids).  Empty at any other
+    time."""
     deal = state.deal
-    if seen is None or deal is None or deal.is_over or state.paused or seen["phase"] != "auction":
+    if seen is None or deal is None or deal.is_over or state.paused or seen.phase != "auction":
         return []
     if state.deal_seat(state.own_seat(player)) != deal.to_move:
         return []
     from ...bots import make_bot
 
     call = make_bot("rules", 0, state.game.name).choose(seen)
-    return [call] if call in seen["legal"] else []
+    return [call] if call in (seen.legal or ()) else []
 
 
 def movers(deal: Deal) -> dict[str, list[int]]:
