@@ -39,7 +39,32 @@ AgentObservation = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
 """What ``observe`` gives an agent: ``observation`` (float32) and ``action_mask`` (int8)."""
 
 
-class FiftySixEnv(AECEnv):
+class _Seats(AECEnv):
+    """What both AEC environments share: one agent a seat, their spaces and the AEC bookkeeping."""
+
+    def _agents(self, n: int, size: int, high: float, num_actions: int) -> None:
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self.agents = self.possible_agents[:]
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, high, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+        })
+        self._act_space = spaces.Discrete(num_actions)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+
+class FiftySixEnv(_Seats):
     """One deal of a preset of 56 or 55 as an AEC environment.
 
     :param rules: a rules object (``{"preset": "56-4", "trump": "hidden"}``) instead of a preset name.
@@ -56,27 +81,8 @@ class FiftySixEnv(AECEnv):
         self.render_mode = render_mode
         self.enc = Encoding(_rules(preset, rules), dealer)   # type: ignore[arg-type]
         self.preset = self.enc.preset
-        self.possible_agents = [f"player_{s}" for s in range(self.enc.n)]
-        self.agents = self.possible_agents[:]
-        size = self.enc.obs_layout.size
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.enc.num_actions,), np.int8),
-        })
-        self._act_space = spaces.Discrete(self.enc.num_actions)
+        self._agents(self.enc.n, self.enc.obs_layout.size, OBS_HIGH, self.enc.num_actions)
         self.table = Table(self.enc)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[0]
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
@@ -171,7 +177,7 @@ def env(preset: str = "56-4", render_mode: str | None = None, rules: object = No
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class VectorTableEnv(AECEnv):
+class VectorTableEnv(_Seats):
     """One table of :class:`~fiftysix.research.vector.VectorEnv` as an AEC environment (56 and 55): the compact
     observation (``docs/research.md``) instead of the view-built tensor, the engine stepped directly.
 
@@ -189,26 +195,8 @@ class VectorTableEnv(AECEnv):
         self.render_mode = render_mode
         self.vec = VectorEnv(rules, num_tables=1, dealer=dealer, autoreset=False)
         self.enc = self.vec.enc
-        self.possible_agents = [f"player_{s}" for s in range(self.vec.n)]
-        self.agents = self.possible_agents[:]
-        high = max(p.high for p in self.vec.layout.pieces)
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, float(high), (self.vec.observation_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.vec.num_actions,), np.int8),
-        })
-        self._act_space = spaces.Discrete(self.vec.num_actions)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[0]
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
+        self._agents(self.vec.n, self.vec.observation_size, float(max(p.high for p in self.vec.layout.pieces)),
+                     self.vec.num_actions)
 
     def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """:raises ValueError: for a record of other rules or another dealer (other options are ignored)."""

@@ -26,7 +26,6 @@ import logging
 import os
 import secrets
 import socket
-import time
 from collections.abc import Awaitable, Callable
 
 from redis.exceptions import RedisError
@@ -227,16 +226,9 @@ class ClusterHub(Forwarding):
             states.append((active, state))
         return states
 
-    async def sweep(self, now: float | None = None) -> tuple[int, int]:
-        now = time.time() if now is None else now
-        unloaded = 0
-        for code, table in list(self.tables.items()):
-            if table.idle_for(now) >= self.timing.idle_unload and await self.unload(code):
-                unloaded += 1
-        async with self._loading:     # a table leased anywhere is in use
-            keep = set(self.tables) | await self.lease.leased()
-            expired = await self.db.expire_lobbies(now - self.timing.lobby_expiry, keep=keep)
-        return unloaded, expired
+    async def in_use(self) -> set[str]:
+        """A table leased anywhere is in use, not only this process's."""
+        return set(self.tables) | await self.lease.leased()
 
 
 def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,

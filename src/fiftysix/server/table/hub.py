@@ -126,8 +126,12 @@ class Hub:
             if table.idle_for(now) >= self.timing.idle_unload and await self.unload(code):
                 unloaded += 1
         async with self._loading:
-            expired = await self.db.expire_lobbies(now - self.timing.lobby_expiry, keep=set(self.tables))
+            expired = await self.db.expire_lobbies(now - self.timing.lobby_expiry, keep=await self.in_use())
         return unloaded, expired
+
+    async def in_use(self) -> set[str]:
+        """The tables a sweep must not close: with one process, those in memory."""
+        return set(self.tables)
 
     async def unload(self, code: str) -> bool:
         """Take an idle table out of memory (its log is in the database); ``False`` if it is busy again."""
