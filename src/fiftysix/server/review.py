@@ -11,10 +11,15 @@ latest results.  Reviews are computed when first asked for, never for every deal
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import hashlib
 import json
 import logging
 import multiprocessing
+import os
+import signal
+import sys
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -158,7 +163,8 @@ class Reviews:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:     # spawn: a fork of a process with threads (the event loop's) is unsafe
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_worker_start, initargs=(os.getpid(),))
         return self._pool
 
     def known(self, key: str) -> bool:
@@ -215,6 +221,26 @@ class Reviews:
             self.done.popitem(last=False)
 
     def close(self) -> None:
+        """Stop the workers, a review being computed too: it would run on to its end (minutes of a core for a
+        whole 56-8 deal) with nobody left to read it."""
         if self._pool is not None:
+            workers = list(getattr(self._pool, "_processes", None) or {})    # pids (Python 3.14: terminate_workers)
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            for pid in workers:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: die with the server.  A server killed with ``kill -9`` cannot stop its workers, and one
+    in the middle of a review would keep a core busy for nothing; Linux ends it when its parent goes."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:      # the parent went before the line above took effect
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent dies."""
