@@ -237,7 +237,9 @@ def test_a_pause_costs_the_person_to_move_nothing(db: str) -> None:
             paused = receive_until(ws, lambda m: is_snapshot(m) and m["table"]["paused"])
             spent = time.monotonic() - began
             left = paused["table"]["turn_clock"]["move_left"]
-            assert paused["version"] == turn["version"] + 1 and left >= 3 - spent - 0.05, (left, spent)
+            # the server's clock began before this test heard the turn (the message's way here, longer on a loaded
+            # machine) and shows tenths: 0.25 s of slack, where a pause taken twice would leave about 0
+            assert paused["version"] == turn["version"] + 1 and left >= 3 - spent - 0.25, (left, spent)
             ws.send_json({"type": "resume"})
             resumed = receive_until(ws, lambda m: is_snapshot(m) and not m["table"]["paused"])
             tc = resumed["table"]["turn_clock"]
