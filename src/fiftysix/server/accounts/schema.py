@@ -4,47 +4,44 @@ from __future__ import annotations
 
 from sqlalchemy import BigInteger, Column, MetaData, String, Table, Text
 
+from ..storage.columns import NAME, PLAYER, SECONDS, key, optional, required
+
 metadata = MetaData()
 
 accounts = Table(
     "accounts", metadata,
-    Column("id", String(32), primary_key=True),          # the player id of the cookie it grew from
-    Column("name", String(64), nullable=False),
-    Column("created", BigInteger, nullable=False),
+    *key(id=PLAYER),                                     # the player id of the cookie it grew from
+    *required(name=NAME, created=SECONDS),
     Column("recovery_hash", String(64), nullable=True, unique=True),    # sha256 of the recovery code
-    Column("recovery_made", BigInteger, nullable=True),
+    *optional(recovery_made=SECONDS),
 )
 
 sessions = Table(
     "account_sessions", metadata,
-    Column("id", String(32), primary_key=True),          # the "s" of the device's token
-    Column("account_id", String(32), nullable=False),
-    Column("created", BigInteger, nullable=False),
-    Column("seen", BigInteger, nullable=False),
-    Column("label", String(80), nullable=False),         # from the browser's User-Agent, for the list only
-    Column("revoked", BigInteger, nullable=True),        # unix seconds; its tokens are refused from then on
+    *key(id=String(32)),                                 # the "s" of the device's token
+    *required(account_id=PLAYER, created=SECONDS, seen=SECONDS,
+              label=String(80)),                         # from the browser's User-Agent, for the list only
+    *optional(revoked=SECONDS),                          # its tokens are refused from then on
 )
 
 links = Table(
     "signin_links", metadata,
-    Column("hash", String(64), primary_key=True),        # sha256 of the secret: the secret is never stored
-    Column("account_id", String(32), nullable=False),
-    Column("expires", BigInteger, nullable=False),
-    Column("used", BigInteger, nullable=True),
+    *key(hash=String(64)),                               # sha256 of the secret: the secret is never stored
+    *required(account_id=PLAYER, expires=SECONDS),
+    *optional(used=SECONDS),
 )
 
 passkeys = Table(
     "passkeys", metadata,
-    Column("id", String(400), primary_key=True),         # the credential id, base64url
-    Column("account_id", String(32), nullable=False),
-    Column("public_key", Text, nullable=False),          # COSE public key, base64url
-    Column("sign_count", BigInteger, nullable=False),
-    Column("created", BigInteger, nullable=False),
+    *key(id=String(400)),                                # the credential id, base64url
+    *required(account_id=PLAYER,
+              public_key=Text,                           # COSE public key, base64url
+              sign_count=BigInteger, created=SECONDS),
 )
 
 challenges = Table(
     "passkey_challenges", metadata,
-    Column("challenge", String(128), primary_key=True),  # base64url; deleted when used (single use)
-    Column("account_id", String(32), nullable=True),     # the account registering; NULL for a sign-in
-    Column("expires", BigInteger, nullable=False),
+    *key(challenge=String(128)),                         # base64url; deleted when used (single use)
+    *optional(account_id=PLAYER),                        # the account registering; NULL for a sign-in
+    *required(expires=SECONDS),
 )

@@ -12,36 +12,25 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TypedDict
 
-from sqlalchemy import BigInteger, Boolean, Column, MetaData, String, Table, delete, select, update
+from sqlalchemy import Boolean, MetaData, String, Table, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..matches.rating import PROVISIONAL, shown
 from ..matches.schema import match_players, matches, ratings
+from ..storage.columns import CODE, ID, NAME, SECONDS, key, optional, required
 
 metadata = MetaData()
 
 clubs = Table(
     "clubs", metadata,
-    Column("id", String(40), primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("owner", String(64), nullable=False),
-    Column("invite_hash", String(64), nullable=True),
-    Column("watchers", Boolean, nullable=False),
-    Column("created", BigInteger, nullable=False),
+    *key(id=ID),
+    *required(name=NAME, owner=String(64)),
+    *optional(invite_hash=String(64)),
+    *required(watchers=Boolean, created=SECONDS),
 )
-club_members = Table(
-    "club_members", metadata,
-    Column("club_id", String(40), primary_key=True),
-    Column("player", String(64), primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("joined", BigInteger, nullable=False),
-)
-club_tables = Table(
-    "club_tables", metadata,
-    Column("code", String(16), primary_key=True),
-    Column("club_id", String(40), nullable=False),
-    Column("created", BigInteger, nullable=False),
-)
+club_members = Table("club_members", metadata, *key(club_id=ID, player=String(64)),
+                     *required(name=NAME, joined=SECONDS))
+club_tables = Table("club_tables", metadata, *key(code=CODE), *required(club_id=ID, created=SECONDS))
 
 
 def invite_hash(secret: str) -> str:

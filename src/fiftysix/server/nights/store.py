@@ -14,10 +14,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypedDict
 
-from sqlalchemy import BigInteger, Boolean, Column, Integer, MetaData, String, Table, Text, delete, select, update
+from sqlalchemy import Boolean, Column, Integer, MetaData, String, Table, Text, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..storage.columns import CODE, FAMILY, ID, NAME, SECONDS, key, optional, required
 from ..storage.db import deals
 from .boards import board_result, directions
 from .scoring import Seat
@@ -27,41 +28,21 @@ metadata = MetaData()
 
 events = Table(
     "club_events", metadata,
-    Column("id", String(40), primary_key=True),
-    Column("club_id", String(40), nullable=False),
-    Column("owner", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("game", String(8), nullable=False),
-    Column("preset", String(32), nullable=False),
-    Column("boards", Integer, nullable=False),
-    Column("tables", Integer, nullable=False),
-    Column("level", String(16), nullable=False),
-    Column("starts", BigInteger, nullable=True),
-    Column("seed", String(64), nullable=False),
-    Column("status", String(12), nullable=False),
-    Column("created", BigInteger, nullable=False),
+    *key(id=ID),
+    *required(club_id=ID, owner=String(64), name=NAME, game=FAMILY, preset=String(32), boards=Integer,
+              tables=Integer, level=String(16)),
+    *optional(starts=SECONDS),
+    *required(seed=String(64), status=String(12), created=SECONDS),
     Column("rated", Boolean, nullable=False, default=False),
 )
-teams = Table(
-    "club_event_teams", metadata,
-    Column("event_id", String(40), primary_key=True),
-    Column("name", String(64), primary_key=True),
-    Column("table_no", Integer, nullable=False),
-    Column("direction", Integer, nullable=False),
-    Column("players", Text, nullable=False),
-)
-event_tables = Table(
-    "club_event_tables", metadata,
-    Column("event_id", String(40), primary_key=True),
-    Column("table_no", Integer, primary_key=True),
-    Column("code", String(16), nullable=False, unique=True),
-)
-makers = Table(          # migration 0011: the members a club's owner allows to make events
-    "club_event_makers", metadata,
-    Column("club_id", String(40), primary_key=True),
-    Column("player", String(64), primary_key=True),
-    Column("granted", BigInteger, nullable=False),
-)
+teams = Table("club_event_teams", metadata, *key(event_id=ID, name=NAME),
+              *required(table_no=Integer, direction=Integer, players=Text))
+event_tables = Table("club_event_tables", metadata, *key(event_id=ID, table_no=Integer),
+                     Column("code", CODE, nullable=False, unique=True))
+makers = Table("club_event_makers", metadata,    # migration 0011: the members a club's owner allows to make events
+               *key(club_id=ID, player=String(64)), *required(granted=SECONDS))
+
+
 class Night(TypedDict):
     """An event as it leaves the store (every column but the seed)."""
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, and_, delete, func, select
+from sqlalchemy import Float, Integer, MetaData, String, Table, Text, and_, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from ..storage.columns import CODE, key, optional, required
 
 if TYPE_CHECKING:
     from sqlalchemy import ColumnElement
@@ -20,13 +22,9 @@ metadata = MetaData()
 
 peeks = Table(
     "peeks", metadata,
-    Column("code", String(16), primary_key=True),
-    Column("kind", String(8), primary_key=True),
-    Column("watcher", String(64), primary_key=True),
-    Column("other", String(64), primary_key=True),
-    Column("name", Text, nullable=True),
-    Column("match_no", Integer, nullable=True),
-    Column("made", Float, nullable=False),
+    *key(code=CODE, kind=String(8), watcher=String(64), other=String(64)),
+    *optional(name=Text, match_no=Integer),
+    *required(made=Float),
 )
 
 ASKS_MOST = 50      # a table's open asks stay few: the oldest goes
