@@ -6,9 +6,10 @@ makes ``table_code`` and ``number`` the primary key, then ``match_no`` and ``fac
 makes columns that may be NULL.  Keyword order is column order.  A column with more to it (a server default,
 ``unique``, an index) is still written as a plain ``Column`` between the calls.
 
-Frozen: the Alembic migrations build every deployed database with these helpers, so what a helper or a kind
+Frozen: the Alembic migrations build every deployed database with these helpers and kinds, so what each one
 makes must never change (that would rewrite history: a fresh database would no longer match an upgraded
-one).  A new need gets a new name; a changed column gets a new migration.
+one).  A new need gets a new name; a changed column gets a new migration, and its live table stops using the
+old kind (which stays, for the migrations that used it).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ CODE = String(16)
 PLAYER = String(32)
 """A player's id, which is also their account's id."""
 ID = String(40)
-"""An id too long to guess: a club's, a club night's, a finished match's ("<table code>/<match number>")."""
+"""A 40-character id: a club's and a club night's (random, too long to guess), a finished match's
+("<table code>/<match number>")."""
 FAMILY = String(8)
 """A game's family: "56" or "55"."""
 NAME = String(64)

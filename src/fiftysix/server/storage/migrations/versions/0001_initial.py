@@ -6,35 +6,17 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import CODE, SECONDS, key, required
+
 revision = "0001"
 down_revision = None
 
 
 def upgrade() -> None:
-    op.create_table(
-        "tables",
-        sa.Column("code", sa.String(16), primary_key=True),
-        sa.Column("created", sa.BigInteger, nullable=False),
-        sa.Column("status", sa.String(16), nullable=False),
-    )
-    op.create_table(
-        "events",
-        sa.Column("table_code", sa.String(16), primary_key=True),
-        sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
-        sa.Column("data", sa.JSON, nullable=False),
-    )
-    op.create_table(
-        "deals",
-        sa.Column("table_code", sa.String(16), primary_key=True),
-        sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
-        sa.Column("record", sa.JSON, nullable=False),
-        sa.Column("result", sa.JSON, nullable=False),
-    )
-    op.create_table(
-        "settings",
-        sa.Column("key", sa.String(64), primary_key=True),
-        sa.Column("value", sa.Text, nullable=False),
-    )
+    op.create_table("tables", *key(code=CODE), *required(created=SECONDS, status=sa.String(16)))
+    op.create_table("events", *key(table_code=CODE, version=sa.Integer), *required(data=sa.JSON))
+    op.create_table("deals", *key(table_code=CODE, number=sa.Integer), *required(record=sa.JSON, result=sa.JSON))
+    op.create_table("settings", *key(key=sa.String(64)), *required(value=sa.Text))
 
 
 def downgrade() -> None:

@@ -6,16 +6,14 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import PLAYER, key, required
+
 revision = "0003_generations"
 down_revision = "0002_activity"
 
 
 def upgrade() -> None:
-    op.create_table(
-        "player_generations",
-        sa.Column("player_id", sa.String(32), primary_key=True),
-        sa.Column("generation", sa.Integer, nullable=False),
-    )
+    op.create_table("player_generations", *key(player_id=PLAYER), *required(generation=sa.Integer))
 
 
 def downgrade() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import NAME, PLAYER, SECONDS, key, optional, required
+
 revision = "0007_accounts"
 down_revision = "0006_history"
 
@@ -16,42 +18,33 @@ down_revision = "0006_history"
 def upgrade() -> None:
     op.create_table(
         "accounts",
-        sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("name", sa.String(64), nullable=False),
-        sa.Column("created", sa.BigInteger, nullable=False),
+        *key(id=PLAYER),
+        *required(name=NAME, created=SECONDS),
         sa.Column("recovery_hash", sa.String(64), nullable=True, unique=True),
-        sa.Column("recovery_made", sa.BigInteger, nullable=True),
+        *optional(recovery_made=SECONDS),
     )
     op.create_table(
         "account_sessions",
-        sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("account_id", sa.String(32), nullable=False, index=True),
-        sa.Column("created", sa.BigInteger, nullable=False),
-        sa.Column("seen", sa.BigInteger, nullable=False),
-        sa.Column("label", sa.String(80), nullable=False),
-        sa.Column("revoked", sa.BigInteger, nullable=True),
+        *key(id=sa.String(32)),
+        sa.Column("account_id", PLAYER, nullable=False, index=True),
+        *required(created=SECONDS, seen=SECONDS, label=sa.String(80)),
+        *optional(revoked=SECONDS),
     )
     op.create_table(
         "signin_links",
-        sa.Column("hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), nullable=False, index=True),
-        sa.Column("expires", sa.BigInteger, nullable=False),
-        sa.Column("used", sa.BigInteger, nullable=True),
+        *key(hash=sa.String(64)),
+        sa.Column("account_id", PLAYER, nullable=False, index=True),
+        *required(expires=SECONDS),
+        *optional(used=SECONDS),
     )
     op.create_table(
         "passkeys",
-        sa.Column("id", sa.String(400), primary_key=True),
-        sa.Column("account_id", sa.String(32), nullable=False, index=True),
-        sa.Column("public_key", sa.Text, nullable=False),
-        sa.Column("sign_count", sa.BigInteger, nullable=False),
-        sa.Column("created", sa.BigInteger, nullable=False),
+        *key(id=sa.String(400)),
+        sa.Column("account_id", PLAYER, nullable=False, index=True),
+        *required(public_key=sa.Text, sign_count=sa.BigInteger, created=SECONDS),
     )
-    op.create_table(
-        "passkey_challenges",
-        sa.Column("challenge", sa.String(128), primary_key=True),
-        sa.Column("account_id", sa.String(32), nullable=True),
-        sa.Column("expires", sa.BigInteger, nullable=False),
-    )
+    op.create_table("passkey_challenges", *key(challenge=sa.String(128)), *optional(account_id=PLAYER),
+                    *required(expires=SECONDS))
 
 
 def downgrade() -> None:

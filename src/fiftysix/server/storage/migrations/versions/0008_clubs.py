@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import CODE, ID, NAME, SECONDS, key, optional, required
+
 revision = "0008_clubs"
 down_revision = "0007_accounts"
 
@@ -14,28 +16,16 @@ down_revision = "0007_accounts"
 def upgrade() -> None:
     op.create_table(
         "clubs",
-        sa.Column("id", sa.String(40), primary_key=True),      # unguessable: clubs are never listed by id
-        sa.Column("name", sa.String(64), nullable=False),
-        sa.Column("owner", sa.String(64), nullable=False),
-        sa.Column("invite_hash", sa.String(64), nullable=True),    # sha256 of the invite secret; None: revoked
+        *key(id=ID),                                        # unguessable: clubs are never listed by id
+        *required(name=NAME, owner=sa.String(64)),
+        *optional(invite_hash=sa.String(64)),               # sha256 of the invite secret; None: revoked
         sa.Column("watchers", sa.Boolean, nullable=False, server_default=sa.false()),
-        sa.Column("created", sa.BigInteger, nullable=False),
+        *required(created=SECONDS),
     )
     op.create_index("clubs_invite", "clubs", ["invite_hash"], unique=True)
-    op.create_table(
-        "club_members",
-        sa.Column("club_id", sa.String(40), primary_key=True),
-        sa.Column("player", sa.String(64), primary_key=True),
-        sa.Column("name", sa.String(64), nullable=False),
-        sa.Column("joined", sa.BigInteger, nullable=False),
-    )
+    op.create_table("club_members", *key(club_id=ID, player=sa.String(64)), *required(name=NAME, joined=SECONDS))
     op.create_index("club_members_player", "club_members", ["player"])
-    op.create_table(
-        "club_tables",
-        sa.Column("code", sa.String(16), primary_key=True),
-        sa.Column("club_id", sa.String(40), nullable=False),
-        sa.Column("created", sa.BigInteger, nullable=False),
-    )
+    op.create_table("club_tables", *key(code=CODE), *required(club_id=ID, created=SECONDS))
     op.create_index("club_tables_club", "club_tables", ["club_id"])
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import CODE, FAMILY, ID, NAME, SECONDS, key, optional, required
+
 revision = "0009_club_nights"
 down_revision = "0008_clubs"
 
@@ -14,44 +16,32 @@ down_revision = "0008_clubs"
 def upgrade() -> None:
     op.create_table(
         "club_events",
-        sa.Column("id", sa.String(40), primary_key=True),      # unguessable, like a club's id
-        sa.Column("club_id", sa.String(40), nullable=False),
-        sa.Column("owner", sa.String(64), nullable=False),     # who made it (the club's owner or an allowed member)
-        sa.Column("name", sa.String(64), nullable=False),
-        sa.Column("game", sa.String(8), nullable=False),
-        sa.Column("preset", sa.String(32), nullable=False),
-        sa.Column("boards", sa.Integer, nullable=False),
-        sa.Column("tables", sa.Integer, nullable=False),
-        sa.Column("level", sa.String(16), nullable=False),     # the computers' level for empty seats
-        sa.Column("starts", sa.BigInteger, nullable=True),     # None: start when full
-        sa.Column("seed", sa.String(64), nullable=False),      # the boards' seeds derive from it; never served
-        sa.Column("status", sa.String(12), nullable=False),    # open, running, paused, closed
-        sa.Column("created", sa.BigInteger, nullable=False),
+        *key(id=ID),                                        # unguessable, like a club's id
+        *required(club_id=ID,
+                  owner=sa.String(64),                      # who made it (the club's owner or an allowed member)
+                  name=NAME, game=FAMILY, preset=sa.String(32), boards=sa.Integer, tables=sa.Integer,
+                  level=sa.String(16)),                     # the computers' level for empty seats
+        *optional(starts=SECONDS),                          # None: start when full
+        *required(seed=sa.String(64),                       # the boards' seeds derive from it; never served
+                  status=sa.String(12),                     # open, running, paused, closed
+                  created=SECONDS),
     )
     op.create_index("club_events_club", "club_events", ["club_id"])
     op.create_table(
         "club_event_teams",
-        sa.Column("event_id", sa.String(40), primary_key=True),
-        sa.Column("name", sa.String(64), primary_key=True),
-        sa.Column("table_no", sa.Integer, nullable=False),
-        sa.Column("direction", sa.Integer, nullable=False),
-        sa.Column("players", sa.Text, nullable=False),         # JSON list of player ids
+        *key(event_id=ID, name=NAME),
+        *required(table_no=sa.Integer, direction=sa.Integer,
+                  players=sa.Text),                         # JSON list of player ids
         sa.UniqueConstraint("event_id", "table_no", "direction", name="club_event_teams_place"),
     )
+    op.create_table("club_event_tables", *key(event_id=ID, table_no=sa.Integer),
+                    sa.Column("code", CODE, nullable=False, unique=True))
     op.create_table(
-        "club_event_tables",
-        sa.Column("event_id", sa.String(40), primary_key=True),
-        sa.Column("table_no", sa.Integer, primary_key=True),
-        sa.Column("code", sa.String(16), nullable=False, unique=True),
-    )
-    op.create_table(
-        "club_event_boards",                                   # a row once board k is finished at table t
-        sa.Column("event_id", sa.String(40), primary_key=True),
-        sa.Column("table_no", sa.Integer, primary_key=True),
-        sa.Column("board", sa.Integer, primary_key=True),
-        sa.Column("results", sa.Text, nullable=False),         # JSON: the result of each direction
-        sa.Column("summary", sa.Text, nullable=False),         # JSON: contract, declarer, made, the record's id
-        sa.Column("finished", sa.BigInteger, nullable=False),
+        "club_event_boards",                                # a row once board k is finished at table t
+        *key(event_id=ID, table_no=sa.Integer, board=sa.Integer),
+        *required(results=sa.Text,                          # JSON: the result of each direction
+                  summary=sa.Text,                          # JSON: contract, declarer, made, the record's id
+                  finished=SECONDS),
     )
 
 

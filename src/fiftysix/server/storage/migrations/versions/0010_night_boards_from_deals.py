@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import ID, SECONDS, key, required
+
 revision = "0010_night_boards_from_deals"
 down_revision = "0009_club_nights"
 
@@ -19,12 +21,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("club_events") as batch:
         batch.drop_column("rated")
-    op.create_table(
-        "club_event_boards",
-        sa.Column("event_id", sa.String(40), primary_key=True),
-        sa.Column("table_no", sa.Integer, primary_key=True),
-        sa.Column("board", sa.Integer, primary_key=True),
-        sa.Column("results", sa.Text, nullable=False),
-        sa.Column("summary", sa.Text, nullable=False),
-        sa.Column("finished", sa.BigInteger, nullable=False),
-    )
+    op.create_table("club_event_boards", *key(event_id=ID, table_no=sa.Integer, board=sa.Integer),
+                    *required(results=sa.Text, summary=sa.Text, finished=SECONDS))

@@ -7,16 +7,17 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import ID, SECONDS, key, required
+
 revision = "0011_club_event_makers"
 down_revision = "0010_night_boards_from_deals"
 
 
 def upgrade() -> None:
     op.create_table(
-        "club_event_makers",                                   # a row while the owner allows that member
-        sa.Column("club_id", sa.String(40), primary_key=True),
-        sa.Column("player", sa.String(64), primary_key=True),
-        sa.Column("granted", sa.BigInteger, nullable=False),   # when (seconds since 1970)
+        "club_event_makers",                                # a row while the owner allows that member
+        *key(club_id=ID, player=sa.String(64)),
+        *required(granted=SECONDS),                         # when (seconds since 1970)
     )
 
 

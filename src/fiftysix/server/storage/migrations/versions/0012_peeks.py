@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fiftysix.server.storage.columns import CODE, key, optional, required
+
 revision = "0012_peeks"
 down_revision = "0011_club_event_makers"
 
@@ -14,13 +16,13 @@ down_revision = "0011_club_event_makers"
 def upgrade() -> None:
     op.create_table(
         "peeks",
-        sa.Column("code", sa.String(16), primary_key=True),
-        sa.Column("kind", sa.String(8), primary_key=True),       # ask, always, seen
-        sa.Column("watcher", sa.String(64), primary_key=True),
-        sa.Column("other", sa.String(64), primary_key=True),     # ask: the seat; always: the seated player
-        sa.Column("name", sa.Text, nullable=True),                # ask: the watcher's name
-        sa.Column("match_no", sa.Integer, nullable=True),         # seen: the match the hand was seen in
-        sa.Column("made", sa.Float, nullable=False),              # when (seconds since 1970)
+        *key(code=CODE,
+             kind=sa.String(8),                             # ask, always, seen
+             watcher=sa.String(64),
+             other=sa.String(64)),                          # ask: the seat; always: the seated player
+        *optional(name=sa.Text,                             # ask: the watcher's name
+                  match_no=sa.Integer),                     # seen: the match the hand was seen in
+        *required(made=sa.Float),                           # when (seconds since 1970)
     )
 
 
