@@ -97,12 +97,21 @@ def checked(request: Request, check: Callable[[object], T], value: object) -> T 
         return refusal(words_of(e), lang=language_of(request))
 
 
-@with_body
-async def api_share(request: Request, body: dict[str, object]) -> Response:
+def with_field(field: str, check: Callable[[object], T]) \
+        -> Callable[[Callable[[Request, T], Awaitable[Response]]], Callable[[Request], Awaitable[Response]]]:
+    """An endpoint that takes one field of the JSON body, through ``check`` (see :func:`checked`)."""
+    def wrap(handler: Callable[[Request, T], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        @with_body
+        async def endpoint(request: Request, body: dict[str, object]) -> Response:
+            value = checked(request, check, body.get(field))
+            return value if isinstance(value, Response) else await handler(request, value)
+        return endpoint
+    return wrap
+
+
+@with_field("path", check_path)
+async def api_share(request: Request, path: str) -> Response:
     server = serving(request)
-    path = checked(request, check_path, body.get("path"))
-    if isinstance(path, Response):
-        return path
     server_addr = request.scope.get("server")
     port = server_addr[1] if server_addr else request.url.port
     base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url), port)
@@ -120,12 +129,9 @@ async def api_catalogue(request: Request) -> Response:
     return JSONResponse(localize_catalogue(catalogue(), language_of(request)))
 
 
-@with_body
-async def api_player(request: Request, body: dict[str, object]) -> Response:
+@with_field("name", clean_name)
+async def api_player(request: Request, name: str) -> Response:
     server = serving(request)
-    name = checked(request, clean_name, body.get("name"))
-    if isinstance(name, Response):
-        return name
     old = server.signer().read(request.cookies.get(COOKIE))
     player, token = server.signer().issue(name, *((old.id, old.session) if old is not None else ()))
     if old is not None and old.session:     # an account's device: the account takes the new name too
