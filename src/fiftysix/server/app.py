@@ -32,13 +32,14 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -60,7 +61,7 @@ from .edge.tokens import COOKIE, clean_name
 from .matches.routes import routes as match_routes
 from .nights.guard import install as install_nights
 from .nights.routes import routes as night_routes
-from .pages import pwa
+from .pages import html, pwa
 from .pages.deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
 from .pages.peek import install as install_peeks
 from .pages.peek import routes as peek_routes
@@ -73,10 +74,7 @@ from .table.messages import Presence
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("fiftysix.server")
-
-
-async def index(_request: Request) -> Response:
-    return FileResponse(STATIC / "index.html")
+T = TypeVar("T")
 
 
 async def table_page(request: Request) -> Response:
@@ -85,18 +83,35 @@ async def table_page(request: Request) -> Response:
     if isinstance(found, tuple):
         status, text = found
         if status == 404:     # a real page, with a link home
-            return FileResponse(STATIC / "notfound.html", status_code=404)
+            return html.answer(request, "notfound", 404)
         return Response(text[0].upper() + text[1:] + ".", status_code=status, media_type="text/plain")
-    return FileResponse(STATIC / "table.html")
+    return html.answer(request, "table")
 
 
-@with_body
-async def api_share(request: Request, body: dict[str, object]) -> Response:
-    server = serving(request)
+def checked(request: Request, check: Callable[[object], T], value: object) -> T | Response:
+    """``check(value)``, or the refusal that says why it is not (``check`` raises :class:`ValueError`), in the
+    request's language."""
     try:
-        path = check_path(body.get("path"))
+        return check(value)
     except ValueError as e:
-        return refusal(str(e))
+        return refusal(words_of(e), lang=language_of(request))
+
+
+def with_field(field: str, check: Callable[[object], T]) \
+        -> Callable[[Callable[[Request, T], Awaitable[Response]]], Callable[[Request], Awaitable[Response]]]:
+    """An endpoint that takes one field of the JSON body, through ``check`` (see :func:`checked`)."""
+    def wrap(handler: Callable[[Request, T], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        @with_body
+        async def endpoint(request: Request, body: dict[str, object]) -> Response:
+            value = checked(request, check, body.get(field))
+            return value if isinstance(value, Response) else await handler(request, value)
+        return endpoint
+    return wrap
+
+
+@with_field("path", check_path)
+async def api_share(request: Request, path: str) -> Response:
+    server = serving(request)
     server_addr = request.scope.get("server")
     port = server_addr[1] if server_addr else request.url.port
     base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url), port)
@@ -114,13 +129,9 @@ async def api_catalogue(request: Request) -> Response:
     return JSONResponse(localize_catalogue(catalogue(), language_of(request)))
 
 
-@with_body
-async def api_player(request: Request, body: dict[str, object]) -> Response:
+@with_field("name", clean_name)
+async def api_player(request: Request, name: str) -> Response:
     server = serving(request)
-    try:
-        name = clean_name(body.get("name"))
-    except ValueError as e:
-        return refusal(words_of(e), lang=language_of(request))
     old = server.signer().read(request.cookies.get(COOKIE))
     player, token = server.signer().issue(name, *((old.id, old.session) if old is not None else ()))
     if old is not None and old.session:     # an account's device: the account takes the new name too
@@ -146,10 +157,9 @@ async def api_signout_all(request: Request, body: dict[str, object]) -> Response
 async def api_create(request: Request, body: dict[str, object]) -> Response:
     server = serving(request)
     player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
-    try:
-        name = clean_name(body.get("player_name")) if body.get("player_name") else None
-    except ValueError as e:
-        return refusal(words_of(e), lang=language_of(request))
+    name = checked(request, clean_name, body.get("player_name")) if body.get("player_name") else None
+    if isinstance(name, Response):
+        return name
     if player is None and name is None:
         return refusal(Meaning(N_("choose your name first")), lang=language_of(request))
     token = None
@@ -173,12 +183,9 @@ async def api_create(request: Request, body: dict[str, object]) -> Response:
     return response
 
 
-async def review_page(_request: Request) -> Response:
-    return FileResponse(STATIC / "review.html")
-
-
 def create_app(settings: Settings | None = None) -> Starlette:
     server = Server(settings or Settings())
+    html.pages()        # every page put together now: a broken page's file fails the start, not a visit
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -189,7 +196,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await server.shutdown()
 
     routes = [
-        Route("/", index),
+        Route("/", html.page_route("index")),
         Route("/t/{code}", table_page),
         Route("/api/catalogue", api_catalogue),
         Route("/api/player", api_player, methods=["POST"]),
@@ -201,9 +208,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{code}/deals/{number:int}.json", api_record),
         Route("/api/tables/{code}/deals/{number:int}/review", api_review),
         Route("/api/review", api_review_file, methods=["POST"]),
-        Route("/review", review_page),
+        Route("/review", html.page_route("review")),
         Route("/api/tables/{code}/matches/{number:int}.json", api_match_record),
         WebSocketRoute("/ws/{code}", table_socket),
+        *html.routes(),     # the pages put together, before the files
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pwa.routes(),
         *match_routes(),    # history, stats and ratings (server/matches)

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
@@ -34,12 +33,11 @@ from ..edge.limits import Buckets
 from ..edge.safejson import JSONResponse
 from ..edge.share import QRBusy, share_base
 from ..edge.tokens import COOKIE, Player, clean_name
+from ..pages.html import page_route
 from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, refusal, set_cookie
 from .secure import count, relying_party
 from .store import Accounts
-
-STATIC = Path(__file__).resolve().parent.parent / "static"
 
 PER_ADDRESS = (2.0, 60)     # account requests a second per address on average, and at once (a page load is 1-2)
 WHOLE = (100.0, 200)        # ... and for the whole process
@@ -242,18 +240,14 @@ async def api_recovery_use(request: Request, server: Server, lang: str, body: di
     return await _sign_in_once(request, server, lang, body.get("code"), 64, _store(server).use_recovery, BAD_CODE)
 
 
-async def account_page(_request: Request) -> Response:
-    return FileResponse(STATIC / "account.html")
-
-
 async def revoked_since(server: Server) -> set[str]:
     """The devices signed out within a token's lifetime (their tokens could still be presented)."""
     return await _store(server).revoked(int(time.time()) - server.signer().max_age)
 
 
 def routes() -> list[BaseRoute]:
-    return [Route("/account", account_page),
-            Route("/signin", account_page),
+    return [Route("/account", page_route("account")),
+            Route("/signin", page_route("account")),
             Route("/api/account", api_account),
             Route("/api/account/name", api_name, methods=["POST"]),
             Route("/api/account/devices/revoke", api_revoke, methods=["POST"]),

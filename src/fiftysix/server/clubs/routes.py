@@ -25,10 +25,9 @@ process, may ask only so often.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
@@ -37,14 +36,13 @@ from ..edge.limits import QuotaError
 from ..edge.names import check_name
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import COOKIE, Player, clean_name
+from ..pages.html import page_route
 from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, part, refusal, table_link
 from ..state.table import TableError
 from ..table.live import LiveTable
 from .lobby import open_tables
 from .store import Club, Clubs
-
-STATIC = Path(__file__).resolve().parent.parent / "static"
 
 PER_ADDRESS = (3.0, 60)     # club requests a second per address on average, and at once (a club page
                             # asks 5-8: the club, each family's leaderboard, its nights, your clubs)
@@ -249,12 +247,8 @@ async def api_lobby(request: Request) -> Response:
     return JSONResponse({"tables": await open_tables(server, clubs_of(server))})
 
 
-async def club_page(_request: Request) -> Response:
-    return FileResponse(STATIC / "club.html")
-
-
 def routes() -> list[BaseRoute]:
-    return [Route("/club", club_page),
+    return [Route("/club", page_route("club")),
             Route("/api/lobby", api_lobby),
             Route("/api/clubs", endpoint(_mine, reads=True), methods=["GET"]),
             Route("/api/clubs", endpoint(_create), methods=["POST"]),

@@ -14,20 +14,17 @@ and the whole process, may ask only so often.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import COOKIE
+from ..pages.html import page_route
 from ..pages.route_guard import RouteGuard
 from ..serving import address_of, refusal
 from .queries import played_together, profile
-
-STATIC = Path(__file__).resolve().parent.parent / "static"
 
 PER_ADDRESS = (1.0, 20)     # profile reads a second per address on average, and at once
 WHOLE = (200.0, 400)        # ... and for the whole process
@@ -64,10 +61,6 @@ async def api_history(request: Request) -> Response:
                          "you": target == viewer.id})
 
 
-async def history_page(_request: Request) -> Response:
-    return FileResponse(STATIC / "history.html")
-
-
 def routes() -> list[BaseRoute]:
-    return [Route("/history", history_page),
+    return [Route("/history", page_route("history")),
             Route("/api/players/{player}/history", api_history)]

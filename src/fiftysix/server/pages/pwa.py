@@ -13,6 +13,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
+from .html import PAGES, page_route
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
@@ -28,11 +30,13 @@ def static_version() -> str:
 
 
 def precached() -> list[str]:
-    """The URLs the worker stores at install: the pages' shells, scripts, styles, catalogues and icons."""
+    """The URLs the worker stores at install: the pages' shells, scripts, styles, catalogues and icons (an
+    HTML file is a page's shell only as the page put together: the frame and its parts are no page)."""
     urls = ["/", "/offline"]
     for path in sorted(STATIC.rglob("*")):
-        if path.is_file() and path.suffix in {".js", ".css", ".json", ".png", ".svg", ".html"} \
-                and path.name not in {"sw.js", "index.html", "offline.html"}:
+        shell = path.suffix == ".html" and path.stem in PAGES and path.stem not in {"index", "offline"}
+        asset = path.suffix in {".js", ".css", ".json", ".png", ".svg"} and path.name != "sw.js"
+        if path.is_file() and (shell or asset):
             urls.append("/static/" + path.relative_to(STATIC).as_posix())
     return urls
 
@@ -52,10 +56,6 @@ async def manifest(_request: Request) -> Response:
     return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
 
-async def offline(_request: Request) -> Response:
-    return FileResponse(STATIC / "offline.html")
-
-
 def routes() -> list[Route]:
     return [Route("/sw.js", service_worker), Route("/manifest.webmanifest", manifest),
-            Route("/offline", offline)]
+            Route("/offline", page_route("offline"))]
