@@ -3,6 +3,8 @@ bytes, and an event that is not one the table knows is refused with a clear erro
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import sqlite3
 from pathlib import Path
@@ -88,7 +90,18 @@ def test_any_event_goes_to_json_and_back_unchanged(event: ev.Event) -> None:
 
 def test_every_kind_is_listed_once() -> None:
     classes = [c for c in vars(ev).values() if isinstance(c, type) and issubclass(c, ev.Event) and c is not ev.Event]
-    assert sorted(c.kind for c in classes) == sorted(ev.EVENTS)
+    kinds = [c for c in classes if "kind" in vars(c)]
+    assert sorted(c.kind for c in kinds) == sorted(ev.EVENTS)
+    # the others only hold the fields kinds share: private, no kind, and never listed
+    assert all(c.__name__.startswith("_") and c not in ev.EVENTS.values() for c in classes if c not in kinds)
+
+
+def test_every_field_a_kind_declares_is_a_dataclass_field() -> None:
+    # a kind without ``@dataclass`` of its own inherits its base's fields: a field it declared would be lost
+    for cls in ev.EVENTS.values():
+        for c in cls.__mro__:
+            if issubclass(c, ev.Event):
+                assert set(inspect.get_annotations(c)) - {"kind"} <= {f.name for f in dataclasses.fields(cls)}, c
 
 
 # -- refusals --------------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ A field whose default is ``None`` is *sparse*: left out of the JSON while ``None
 it reads as ``None``; :class:`~.table.TableState` says what that means).  Every other field is always written
 (``fill`` of ``create`` is written even when it is ``null``).
 
-A new event: a dataclass here with its ``kind``, listed in :data:`EVENTS`, and its case in
-:meth:`.table.TableState.apply_event`.
+A new event: a class here with its ``kind`` (a dataclass of its own when it adds fields), listed in
+:data:`EVENTS`, and its case in :meth:`.table.TableState.apply_event`.
 """
 
 from __future__ import annotations
@@ -25,9 +25,19 @@ from .errors import EventError
 
 @dataclass(frozen=True)
 class Event:
-    """One change to a table.  ``kind`` names the class in the stored JSON."""
+    """One change to a table.  ``kind`` names the class in the stored JSON; a class gives it as its keyword
+    (``class Sit(_AtSeat, kind="sit")``).
+
+    A kind with no field of its own is a plain subclass of the dataclass that holds its fields: a frozen dataclass
+    all the same (its fields typed, its equality its own class's), and its own class is what the table matches.
+    """
 
     kind: ClassVar[str]
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.kind = kind
 
     def to_json(self) -> dict[str, object]:
         """The stored JSON object: ``kind`` first, then the fields in order, sparse ones only when set."""
@@ -41,10 +51,9 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Create(Event):
+class Create(Event, kind="create"):
     """The table's birth: its game and rules (a preset's name or the options), host, and settings."""
 
-    kind = "create"
     game: str
     rules: str | dict[str, object]
     name: str
@@ -62,97 +71,119 @@ class Create(Event):
 
 
 @dataclass(frozen=True)
-class Join(Event):
-    kind = "join"
+class _ByPlayer(Event):
+    """An act of one person, ``player`` (their id)."""
+
     player: str
-    name: str
+
+
+class Stand(_ByPlayer, kind="stand"):
+    """A person leaves their seat and watches."""
 
 
 @dataclass(frozen=True)
-class Admit(Event):
+class Join(_ByPlayer, kind="join"):
+    """A person comes to the table under a name."""
+
+    name: str
+
+
+class Pause(_ByPlayer, kind="pause"):
+    """The host stops the play and the clocks."""
+
+
+@dataclass(frozen=True)
+class Admit(_ByPlayer, kind="admit"):
     """The host lets a person into a private table."""
 
-    kind = "admit"
-    player: str
     who: str
     name: str
 
 
-@dataclass(frozen=True)
-class Offer(Event):
-    """The host offers a computer player's seat no person has seen this deal."""
-
-    kind = "offer"
-    player: str
-    seat: int
+class Resume(_ByPlayer, kind="resume"):
+    """The host lets the play go on."""
 
 
 @dataclass(frozen=True)
-class Sit(Event):
-    kind = "sit"
-    player: str
-    seat: int
+class HandHost(_ByPlayer, kind="host"):
+    """The host hands the host role to ``who`` (``None``: the seat named had no person; refused)."""
+
+    who: str | None
 
 
 @dataclass(frozen=True)
-class Stand(Event):
-    kind = "stand"
-    player: str
+class Swap(_ByPlayer, kind="swap"):
+    """The host swaps the seats ``a`` and ``b``."""
 
-
-@dataclass(frozen=True)
-class AddBot(Event):
-    kind = "bot"
-    player: str
-    seat: int
-    bot: str
-
-
-@dataclass(frozen=True)
-class RemoveBot(Event):
-    kind = "unbot"
-    player: str
-    seat: int
-
-
-@dataclass(frozen=True)
-class Swap(Event):
-    kind = "swap"
-    player: str
     a: int
     b: int
 
 
 @dataclass(frozen=True)
-class Start(Event):
-    kind = "start"
-    player: str
+class _AtSeat(_ByPlayer):
+    """An act on the table seat ``seat``."""
+
+    seat: int
+
+
+class Sit(_AtSeat, kind="sit"):
+    """A person takes a seat."""
+
+
+class Offer(_AtSeat, kind="offer"):
+    """The host offers a computer player's seat no person has seen this deal."""
+
+
+@dataclass(frozen=True)
+class _BotAtSeat(_AtSeat):
+    """A computer player, ``bot``, for a seat."""
+
+    bot: str
+
+
+@dataclass(frozen=True)
+class Replace(_BotAtSeat, kind="replace"):
+    """The host puts a computer player in a person's seat."""
+
+    at_next_deal: bool | None = None    # the person was at the table mid-deal: the computer takes over after it
+
+
+class AddBot(_BotAtSeat, kind="bot"):
+    """The host seats a computer player."""
+
+
+class RemoveBot(_AtSeat, kind="unbot"):
+    """The host takes a computer player from its seat."""
+
+
+@dataclass(frozen=True)
+class _FirstDeal(_ByPlayer):
+    """A match's first deal: ``seed`` shuffles it, ``dealer`` deals it."""
+
     seed: int
     dealer: int
 
 
-@dataclass(frozen=True)
-class Rematch(Event):
-    kind = "rematch"
-    player: str
-    seed: int
-    dealer: int
+class Start(_FirstDeal, kind="start"):
+    """The host starts the first match."""
+
+
+class Rematch(_FirstDeal, kind="rematch"):
+    """The host starts a new match after one is over."""
 
 
 @dataclass(frozen=True)
-class NextDeal(Event):
+class NextDeal(Event, kind="next"):
     """The next deal of a match; ``player`` is ``None`` when the server deals it after a pause."""
 
-    kind = "next"
     player: str | None = None
     seed: int = 0
 
 
 @dataclass(frozen=True)
-class Move(Event):
+class Move(Event, kind="move"):
     """A call, card, trump or discard of a table seat, by a person (``by`` "player") or a computer player."""
 
-    kind = "move"
     seat: int
     move: str
     by: str
@@ -160,37 +191,6 @@ class Move(Event):
     id: str | None = None         # the person's move id (a resent move is applied once)
     timeout: bool | None = None   # the person's clock ran out and the server passed for them
     bank: int | float | None = None   # what is left of the mover's time bank (tables with a clock)
-
-
-@dataclass(frozen=True)
-class Pause(Event):
-    kind = "pause"
-    player: str
-
-
-@dataclass(frozen=True)
-class Resume(Event):
-    kind = "resume"
-    player: str
-
-
-@dataclass(frozen=True)
-class Replace(Event):
-    """The host puts a computer player in a person's seat."""
-
-    kind = "replace"
-    player: str
-    seat: int
-    bot: str
-    at_next_deal: bool | None = None    # the person was at the table mid-deal: the computer takes over after it
-
-@dataclass(frozen=True)
-class HandHost(Event):
-    """The host hands the host role to ``who`` (``None``: the seat named had no person; refused)."""
-
-    kind = "host"
-    player: str
-    who: str | None
 
 
 EVENTS: dict[str, type[Event]] = {c.kind: c for c in (

@@ -100,60 +100,40 @@ class TableState(Seating, HostControls, Dealing):
                 stored = self._on_create(event)
             case ev.Move():
                 stored = self._on_move(event)
-            case ev.Join() | ev.Admit() | ev.Sit() | ev.Stand():
-                stored = self._seating(event)
-            case ev.Offer() | ev.AddBot() | ev.RemoveBot() | ev.Swap() | ev.Replace():
-                stored = self._seat_control(event)
-            case ev.Start() | ev.Rematch() | ev.NextDeal():
-                stored = self._dealing(event)
-            case ev.Pause() | ev.Resume() | ev.HandHost():
-                stored = self._host_control(event)
+            case ev.Join():
+                stored = self._on_join(event)
+            case ev.Admit():
+                stored = self._on_admit(event)
+            case ev.Sit():
+                stored = self._on_sit(event)
+            case ev.Stand():
+                stored = self._on_stand(event)
+            case ev.Offer():
+                stored = self._on_offer(event)
+            case ev.AddBot():
+                stored = self._on_bot(event)
+            case ev.RemoveBot():
+                stored = self._on_unbot(event)
+            case ev.Swap():
+                stored = self._on_swap(event)
+            case ev.Replace():
+                stored = self._on_replace(event)
+            case ev.Start():
+                stored = self._on_start(event)
+            case ev.Rematch():
+                stored = self._on_rematch(event)
+            case ev.NextDeal():
+                stored = self._on_next(event)
+            case ev.Pause():
+                stored = self._on_pause(event)
+            case ev.Resume():
+                stored = self._on_resume(event)
+            case ev.HandHost():
+                stored = self._on_host(event)
             case _:   # pragma: no cover - every class of events.EVENTS has its case
                 raise EventError(f"no case for event {event.kind!r}")
         self.version += 1
         return stored
-
-    def _seating(self, e: ev.Join | ev.Admit | ev.Sit | ev.Stand) -> ev.Event:
-        match e:
-            case ev.Join():
-                return self._on_join(e)
-            case ev.Admit():
-                return self._on_admit(e)
-            case ev.Sit():
-                return self._on_sit(e)
-            case ev.Stand():
-                return self._on_stand(e)
-
-    def _seat_control(self, e: ev.Offer | ev.AddBot | ev.RemoveBot | ev.Swap | ev.Replace) -> ev.Event:
-        match e:
-            case ev.Offer():
-                return self._on_offer(e)
-            case ev.AddBot():
-                return self._on_bot(e)
-            case ev.RemoveBot():
-                return self._on_unbot(e)
-            case ev.Swap():
-                return self._on_swap(e)
-            case ev.Replace():
-                return self._on_replace(e)
-
-    def _dealing(self, e: ev.Start | ev.Rematch | ev.NextDeal) -> ev.Event:
-        match e:
-            case ev.Start():
-                return self._on_start(e)
-            case ev.Rematch():
-                return self._on_rematch(e)
-            case ev.NextDeal():
-                return self._on_next(e)
-
-    def _host_control(self, e: ev.Pause | ev.Resume | ev.HandHost) -> ev.Event:
-        match e:
-            case ev.Pause():
-                return self._on_pause(e)
-            case ev.Resume():
-                return self._on_resume(e)
-            case ev.HandHost():
-                return self._on_host(e)
 
     def _on_create(self, e: ev.Create) -> ev.Event:
         if self.created is not None:
