@@ -14,39 +14,29 @@ A new event: a class here with its ``kind`` (a dataclass of its own when it adds
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import ClassVar, Union
 
 from .errors import EventError
+from .typed_json import Kinded, field_types, fits
 
 
 @dataclass(frozen=True)
-class Event:
-    """One change to a table.  ``kind`` names the class in the stored JSON; a class gives it as its keyword
-    (``class Sit(_AtSeat, kind="sit")``).
+class Event(Kinded):
+    """One change to a table; ``kind`` names its class in the stored JSON.
 
     A kind with no field of its own is a plain subclass of the dataclass that holds its fields: a frozen dataclass
-    all the same (its fields typed, its equality its own class's), and its own class is what the table matches.
+    all the same (its fields typed, equal only to its own class's), and its own class is what the table matches.
     """
-
-    kind: ClassVar[str]
-
-    def __init_subclass__(cls, kind: str = "", **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        if kind:
-            cls.kind = kind
 
     def to_json(self) -> dict[str, object]:
         """The stored JSON object: ``kind`` first, then the fields in order, sparse ones only when set."""
         out: dict[str, object] = {"kind": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.default is None:
+        for name, _, sparse in _FIELDS[type(self)]:
+            value = getattr(self, name)
+            if value is None and sparse:
                 continue
-            out[f.name] = value
+            out[name] = value
         return out
 
 
@@ -199,29 +189,9 @@ EVENTS: dict[str, type[Event]] = {c.kind: c for c in (
 """Every event class by its stored ``kind``."""
 
 
-def _accepts(hint: object) -> tuple[type, ...]:
-    """The runtime classes a field's annotation allows (``dict[str, object]`` -> ``dict``)."""
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
-        return tuple(c for arg in typing.get_args(hint) for c in _accepts(arg))
-    origin = typing.get_origin(hint)
-    if origin is not None:
-        return (origin,)
-    assert isinstance(hint, type)
-    return (hint,)
-
-
 _FIELDS: dict[type[Event], tuple[tuple[str, tuple[type, ...], bool], ...]] = {
-    cls: tuple((f.name, _accepts(typing.get_type_hints(cls)[f.name]), f.default is None) for f in fields(cls))
-    for cls in EVENTS.values()}
-"""Per event class: each field's name, the classes it allows and whether it may be left out."""
-
-
-def _fits(value: object, allowed: tuple[type, ...]) -> bool:
-    if isinstance(value, bool):     # JSON's true is no number
-        return bool in allowed
-    if value is None:
-        return type(None) in allowed
-    return isinstance(value, allowed)
+    cls: tuple((f.name, field_types(cls)[f.name], f.default is None) for f in fields(cls)) for cls in EVENTS.values()}
+"""Per event class: each field's name, the classes it allows and whether it is sparse (may be left out)."""
 
 
 def decode(data: Mapping[str, object]) -> Event:
@@ -244,7 +214,7 @@ def decode(data: Mapping[str, object]) -> Event:
                 raise EventError(f"event {kind!r} needs the field {name!r}")
             continue
         value = data[name]
-        if not _fits(value, allowed):
+        if not fits(value, allowed):
             wanted = " or ".join("null" if c is type(None) else c.__name__ for c in allowed)
             raise EventError(f"event {kind!r}: {name} must be {wanted}, not {type(value).__name__} {value!r}")
         values[name] = value

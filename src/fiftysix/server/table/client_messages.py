@@ -10,13 +10,12 @@ forwards the JSON object itself, and the writer decodes it.
 
 from __future__ import annotations
 
-import types
-import typing
-from dataclasses import dataclass, fields
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 
 from ...core.meaning import N_, Meaning
 from ..state.table import TableError
+from ..state.typed_json import Kinded, field_types, fits
 
 MAX_MOVE = 64
 MAX_MOVE_ID = 32
@@ -33,24 +32,30 @@ MISSING = Missing()
 
 
 @dataclass(frozen=True)
-class ClientMessage:
-    """One message from a client.  ``kind`` is its ``type``; the fields are read by name from the JSON object
-    (absent: ``None``, as the client sent no value)."""
+class ClientMessage(Kinded):
+    """One message from a client.  ``kind`` is its ``type``; the fields are read by name from the JSON object (left
+    out: the field's default, ``None`` but for a move's).  A field is checked by its annotation (``None`` only
+    where it allows ``None``), or by the function its metadata names as ``"check"``.
 
-    kind: ClassVar[str]
+    A message with no field of its own is a plain subclass of the dataclass that holds its fields (a frozen
+    dataclass all the same, equal only to its own class's); its own class is what the protocol tells apart."""
 
     @classmethod
     def from_json(cls, msg: dict[str, object]) -> ClientMessage:
         """:raises TableError: for a field of the wrong type (a seat that is no number, a name that is no text)."""
-        return cls(**{f.name: checked(f.name, msg.get(f.name), _ALLOWED[cls][f.name]) for f in fields(cls)})
+        return cls(**{name: _checked(name, msg.get(name, default), allowed, check)
+                      for name, default, allowed, check in _FIELDS[cls]})
 
 
-def checked(name: str, value: object, allowed: tuple[type, ...]) -> object:
-    """``value`` when it is of a type ``allowed`` (or absent), else the catalogue's refusal for its field.
+def _checked(name: str, value: object, allowed: tuple[type, ...], check: Check | None) -> object:
+    """``value`` when it passes the field's ``check`` or is of a type ``allowed``, else the catalogue's refusal.
 
     :raises TableError: naming the field and what it must be.
     """
-    if value is None or object in allowed or (isinstance(value, allowed) and not isinstance(value, bool)):
+    if check is not None:
+        check(value)
+        return value
+    if fits(value, allowed):
         return value
     what = Meaning(FIELD_WORDS[name]) if name in FIELD_WORDS else name
     if int in allowed:
@@ -58,169 +63,121 @@ def checked(name: str, value: object, allowed: tuple[type, ...]) -> object:
     raise TableError(Meaning("the {what} must be text", {"what": what}))
 
 
+Check = Callable[[object], None]
+"""A field's own check of the value read (what its type alone does not say)."""
+
 FIELD_WORDS = {"name": N_("name"), "seat": N_("seat"), "a": N_("seat"), "b": N_("seat"), "bot": N_("bot"),
                "version": N_("version"), "token": N_("player token"), "key": N_("table's secret")}
 """What a refusal calls a field (translated); other fields go by their name in the protocol."""
 
 
 @dataclass(frozen=True)
-class Hello(ClientMessage):
+class Hello(ClientMessage, kind="hello"):
     """The first message: the last table version the client saw (for the changes since), its player token
     (instead of the cookie) and a private table's link secret."""
 
-    kind = "hello"
     version: int | None = None
     token: str | None = None
     key: str | None = None
 
 
-@dataclass(frozen=True)
-class Ping(ClientMessage):
-    kind = "ping"
+# the messages with no field: the type says it all (each is told in :mod:`.protocol`)
+class Ping(ClientMessage, kind="ping"): ...
+class AskState(ClientMessage, kind="state"): ...
+class Start(ClientMessage, kind="start"): ...
+class NextDeal(ClientMessage, kind="next"): ...
+class Rematch(ClientMessage, kind="rematch"): ...
+class Stand(ClientMessage, kind="stand"): ...
+class Pause(ClientMessage, kind="pause"): ...
+class Resume(ClientMessage, kind="resume"): ...
 
 
 @dataclass(frozen=True)
-class AskState(ClientMessage):
-    kind = "state"
+class Swap(ClientMessage, kind="swap"):
+    """The host swaps the seats ``a`` and ``b`` (between deals)."""
 
-
-@dataclass(frozen=True)
-class Ask(ClientMessage):
-    kind = "ask"
-    name: str | None = None
-
-
-@dataclass(frozen=True)
-class Join(ClientMessage):
-    kind = "join"
-    name: str | None = None
-
-
-@dataclass(frozen=True)
-class Explain(ClientMessage):
-    kind = "explain"
-    move: str | None = None
-
-
-@dataclass(frozen=True)
-class React(ClientMessage):
-    kind = "react"
-    reaction: str | None = None
-
-
-@dataclass(frozen=True)
-class Admit(ClientMessage):
-    kind = "admit"
-    player: str | None = None
-
-
-@dataclass(frozen=True)
-class Refuse(ClientMessage):
-    kind = "refuse"
-    player: str | None = None
-
-
-@dataclass(frozen=True)
-class Sit(ClientMessage):
-    kind = "sit"
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class Stand(ClientMessage):
-    kind = "stand"
-
-
-@dataclass(frozen=True)
-class AddBot(ClientMessage):
-    kind = "bot"
-    seat: int | None = None
-    bot: str | None = None
-
-
-@dataclass(frozen=True)
-class RemoveBot(ClientMessage):
-    kind = "unbot"
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class Swap(ClientMessage):
-    kind = "swap"
     a: int | None = None
     b: int | None = None
 
 
 @dataclass(frozen=True)
-class Offer(ClientMessage):
-    kind = "offer"
+class _ForPlayer(ClientMessage):
+    """The host's answer to ``player``, who asked to come in."""
+
+    player: str | None = None
+
+
+class Admit(_ForPlayer, kind="admit"): ...
+class Refuse(_ForPlayer, kind="refuse"): ...
+
+
+def _move_text(move: object) -> None:
+    if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
+        raise TableError(N_("a move must be a non-empty string in the notation of the rules"))
+
+
+def _move_id(move_id: object) -> None:
+    if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
+                                or not move_id.isprintable()):
+        raise TableError(Meaning("a move id must be text of 1-{most} printable characters", {"most": MAX_MOVE_ID}))
+
+
+@dataclass(frozen=True)
+class Move(ClientMessage, kind="move"):
+    """A call, a card, a trump or a discard in the rules' notation; ``id`` makes it applied at most once."""
+
+    move: str = field(default="", metadata={"check": _move_text})
+    id: str | None = field(default=None, metadata={"check": _move_id})    # 1-32 printable characters
+    seat: int | Missing = MISSING      # left out: the sender's own seat (``null`` is no seat)
+
+
+@dataclass(frozen=True)
+class _AtSeat(ClientMessage):
+    """A message about the table seat ``seat``."""
+
     seat: int | None = None
 
 
-@dataclass(frozen=True)
-class Start(ClientMessage):
-    kind = "start"
+class Sit(_AtSeat, kind="sit"): ...
+class RemoveBot(_AtSeat, kind="unbot"): ...
+class Offer(_AtSeat, kind="offer"): ...
+class Host(_AtSeat, kind="host"): ...
 
 
 @dataclass(frozen=True)
-class NextDeal(ClientMessage):
-    kind = "next"
+class _BotAtSeat(_AtSeat):
+    """A seat and the computer player, ``bot``, for it."""
 
-
-@dataclass(frozen=True)
-class Rematch(ClientMessage):
-    kind = "rematch"
-
-
-@dataclass(frozen=True)
-class Pause(ClientMessage):
-    kind = "pause"
-
-
-@dataclass(frozen=True)
-class Resume(ClientMessage):
-    kind = "resume"
-
-
-@dataclass(frozen=True)
-class Replace(ClientMessage):
-    kind = "replace"
-    seat: int | None = None
     bot: str | None = None
 
 
-@dataclass(frozen=True)
-class Host(ClientMessage):
-    kind = "host"
-    seat: int | None = None
+class AddBot(_BotAtSeat, kind="bot"): ...
+class Replace(_BotAtSeat, kind="replace"): ...
 
 
 @dataclass(frozen=True)
-class Move(ClientMessage):
-    """A call, a card, a trump or a discard in the rules' notation; ``id`` makes it applied at most once."""
+class _Named(ClientMessage):
+    """A message with the name the sender goes by."""
 
-    kind = "move"
-    move: str = ""
-    id: str | None = None
-    seat: int | Missing = MISSING      # checked: a number, or left out
+    name: str | None = None
 
-    @classmethod
-    def from_json(cls, msg: dict[str, object]) -> Move:
-        """:raises TableError: for a move that is not text, or an id that is not 1-32 printable characters."""
-        move = msg.get("move")
-        if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
-            raise TableError(N_("a move must be a non-empty string in the notation of the rules"))
-        move_id = msg.get("id")
-        if move_id is not None and (not isinstance(move_id, str) or not 1 <= len(move_id) <= MAX_MOVE_ID
-                                    or not move_id.isprintable()):
-            raise TableError(Meaning("a move id must be text of 1-{most} printable characters",
-                                     {"most": MAX_MOVE_ID}))
-        seat = msg.get("seat", MISSING)
-        if seat is MISSING:
-            return cls(move, move_id)
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise TableError(Meaning("the {what} must be a number", {"what": Meaning(N_("seat"))}))
-        return cls(move, move_id, seat)
+
+class Join(_Named, kind="join"): ...
+class Ask(_Named, kind="ask"): ...
+
+
+@dataclass(frozen=True)
+class React(ClientMessage, kind="react"):
+    """A preset reaction to everyone."""
+
+    reaction: str | None = None
+
+
+@dataclass(frozen=True)
+class Explain(ClientMessage, kind="explain"):
+    """The meaning of one of the sender's legal calls, before making it."""
+
+    move: str | None = None
 
 
 MESSAGES: dict[str, type[ClientMessage]] = {c.kind: c for c in (
@@ -231,17 +188,10 @@ MESSAGES: dict[str, type[ClientMessage]] = {c.kind: c for c in (
 TYPES = tuple(MESSAGES)
 
 
-def _allowed(hint: object) -> tuple[type, ...]:
-    """The runtime classes a field's annotation allows (``None`` is allowed everywhere: the client sent none)."""
-    if isinstance(hint, types.UnionType):
-        return tuple(c for arg in typing.get_args(hint) for c in _allowed(arg) if c is not type(None))
-    assert isinstance(hint, type)
-    return (hint,)
-
-
-_ALLOWED: dict[type[ClientMessage], dict[str, tuple[type, ...]]] = {
-    cls: {f.name: _allowed(typing.get_type_hints(cls)[f.name]) for f in fields(cls)} for cls in MESSAGES.values()}
-"""Per message class: each field's allowed runtime classes (read once from its annotations)."""
+_FIELDS: dict[type[ClientMessage], tuple[tuple[str, object, tuple[type, ...], Check | None], ...]] = {
+    cls: tuple((f.name, f.default, field_types(cls)[f.name], f.metadata.get("check")) for f in fields(cls))
+    for cls in MESSAGES.values()}
+"""Per message class: each field's name, its value when left out, the classes it allows and its own check."""
 
 
 def decode(msg: dict[str, object]) -> ClientMessage:
