@@ -17,6 +17,7 @@ messages reach connections on other processes through the hub (``Hub.tell_elsewh
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from starlette.requests import Request
@@ -94,7 +95,26 @@ def install(server: Server) -> None:
     server.handle = handle
 
 
-async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, object], str] | Response:
+@dataclass(frozen=True)
+class _Asked:
+    """A peek route's request that passed the checks both routes make (:func:`_checked`)."""
+
+    server: Server
+    table: LiveTable
+    player: Player          # the body's player (its token), else the cookie's
+    body: dict[str, object]
+    lang: str
+
+    @property
+    def state(self) -> TableState:
+        return self.table.state
+
+    @property
+    def peeks(self) -> Peeks:
+        return peeks_of(self.server)
+
+
+async def _checked(request: Request) -> _Asked | Response:
     """The table (readable by this request), the player, the body and the language; else the refusal."""
     server = serving(request)
     lang = language_of(request)
@@ -115,18 +135,21 @@ async def _common(request: Request) -> tuple[LiveTable, Player, dict[str, object
     why = None if server.watch_gate is None else await server.watch_gate(table, player.id)
     if why is not None:
         return refusal(why, 403, lang)
-    return table, player, body, lang
+    return _Asked(server, table, player, body, lang)
 
 
-async def api_peek(request: Request) -> Response:
-    found = await _common(request)
-    if isinstance(found, Response):
-        return found
-    table, asker, body, lang = found
-    watcher = asker.id
-    server = serving(request)
-    state, peeks = table.state, peeks_of(server)
-    seat = body.get("seat")
+def _route(answer: Callable[[_Asked], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint that answers a request once :func:`_checked` passed it."""
+    async def endpoint(request: Request) -> Response:
+        asked = await _checked(request)
+        return asked if isinstance(asked, Response) else await answer(asked)
+    return endpoint
+
+
+@_route
+async def api_peek(asked: _Asked) -> Response:
+    watcher, state, peeks, lang = asked.player.id, asked.state, asked.peeks, asked.lang
+    seat = asked.body.get("seat")
     if state.seat_of(watcher) is not None:
         return refusal(N_("you sit at this table: only watchers ask to see a hand"), 400, lang)
     if state.status != PLAYING or not isinstance(seat, int) or isinstance(seat, bool) \
@@ -135,34 +158,29 @@ async def api_peek(request: Request) -> Response:
     seated = state.seats[seat].player
     assert seated is not None
     if await peeks.store.allowed_always(state.code, seated, watcher):
-        return JSONResponse({"shown": await peeks.show(server, table, watcher, seat)})
-    name = state.players.get(watcher) or asker.name     # a watcher need not have joined
+        return JSONResponse({"shown": await peeks.show(asked.server, asked.table, watcher, seat)})
+    name = state.players.get(watcher) or asked.player.name     # a watcher need not have joined
     await peeks.store.ask(state.code, watcher, seat, name)
-    tell(server, table, seated, {"type": "peek_ask", "watcher": watcher, "name": name, "seat": seat})
+    tell(asked.server, asked.table, seated, {"type": "peek_ask", "watcher": watcher, "name": name, "seat": seat})
     return JSONResponse({"asked": True})
 
 
-async def api_answer(request: Request) -> Response:
-    found = await _common(request)
-    if isinstance(found, Response):
-        return found
-    table, answerer, body, lang = found
-    seated = answerer.id
-    server = serving(request)
-    state, peeks = table.state, peeks_of(server)
+@_route
+async def api_answer(asked: _Asked) -> Response:
+    seated, state, peeks = asked.player.id, asked.state, asked.peeks
     seat = state.seat_of(seated)
-    watcher, answer = body.get("watcher"), body.get("answer")
+    watcher, answer = asked.body.get("watcher"), asked.body.get("answer")
     if answer not in ANSWERS:
-        return refusal(N_("answer must be allow, refuse or always"), 400, lang)
+        return refusal(N_("answer must be allow, refuse or always"), 400, asked.lang)
     if seat is None or not isinstance(watcher, str) or len(watcher) > 64 or "\x00" in watcher \
             or not await peeks.store.take_ask(state.code, watcher, seat):
-        return refusal(N_("no one is waiting for your answer to see your hand"), 400, lang)
+        return refusal(N_("no one is waiting for your answer to see your hand"), 400, asked.lang)
     if answer == "refuse":
-        tell(server, table, watcher, {"type": "peek_refused", "seat": seat})
+        tell(asked.server, asked.table, watcher, {"type": "peek_refused", "seat": seat})
         return JSONResponse({"shown": False})
     if answer == "always":
         await peeks.store.allow_always(state.code, seated, watcher)
-    return JSONResponse({"shown": await peeks.show(server, table, watcher, seat)})
+    return JSONResponse({"shown": await peeks.show(asked.server, asked.table, watcher, seat)})
 
 
 def routes() -> list[BaseRoute]:
