@@ -128,7 +128,7 @@ class Move(ClientMessage, kind="move"):
 
     move: str = field(default="", metadata={"check": _move_text})
     id: str | None = field(default=None, metadata={"check": _move_id})    # 1-32 printable characters
-    seat: int | Missing = MISSING      # left out: the sender's own seat (``null`` is no seat)
+    seat: int | Missing = MISSING      # left out: the sender's own seat (``null`` is refused: no number)
 
 
 @dataclass(frozen=True)
