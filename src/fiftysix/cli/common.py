@@ -140,6 +140,17 @@ def make_bots(names: Sequence[str], seed: int | None, game: str, skip: int | Non
     return out
 
 
+def seat_bots(bots_text: str | None, players: int, seed: int | None, game: str,
+              human: int | None = None) -> tuple[list[Bot | None], random.Random]:
+    """A table's bots from ``--bots`` (``None`` at the human's seat), and the generator of the random legal
+    moves that stand in for a bot's bad answers (:func:`ask_bot`), both derived from the command's seed.
+
+    :raises CliError: for a list of the wrong length or an unknown bot name.
+    """
+    bots = make_bots(bot_names(bots_text, players, human=human), seed, game, skip=human)
+    return bots, random.Random(derived_seed(seed, 999))
+
+
 def ask_bot(bot: Bot, deal: Deal, seat: int, match: MatchLike | None, fallback: random.Random, warn: Warn) -> str:
     """One move of a computer player: it is given the seat's view only.  An illegal or malformed answer
     (or a crash) is replaced by a random legal move, with a warning."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from typing import TextIO
 
 from ..core.deal import Deal
@@ -21,12 +20,10 @@ from .common import (
     Io,
     Warn,
     ask_bot,
-    bot_names,
     bots_text,
-    derived_seed,
-    make_bots,
     parse_rules,
     rules_help,
+    seat_bots,
 )
 
 
@@ -56,10 +53,8 @@ def play_deal(game: GameSpec, rules: Rules, seed: int | None, dealer: int | None
     n = rules.players
     if dealer is not None and not 0 <= dealer < n:
         raise CliError(f"--dealer must be a seat 0-{n - 1}, not {dealer}")
-    names = bot_names(bots_text, n)
-    bots = make_bots(names, seed, game.name)
+    bots, fallback = seat_bots(bots_text, n, seed, game.name)
     deal = game.new_deal(rules, seed=seed, dealer=dealer)
-    fallback = random.Random(derived_seed(seed, 999))
     while not deal.is_over:
         seat = deal.to_move
         assert seat is not None     # a deal not over has a seat to move

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -29,11 +28,9 @@ from .common import (
     Io,
     Warn,
     ask_bot,
-    bot_names,
-    derived_seed,
-    make_bots,
     parse_rules,
     rules_help,
+    seat_bots,
 )
 from .render import (
     auction_lines,
@@ -95,9 +92,7 @@ class TerminalGame:
         self.symbols = symbols
         self.lang = lang
         self.side = getattr(game, "side_word", "team")
-        names = bot_names(bots_text, n, human=human)
-        self.bots = make_bots(names, seed, game.name, skip=human)   # by original seat
-        self.fallback = random.Random(derived_seed(seed, 999))
+        self.bots, self.fallback = seat_bots(bots_text, n, seed, game.name, human=human)   # bots by original seat
         self.match: MatchLike = game.new_match(rules, seed=seed)
         self.me: int | None = human        # the person's seat in the current deal
 

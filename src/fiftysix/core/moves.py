@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import ClassVar, Self, TypeAlias
 
 from .cards import Card, Suit, cards_text
 
@@ -111,32 +111,38 @@ def discards(choices: Iterable[tuple[Card, ...]]) -> tuple[Discard, ...]:
     return tuple(out)
 
 
+class _OneMove:
+    """A move that is one object (:data:`REVEAL`, :data:`CLAIM`): copied and pickled as itself, by its name."""
+
+    __slots__ = ()
+    _NAME: ClassVar[str]
+    """The module's name for the one object (its text too, but for ``?``)."""
+
+    def __str__(self) -> str:
+        return self._NAME
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self
+
+    def __reduce__(self) -> str:
+        return self._NAME
+
+
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(_OneMove):
     """Ask for a hidden trump to be turned up before playing (56, ``trump: hidden``)."""
+
+    _NAME = "REVEAL"
 
     def __str__(self) -> str:
         return "?"
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Reveal:
-        return self
-
-    def __reduce__(self) -> str:
-        return "REVEAL"
-
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(_OneMove):
     """Claim the rest of the tricks once the outcome can no longer change (56, option ``claim``)."""
 
-    def __str__(self) -> str:
-        return "CLAIM"
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Claim:
-        return self
-
-    def __reduce__(self) -> str:
-        return "CLAIM"
+    _NAME = "CLAIM"
 
 
 REVEAL = Reveal()

@@ -4,6 +4,7 @@ the ``pimc`` bids, discard and trump choice by simulation, and how deep the play
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from ..kits import CardModel, Chooser, Trust, register_kit
 from . import pimc55
@@ -33,13 +34,8 @@ class Kit55:
     card_model: CardModel | None = None     # none trained for 55
     sage_bid_margin: float | None = None    # not measured for 55: sage calls as pimc
 
-    def __init__(self) -> None:
-        self._policy: Policy55 | None = None
-
-    def ismcts_policy(self) -> Policy55:
-        if self._policy is None:
-            self._policy = Policy55()
-        return self._policy
+    ismcts_policy = staticmethod(cache(Policy55))
+    """The ISMCTS rollout policy: one, built when first asked for."""
 
     def dd_tricks(self, players: int, fast: bool = False) -> tuple[int, int]:
         """55 deals (five tricks) at up to six players take a few ms to solve; at more players some take

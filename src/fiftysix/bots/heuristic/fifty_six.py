@@ -5,6 +5,7 @@ not do."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from ..kits import CardModel, Chooser, Trust, register_kit
 from . import cardmodel56, pimc_auction56, trust56
@@ -41,13 +42,8 @@ class Kit56:
     def card_model(self) -> CardModel:
         return cardmodel56.shipped()    # read from the package when first asked for
 
-    def __init__(self) -> None:
-        self._policy: Policy56 | None = None
-
-    def ismcts_policy(self) -> Policy56:
-        if self._policy is None:
-            self._policy = Policy56()
-        return self._policy
+    ismcts_policy = staticmethod(cache(Policy56))
+    """The ISMCTS rollout policy: one, built when first asked for."""
 
     def dd_tricks(self, players: int, fast: bool = False) -> tuple[int, int]:
         """Chosen from ``bench/pimc_speed.py`` (CPU time of one core, 8 sampled deals solved for every card;

@@ -7,14 +7,14 @@ from collections.abc import Mapping, Sequence
 from ...core.cards import CARDS, Card, cards_text
 from ...core.deal import AUCTION, DISCARD, Deal
 from ...core.errors import IllegalMoveError, NotationError, RecordError
-from ...core.meaning import Meaning, Plural, words_of
+from ...core.meaning import N_, Meaning, Plural, words_of
 from ...core.moves import Call, Discard, Move, TrumpChoice
 from ...core.options import Rules
 from ..forward import SpecBase, Vocabulary
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
 from . import play, vocabulary
 from .auction import Auction55, Contract, parse_call
-from .deal import TRUMP_CHOICES, Deal55, parse_discard, parse_trump, sort_cards
+from .deal import TRUMP_CHOICES, Deal55, parse_cards, parse_discard, parse_trump, sort_cards
 from .match import Match55
 from .observation import Observation55, observation, observe, rules_of
 from .play import IS_TRUMP, KEY
@@ -180,21 +180,11 @@ def read_kitty(value: object, hands: list[list[Card]]) -> list[Card]:
 
     :raises RecordError: naming what is wrong.
     """
-    if isinstance(value, str):
-        items: list[object] = list(value.split())
-    elif isinstance(value, list):
-        items = list(value)
-    else:
-        raise RecordError("kitty", None, Meaning("kitty must be a string of {n} cards", {"n": KITTY_SIZE}))
-    kitty: list[Card] = []
-    for item in items:
-        try:
-            if not isinstance(item, str):
-                raise NotationError("")
-            kitty.append(Card.parse(item, RANKS))
-        except NotationError:
-            raise RecordError("kitty", None, Meaning("malformed card {card} in the kitty",
-                                                     {"card": repr(item)})) from None
+    try:
+        kitty = parse_cards(value, (list,), Meaning("kitty must be a string of {n} cards", {"n": KITTY_SIZE}),
+                            N_("malformed card {card} in the kitty"))
+    except NotationError as e:
+        raise RecordError("kitty", None, words_of(e)) from None
     if len(kitty) != KITTY_SIZE:
         raise RecordError("kitty", None, Plural("the kitty has {n} card; it must have {size}",
                                                 "the kitty has {n} cards; it must have {size}",

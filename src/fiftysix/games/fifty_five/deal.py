@@ -81,12 +81,25 @@ def parse_discard(value: object) -> list[Card]:
 
     :raises NotationError: if the value is not cards.
     """
+    return parse_cards(value, (list, tuple),
+                       Meaning("a discard must be a string of 5 cards, not {value}", {"value": repr(value)}),
+                       N_("malformed card {card} in the discard"))
+
+
+def parse_cards(value: object, lists: tuple[type[Sequence[object]], ...], not_cards: Meaning,
+                malformed: str) -> list[Card]:
+    """Read cards written as one string (``"2S 3S 4D"``) or as a list (of a type in ``lists``) of card texts,
+    leniently, in the order given (a discard, a record's kitty).
+
+    :raises NotationError: ``not_cards`` for a value of another type; ``malformed`` (a message id with
+        ``{card}``) for an item that is not a card.
+    """
     if isinstance(value, str):
         items: list[object] = list(value.split())
-    elif isinstance(value, (list, tuple)):
+    elif isinstance(value, lists):
         items = list(value)
     else:
-        raise NotationError(Meaning("a discard must be a string of 5 cards, not {value}", {"value": repr(value)}))
+        raise NotationError(not_cards)
     out = []
     for item in items:
         try:
@@ -94,7 +107,7 @@ def parse_discard(value: object) -> list[Card]:
                 raise NotationError("")
             out.append(Card.parse(item, RANKS))
         except NotationError:
-            raise NotationError(Meaning("malformed card {card} in the discard", {"card": repr(item)})) from None
+            raise NotationError(Meaning(malformed, {"card": repr(item)})) from None
     return out
 
 
