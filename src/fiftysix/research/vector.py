@@ -132,8 +132,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv)
         o = layout.offsets
         self._o_seat, self._o_to_move, self._o_phase = o["seat"], o["to_move"], o["phase"]
         self._o_played, self._o_trick, self._o_leader = o["played"], o["trick"], o["trick_leader"]
-        self._sl_trick, self._sl_points, self._sl_hand = layout.slice("trick"), layout.slice("points"), \
-            layout.slice("hand")
+        self._sl_trick, self._sl_points, self._sl_hand = (layout.slice(p) for p in ("trick", "points", "hand"))
         self._o_trump = o["trump"]
         self._init_bids()
         bits_of = type(self.game.new_deal(self.rules, seed=0)).BITS.bit
