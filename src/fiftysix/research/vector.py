@@ -47,11 +47,12 @@ from .table import Encoding
 from .vector_arrays import TableArrays
 from .vector_bank import LegalBank
 from .vector_base import BoolArray, FloatArray
+from .vector_deal import Dealing
 from .vector_kitty import KittyTables
 from .vector_play import CompiledPlay
 
 
-class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv):
+class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymVectorEnv):
     """``num_tables`` tables of one ruleset of 56 or 55, stepped together: a ``gymnasium.vector.VectorEnv``.
 
     ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
@@ -176,7 +177,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv)
             raise ValueError(f"reset takes no options; got {sorted(options)}")
         base = seed if seed is not None else random.SystemRandom().getrandbits(62)
         self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
-        self._deal_list = [self._fresh_deal(i) for i in range(self.num_tables)]
+        self._deal_list = self._fresh_deals(list(range(self.num_tables)))
         self.episodes = [0] * self.num_tables
         self._episode_array[:] = 0
         self._start(list(range(self.num_tables)))

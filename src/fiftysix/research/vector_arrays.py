@@ -121,11 +121,6 @@ class TableArrays(VectorTables):
         self._bid_bank[at] = row
         return at
 
-    def _fresh_deal(self, i: int) -> Deal:
-        seed = self._rngs[i].getrandbits(63)
-        self.deal_seeds[i] = self._seed_array[i] = seed
-        return self.game.new_deal(self.rules, seed=seed, dealer=self.dealer)
-
     def load(self, i: int, deal: Deal, deal_seed: int = -1) -> None:
         """Put ``deal`` (at any position; a copy is kept) at table ``i`` (reset to a chosen deal); the table's
         next deals follow from its seed as before.  ``info["deal_seed"]`` shows ``deal_seed`` (-1: not known).
@@ -242,15 +237,15 @@ class TableArrays(VectorTables):
                 if score:
                     rewards[i] = [score[t] for t in team_of]
             self.episodes[i] += 1
-            if self.autoreset:
-                deals[i] = self._fresh_deal(i)
-                to_move[i] = deals[i].to_move   # type: ignore[assignment]
-            else:
+            if not self.autoreset:
                 if i in scored:
                     self._catch_up(i)
                 self._sync_public(i)
         self._episode_array[over] += 1
         if self.autoreset:
+            for i, deal in zip(over, self._fresh_deals(over), strict=True):
+                deals[i] = deal
+                to_move[i] = deal.to_move   # type: ignore[assignment]
             self._start(over)
 
     def _deal_ended_by_bot(self, i: int) -> None:

@@ -10,6 +10,7 @@ numpy does.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
@@ -63,4 +64,116 @@ def observe(hands, seats, to_move, phase, leader, trump, trump_public, declarer,
             out[i, o_hand + j] = hands[i, s, j]
 
 
-__all__ = ["check_actions", "add_cards", "observe"]
+_N = 624
+_M = 397
+
+
+def _base() -> np.ndarray:
+    mt = np.zeros(_N, np.int64)
+    mt[0] = 19650218
+    for i in range(1, _N):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & 0xFFFFFFFF
+    return mt
+
+
+_BASE = _base()
+
+
+@njit(cache=True, nogil=True)
+def _seed_mt(mt, seed):
+    """``mt`` as CPython's ``random.Random(seed)`` leaves it for a seed of 0 to 2**63 - 1 (``init_by_array`` of the
+    seed's 32-bit words, low first: one word below 2**32, else two)."""
+    mt[:] = _BASE      # init_genrand(19650218), the same for every seed
+    key0 = seed & 0xFFFFFFFF
+    key1 = seed >> 32
+    words = 2 if key1 else 1
+    i = 1
+    j = 0
+    for _ in range(_N):
+        word = key0 if j == 0 else key1
+        mt[i] = ((mt[i] ^ (((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525) & 0xFFFFFFFF)) + word + j) & 0xFFFFFFFF
+        i += 1
+        j += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+        if j >= words:
+            j = 0
+    for _ in range(_N - 1):
+        mt[i] = ((mt[i] ^ (((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941) & 0xFFFFFFFF)) - i) & 0xFFFFFFFF
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = 0x80000000
+
+
+@njit(cache=True, nogil=True)
+def _twist(mt):
+    """The next 624 words of the generator (MT19937's regeneration)."""
+    for kk in range(_N - _M):
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7FFFFFFF)
+        mt[kk] = mt[kk + _M] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    for kk in range(_N - _M, _N - 1):
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7FFFFFFF)
+        mt[kk] = mt[kk + _M - _N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    y = (mt[_N - 1] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
+    mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+
+
+@njit(cache=True, nogil=True)
+def _word(mt, at):
+    """The tempered word ``at`` of the current block."""
+    y = mt[at]
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & 0xFFFFFFFF
+
+
+@njit(cache=True, nogil=True)
+def deal_masks(seeds, card_bit, second, players, hand_size, once, twice):
+    """56's deal from each seed as ``Deal56.from_seed(rules, seed, dealer)`` deals it (the dealer given, so
+    nothing is drawn before the shuffle): ``random.Random(seed)``'s shuffle of the deck (``core.shuffle``: the
+    Fisher-Yates walk from the last place down to place ``hand_size``, each place drawn with ``getrandbits`` of its
+    bound's bit length until below it), then each seat's ``hand_size`` places in turn as ``once`` (the cards held)
+    and ``twice`` (held twice).  Deck place ``e`` holds the card of bit ``card_bit[e]``, its second copy if
+    ``second[e]``."""
+    size = card_bit.shape[0]
+    mt = np.zeros(_N, np.int64)
+    order = np.zeros(size, np.int64)
+    for t in range(seeds.shape[0]):
+        _seed_mt(mt, seeds[t])
+        at = _N
+        for e in range(size):
+            order[e] = e
+        for i in range(size - 1, max(hand_size, 1) - 1, -1):
+            bits = 0        # (i + 1).bit_length()
+            v = i + 1
+            while v:
+                bits += 1
+                v >>= 1
+            while True:
+                if at >= _N:
+                    _twist(mt)
+                    at = 0
+                j = _word(mt, at) >> (32 - bits)
+                at += 1
+                if j <= i:
+                    break
+            order[i], order[j] = order[j], order[i]
+        for seat in range(players):
+            first = 0
+            other = 0
+            for p in range(seat * hand_size, (seat + 1) * hand_size):
+                e = order[p]
+                if second[e]:
+                    other |= card_bit[e]
+                else:
+                    first |= card_bit[e]
+            once[t, seat] = first | other
+            twice[t, seat] = first & other
+
+
+__all__ = ["add_cards", "check_actions", "deal_masks", "observe"]

@@ -98,6 +98,7 @@ class CompiledPlay(VectorTables):
         self._play_kernel: Any = kernel if usable else None
         self.compiled = self._play_kernel is not None
         self._jit = _arrays_kernel() if self.compiled else None
+        self._init_dealing()
         N, n = self.num_tables, self.n
         self._live = np.zeros(N, np.bool_)            # the tables in compiled play
         self._in_trick = np.zeros(N, np.int64)
