@@ -11,7 +11,9 @@ time (``time.process_time``):
   instead (a random float per action, the argmax of the legal ones), as a policy reading the mask would.
   The env plays the cards with its compiled kernel where it can (``env.compiled``, ``research.vector_play``);
   ``--reference`` measures ``VectorEnv(..., compiled=False)`` (every move the engine's ``Deal.push``) as well, in
-  the same turns.  ``policy`` is the share of the vector turns' time spent in the policy's own draw (not the env).
+  the same turns.  ``policy`` is the share of the vector turns' time spent in the policy's own draw (not the env);
+  ``env alone`` is the episodes per second of the rest of the turn (the env's own time: the turn less the draw),
+  and its ratio to the engine's median.
 
 Each figure is the median of ``--rounds`` turns of ``--seconds`` each, and the best turn: on a shared machine the
 best turn is the nearest to what one core does alone (neighbours only ever slow a turn down).
@@ -108,7 +110,7 @@ def main() -> None:
           f"{args.tables} tables; policy {'argmax over the mask' if args.mask_policy else 'sample_legal'}"
           f"{'; other teams: ' + args.bots if args.bots else ''}")
     print(f"{'preset':10} {'env':9} {'vector episodes/s':>18} {'engine deals/s':>15} {'ratio':>6}   "
-          f"{'best vector':>11} {'best engine':>11} {'ratio':>6} {'policy':>7}")
+          f"{'best vector':>11} {'best engine':>11} {'ratio':>6} {'policy':>7} {'env alone':>10} {'ratio':>6}")
     for preset in args.presets.split(","):
         envs = {"compiled" if (e := team_env(preset, args.tables, args.bots)).compiled else "engine": e}
         if args.reference:
@@ -130,8 +132,9 @@ def main() -> None:
             rates = [r for r, _ in turns]
             v, bv = statistics.median(rates), max(rates)
             share = statistics.median([d for _, d in turns])
+            alone = statistics.median([r / (1 - d) for r, d in turns])
             print(f"{preset:10} {name:9} {v:18,.0f} {e:15,.0f} {v / e:6.2f}   {bv:11,.0f} {be:11,.0f} {bv / be:6.2f} "
-                  f"{share:7.0%}")
+                  f"{share:7.0%} {alone:10,.0f} {alone / e:6.2f}")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -3,6 +3,7 @@ same observations, masks, rewards, terminations and deals, step by step, over ma
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -172,3 +173,59 @@ def test_a_wrong_renege_rule_fails_the_comparison() -> None:
         actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
         answers = fast.step(actions), ref.step(actions)
     pytest.fail("a kernel without the renege privilege played 2,000 steps as the engine does")
+
+
+PRESETS_56_ALL = ["56-4", "56-6", "56-8", "56-announce", "56-hidden", "56-pairs-6", "56-pairs-8"]
+EDGE_SEEDS = [0, 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**62, 2**63 - 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(PRESETS_56_ALL),
+       seeds=st.lists(st.one_of(st.integers(0, 2**63 - 1), st.sampled_from(EDGE_SEEDS)), min_size=1, max_size=40))
+def test_the_compiled_dealing_deals_from_each_seed_what_the_engine_deals(preset: str, seeds: list[int]) -> None:
+    """The dealing kernel (CPython's generator walked from the seed, the engine's shuffle) gives each seat the
+    masks of ``Deal56.from_seed`` for any seed of 0 to 2**63 - 1 (one 32-bit word or two) on every 56 preset."""
+    from fiftysix.games.fifty_six.deal import Deal56
+    from fiftysix.research import vector_jit_arrays
+
+    env = VectorEnv(preset, 1)
+    env._jit = vector_jit_arrays     # (56-hidden's env has no compiled play; its deck is dealt the same way)
+    env._init_dealing()
+    once = np.zeros((len(seeds), env.n), np.int64)
+    twice = np.zeros_like(once)
+    vector_jit_arrays.deal_masks(np.array(seeds, np.int64), *env._deck_places, env.n, env.rules.hand_size,
+                                 once, twice)
+    for t, seed in enumerate(seeds):
+        deal = Deal56.from_seed(env.rules, seed, env.dealer)
+        assert (once[t].tolist(), twice[t].tolist()) == (deal._once, deal._twice), seed
+
+
+@settings(max_examples=20, deadline=None)
+@given(preset=st.sampled_from(PRESETS_56_ALL), seed=st.integers(0, 2**63), tables=st.integers(1, 9))
+def test_every_deal_of_the_env_is_the_engines_deal_of_its_documented_seed(preset: str, seed: int, tables: int) -> None:
+    """The seeding the env documents holds with the compiled dealing: table ``i``'s seeds are the draws of
+    ``random.Random(f"{seed}:{i}").getrandbits(63)`` in turn, and each deal (the first and those dealt when one
+    ends) is ``game.new_deal(rules, seed=deal_seed, dealer=env.dealer)``, card for card, seat to move included; the
+    reference env deals the same."""
+    fast, ref = VectorEnv(preset, tables), VectorEnv(preset, tables, compiled=False)
+    answer, ref_answer = fast.reset(seed=seed), ref.reset(seed=seed)
+    rngs = [random.Random(f"{seed}:{i}") for i in range(tables)]
+    rng = np.random.default_rng(seed)
+    dealt = [0] * tables
+    for _ in range(400):
+        info = answer[-1]
+        assert np.array_equal(info["deal_seed"], ref_answer[-1]["deal_seed"])
+        for i in range(tables):
+            if info["deals_done"][i] == dealt[i]:
+                dealt[i] += 1
+                expected_seed = rngs[i].getrandbits(63)
+                assert info["deal_seed"][i] == expected_seed
+                deal = fast.game.new_deal(fast.rules, seed=expected_seed, dealer=fast.dealer)
+                mine = fast._deal_list[i]
+                assert (mine.dealt, mine.to_move, mine.history) == (deal.dealt, deal.to_move, [])
+        if min(dealt) >= 3:
+            return
+        mask = info["action_mask"]
+        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        answer, ref_answer = fast.step(actions), ref.step(actions)
+    pytest.fail(f"fewer than 3 deals at some table after 400 steps: {dealt}")

@@ -47,11 +47,12 @@ from .table import Encoding
 from .vector_arrays import TableArrays
 from .vector_bank import LegalBank
 from .vector_base import BoolArray, FloatArray
+from .vector_deal import Dealing
 from .vector_kitty import KittyTables
 from .vector_play import CompiledPlay
 
 
-class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv):
+class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymVectorEnv):
     """``num_tables`` tables of one ruleset of 56 or 55, stepped together: a ``gymnasium.vector.VectorEnv``.
 
     ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
@@ -132,8 +133,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv)
         o = layout.offsets
         self._o_seat, self._o_to_move, self._o_phase = o["seat"], o["to_move"], o["phase"]
         self._o_played, self._o_trick, self._o_leader = o["played"], o["trick"], o["trick_leader"]
-        self._sl_trick, self._sl_points, self._sl_hand = layout.slice("trick"), layout.slice("points"), \
-            layout.slice("hand")
+        self._sl_trick, self._sl_points, self._sl_hand = (layout.slice(p) for p in ("trick", "points", "hand"))
         self._o_trump = o["trump"]
         self._init_bids()
         bits_of = type(self.game.new_deal(self.rules, seed=0)).BITS.bit
@@ -177,7 +177,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, GymVectorEnv)
             raise ValueError(f"reset takes no options; got {sorted(options)}")
         base = seed if seed is not None else random.SystemRandom().getrandbits(62)
         self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
-        self._deal_list = [self._fresh_deal(i) for i in range(self.num_tables)]
+        self._deal_list = self._fresh_deals(list(range(self.num_tables)))
         self.episodes = [0] * self.num_tables
         self._episode_array[:] = 0
         self._start(list(range(self.num_tables)))

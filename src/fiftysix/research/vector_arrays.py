@@ -121,11 +121,6 @@ class TableArrays(VectorTables):
         self._bid_bank[at] = row
         return at
 
-    def _fresh_deal(self, i: int) -> Deal:
-        seed = self._rngs[i].getrandbits(63)
-        self.deal_seeds[i] = self._seed_array[i] = seed
-        return self.game.new_deal(self.rules, seed=seed, dealer=self.dealer)
-
     def load(self, i: int, deal: Deal, deal_seed: int = -1) -> None:
         """Put ``deal`` (at any position; a copy is kept) at table ``i`` (reset to a chosen deal); the table's
         next deals follow from its seed as before.  ``info["deal_seed"]`` shows ``deal_seed`` (-1: not known).
@@ -204,6 +199,12 @@ class TableArrays(VectorTables):
     def observe_seats(self, seats: Sequence[int] | IntArray) -> FloatArray:
         """(N, D): the compact observation of table ``i`` for seat ``seats[i]``."""
         S = np.asarray(seats, dtype=np.int64)
+        if self._jit is not None and S.min() >= 0:     # (a seat of -1: the numpy path, as before)
+            out = self._pub.copy()
+            self._jit.observe(self._hands, S, self._to_move, self._phase, self._leader, self._trump,
+                              self._trump_public, self._declarer, self._o_seat, self._o_phase, self._o_to_move,
+                              self._o_leader, self._o_trump, self._sl_hand.start, out)
+            return self._observe_kitty(out, S)
         ar = self._ar
         out = self._pub.copy()
         base = self._row_base     # each table's row start in the flat array
@@ -216,12 +217,7 @@ class TableArrays(VectorTables):
                              np.where(known, base + self._o_trump + tc, -1)])
         out.reshape(-1)[at[at >= 0]] = 1.0
         out[:, self._sl_hand] = self._hands[ar, S]
-        if self.kitty:
-            sees = (self._bidder == S) | self._discards_open
-            out[:, self._sl_discard] = self._discard_cards * sees[:, None]
-            making = (self._to_move == S) & (self._phase == self._discard_code)
-            out[:, self._sl_pending] = self._pending * making[:, None]
-        return out
+        return self._observe_kitty(out, S)
 
     def observe(self, i: int, seat: int) -> FloatArray:
         """The compact observation of table ``i`` for ``seat``, shape (D,)."""
@@ -241,15 +237,15 @@ class TableArrays(VectorTables):
                 if score:
                     rewards[i] = [score[t] for t in team_of]
             self.episodes[i] += 1
-            if self.autoreset:
-                deals[i] = self._fresh_deal(i)
-                to_move[i] = deals[i].to_move   # type: ignore[assignment]
-            else:
+            if not self.autoreset:
                 if i in scored:
                     self._catch_up(i)
                 self._sync_public(i)
         self._episode_array[over] += 1
         if self.autoreset:
+            for i, deal in zip(over, self._fresh_deals(over), strict=True):
+                deals[i] = deal
+                to_move[i] = deal.to_move   # type: ignore[assignment]
             self._start(over)
 
     def _deal_ended_by_bot(self, i: int) -> None:

@@ -42,6 +42,13 @@ class LegalBank(VectorTables):
             raise ValueError(f"actions must be {self.num_tables} integers (one a table), not an array of shape "
                              f"{acts.shape} and type {acts.dtype}")
         acts = acts.astype(np.int64)
+        if self._jit is not None:
+            out = np.empty_like(acts)
+            bad = self._jit.check_actions(acts, self.num_actions, self.first_card, self._bits, self._bank,
+                                          self._rows, self._to_move, out)
+            if bad >= 0:
+                raise ValueError(self._refusal(bad, int(acts[bad])))
+            return out
         inside = (acts >= 0) & (acts < self.num_actions)
         safe = np.where(inside, acts, 0)
         card = safe - self.first_card
@@ -79,6 +86,9 @@ class LegalBank(VectorTables):
     def action_masks(self) -> BoolArray:
         """(N, actions): True for each legal action of each table's seat to move."""
         mask = self._bank[self._rows]
+        if self._jit is not None:
+            self._jit.add_cards(self._bits, self.first_card, self.k, mask)
+            return mask
         mask[:, self.first_card:] |= self._card_bits()
         return mask
 

@@ -8,7 +8,7 @@ kitty and discard (:mod:`.vector_kitty`), and the env itself, its Gymnasium API 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,7 @@ class VectorTables:
     _ready: bool                # reset() was called
     _deal_list: list[Deal]      # each table's engine deal (``deals``: caught up with the compiled play)
     compiled: bool              # the cards past the auction are played by the compiled kernel (.vector_play)
+    _jit: Any                   # with it, the compiled check, masks and observations (.vector_jit_arrays)
     deal_seeds: list[int]
     episodes: list[int]
     _rngs: list[random.Random]
@@ -124,6 +125,12 @@ class VectorTables:
 
         def _enter_play(self, i: int) -> None: ...
 
+        def _fresh_deal(self, i: int) -> Deal: ...
+
+        def _init_dealing(self) -> None: ...
+
+        def _fresh_deals(self, tables: list[int]) -> list[Deal]: ...
+
         def _leave_play(self, tables: list[int]) -> None: ...
 
         def _catch_up(self, i: int) -> None: ...
@@ -146,3 +153,5 @@ class VectorTables:
         def _sync_kitty(self, i: int) -> None: ...
 
         def _sync_highest(self, i: int) -> None: ...
+
+        def _observe_kitty(self, out: FloatArray, S: IntArray) -> FloatArray: ...

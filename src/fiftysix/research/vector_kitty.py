@@ -100,3 +100,12 @@ class KittyTables(VectorTables):
             seat, card, _ = deal.highest
             pub[self._o_high_seat + seat] = 1.0
             pub[self._o_high_card + self._kind[card]] = 1.0
+
+    def _observe_kitty(self, out: FloatArray, S: IntArray) -> FloatArray:
+        """An observation's discard and pending discard (55), for the seats that may see them."""
+        if self.kitty:
+            sees = (self._bidder == S) | self._discards_open
+            out[:, self._sl_discard] = self._discard_cards * sees[:, None]
+            making = (self._to_move == S) & (self._phase == self._discard_code)
+            out[:, self._sl_pending] = self._pending * making[:, None]
+        return out

@@ -38,6 +38,16 @@ def _kernel() -> Any:
     return play_cards
 
 
+def _arrays_kernel() -> Any:
+    """The compiled check, masks and observations (:mod:`.vector_jit_arrays`), or None where numba does not
+    import."""
+    try:
+        from . import vector_jit_arrays
+    except ImportError:
+        return None
+    return vector_jit_arrays
+
+
 def _tables56(kinds: list[Any]) -> tuple[IntArray, IntArray, IntArray, int, int]:
     """56's play as the kernel's tables: (keys [trump][suit led][kind] as trick key * 8 + points, oblige and allowed
     [trump][kind led] as kind bits: follow suit if able, trick bonus, no highest trump)."""
@@ -87,6 +97,8 @@ class CompiledPlay(VectorTables):
             and not seated
         self._play_kernel: Any = kernel if usable else None
         self.compiled = self._play_kernel is not None
+        self._jit = _arrays_kernel() if self.compiled else None
+        self._init_dealing()
         N, n = self.num_tables, self.n
         self._live = np.zeros(N, np.bool_)            # the tables in compiled play
         self._in_trick = np.zeros(N, np.int64)

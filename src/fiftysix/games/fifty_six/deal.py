@@ -116,6 +116,13 @@ class Deal56(Deal):
             first, second = held & _ONE_COPY, held >> _COPY
             once.append(first | second)
             twice.append(first & second)
+        return cls.from_masks(rules, dealer, once, twice)
+
+    @classmethod
+    def from_masks(cls, rules: Rules56, dealer: int, once: list[int], twice: list[int]) -> Deal56:
+        """A new deal from each seat's card masks (``BITS``: the cards held, and those held twice), known to be a
+        valid deal of ``rules`` (the lists are kept): what :meth:`from_seed` deals, for a caller that shuffled
+        the same way itself (the vector env's compiled dealing)."""
         deal = cls.__new__(cls)
         deal._deal_masks(rules, dealer, once, twice)
         deal._start(rules)
