@@ -71,6 +71,7 @@ def test_the_observers_agree_with_the_state_methods(preset: str) -> None:
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 31 - 1))
 @example(seed=3263)     # 56-hidden: random calls whose bid forms no deal agreeing with the view fits
+@example(seed=3503621)  # 56-hidden: the right place of the turned-up trump gives one drawn deal in 25
 def test_a_player_sees_the_same_in_every_deal_that_agrees_with_its_view(preset: str, seed: int) -> None:
     """resample_from_infostate changes what the player cannot see; nothing it observes may change."""
     game = load(preset)

@@ -41,19 +41,24 @@ class Sampler56(DealSampler):
         if use_bids and infer:
             bids += length_claims(self.rules56, first, obs.auction)
         problem = SamplingError("no deal agrees with what this seat has seen")
-        for at in candidates:   # where a hidden trump was turned up: the first place that works
-            self._reveal_at = at
-            self.claims = self._voids() + bids
-            self.dropped = []
-            self.holders = [Holder(f"seat {s}", obs.hand_sizes[s], s) for s in range(self.n) if s != self.seat]
-            try:
-                self._fit_claims()
-                if len(candidates) > 1:
-                    self._sample(random.Random(0), 30)
-                return
-            except SamplingError as e:
-                problem = e
-                self._moves = None
+        # Where a hidden trump was turned up: the first place that works.  A place is tried by drawing deals,
+        # a few first; a right place can be hard to draw (one deal in 25 after many voids), so when no place
+        # gives a deal in a few draws, every place gets the sampler's whole budget before none is said to work.
+        for budget in (30, tries) if len(candidates) > 1 else (0,):
+            for at in candidates:
+                self._reveal_at = at
+                self.claims = self._voids() + bids
+                self.dropped = []
+                self.holders = [Holder(f"seat {s}", obs.hand_sizes[s], s) for s in range(self.n)
+                                if s != self.seat]
+                try:
+                    self._fit_claims()
+                    if budget:
+                        self._sample(random.Random(0), budget)
+                    return
+                except SamplingError as e:
+                    problem = e
+                    self._moves = None
         raise problem
 
     def _setup(self) -> list[int | None]:
