@@ -269,3 +269,40 @@ def test_pooling_parts_gives_the_whole_run() -> None:
     tuning = run_panel(tiny(deals=1, presets=("56-4",), seeds=TUNING, for_tuning=True), bootstrap=5)
     with pytest.raises(ValueError, match="seed_set"):
         panel_mod.pool_panels([parts[0], tuning])
+
+
+def test_a_part_may_play_only_some_members_and_pools_with_runs_before_a_member_joined() -> None:
+    bold = Member("bold", "rules,margin=-1", "rules,margin=-1", "a bold bidder")
+    before = run_panel(tiny(deals=2, presets=("56-4",)), bootstrap=5)      # the panel before bold joined
+    joined = tiny(deals=2, presets=("56-4",), members=(*TINY, bold), only=("bold",))
+    assert [m.name for _, m, _ in joined.pairings()] == ["bold"]
+    part = run_panel(joined, bootstrap=5)
+    assert [r["member"] for r in part["pairings"]] == ["bold"]
+    assert [m["name"] for m in part["panel"]] == ["rules", "passer", "bold"]
+    assert part["rating"]["ratings"] == [] and "rules" in part["rating"]["note"]     # no link to the anchor alone
+    pooled = panel_mod.pool_panels([before, part], bootstrap=5)
+    assert [m["name"] for m in pooled["panel"]] == ["rules", "passer", "bold"]
+    assert [r["member"] for r in pooled["pairings"]] == ["rules", "passer", "bold"]
+    assert pooled["pairings"][2]["per_pair"] == part["pairings"][0]["per_pair"]
+    assert {r["name"] for r in pooled["rating"]["ratings"]} == {"random", "rules", "passer", "bold"}
+    other = dict(part, panel=[*before["panel"], {"name": "bold", "spec": "rules,margin=-2", "about": ""}])
+    with pytest.raises(ValueError, match="settings of bold"):
+        panel_mod.pool_panels([part, other])
+    with pytest.raises(PanelError, match="not a panel member: sage; the members are rules, passer"):
+        run_panel(tiny(only=("sage",)), bootstrap=5)
+
+
+def test_cli_members(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(panel_mod, "PANEL", TINY)
+    out = tmp_path / "panel.json"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = main(["arena", "--panel", "--bot", "random", "--deals", "1", "--rules", "56-4", "--members", "passer",
+                 "--quiet", "--json", str(out)], stdout=stdout, stderr=stderr)
+    assert code == 0, stderr.getvalue()
+    assert [r["member"] for r in json.loads(out.read_text())["pairings"]] == ["passer"]
+    for argv, message in ((["--panel", "--members", "nobody"], "not a panel member: nobody"),
+                          (["--members", "passer"], "give --panel too")):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        code = main(["arena", "--bot", "random", "--bot", "rules", "--deals", "1", "--quiet", *argv],
+                    stdout=stdout, stderr=stderr)
+        assert code == 2 and message in stderr.getvalue(), stderr.getvalue()

@@ -108,11 +108,14 @@ class PanelConfig:
     first: int = 0
     for_tuning: bool = False
     anchor: str = ANCHOR
+    only: tuple[str, ...] = ()
+    """The members to play (``--members``), by name; empty: every one.  A part that plays a member who joined
+    the panel later (``sage``) pools with the runs before (:func:`pool_panels`)."""
 
     def pairings(self) -> list[tuple[str, Member, str]]:
         """(bot, member, preset) of every duel; a bot whose setting is a member's does not play that member."""
         return [(bot, m, preset) for preset in self.presets for bot in self.bots for m in self.members
-                if bot != m.setting(self.fast)]
+                if bot != m.setting(self.fast) and (not self.only or m.name in self.only)]
 
     def arena(self, bot: str, member: Member, preset: str) -> ArenaConfig:
         return ArenaConfig(rules=preset, bots=(bot, member.setting(self.fast)), deals=self.deals,
@@ -132,8 +135,12 @@ def check_panel(config: PanelConfig) -> None:
     if config.seeds.seed in TUNED_ON and not config.for_tuning:
         raise PanelError(f"seed {config.seeds.seed} is a tuning seed: its figures are not to be reported; "
                          "say it is for tuning (--for-tuning) to run on it")
-    if config.anchor not in {m.name for m in config.members}:
+    names = [m.name for m in config.members]
+    if config.anchor not in names:
         raise PanelError(f"the anchor {config.anchor!r} is not a panel member")
+    unknown = [n for n in config.only if n not in names]
+    if unknown:
+        raise PanelError(f"not a panel member: {', '.join(unknown)}; the members are {', '.join(names)}")
     for bot, member, preset in config.pairings():
         check_bots(config.arena(bot, member, preset))
 
@@ -318,14 +325,14 @@ def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[st
 
     :raises ValueError: for no documents, different seed sets or settings, or a deal played twice.
     """
-    head = poolable(docs, "panel document", ("seed_set", "fast", "anchor", "panel"),
+    head = poolable(docs, "panel document", ("seed_set", "fast", "anchor"),
                     "panel runs with different {key} cannot be pooled")
+    members = _joined_panel(docs)
     groups: dict[tuple[str, str, str], list[PairingRow]] = {}
     for doc in docs:
         for r in doc["pairings"]:
             groups.setdefault((r["bot"], r["member"], r["preset"]), []).append(r)
     rows = [_pool_rows(parts) for parts in groups.values()]
-    members = tuple(Member(m["name"], m["spec"], m["spec"], m["about"]) for m in head["panel"])
     bots = tuple(dict.fromkeys(b for doc in docs for b in doc["bots"]))
     presets = tuple(dict.fromkeys(p for doc in docs for p in doc["presets"]))
     seeds = SeedSet(head["seed_set"]["name"], head["seed_set"]["seed"], head["seed_set"]["about"])
@@ -337,6 +344,22 @@ def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[st
     out["workers"] = sorted({d["workers"] for d in docs})
     out["pooled"] = len(docs)
     return out
+
+
+def _joined_panel(docs: Sequence[dict[str, Any]]) -> tuple[Member, ...]:
+    """The members of every document, in their order of first appearance: runs made before a member joined
+    pool with runs that play it, as long as no member's setting changed.
+
+    :raises ValueError: for a member with two settings.
+    """
+    members: dict[str, Member] = {}
+    for doc in docs:
+        for m in doc["panel"]:
+            member = Member(m["name"], m["spec"], m["spec"], m["about"])
+            if members.setdefault(m["name"], member).spec != member.spec:
+                raise ValueError(f"panel runs with different settings of {m['name']} cannot be pooled: "
+                                 f"{members[m['name']].spec!r} and {member.spec!r}")
+    return tuple(members.values())
 
 
 def _ci(d: MeanCIJSON) -> str:

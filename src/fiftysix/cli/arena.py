@@ -85,12 +85,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     g.add_argument("--for-tuning", action="store_true",
                    help="allow the tuning seeds: the figures are marked as not for reporting")
     g.add_argument("--fast", action="store_true", help="the panel members' cheaper settings")
+    g.add_argument("--members", default="", metavar="NAMES",
+                   help="play only these members, by name, separated by commas (default: every one)")
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """:raises CliError: for bad arguments (before anything is played)."""
     if args.panel:
         return run_panel_command(args, stdout, stderr)
+    if args.members:
+        raise CliError("--members chooses the panel's members: give --panel too")
     return run_duel(args, stdout, stderr)
 
 
@@ -167,7 +171,8 @@ def panel_config(args: argparse.Namespace) -> PanelConfig:
     try:
         config = PanelConfig(bots=tuple(args.bots), deals=args.deals, seeds=seed_set(args.seeds, args.for_tuning),
                              presets=presets, members=panel.PANEL, fast=args.fast, workers=args.workers,
-                             first=args.first, for_tuning=args.for_tuning)
+                             first=args.first, for_tuning=args.for_tuning,
+                             only=tuple(x.strip() for x in args.members.split(",") if x.strip()))
         check_panel(config)
     except (ValueError, RulesError) as e:
         raise CliError(str(e)) from None
