@@ -280,7 +280,8 @@ def test_a_part_may_play_only_some_members_and_pools_with_runs_before_a_member_j
     assert [r["member"] for r in part["pairings"]] == ["bold"]
     assert [m["name"] for m in part["panel"]] == ["rules", "passer", "bold"]
     assert part["rating"]["ratings"] == [] and "rules" in part["rating"]["note"]     # no link to the anchor alone
-    pooled = panel_mod.pool_panels([before, part], bootstrap=5)
+    pooled = panel_mod.pool_panels([panel_mod.pool_panels([before], bootstrap=5), part], bootstrap=5)
+    assert pooled["pooled"] == 2 and pooled["workers"] == [1]
     assert [m["name"] for m in pooled["panel"]] == ["rules", "passer", "bold"]
     assert [r["member"] for r in pooled["pairings"]] == ["rules", "passer", "bold"]
     assert pooled["pairings"][2]["per_pair"] == part["pairings"][0]["per_pair"]

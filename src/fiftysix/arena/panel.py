@@ -341,8 +341,10 @@ def pool_panels(docs: Sequence[dict[str, Any]], bootstrap: int = 200) -> dict[st
                          anchor=head["anchor"], first=min((r["first"] for r in rows), default=0))
     run = PanelRun(rows, any(d["interrupted"] for d in docs), sum(d["elapsed_seconds"] for d in docs))
     out = panel_document(config, run, bootstrap)
-    out["workers"] = sorted({d["workers"] for d in docs})
-    out["pooled"] = len(docs)
+    # a pooled document pools again with later parts: its workers are a list and it counts its own parts
+    out["workers"] = sorted({w for d in docs for w in (d["workers"] if isinstance(d["workers"], list)
+                                                      else [d["workers"]])})
+    out["pooled"] = sum(d.get("pooled", 1) for d in docs)
     return out
 
 

@@ -39,10 +39,10 @@ FIGURES: dict[str, dict[str, LevelFigure]] = {
     # the panel on the reporting seeds (5628), fast settings (docs/bots.md "Panel results"): the lines
     # .venv/bin/python bench/level_figures.py docs/arena/panel-56.json prints
     "56": {
-        # pimc: rating +0.401 [+0.312, +0.503]
-        "club": LevelFigure("rating", 59.9, 57.7, 62.3, "beginner", "56-4,56-6", 400),
-        # sage,fast=true: rating +0.569 [+0.473, +0.664]
-        "expert": LevelFigure("rating", 63.9, 61.6, 66.0, "beginner", "56-4,56-6", 400),
+        # pimc: rating +0.385 [+0.297, +0.486]
+        "club": LevelFigure("rating", 59.5, 57.4, 61.9, "beginner", "56-4,56-6", 400),
+        # sage: rating +0.586 [+0.500, +0.672] (sage a member since issue 47: pimc played it too)
+        "expert": LevelFigure("rating", 64.2, 62.2, 66.2, "beginner", "56-4,56-6", 400),
     },
     "55": {
         # fiftysix arena --rules 55 --bot rules --bot random --deals 1000 --seed 5628
