@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..core.deal import Deal
+from ..games.fifty_six import Deal56, deck_bits
 from ..games.fifty_six import play as play56
-from ..games.fifty_six.deal import Deal56, _deck_bits
 from .vector_base import VectorTables
 
 
@@ -26,7 +26,7 @@ class Dealing(VectorTables):
         (``Deal56``'s own deck of bits, the one its shuffle walks); None where the engine deals."""
         self._deck_places: tuple[Any, Any] | None = None
         if self._jit is not None and self.game.play is play56:
-            deck = _deck_bits(self.rules.ranks)
+            deck = deck_bits(self.rules.ranks)
             low = (1 << 32) - 1
             self._deck_places = (np.array([b & low or b >> 32 for b in deck], np.int64),
                                  np.array([b > low for b in deck], np.bool_))

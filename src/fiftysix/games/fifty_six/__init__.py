@@ -14,7 +14,7 @@ from ..forward import SpecBase, Vocabulary
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
 from . import calls, forms, play, vocabulary
 from .auction import Auction56, Contract
-from .deal import TRUMP_CHOICES, Deal56, deck
+from .deal import TRUMP_CHOICES, Deal56, deck, deck_bits
 from .match import Match56
 from .observation import Observation56, observation, observe, rules_of
 from .rules import CHOICES, DEFAULT_PRESET, OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RANKS, Rules56
@@ -158,5 +158,5 @@ GAME = FiftySix()
 _SPEC: GameSpec = GAME  # mypy checks that 56 fits the protocol every generic module relies on
 
 __all__ = ["GAME", "PRESETS", "RANKS", "TRUMP_CHOICES", "Auction56", "Contract", "Deal56", "IllegalMoveError",
-           "Match56", "Observation56", "Rules56", "Sampler56", "bid_claims", "calls", "deal_score", "forms", "is_made",
-           "length_claims", "play", "rules_of"]
+           "Match56", "Observation56", "Rules56", "Sampler56", "bid_claims", "calls", "deal_score", "deck_bits",
+           "forms", "is_made", "length_claims", "play", "rules_of"]

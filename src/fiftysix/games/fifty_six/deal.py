@@ -41,7 +41,8 @@ _ONE_COPY = (1 << _COPY) - 1
 
 
 @cache
-def _deck_bits(ranks: str) -> tuple[int, ...]:
+def deck_bits(ranks: str) -> tuple[int, ...]:
+    """The deck's cards as hand bits in dealing order (a second copy shifted 32 places): what the shuffle deals."""
     return tuple(BITS.bit[c] << (_COPY * i) for c in _deck(ranks)[::2] for i in range(2))
 
 
@@ -99,7 +100,7 @@ class Deal56(Deal):
 
         The dealer, if not given, is drawn from the same generator.
         """
-        deck = _deck_bits(rules.ranks)     # the deck's cards as bits: the same shuffle deals the same
+        deck = deck_bits(rules.ranks)     # the deck's cards as bits: the same shuffle deals the same
         if rng is None:
             drawn, bits = seeded_shuffle(deck, seed, rules.players if dealer is None else 0, rules.hand_size)
             dealer = drawn if dealer is None else dealer
