@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import TypeVar
 
 from starlette.applications import Starlette
@@ -63,6 +62,7 @@ from .nights.guard import install as install_nights
 from .nights.routes import routes as night_routes
 from .pages import html, pwa
 from .pages.deals_api import api_deals, api_match_record, api_record, api_review, api_review_file, api_table
+from .pages.html import STATIC
 from .pages.peek import install as install_peeks
 from .pages.peek import routes as peek_routes
 from .pages.socket import table_socket
@@ -72,7 +72,6 @@ from .state.table import TableError
 from .table.hub import catalogue
 from .table.messages import Presence
 
-STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("fiftysix.server")
 T = TypeVar("T")
 

@@ -7,15 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
-from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from .html import PAGES, page_route
-
-STATIC = Path(__file__).resolve().parent.parent / "static"
+from .html import PAGES, STATIC, page_route
 
 
 @cache
