@@ -8,7 +8,9 @@ time (``time.process_time``):
 * ``vector``: ``VectorEnv(preset, num_tables=N)``, each step one uniformly drawn legal action per table
   (``env.sample_legal``) and ``env.step``: observations (N, D), masks (N, actions), rewards, auto-reset.
   Episodes are the deals that ended.  ``--mask-policy`` draws the actions from ``info["action_mask"]``
-  instead (a random float per action, the argmax of the legal ones), as a policy reading the mask would.
+  instead (a random float per action, the argmax of the legal ones), as a policy reading the mask would;
+  ``--compiled-policy`` reads the mask with a numba kernel instead (each table's legal actions counted along its
+  row, one drawn uniformly by a random number of the table: the cheapest policy that reads every mask entry).
   The env plays the cards with its compiled kernel where it can (``env.compiled``, ``research.vector_play``);
   ``--reference`` measures ``VectorEnv(..., compiled=False)`` (every move the engine's ``Deal.push``) as well, in
   the same turns.  ``policy`` is the share of the vector turns' time spent in the policy's own draw (not the env);
@@ -19,7 +21,7 @@ Each figure is the median of ``--rounds`` turns of ``--seconds`` each, and the b
 best turn is the nearest to what one core does alone (neighbours only ever slow a turn down).
 
     .venv/bin/python bench/vector_env.py [--presets 56-6,56-4] [--tables 256] [--seconds 2] [--rounds 3]
-        [--mask-policy] [--reference]
+        [--mask-policy | --compiled-policy] [--reference]
         [--bots rules]      # the other teams' seats played by our bot inside the env
 
 With ``--bots`` an episode still counts one deal, the bots' moves included: the figure is what a learner
@@ -36,6 +38,7 @@ import statistics
 import time
 
 import numpy as np
+from numba import njit
 
 from fiftysix.games import game_of_preset
 from fiftysix.research.train import team_env
@@ -66,19 +69,39 @@ def engine_turn(preset: str, seconds: float, first: int) -> tuple[float, int]:
     return deals / spent, deals
 
 
-def vector_turn(env: VectorEnv, seconds: float, rng: np.random.Generator, mask_policy: bool) -> tuple[float, float]:
+@njit(cache=True, nogil=True)
+def draw_from_mask(mask, u, out):  # type: ignore[no-untyped-def]
+    """``out[i]``: the legal action of row ``i`` of ``mask`` at the place ``u[i]`` (0 to 1) of its legal ones."""
+    for i in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        pick = int(u[i] * count)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+
+
+def vector_turn(env: VectorEnv, seconds: float, rng: np.random.Generator, policy: str) -> tuple[float, float]:
     """(episodes a second, the share of the time spent drawing the actions)."""
     clock = time.process_time
     episodes, spent, drawing = 0, 0.0, 0.0
     info = env._info()
+    drawn_actions = np.zeros(env.num_tables, np.int64)
     gc.collect()
     while spent < seconds:
         start = clock()
         for _ in range(50):
             drawn = clock()
-            if mask_policy:
+            if policy == "argmax":
                 mask = info["action_mask"]
                 actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+            elif policy == "compiled":
+                draw_from_mask(info["action_mask"], rng.random(env.num_tables), drawn_actions)
+                actions = drawn_actions
             else:
                 actions = env.sample_legal(rng)
             drawing += clock() - drawn
@@ -101,13 +124,18 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=256)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--mask-policy", action="store_true")
+    parser.add_argument("--mask-policy", action="store_true", help="argmax of a random float per legal action")
+    parser.add_argument("--compiled-policy", action="store_true", help="a numba kernel draws from the mask")
     parser.add_argument("--reference", action="store_true", help="measure VectorEnv(compiled=False) as well")
     parser.add_argument("--bots", default=None, metavar="BOT",
                         help="seat this bot at the other teams' seats (the learner plays team 0's)")
     args = parser.parse_args()
+    policy = "argmax" if args.mask_policy else "compiled" if args.compiled_policy else "sample"
+    describe = {"argmax": "argmax over the mask", "compiled": "compiled draw from the mask",
+                "sample": "sample_legal"}[policy]
+    draw_from_mask(np.ones((1, 2), np.bool_), np.zeros(1), np.zeros(1, np.int64))    # (compiled before timing)
     print(f"load average {os.getloadavg()[0]:.2f} at the start; {os.cpu_count()} CPUs; CPU time; "
-          f"{args.tables} tables; policy {'argmax over the mask' if args.mask_policy else 'sample_legal'}"
+          f"{args.tables} tables; policy {describe}"
           f"{'; other teams: ' + args.bots if args.bots else ''}")
     print(f"{'preset':10} {'env':9} {'vector episodes/s':>18} {'engine deals/s':>15} {'ratio':>6}   "
           f"{'best vector':>11} {'best engine':>11} {'ratio':>6} {'policy':>7} {'env alone':>10} {'ratio':>6}")
@@ -126,7 +154,7 @@ def main() -> None:
             first += played
             eng.append(rate)
             for name, env in envs.items():
-                vec[name].append(vector_turn(env, args.seconds, rngs[name], args.mask_policy))
+                vec[name].append(vector_turn(env, args.seconds, rngs[name], policy))
         e, be = statistics.median(eng), max(eng)
         for name, turns in vec.items():
             rates = [r for r, _ in turns]

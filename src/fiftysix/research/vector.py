@@ -45,14 +45,14 @@ from .compact import PHASES, PHASES_WITH_KITTY, Layout, Piece, encode_view
 from .seated import BotSeats, check_bots
 from .table import Encoding
 from .vector_arrays import TableArrays
+from .vector_auction import CompiledAuction
 from .vector_bank import LegalBank
 from .vector_base import BoolArray, FloatArray
 from .vector_deal import Dealing
 from .vector_kitty import KittyTables
-from .vector_play import CompiledPlay
 
 
-class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymVectorEnv):
+class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, GymVectorEnv):
     """``num_tables`` tables of one ruleset of 56 or 55, stepped together: a ``gymnasium.vector.VectorEnv``.
 
     ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
@@ -149,6 +149,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymV
         self.bot_seats = (BotSeats(check_bots(bots, n, self.game.name), self.game.name, num_tables) if bots
                           else None)
         self._init_play(compiled, bots is not None and len(bots) > 0)
+        self._init_auction()
 
     def _init_spaces(self) -> None:
         """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
@@ -177,11 +178,16 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymV
             raise ValueError(f"reset takes no options; got {sorted(options)}")
         base = seed if seed is not None else random.SystemRandom().getrandbits(62)
         self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
-        self._deal_list = self._fresh_deals(list(range(self.num_tables)))
         self.episodes = [0] * self.num_tables
         self._episode_array[:] = 0
-        self._start(list(range(self.num_tables)))
-        self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self._deal_list]
+        tables = list(range(self.num_tables))
+        if self._call_kernel is not None:
+            self._deal_list = [None] * self.num_tables    # type: ignore[list-item]
+            self._deal_compiled(tables)
+        else:
+            self._deal_list = self._fresh_deals(tables)
+            self._start(tables)
+            self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self._deal_list]
         self._ready = True
         if self.bot_seats is not None:    # the bots call until a learner's seat is to move (no deal ends so)
             self.bot_seats.reset(base)
@@ -204,26 +210,31 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymV
         acts = self._check(actions)
         N = self.num_tables
         rewards = np.zeros((N, self.n), np.float32)
+        if self._holds_every_table():
+            return self._answer(rewards, self._step_held(acts, rewards))
         terminations = np.zeros(N, np.bool_)
         compiled = self._play_compiled(acts, rewards) if self.compiled else None
         if compiled is not None:
             acts = np.where(compiled[0], -1, acts)      # the engine's moves: the others are played
+        called = self._call_compiled(acts) if self._call_kernel is not None else None
+        if called is not None:
+            acts = np.where(called[0], -1, acts)        # (after the cards: a table whose auction ends plays next)
         deals, moves, first_card, ncalls = self._deal_list, self._moves, self.first_card, self._ncalls
         ends: list[int] = []        # tables whose trick ended
         resync: list[int] = []      # other moves (trump choice, ?, CLAIM) and auctions that ended
         over: list[int] = []
-        rows = [0] * N
-        bits = [0] * N
-        to_move: list[Any] = [-1] * N     # (a deal not over has a seat to move)
+        rows = np.zeros(N, np.int64)
+        bits = np.zeros(N, np.int64)
+        to_move = np.full(N, -1, np.int64)     # (a deal not over has a seat to move)
         legal_code, kind_bit = self._legal_code, self._kind_bit
         if self.kitty:      # 55 discards, one card at a time: not card play (these tables skip the pass below)
             for i in np.flatnonzero((self._phase == self._discard_code) & (acts >= 0)).tolist():
                 to_move[i], rows[i], bits[i] = self._discard_step(i, int(acts[i]))
                 acts[i] = -1
-        # one pass over the tables: the move, then the next seat's legal moves as (bank row, card bits)
-        for i, a in enumerate(acts.tolist()):
-            if a < 0:
-                continue        # a table whose deal is over (autoreset=False)
+        # one pass over the engine's tables (not over: autoreset=False leaves -1): the move, then the next seat's
+        # legal moves as (bank row, card bits)
+        engine = np.flatnonzero(acts >= 0).tolist()
+        for i, a in zip(engine, acts[engine].tolist(), strict=True):
             deal = deals[i]
             deal.push(moves[a])   # the validating push (the mask said legal)
             if a >= first_card:
@@ -238,9 +249,9 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymV
                     over.append(i)
                     continue
                 if deal.phase == DISCARD:   # 55: the auction ended; the bidder took the kitty
-                    to_move[i], bits[i] = deal.to_move, self._begin_discard(i)
+                    to_move[i], bits[i] = deal.to_move, self._begin_discard(i)  # type: ignore[assignment]
                     continue
-            to_move[i] = deal.to_move
+            to_move[i] = deal.to_move     # type: ignore[assignment]
             legal: Any = deal.legal_moves()
             if legal[-1].__class__ is Card:      # the play's legal cards (other moves come after any cards)
                 b = 0
@@ -249,7 +260,8 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymV
                 bits[i] = b
             else:
                 rows[i], bits[i] = legal_code(legal)
-        self._write_moves(acts, ends, resync)
+        if engine:
+            self._write_moves(acts, ends, resync)
         self._rows[:] = rows
         self._bits[:] = bits
         self._bits_version = object()
@@ -259,32 +271,9 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledPlay, Dealing, GymV
             self._deals_ended(over, rewards, to_move)
             terminations[over] = True
         self._to_move[:] = to_move
+        if called is not None:
+            self._calls_done(called)
         return self._answer(rewards, terminations)
-
-    def _write_moves(self, acts: npt.NDArray[np.int64], ends: list[int], resync: list[int]) -> None:
-        """The arrays after the engine's moves of a step: cards, tricks that ended, calls, other moves."""
-        deals, first_card, ncalls = self._deal_list, self.first_card, self._ncalls
-        pub = self._pub
-        seats = self._to_move      # the seats that moved
-        ia = np.flatnonzero(acts >= first_card)
-        if len(ia):
-            sa, ka = seats[ia], acts[ia] - first_card
-            k = self.k
-            pub[ia, self._o_played + sa * k + ka] += 1.0
-            pub[ia, self._o_trick + sa * k + ka] = 1.0
-            self._hands[ia, sa, ka] -= 1.0
-        if ends:
-            pub[ends, self._sl_trick] = 0.0
-            pub[ends, self._sl_points] = [deals[i].points for i in ends]
-            self._leader[ends] = [deals[i].trick_leader for i in ends]
-            if self.kitty:
-                for i in ends:
-                    self._sync_highest(i)
-        calls = np.flatnonzero((acts >= 0) & (acts < ncalls))
-        if len(calls):
-            self._calls_made(calls, seats[calls], acts[calls])
-        for i in resync:
-            self._sync_public(i)
 
     def _answer(self, rewards: FloatArray, terminations: BoolArray) -> tuple[
             FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:

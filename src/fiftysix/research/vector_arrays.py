@@ -45,6 +45,31 @@ class TableArrays(VectorTables):
         rows = [ids.get(key) or self._bid_id(key) for key in [auction_fields(deals[i]) for i in ia.tolist()]]
         pub[ia, self._sl_bid] = self._bid_bank[rows]
 
+    def _write_moves(self, acts: IntArray, ends: list[int], resync: list[int]) -> None:
+        """The arrays after the engine's moves of a step: cards, tricks that ended, calls, other moves."""
+        deals, first_card, ncalls = self._deal_list, self.first_card, self._ncalls
+        pub = self._pub
+        seats = self._to_move      # the seats that moved
+        ia = np.flatnonzero(acts >= first_card)
+        if len(ia):
+            sa, ka = seats[ia], acts[ia] - first_card
+            k = self.k
+            pub[ia, self._o_played + sa * k + ka] += 1.0
+            pub[ia, self._o_trick + sa * k + ka] = 1.0
+            self._hands[ia, sa, ka] -= 1.0
+        if ends:
+            pub[ends, self._sl_trick] = 0.0
+            pub[ends, self._sl_points] = [deals[i].points for i in ends]
+            self._leader[ends] = [deals[i].trick_leader for i in ends]
+            if self.kitty:
+                for i in ends:
+                    self._sync_highest(i)
+        calls = np.flatnonzero((acts >= 0) & (acts < ncalls))
+        if len(calls):
+            self._calls_made(calls, seats[calls], acts[calls])
+        for i in resync:
+            self._sync_public(i)
+
     def _sync(self, i: int) -> None:
         """Rebuild table ``i``'s arrays from its deal (a new deal, or one loaded at any position)."""
         deal = self.deals[i]
@@ -225,38 +250,3 @@ class TableArrays(VectorTables):
         seats[i] = seat
         out: FloatArray = self.observe_seats(seats)[i]
         return out
-
-    def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int],
-                     scored: frozenset[int] = frozenset()) -> None:
-        """The rewards of tables whose deal just ended (but those ``scored`` already: the compiled play's), and
-        their next deals (or their final arrays)."""
-        deals, team_of = self._deal_list, self._team_of
-        for i in over:
-            if i not in scored:
-                score: Any = deals[i].score()   # type: ignore[attr-defined]
-                if score:
-                    rewards[i] = [score[t] for t in team_of]
-            self.episodes[i] += 1
-            if not self.autoreset:
-                if i in scored:
-                    self._catch_up(i)
-                self._sync_public(i)
-        self._episode_array[over] += 1
-        if self.autoreset:
-            for i, deal in zip(over, self._fresh_deals(over), strict=True):
-                deals[i] = deal
-                to_move[i] = deal.to_move   # type: ignore[assignment]
-            self._start(over)
-
-    def _deal_ended_by_bot(self, i: int) -> None:
-        """A seated bot's move ended table ``i``'s deal (its rewards are written): the next deal, or the arrays
-        of the deal's end (the bots' moves were pushed on the deal, not stepped through the arrays)."""
-        self.episodes[i] += 1
-        self._episode_array[i] += 1
-        if self.autoreset:
-            self.deals[i] = self._fresh_deal(i)
-            self._start([i])
-            to_move = self.deals[i].to_move
-            self._to_move[i] = -1 if to_move is None else to_move
-        else:
-            self._sync(i)

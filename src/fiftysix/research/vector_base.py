@@ -2,7 +2,9 @@
 
 The env is composed of parts along its seams, each in its own file: the legal moves as a mask bank
 (:mod:`.vector_bank`), the arrays of the compact observation, dealing and observing (:mod:`.vector_arrays`), 55's
-kitty and discard (:mod:`.vector_kitty`), and the env itself, its Gymnasium API and its step (:mod:`.vector`).
+kitty and discard (:mod:`.vector_kitty`), the compiled card play (:mod:`.vector_play`) and 56 auction
+(:mod:`.vector_auction`), dealing (:mod:`.vector_deal`), and the env itself, its Gymnasium API and its step
+(:mod:`.vector`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,13 @@ class VectorTables:
     _sl_trick: slice
     _sl_points: slice
     _sl_hand: slice
+    # the compiled auction (.vector_auction): its tables, those without an engine deal yet, the calls' state
+    _in_auction: BoolArray
+    _lazy: BoolArray
+    _auction: IntArray
+    _calls_pushed: IntArray
+    _call_kernel: Any           # None where the engine makes the calls
+    _first_hand: int
     # the legal moves: a bank row of moves other than cards, and the legal card kinds as bits
     _rows: IntArray
     _bits: IntArray
@@ -135,7 +144,17 @@ class VectorTables:
 
         def _catch_up(self, i: int) -> None: ...
 
-        def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: list[int],
+        def _catch_up_calls(self, i: int) -> None: ...
+
+        def _deal_compiled(self, tables: list[int]) -> None: ...
+
+        def _start(self, tables: list[int]) -> None: ...
+
+        def _sync(self, i: int) -> None: ...
+
+        def _deal_masks(self, tables: list[int]) -> tuple[IntArray, IntArray]: ...
+
+        def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: IntArray,
                          scored: frozenset[int] = frozenset()) -> None: ...
 
         def action_of(self, move: Move) -> int: ...

@@ -1,9 +1,12 @@
-"""The vector env's dealing (:mod:`.vector`): each table's next deal from the next seed of its own generator.
+"""The vector env's dealing (:mod:`.vector`): each table's next deal from the next seed of its own generator, and
+what a deal's end does (its rewards, the next deal or the deal's final arrays).
 
 Deal ``j`` of table ``i`` is ``game.new_deal(rules, seed=info["deal_seed"][i], dealer=env.dealer)`` (the documented
 seeding).  With the compiled arrays (:mod:`.vector_jit_arrays`) a 56 env deals every table whose deal ended at once:
 the kernel walks CPython's generator from each seed as ``Deal56.from_seed`` does and gives each seat's card masks,
-and ``Deal56.from_masks`` makes the deals; the same seeds give the same deals (the tests compare the two).
+and ``Deal56.from_masks`` makes the deals (or, with the compiled auction, :mod:`.vector_auction`, the masks go
+straight into the arrays and the deal is made only when read); the same seeds give the same deals (the tests compare
+the two).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import numpy as np
 from ..core.deal import Deal
 from ..games.fifty_six import Deal56, deck_bits
 from ..games.fifty_six import play as play56
-from .vector_base import VectorTables
+from .vector_base import FloatArray, IntArray, VectorTables
 
 
 class Dealing(VectorTables):
@@ -40,6 +43,15 @@ class Dealing(VectorTables):
         """The next deal of each of ``tables`` (their seeds drawn and kept as :meth:`_fresh_deal` does)."""
         if self._deck_places is None:
             return [self._fresh_deal(i) for i in tables]
+        once, twice = self._deal_masks(tables)
+        rules: Any = self.rules
+        make, dealer = Deal56.from_masks, self.dealer
+        return [make(rules, dealer, o, t) for o, t in zip(once.tolist(), twice.tolist(), strict=True)]
+
+    def _deal_masks(self, tables: list[int]) -> tuple[IntArray, IntArray]:
+        """The next seeds of ``tables`` drawn and kept, and their deals by the compiled dealing: each seat's card
+        masks (the cards held, and those held twice), as ``Deal56.from_masks`` reads them."""
+        assert self._deck_places is not None
         rngs, seeds = self._rngs, self.deal_seeds
         drawn = [rngs[i].getrandbits(63) for i in tables]
         for i, seed in zip(tables, drawn, strict=True):
@@ -49,5 +61,43 @@ class Dealing(VectorTables):
         twice = np.zeros_like(once)
         rules: Any = self.rules
         self._jit.deal_masks(np.array(drawn, np.int64), *self._deck_places, self.n, rules.hand_size, once, twice)
-        make, dealer = Deal56.from_masks, self.dealer
-        return [make(rules, dealer, o, t) for o, t in zip(once.tolist(), twice.tolist(), strict=True)]
+        return once, twice
+
+    def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: IntArray,
+                     scored: frozenset[int] = frozenset()) -> None:
+        """The rewards of tables whose deal just ended (but those ``scored`` already: the compiled play's), and
+        their next deals (or their final arrays)."""
+        deals, team_of = self._deal_list, self._team_of
+        for i in over:
+            if i not in scored:
+                score: Any = deals[i].score()   # type: ignore[attr-defined]
+                if score:
+                    rewards[i] = [score[t] for t in team_of]
+            self.episodes[i] += 1
+            if not self.autoreset:
+                if i in scored:
+                    self._catch_up(i)
+                self._sync_public(i)
+        self._episode_array[over] += 1
+        if self.autoreset and self._call_kernel is not None:
+            self._deal_compiled(over)
+            for i in over:
+                to_move[i] = self._first_hand
+        elif self.autoreset:
+            for i, deal in zip(over, self._fresh_deals(over), strict=True):
+                deals[i] = deal
+                to_move[i] = deal.to_move   # type: ignore[assignment]
+            self._start(over)
+
+    def _deal_ended_by_bot(self, i: int) -> None:
+        """A seated bot's move ended table ``i``'s deal (its rewards are written): the next deal, or the arrays
+        of the deal's end (the bots' moves were pushed on the deal, not stepped through the arrays)."""
+        self.episodes[i] += 1
+        self._episode_array[i] += 1
+        if self.autoreset:
+            self.deals[i] = self._fresh_deal(i)
+            self._start([i])
+            to_move = self.deals[i].to_move
+            self._to_move[i] = -1 if to_move is None else to_move
+        else:
+            self._sync(i)

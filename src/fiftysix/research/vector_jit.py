@@ -1,28 +1,37 @@
-"""The vector env's compiled card play (numba, ``@njit(cache=True)``): one card at every table in compiled play.
+"""The vector env's compiled moves (numba, ``@njit(cache=True)``): one card, or one 56 call, at every table the
+kernels hold, and the arrays of a 56 deal just dealt.
 
-The kernel reads its rules from tables the caller builds with each game's own play functions and tables
+The play reads its rules from tables the caller builds with each game's own play functions and tables
 (:mod:`.vector_play`): per trump and card led, the cards that oblige a player and those it may then play (56:
 follow suit if able; 55: follow or trump freely on a plain lead, trump on a trump lead with the renege privilege),
 each card's trick key and points, a trick's bonus (55: 5), the key from which a trick's winner is a trump and the
 highest trump's bonus (55), the scores of a made and a failed contract (56).  It holds the play's mechanics (the
 highest key wins, a trick's points to the winner's team, the deal over when the winner's hand is empty), no table
-of the rules.  It is one function on purpose: numba's disk cache checks only the file of the function it
-loads, and every compile costs the tests seconds.
+of the rules.  The 56 auction (:mod:`.vector_auction`) holds the mechanics of ``Auction56`` for standard bidding
+(who calls next, when the auction ends, the contract, a double and a redouble) and reads the rest from tables built
+with the game's own functions: each call's kind, value or step and strain, the bank row of the legal calls of each
+auction state (``calls.legal_bids``), every contract's scores (``deal_score``).
 
-:class:`.vector_play.CompiledPlay` calls it; the reference is the engine's ``Deal.push`` (``compiled=False``), and
-the tests compare the two step by step.
+Every kernel the env's step calls lives in this one file on purpose: numba's disk cache checks only the file of the
+function it loads, so a kernel calling one in another file could run a stale copy of it.  The reference is the
+engine's ``Deal.push`` (``compiled=False``), and the tests compare the two step by step.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+# the columns of a table's auction state (``auction``: (N, 7) int64)
+VALUE, BIDDER, STRAIN, DOUBLED, PASSES, SUIT_NAMED, CALLS = range(7)
+# call kinds
+PASS, DOUBLE, REDOUBLE, BID = range(4)
+
+
 
 @njit(cache=True, nogil=True)
-def play_cards(acts, live, first_card, hands, pub, o_played, o_trick, o_points, trick, in_trick, leader,
-               points, team_of, kind_suit, keys, trump, cards_of, played, n_played, team, value, scores,
-               rewards, over, to_move, bits, oblige, allowed, trick_bonus, tricks, high, o_high, trump_min,
-               high_bonus, scored):
+def play_cards(acts, live, first_card, hands, pub, o_played, o_trick, o_points, trick, in_trick, leader, points,
+               team_of, kind_suit, keys, trump, cards_of, played, n_played, team, value, scores, rewards, over,
+               to_move, bits, oblige, allowed, trick_bonus, tricks, high, o_high, trump_min, high_bonus, scored):
     """Apply ``acts[i]`` (a card, already checked legal) at every table ``i`` with ``live[i]``.
 
     Writes the observation (``hands``, ``pub``'s played cards, trick and points), the trick state (``trick``,
@@ -108,4 +117,160 @@ def play_cards(acts, live, first_card, hands, pub, o_played, o_trick, o_points, 
             pub[i, o_points + t] = points[i, t]
 
 
-__all__ = ["play_cards"]
+@njit(cache=True, nogil=True)
+def _apply_call(state, a, s, n, first_hand, min_bid, call_kind, call_value, call_step, call_strain, call_suit):
+    """Seat ``s`` makes call ``a`` in the auction ``state`` (a row of ``make_calls``'s ``auction``): whether the
+    auction is over."""
+    kind = call_kind[a]
+    if kind == PASS:
+        state[PASSES] += 1
+        if state[BIDDER] >= 0:
+            return state[PASSES] == n - 1
+        if state[PASSES] == n:       # all passed: first hand plays the least bid in no-trumps
+            state[BIDDER] = first_hand
+            state[VALUE] = min_bid
+            state[STRAIN] = 4
+            return True
+        return False
+    state[PASSES] = 0
+    if kind == DOUBLE:
+        state[DOUBLED] = 1
+        return False
+    if kind == REDOUBLE:
+        state[DOUBLED] = 2
+        return True
+    state[VALUE] = call_value[a] if call_value[a] >= 0 else state[VALUE] + call_step[a]
+    state[BIDDER] = s
+    state[DOUBLED] = 0
+    state[STRAIN] = call_strain[a]
+    if call_suit[a] >= 0:
+        state[SUIT_NAMED] = 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _legal_row(state, seat, team_of, closes, min_bid, state_rows, closed_rows):
+    """The bank row of the calls ``seat`` may make in the auction ``state`` (not over; a call was made): pass, and
+    double or redouble as the standing bid allows (``Auction56``'s specials), then the bids."""
+    bidder = state[BIDDER]
+    if bidder < 0:
+        return state_rows[state[VALUE] - min_bid + 1, 1, 1, 0]
+    doubled = state[DOUBLED]
+    same = team_of[bidder] == team_of[seat]
+    specials = 3 if doubled == 0 and not same else 5 if doubled == 1 and same else 1
+    if doubled and closes:
+        return closed_rows[specials]
+    return state_rows[state[VALUE] - min_bid + 1, specials, 0, state[SUIT_NAMED]]
+
+
+@njit(cache=True, nogil=True)
+def make_calls(acts, in_auction, auction, history, call_kind, call_value, call_step, call_strain, call_suit, call_rows,
+               pub, o_last, width, o_calls, o_bid, first_hand, team_of, closes, min_bid, state_rows, closed_rows,
+               to_move, rows, bits, phase, play_code, live, hands, in_trick, leader, team_points, tricks, trump_at,
+               trump, declarer, team, value, scores, score_table, n_played):
+    """Apply ``acts[i]`` (a call, already checked legal) at every table ``i`` with ``in_auction[i]``.
+
+    Writes the observation's auction pieces (the seat's last call from ``call_rows``, the number of calls, the
+    standing bid from ``o_bid``: value, bidder, strain, multiplier), the auction state and ``history`` (the calls in
+    order, for the engine deal to catch up later), and per table the next seat ``to_move`` and its legal moves
+    (``rows``: the bank row of ``state_rows[value - min_bid + 1, specials, no bid yet, a suit named]``, or of
+    ``closed_rows[specials]`` after a double that closes; ``bits`` 0).  An auction that ends (every seat passed:
+    first hand's ``min_bid`` no-trumps; the others passed a bid; a redouble) starts the play: ``live``, the trump
+    (``trump_at`` and ``trump``: the strain, 4 no-trumps), the declarer, the contract's team, value and ``scores``
+    (``score_table[team, value - min_bid, doubled]``: made, failed, per seat), first hand to lead with all its
+    cards legal.
+    """
+    n = hands.shape[1]
+    k = hands.shape[2]
+    for i in range(acts.shape[0]):
+        if not in_auction[i] or acts[i] < 0:
+            continue
+        a = acts[i]
+        s = to_move[i]
+        for j in range(width):
+            pub[i, o_last + s * width + j] = call_rows[a, j]
+        pub[i, o_calls] += 1.0
+        history[i, auction[i, CALLS]] = a
+        auction[i, CALLS] += 1
+        done = _apply_call(auction[i], a, s, n, first_hand, min_bid, call_kind, call_value, call_step, call_strain,
+                           call_suit)
+        bidder = auction[i, BIDDER]
+        for j in range(1 + n + 5 + 3):
+            pub[i, o_bid + j] = 0.0
+        if bidder >= 0:
+            pub[i, o_bid] = auction[i, VALUE]
+            pub[i, o_bid + 1 + bidder] = 1.0
+            pub[i, o_bid + 1 + n + auction[i, STRAIN]] = 1.0
+            pub[i, o_bid + 1 + n + 5 + auction[i, DOUBLED]] = 1.0
+        if not done:
+            nxt = (s + 1) % n
+            to_move[i] = nxt
+            bits[i] = 0
+            rows[i] = _legal_row(auction[i], nxt, team_of, closes, min_bid, state_rows, closed_rows)
+            continue
+        # the contract: the play begins, first hand to lead
+        strain = auction[i, STRAIN]
+        t = team_of[bidder]
+        in_auction[i] = False
+        live[i] = True
+        phase[i] = play_code
+        trump_at[i] = strain
+        trump[i] = strain
+        declarer[i] = bidder
+        team[i] = t
+        value[i] = auction[i, VALUE]
+        for m in range(2):
+            for seat in range(n):
+                scores[i, m, seat] = score_table[t, auction[i, VALUE] - min_bid, auction[i, DOUBLED], m, seat]
+        in_trick[i] = 0
+        leader[i] = first_hand
+        n_played[i] = 0
+        for t2 in range(team_points.shape[1]):
+            team_points[i, t2] = 0
+            tricks[i, t2] = 0
+        b = 0
+        for j in range(k):
+            if hands[i, first_hand, j] > 0.0:
+                b |= 1 << j
+        to_move[i] = first_hand
+        rows[i] = 0
+        bits[i] = b
+
+
+@njit(cache=True, nogil=True)
+def start_deals(tables, once, twice, kind_shift, hands, pub, phase, auction_code, leader, trump, trump_public,
+                declarer, live, n_played, n_pushed, in_auction, lazy, auction, min_bid, calls_pushed, rows, first_row,
+                bits, to_move, first_hand):
+    """The arrays of ``tables`` just dealt (each seat's card masks ``once`` and ``twice``, the compiled dealing's):
+    the hands (each kind's bit at ``kind_shift``), an empty observation, the auction about to begin with first
+    hand to call (its legal calls the bank row ``first_row``), no engine deal made yet."""
+    n = hands.shape[1]
+    k = hands.shape[2]
+    for t in range(tables.shape[0]):
+        i = tables[t]
+        for s in range(n):
+            for j in range(k):
+                hands[i, s, j] = ((once[t, s] >> kind_shift[j]) & 1) + ((twice[t, s] >> kind_shift[j]) & 1)
+        for j in range(pub.shape[1]):
+            pub[i, j] = 0.0
+        phase[i] = auction_code
+        leader[i] = -1
+        trump[i] = -1
+        trump_public[i] = True
+        declarer[i] = -1
+        live[i] = False
+        n_played[i] = 0
+        n_pushed[i] = 0
+        in_auction[i] = True
+        lazy[i] = True
+        for c in range(auction.shape[1]):
+            auction[i, c] = 0
+        auction[i, VALUE] = min_bid - 1
+        auction[i, BIDDER] = -1
+        calls_pushed[i] = 0
+        rows[i] = first_row
+        bits[i] = 0
+        to_move[i] = first_hand
+
+
+__all__ = ["make_calls", "play_cards", "start_deals"]

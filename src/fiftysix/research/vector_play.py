@@ -126,11 +126,14 @@ class CompiledPlay(VectorTables):
         self._o_points = self._sl_points.start
 
     def _catch_up_all(self) -> None:
-        """Push the cards of the compiled play on the engine deals (for anyone reading ``deals``)."""
-        for i in np.flatnonzero(self._n_played > self._n_pushed).tolist():
+        """Make the engine deals of the compiled auction and push the calls and cards of the compiled auction and
+        play on them (for anyone reading ``deals``)."""
+        behind = self._lazy | (self._auction[:, 6] > self._calls_pushed) | (self._n_played > self._n_pushed)
+        for i in np.flatnonzero(behind).tolist():
             self._catch_up(i)
 
     def _catch_up(self, i: int) -> None:
+        self._catch_up_calls(i)
         deal, kinds = self._deal_list[i], self.enc.kinds
         played = self._cards_played[i]
         kind_of = self._kind
@@ -184,16 +187,16 @@ class CompiledPlay(VectorTables):
 
     def _leave_play(self, tables: list[int]) -> None:
         """Tables dealt afresh (or loaded before their play): the engine plays their moves again."""
-        self._live[tables] = False
+        self._live[tables] = self._in_auction[tables] = False
         self._n_played[tables] = self._n_pushed[tables] = 0
 
-    def _play_compiled(self, acts: IntArray, rewards: FloatArray) -> tuple[BoolArray, IntArray, IntArray,
-                                                                              BoolArray]:
+    def _play_compiled(self, acts: IntArray, rewards: FloatArray, in_place: bool = False) -> tuple[
+            BoolArray, IntArray, IntArray, BoolArray]:
         """The cards of the tables in compiled play: (those tables, their next seats, their legal card bits, the
-        deals that ended)."""
+        deals that ended); the seats and bits are the env's own arrays ``in_place``, else copies."""
         live = self._live & (acts >= 0)
-        to_move = self._to_move.copy()
-        bits = self._bits.copy()
+        to_move = self._to_move if in_place else self._to_move.copy()
+        bits = self._bits if in_place else self._bits.copy()
         over = np.zeros(self.num_tables, np.bool_)
         self._play_kernel(acts, live, self.first_card, self._hands, self._pub, self._o_played, self._o_trick,
                           self._o_points, self._trick_kinds, self._in_trick, self._leader, self._team_points,
@@ -206,14 +209,12 @@ class CompiledPlay(VectorTables):
         return live, to_move, bits, over
 
     def _compiled_done(self, compiled: tuple[BoolArray, IntArray, IntArray, BoolArray], resync: list[int],
-                       over: list[int], rewards: FloatArray, terminations: BoolArray, to_move: list[int]) -> None:
+                       over: list[int], rewards: FloatArray, terminations: BoolArray, to_move: IntArray) -> None:
         """The end of a step with compiled play: the kernel's next seats and legal cards, every deal that ended
         (the engine's and the kernel's, the kernel's already scored), and the tables whose play begins."""
         live, next_seat, bits, ended = compiled
         self._bits[live] = bits[live]
-        seats = next_seat.tolist()
-        for i in np.flatnonzero(live).tolist():
-            to_move[i] = seats[i]
+        to_move[live] = next_seat[live]
         done = np.flatnonzero(ended).tolist()
         if over or done:
             self._deals_ended(over + done, rewards, to_move, frozenset(done))
