@@ -255,3 +255,24 @@ def test_every_deal_of_the_env_is_the_engines_deal_of_its_documented_seed(preset
         actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
         answer, ref_answer = fast.step(actions), ref.step(actions)
     pytest.fail(f"fewer than 3 deals at some table after 400 steps: {dealt}")
+
+
+def test_the_bench_policy_draws_uniformly_from_each_row_of_the_mask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench/vector_env.py --compiled-policy`` (the policy of the figures in docs/research.md) reads the masks eight
+    entries at a time: it picks the legal action at place ``u`` of each row's legal ones, for rows that start and
+    end anywhere in a word (widths 1 to 17, and 56-6's 457), as counting them one by one does."""
+    import importlib
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "bench"))
+    bench = importlib.import_module("vector_env")     # (by its own name: numba's cache of its kernel asks for it)
+    rng = np.random.default_rng(5)
+    for width in [*range(1, 18), 457]:
+        for tables in (1, 3, 7, 40):
+            mask = rng.random((tables, width)) < rng.random((tables, 1))
+            mask[np.arange(tables), rng.integers(0, width, tables)] = True
+            u = rng.random(tables)
+            out = np.zeros(tables, np.int64)
+            bench.draw(mask, u, out)
+            expected = [int(np.flatnonzero(row)[int(x * row.sum())]) for row, x in zip(mask, u, strict=True)]
+            assert out.tolist() == expected

@@ -29,12 +29,12 @@ _KINDS = {"pass": 0, "double": 1, "redouble": 2}
 _STATE = 7      # the columns of the kernel's auction state (vector_jit: VALUE ... CALLS)
 
 
-def _kernels() -> tuple[Any, Any] | None:
+def _kernel() -> Any:
     try:
-        from .vector_jit import make_calls, start_deals
+        from .vector_jit import make_calls
     except ImportError:
         return None
-    return make_calls, start_deals
+    return make_calls
 
 
 class CompiledAuction(CompiledPlay):
@@ -46,15 +46,16 @@ class CompiledAuction(CompiledPlay):
         self._call_kernel: Any = None
         usable = (self.compiled and self.game.play is play56 and rules.bidding == "standard"
                   and rules.trump == "bid" and not rules.claim)
-        kernels = _kernels() if usable else None
+        kernel = _kernel() if usable and self._jit is not None else None
         N, n = self.num_tables, self.n
         self._in_auction = np.zeros(N, np.bool_)      # the tables whose calls the kernel makes
         self._lazy = np.zeros(N, np.bool_)            # the tables with no engine deal made yet
         self._auction = np.zeros((N, _STATE), np.int64)
         self._history = np.zeros((N, max(self.enc.max_calls, 1)), np.int64)
         self._calls_pushed = np.zeros(N, np.int64)
+        self._engine_may_hold = True
         self._moves_of_calls: list[Call] = []
-        if kernels is None:
+        if kernel is None:
             return
         calls: list[Call] = list(self.game.call_vocabulary(rules))
         assert [self.enc.move_action(c) for c in calls] == list(range(len(calls)))
@@ -67,7 +68,8 @@ class CompiledAuction(CompiledPlay):
         self._first_hand = (self.dealer + 1) % n
         self._legal_rows(rules)
         self._score_table = self._contract_scores(rules)
-        self._call_kernel, self._start_kernel = kernels
+        self._auction_start = np.array([MIN_BID - 1, -1, 0, 0, 0, 0, 0], np.int64)   # VALUE, BIDDER, ... CALLS
+        self._call_kernel = kernel
 
     def _legal_rows(self, rules: Any) -> None:
         """The bank row of the legal calls of each auction state: the standing value, the specials (bits: pass,
@@ -120,8 +122,13 @@ class CompiledAuction(CompiledPlay):
 
     def _holds_every_table(self) -> bool:
         """Whether the kernels hold every table (each in its compiled auction or play, a next deal dealt when one
-        ends): then a step is :meth:`_step_held`."""
-        return self._call_kernel is not None and self.autoreset and bool((self._in_auction | self._live).all())
+        ends): then a step is :meth:`_step_held`.  Looked at again only after a table may have left them
+        (``_engine_may_hold``, set where a table goes to the engine: :meth:`_leave_play`, :meth:`_enter_play`)."""
+        if self._call_kernel is None or not self.autoreset:
+            return False
+        if self._engine_may_hold:
+            self._engine_may_hold = not bool((self._in_auction | self._live).all())
+        return not self._engine_may_hold
 
     def _step_held(self, acts: IntArray, rewards: FloatArray) -> BoolArray:
         """A step where the kernels hold every table: the cards, then the calls (a table whose auction ends plays
@@ -146,13 +153,16 @@ class CompiledAuction(CompiledPlay):
         self._bits[at] = bits[at]
 
     def _deal_compiled(self, tables: list[int]) -> None:
-        """The next deals of ``tables`` by the compiled dealing, straight into the arrays, no engine deal made."""
-        once, twice = self._deal_masks(tables)
-        self._start_kernel(np.array(tables, np.int64), once, twice, self._kind_shift, self._hands, self._pub,
-                           self._phase, self._phase_code[AUCTION], self._leader, self._trump, self._trump_public,
-                           self._declarer, self._live, self._n_played, self._n_pushed, self._in_auction, self._lazy,
-                           self._auction, MIN_BID, self._calls_pushed, self._rows, self._first_row, self._bits,
-                           self._to_move, self._first_hand)
+        """The next deals of ``tables`` (their seeds drawn and kept) by the compiled dealing, straight into the
+        arrays, no engine deal made."""
+        assert self._deck_places is not None
+        drawn = self._draw_seeds(tables)
+        self._jit.deal_tables(np.array(tables, np.int64), np.array(drawn, np.int64), *self._deck_places,
+                              self.rules.hand_size, self._kind_shift, self._hands,
+                              self._pub, self._phase, self._phase_code[AUCTION], self._leader, self._trump,
+                              self._trump_public, self._declarer, self._live, self._n_played, self._n_pushed,
+                              self._in_auction, self._lazy, self._auction, self._auction_start, self._calls_pushed,
+                              self._rows, self._first_row, self._bits, self._to_move, self._first_hand)
         self._bits_version = object()
         deals: list[Any] = self._deal_list
         for i in tables:

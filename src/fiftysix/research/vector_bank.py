@@ -41,7 +41,7 @@ class LegalBank(VectorTables):
         if acts.shape != (self.num_tables,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_tables} integers (one a table), not an array of shape "
                              f"{acts.shape} and type {acts.dtype}")
-        acts = acts.astype(np.int64)
+        acts = acts.astype(np.int64, copy=False)    # (not changed: the answer is a new array)
         if self._jit is not None:
             out = np.empty_like(acts)
             bad = self._jit.check_actions(acts, self.num_actions, self.first_card, self._bits, self._bank,
@@ -85,10 +85,11 @@ class LegalBank(VectorTables):
 
     def action_masks(self) -> BoolArray:
         """(N, actions): True for each legal action of each table's seat to move."""
-        mask = self._bank[self._rows]
         if self._jit is not None:
-            self._jit.add_cards(self._bits, self.first_card, self.k, mask)
-            return mask
+            out = np.empty((self.num_tables, self.num_actions), np.bool_)
+            self._jit.masks(self._bank, self._rows, self._bits, self.first_card, self.k, out)
+            return out
+        mask = self._bank[self._rows]
         mask[:, self.first_card:] |= self._card_bits()
         return mask
 

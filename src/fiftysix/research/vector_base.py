@@ -83,6 +83,8 @@ class VectorTables:
     _auction: IntArray
     _calls_pushed: IntArray
     _call_kernel: Any           # None where the engine makes the calls
+    _engine_may_hold: bool      # a table may have gone to the engine since the kernels last held every one
+    _deck_places: tuple[Any, Any] | None    # the deck as the compiled dealing reads it (.vector_deal)
     _first_hand: int
     # the legal moves: a bank row of moves other than cards, and the legal card kinds as bits
     _rows: IntArray
@@ -153,6 +155,8 @@ class VectorTables:
         def _sync(self, i: int) -> None: ...
 
         def _deal_masks(self, tables: list[int]) -> tuple[IntArray, IntArray]: ...
+
+        def _draw_seeds(self, tables: list[int]) -> list[int]: ...
 
         def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: IntArray,
                          scored: frozenset[int] = frozenset()) -> None: ...

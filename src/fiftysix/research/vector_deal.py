@@ -27,7 +27,7 @@ class Dealing(VectorTables):
     def _init_dealing(self) -> None:
         """The deck as the compiled dealing reads it: each place's card bit and whether it is the second copy
         (``Deal56``'s own deck of bits, the one its shuffle walks); None where the engine deals."""
-        self._deck_places: tuple[Any, Any] | None = None
+        self._deck_places = None
         if self._jit is not None and self.game.play is play56:
             deck = deck_bits(self.rules.ranks)
             low = (1 << 32) - 1
@@ -48,15 +48,20 @@ class Dealing(VectorTables):
         make, dealer = Deal56.from_masks, self.dealer
         return [make(rules, dealer, o, t) for o, t in zip(once.tolist(), twice.tolist(), strict=True)]
 
-    def _deal_masks(self, tables: list[int]) -> tuple[IntArray, IntArray]:
-        """The next seeds of ``tables`` drawn and kept, and their deals by the compiled dealing: each seat's card
-        masks (the cards held, and those held twice), as ``Deal56.from_masks`` reads them."""
-        assert self._deck_places is not None
+    def _draw_seeds(self, tables: list[int]) -> list[int]:
+        """The next deal seed of each of ``tables``, drawn from its generator and kept."""
         rngs, seeds = self._rngs, self.deal_seeds
         drawn = [rngs[i].getrandbits(63) for i in tables]
         for i, seed in zip(tables, drawn, strict=True):
             seeds[i] = seed
         self._seed_array[tables] = drawn
+        return drawn
+
+    def _deal_masks(self, tables: list[int]) -> tuple[IntArray, IntArray]:
+        """The next seeds of ``tables`` drawn and kept, and their deals by the compiled dealing: each seat's card
+        masks (the cards held, and those held twice), as ``Deal56.from_masks`` reads them."""
+        assert self._deck_places is not None
+        drawn = self._draw_seeds(tables)
         once = np.zeros((len(tables), self.n), np.int64)
         twice = np.zeros_like(once)
         rules: Any = self.rules

@@ -1,5 +1,5 @@
 """The vector env's compiled moves (numba, ``@njit(cache=True)``): one card, or one 56 call, at every table the
-kernels hold, and the arrays of a 56 deal just dealt.
+kernels hold.
 
 The play reads its rules from tables the caller builds with each game's own play functions and tables
 (:mod:`.vector_play`): per trump and card led, the cards that oblige a player and those it may then play (56:
@@ -237,40 +237,4 @@ def make_calls(acts, in_auction, auction, history, call_kind, call_value, call_s
         bits[i] = b
 
 
-@njit(cache=True, nogil=True)
-def start_deals(tables, once, twice, kind_shift, hands, pub, phase, auction_code, leader, trump, trump_public,
-                declarer, live, n_played, n_pushed, in_auction, lazy, auction, min_bid, calls_pushed, rows, first_row,
-                bits, to_move, first_hand):
-    """The arrays of ``tables`` just dealt (each seat's card masks ``once`` and ``twice``, the compiled dealing's):
-    the hands (each kind's bit at ``kind_shift``), an empty observation, the auction about to begin with first
-    hand to call (its legal calls the bank row ``first_row``), no engine deal made yet."""
-    n = hands.shape[1]
-    k = hands.shape[2]
-    for t in range(tables.shape[0]):
-        i = tables[t]
-        for s in range(n):
-            for j in range(k):
-                hands[i, s, j] = ((once[t, s] >> kind_shift[j]) & 1) + ((twice[t, s] >> kind_shift[j]) & 1)
-        for j in range(pub.shape[1]):
-            pub[i, j] = 0.0
-        phase[i] = auction_code
-        leader[i] = -1
-        trump[i] = -1
-        trump_public[i] = True
-        declarer[i] = -1
-        live[i] = False
-        n_played[i] = 0
-        n_pushed[i] = 0
-        in_auction[i] = True
-        lazy[i] = True
-        for c in range(auction.shape[1]):
-            auction[i, c] = 0
-        auction[i, VALUE] = min_bid - 1
-        auction[i, BIDDER] = -1
-        calls_pushed[i] = 0
-        rows[i] = first_row
-        bits[i] = 0
-        to_move[i] = first_hand
-
-
-__all__ = ["make_calls", "play_cards", "start_deals"]
+__all__ = ["make_calls", "play_cards"]

@@ -143,6 +143,7 @@ class CompiledPlay(VectorTables):
 
     def _enter_play(self, i: int) -> None:
         """Table ``i``'s deal is in its play (just begun, or loaded there): its cards are the kernel's from now."""
+        self._engine_may_hold = True
         deal: Any = self._deal_list[i]
         contract = deal.contract
         if deal.phase != PLAY or contract is None:
@@ -188,6 +189,7 @@ class CompiledPlay(VectorTables):
     def _leave_play(self, tables: list[int]) -> None:
         """Tables dealt afresh (or loaded before their play): the engine plays their moves again."""
         self._live[tables] = self._in_auction[tables] = False
+        self._engine_may_hold = True
         self._n_played[tables] = self._n_pushed[tables] = 0
 
     def _play_compiled(self, acts: IntArray, rewards: FloatArray, in_place: bool = False) -> tuple[
