@@ -104,10 +104,10 @@ class CompiledAuction(CompiledPlay):
                                                                                 IntArray]:
         """The calls of the tables in compiled auction: (those tables, their next seats, bank rows and card bits;
         the env's own arrays ``in_place``, else copies)."""
-        called = self._in_auction & (acts >= 0)
-        if in_place:
-            to_move, rows, bits = self._to_move, self._rows, self._bits
+        if in_place:        # (a step where every table has a move: the tables that called are not asked for)
+            called, to_move, rows, bits = self._in_auction, self._to_move, self._rows, self._bits
         else:
+            called = self._in_auction & (acts >= 0)
             to_move, rows, bits = self._to_move.copy(), self._rows.copy(), self._bits.copy()
         o = self.layout.offsets
         self._call_kernel(

@@ -195,8 +195,9 @@ class CompiledPlay(VectorTables):
     def _play_compiled(self, acts: IntArray, rewards: FloatArray, in_place: bool = False) -> tuple[
             BoolArray, IntArray, IntArray, BoolArray]:
         """The cards of the tables in compiled play: (those tables, their next seats, their legal card bits, the
-        deals that ended); the seats and bits are the env's own arrays ``in_place``, else copies."""
-        live = self._live & (acts >= 0)
+        deals that ended); the seats and bits are the env's own arrays ``in_place`` (a step where every table has a
+        move: :meth:`.vector_auction.CompiledAuction._step_held`), else copies."""
+        live = self._live if in_place else self._live & (acts >= 0)
         to_move = self._to_move if in_place else self._to_move.copy()
         bits = self._bits if in_place else self._bits.copy()
         over = np.zeros(self.num_tables, np.bool_)
