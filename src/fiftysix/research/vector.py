@@ -8,8 +8,9 @@
         actions = env.sample_legal(rng)      # or your policy, masked by info["action_mask"]
         obs, rewards, terminations, truncations, info = env.step(actions)
 
-No JSON view is built: each table is a :class:`~fiftysix.core.deal.Deal` of the engine, its legal moves
-become a row of a cached mask bank, and the observation is kept as numpy arrays updated by each move.  The
+No JSON view is built: each table is a :class:`~fiftysix.core.deal.Deal` of the engine (or, where numba kernels
+play the whole deal, arrays from which that deal is made only when read), its legal moves become a row of a cached
+mask bank, and the observation is kept as numpy arrays updated by each move.  The
 observation is the **compact observation** of :class:`Layout` (``docs/research.md`` has the table): only what
 the observing seat may know.  :func:`encode_view` builds the same vector from a seat's JSON view (slowly); the
 tests check that the two agree at every step, which shows that the fast path reads nothing a view would not
@@ -71,8 +72,9 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
     :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
         other seats only (:mod:`fiftysix.research.seated`).
     :param compiled: play the cards after the auction (56) or after the discard and the trump choice (55) with a
-        numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does); ``False``: every move
-        is the engine's ``Deal.push``, the reference.
+        numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does), and 56's calls too with
+        standard bidding and the contract's strain as trumps (:mod:`.vector_auction`); ``False``: every move is the
+        engine's ``Deal.push``, the reference.
     :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat, a bot seat
         or name that is not one, or bots in every seat.
     :raises RulesError: for an unknown preset or option.
