@@ -21,12 +21,11 @@ from ..core.moves import DOUBLE, PASS, REDOUBLE, Call
 from ..games.fifty_six import Contract, deal_score
 from ..games.fifty_six import calls as calls56
 from ..games.fifty_six import play as play56
-from .vector_base import BoolArray, FloatArray, IntArray
+from .vector_base import AUCTION_STATE, CALLS_MADE, BoolArray, FloatArray, IntArray
 from .vector_play import CompiledPlay
 
 MIN_BID, MAX_BID = calls56.MIN_BID, calls56.MAX_BID
 _KINDS = {"pass": 0, "double": 1, "redouble": 2}
-_STATE = 7      # the columns of the kernel's auction state (vector_jit: VALUE ... CALLS)
 
 
 def _kernel() -> Any:
@@ -50,7 +49,7 @@ class CompiledAuction(CompiledPlay):
         N, n = self.num_tables, self.n
         self._in_auction = np.zeros(N, np.bool_)      # the tables whose calls the kernel makes
         self._lazy = np.zeros(N, np.bool_)            # the tables with no engine deal made yet
-        self._auction = np.zeros((N, _STATE), np.int64)
+        self._auction = np.zeros((N, AUCTION_STATE), np.int64)
         self._history = np.zeros((N, max(self.enc.max_calls, 1)), np.int64)
         self._calls_pushed = np.zeros(N, np.int64)
         self._engine_may_hold = True
@@ -175,6 +174,6 @@ class CompiledAuction(CompiledPlay):
             self._lazy[i] = False
             self._calls_pushed[i] = 0
         deal, moves = self._deal_list[i], self._moves_of_calls
-        for at in range(int(self._calls_pushed[i]), int(self._auction[i, 6])):
+        for at in range(int(self._calls_pushed[i]), int(self._auction[i, CALLS_MADE])):
             deal.push(moves[int(self._history[i, at])])
-        self._calls_pushed[i] = self._auction[i, 6]
+        self._calls_pushed[i] = self._auction[i, CALLS_MADE]

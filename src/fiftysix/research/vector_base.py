@@ -22,6 +22,10 @@ from ..games.spec import GameSpec
 from .compact import Layout
 from .table import Encoding
 
+AUCTION_STATE, CALLS_MADE = 7, 6
+"""The compiled auction's state of a table: 7 columns (:mod:`.vector_jit`: ``VALUE`` ... ``CALLS``), the calls made
+so far in column 6."""
+
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

@@ -23,7 +23,7 @@ from ..games.fifty_five import rules as rules55
 from ..games.fifty_five import scoring as scoring55
 from ..games.fifty_six import deal_score
 from ..games.fifty_six import play as play56  # the game's play rule, by its public name
-from .vector_base import BoolArray, FloatArray, IntArray, VectorTables
+from .vector_base import CALLS_MADE, BoolArray, FloatArray, IntArray, VectorTables
 
 _TRUMPS = (*SUITS, None)
 """The kernel's trump index: 0-3 a suit, 4 none."""
@@ -128,7 +128,7 @@ class CompiledPlay(VectorTables):
     def _catch_up_all(self) -> None:
         """Make the engine deals of the compiled auction and push the calls and cards of the compiled auction and
         play on them (for anyone reading ``deals``)."""
-        behind = self._lazy | (self._auction[:, 6] > self._calls_pushed) | (self._n_played > self._n_pushed)
+        behind = self._lazy | (self._auction[:, CALLS_MADE] > self._calls_pushed) | (self._n_played > self._n_pushed)
         for i in np.flatnonzero(behind).tolist():
             self._catch_up(i)
 
