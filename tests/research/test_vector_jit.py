@@ -62,17 +62,18 @@ def test_the_compiled_play_of_55_equals_the_engines_step_by_step(preset: Any, se
 
 @settings(max_examples=25, deadline=None)
 @given(preset=st.sampled_from(PRESETS_AUCTION), seed=st.integers(0, 2**32), steps=st.integers(1, 120),
-       tables=st.integers(1, 9), special=st.floats(0.3, 0.95))
+       tables=st.integers(1, 9), special=st.floats(0.3, 0.95), dealer=st.integers(0, 3))
 def test_the_compiled_auction_equals_the_engines_with_many_passes_and_doubles(preset: Any, seed: int, steps: int,
-                                                                              tables: int, special: float) -> None:
+                                                                              tables: int, special: float,
+                                                                              dealer: int) -> None:
     """The compiled auction where it matters most: a policy that passes, doubles and redoubles most of the time
     (every seat passing, a double that closes or reopens, a redouble that ends the auction, a forced opening), the
-    same answers as the engine's step by step."""
-    run_both(preset, seed, steps, tables, special)
+    same answers as the engine's step by step, whoever deals (first hand calls and leads first)."""
+    run_both(preset, seed, steps, tables, special, dealer=dealer)
 
 
-def run_both(preset: Any, seed: int, steps: int, tables: int, special: float = 0.0) -> None:
-    fast, ref = both(preset, tables)
+def run_both(preset: Any, seed: int, steps: int, tables: int, special: float = 0.0, **kw: Any) -> None:
+    fast, ref = both(preset, tables, **kw)
     answer = fast.reset(seed=seed)
     same_answer(answer, ref.reset(seed=seed))
     rng = np.random.default_rng(seed)
