@@ -119,8 +119,7 @@ class VectorTables:
     _pending: FloatArray
     _bidder: IntArray
     _pending_kinds: list[list[int]]
-    _discard_masks: list[dict[int, Move]]
-    _discard_arrays: list[IntArray]
+    _discard_held: list[int]
     _o_kitty: int
     _o_high_seat: int
     _o_high_card: int

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..core.deal import DISCARD
-from ..core.moves import Move
+from ..core.moves import Discard
 from .vector_base import FloatArray, IntArray, VectorTables
 
 
@@ -18,7 +18,7 @@ class KittyTables(VectorTables):
 
     def _init_kitty(self) -> None:
         """The arrays of 55's kitty and discard: the discard made (shown as the rules say), the cards chosen so
-        far of one being made, and the engine's legal discards of the bidder (as bit masks of kinds)."""
+        far of one being made, and the kinds the bidder holds while it discards (as bits)."""
         N, k, o = self.num_tables, self.k, self.layout.offsets
         self._discard_code = self._phase_code[DISCARD]
         self._discards_open = getattr(self.rules, "discards", "open") == "open"
@@ -26,52 +26,50 @@ class KittyTables(VectorTables):
         self._pending: FloatArray = np.zeros((N, k), np.float32)
         self._bidder: IntArray = np.full(N, -1, np.int64)
         self._pending_kinds: list[list[int]] = [[] for _ in range(N)]
-        self._discard_masks: list[dict[int, Move]] = [{} for _ in range(N)]   # legal discards by kind bits
-        self._discard_arrays: list[IntArray] = [np.zeros(0, np.int64) for _ in range(N)]   # (their bits)
+        self._discard_held: list[int] = [0] * N     # the bidder's kinds while it discards, as bits
         self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
                                                                o["highest_trump_card"])
         self._sl_discard, self._sl_pending = self.layout.slice("discard"), self.layout.slice("pending_discard")
         self._sl_high = slice(o["highest_trump_seat"], o["highest_trump_card"] + k)
 
     def _begin_discard(self, i: int) -> int:
-        """Table ``i``'s bidder begins its discard: the engine's legal discards, each as a bit mask of its card
-        kinds; returns the card bits of the first card."""
-        legal: Any = self._deal_list[i].legal_moves()     # the Discard moves (the rule is the engine's)
+        """Table ``i``'s bidder begins its discard: the kinds it holds (its hand and the kitty); returns the card
+        bits of the first card."""
+        deal: Any = self._deal_list[i]
         bit = self._kind_bit.__getitem__
-        masks: dict[int, Move] = {sum(map(bit, m.cards)): m for m in legal}    # (distinct bits: the sum is the union)
-        self._discard_masks[i] = masks
-        self._discard_arrays[i] = np.fromiter(masks, np.int64, len(masks))
+        self._discard_held[i] = sum(map(bit, deal.hands[deal.bidder]))    # (one pack: distinct bits)
         self._pending_kinds[i] = []
         self._pending[i] = 0.0
         return self._next_discard_bits(i, 0)
 
     def _next_discard_bits(self, i: int, chosen: int) -> int:
-        """The kinds the next card of the discard may be, the discard being chosen in increasing kind order:
-        in each legal discard holding the ``chosen`` kinds as its lowest, its next lowest kind."""
-        m = self._discard_arrays[i]       # (numpy: a 55 discard has 252 to look through at each card)
-        rest = m ^ chosen
-        low = rest & -rest
-        low = low[(m & chosen == chosen) & (rest != 0) & (low > chosen)]
-        return int(np.bitwise_or.reduce(low)) if len(low) else 0
+        """The kinds the next card of the discard may be, the discard being chosen in increasing kind order.
+        The engine's rule (``Deal55.legal_moves``): any ``kitty`` of the bidder's cards, so the next card is a
+        kind held above the ``chosen`` ones that leaves enough held kinds above it to complete the discard."""
+        above = self._discard_held[i] & ~((1 << chosen.bit_length()) - 1)
+        for _ in range(self.kitty - chosen.bit_count() - 1):      # the highest ones could not be followed
+            above ^= 1 << (above.bit_length() - 1)
+        return above
 
     def _discard_step(self, i: int, action: int) -> tuple[int, int, int]:
-        """One card of table ``i``'s discard; the whole discard is pushed on the deal with its last card.
+        """One card of table ``i``'s discard; the whole discard is pushed on the deal with its last card (its
+        cards in the hand's order, as the engine's legal discards list them).
         Returns the seat to move, the bank row and the card bits after it."""
         kind = action - self.first_card
         pending = self._pending_kinds[i]
         pending.append(kind)
         self._pending[i, kind] = 1.0
-        deal = self._deal_list[i]      # (not in compiled play: nothing to catch up)
+        deal: Any = self._deal_list[i]      # (not in compiled play: nothing to catch up)
         chosen = sum(1 << k for k in pending)
-        move = self._discard_masks[i].get(chosen)
-        if move is None:
-            return deal.to_move, 0, self._next_discard_bits(i, chosen)    # type: ignore[return-value]
-        deal.push(move)
+        if len(pending) < self.kitty:
+            return deal.to_move, 0, self._next_discard_bits(i, chosen)
+        bit = self._kind_bit
+        deal.push(Discard(tuple(c for c in deal.hands[deal.bidder] if bit[c] & chosen)))   # (checked)
         self._pending_kinds[i] = []
         self._pending[i] = 0.0
         self._sync_public(i)
         row, bits = self._legal_code(deal.legal_moves())
-        return deal.to_move, row, bits      # type: ignore[return-value]
+        return deal.to_move, row, bits
 
     def _sync_kitty(self, i: int) -> None:
         """Table ``i``'s kitty, hands (the bidder's grows by the kitty, then loses the discard), discard made and
