@@ -219,8 +219,37 @@ def test_the_compiled_dealing_deals_from_each_seed_what_the_engine_deals(preset:
         assert (once[t].tolist(), twice[t].tolist()) == (deal._once, deal._twice), seed
 
 
+PRESETS_55_ALL = ["55", "55-2", "55-3", "55-4", "55-5", "55-6", "55-7", "55-8", "55-9", "55-teams-4", "55-teams-6",
+                  "55-110", "55-220"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(PRESETS_55_ALL),
+       seeds=st.lists(st.one_of(st.integers(0, 2**63 - 1), st.sampled_from(EDGE_SEEDS)), min_size=1, max_size=40))
+def test_the_compiled_dealing_deals_55_from_each_seed_what_the_engine_deals(preset: str, seeds: list[int]) -> None:
+    """55's dealing by the same kernel (one pack, the kitty dealt as one more hand) gives each seat's mask and the
+    kitty of ``Deal55.from_seed`` for any seed on every 55 preset, and the env's deals from those seeds are the
+    engine's card for card (hands, kitty, seat to move)."""
+    from fiftysix.games.fifty_five import Deal55, deck_bits
+    from fiftysix.research import vector_jit_arrays
+
+    env = VectorEnv(preset, len(seeds))
+    assert env._deck_places is not None
+    once = np.zeros((len(seeds), env.n + 1), np.int64)
+    vector_jit_arrays.deal_masks(np.array(seeds, np.int64), *env._deck_places, env.n + 1, env.rules.hand_size,
+                                 once, np.zeros_like(once))
+    assert set(deck_bits()) == {1 << b for b in range(52)}
+    env._draw_seeds = lambda tables: [seeds[i] for i in tables]    # type: ignore[method-assign]
+    mine = env._fresh_deals(list(range(len(seeds))))
+    for t, seed in enumerate(seeds):
+        deal = Deal55.from_seed(env.rules, seed, env.dealer)
+        assert once[t, :env.n].tolist() == deal._once, seed
+        assert Deal55.BITS.cards(int(once[t, env.n])) == deal.kitty, seed
+        assert (mine[t].dealt, mine[t].kitty, mine[t].to_move) == (deal.dealt, deal.kitty, deal.to_move), seed
+
+
 @settings(max_examples=20, deadline=None)
-@given(preset=st.sampled_from(PRESETS_56_ALL), seed=st.integers(0, 2**63), tables=st.integers(1, 9))
+@given(preset=st.sampled_from(PRESETS_56_ALL + PRESETS_55_ALL), seed=st.integers(0, 2**63), tables=st.integers(1, 9))
 def test_every_deal_of_the_env_is_the_engines_deal_of_its_documented_seed(preset: str, seed: int, tables: int) -> None:
     """The seeding the env documents holds with the compiled dealing: table ``i``'s seeds are the draws of
     ``random.Random(f"{seed}:{i}").getrandbits(63)`` in turn, and each deal (the first and those dealt when one
@@ -250,6 +279,7 @@ def test_every_deal_of_the_env_is_the_engines_deal_of_its_documented_seed(preset
                     continue
                 mine = fast._deal_list[i]
                 assert (mine.dealt, mine.to_move, mine.history) == (deal.dealt, deal.to_move, [])
+                assert getattr(mine, "kitty", None) == getattr(deal, "kitty", None)     # (55's)
         if min(dealt) >= 3:
             return
         mask = info["action_mask"]

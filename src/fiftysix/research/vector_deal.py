@@ -5,8 +5,9 @@ Deal ``j`` of table ``i`` is ``game.new_deal(rules, seed=info["deal_seed"][i], d
 seeding).  With the compiled arrays (:mod:`.vector_jit_arrays`) a 56 env deals every table whose deal ended at once:
 the kernel walks CPython's generator from each seed as ``Deal56.from_seed`` does and gives each seat's card masks,
 and ``Deal56.from_masks`` makes the deals (or, with the compiled auction, :mod:`.vector_auction`, the masks go
-straight into the arrays and the deal is made only when read); the same seeds give the same deals (the tests compare
-the two).
+straight into the arrays and the deal is made only when read); a 55 env the same, its one pack walked by the same
+kernel, the kitty dealt as one more hand, and ``Deal55.from_masks`` makes the deals; the same seeds give the same
+deals (the tests compare the two).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..core.deal import Deal
+from ..games.fifty_five import Deal55
+from ..games.fifty_five import deck_bits as deck_bits55
+from ..games.fifty_five import play as play55
 from ..games.fifty_six import Deal56, deck_bits
 from ..games.fifty_six import play as play56
 from .vector_base import FloatArray, IntArray, VectorTables
@@ -26,13 +30,18 @@ class Dealing(VectorTables):
 
     def _init_dealing(self) -> None:
         """The deck as the compiled dealing reads it: each place's card bit and whether it is the second copy
-        (``Deal56``'s own deck of bits, the one its shuffle walks); None where the engine deals."""
+        (``Deal56``'s or ``Deal55``'s own deck of bits, the one its shuffle walks); None where the engine deals.
+        55's kitty is dealt as one more hand (the kernel deals hands of one size: the kitty's is checked)."""
         self._deck_places = None
+        rules: Any = self.rules
         if self._jit is not None and self.game.play is play56:
             deck = deck_bits(self.rules.ranks)
             low = (1 << 32) - 1
             self._deck_places = (np.array([b & low or b >> 32 for b in deck], np.int64),
                                  np.array([b > low for b in deck], np.bool_))
+        elif self._jit is not None and self.game.play is play55 and self.kitty == rules.hand_size:
+            deck = deck_bits55()    # (one pack: no second copies)
+            self._deck_places = (np.array(deck, np.int64), np.zeros(len(deck), np.bool_))
 
     def _fresh_deal(self, i: int) -> Deal:
         seed = self._rngs[i].getrandbits(63)
@@ -45,7 +54,11 @@ class Dealing(VectorTables):
             return [self._fresh_deal(i) for i in tables]
         once, twice = self._deal_masks(tables)
         rules: Any = self.rules
-        make, dealer = Deal56.from_masks, self.dealer
+        dealer, n = self.dealer, self.n
+        if self.kitty:      # 55: the last "hand" is the kitty
+            make55 = Deal55.from_masks
+            return [make55(rules, dealer, o[:n], o[n]) for o in once.tolist()]
+        make = Deal56.from_masks
         return [make(rules, dealer, o, t) for o, t in zip(once.tolist(), twice.tolist(), strict=True)]
 
     def _draw_seeds(self, tables: list[int]) -> list[int]:
@@ -59,13 +72,15 @@ class Dealing(VectorTables):
 
     def _deal_masks(self, tables: list[int]) -> tuple[IntArray, IntArray]:
         """The next seeds of ``tables`` drawn and kept, and their deals by the compiled dealing: each seat's card
-        masks (the cards held, and those held twice), as ``Deal56.from_masks`` reads them."""
+        masks (the cards held, and those held twice), as ``Deal56.from_masks`` reads them; 55's kitty as one
+        more seat's."""
         assert self._deck_places is not None
         drawn = self._draw_seeds(tables)
-        once = np.zeros((len(tables), self.n), np.int64)
+        hands = self.n + (1 if self.kitty else 0)
+        once = np.zeros((len(tables), hands), np.int64)
         twice = np.zeros_like(once)
         rules: Any = self.rules
-        self._jit.deal_masks(np.array(drawn, np.int64), *self._deck_places, self.n, rules.hand_size, once, twice)
+        self._jit.deal_masks(np.array(drawn, np.int64), *self._deck_places, hands, rules.hand_size, once, twice)
         return once, twice
 
     def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: IntArray,

@@ -14,7 +14,7 @@ from ..forward import SpecBase, Vocabulary
 from ..spec import GameSpec, JSONObject, LegalMove, MatchLike, Observation, PlayRule, PlayState
 from . import play, vocabulary
 from .auction import Auction55, Contract, parse_call
-from .deal import TRUMP_CHOICES, Deal55, parse_cards, parse_discard, parse_trump, sort_cards
+from .deal import TRUMP_CHOICES, Deal55, deck_bits, parse_cards, parse_discard, parse_trump, sort_cards
 from .match import Match55
 from .observation import Observation55, observation, observe, rules_of
 from .play import IS_TRUMP, KEY
@@ -213,4 +213,4 @@ GAME = FiftyFive()
 _SPEC: GameSpec = GAME  # mypy checks that 55 fits the protocol every generic module relies on
 
 __all__ = ["GAME", "PRESETS", "TRUMP_CHOICES", "Auction55", "Contract", "Deal55", "IllegalMoveError", "Match55",
-           "Observation55", "Rules55", "Sampler55", "parse_call", "play", "rules_of", "sort_cards"]
+           "Observation55", "Rules55", "Sampler55", "deck_bits", "parse_call", "play", "rules_of", "sort_cards"]

@@ -49,6 +49,11 @@ _DECK_BITS = tuple(BITS.bit[c] for c in CARDS)
 """The pack in canonical order, as bits."""
 
 
+def deck_bits() -> tuple[int, ...]:
+    """The pack's cards as hand bits (``BITS``) in dealing order: what the shuffle deals."""
+    return _DECK_BITS
+
+
 def _cards(mask: int) -> tuple[Card, ...]:
     try:
         return _S[mask & 8191] + _H[mask >> 13 & 8191] + _D[mask >> 26 & 8191] + _C[mask >> 39]  # type: ignore[operator]
@@ -165,9 +170,16 @@ class Deal55(Deal):
             shuffle(bits, rng)
         k, n = rules.hand_size, rules.players
         once = [sum(bits[i:i + k]) for i in range(0, n * k, k)]     # distinct bits: the sum is the union
+        return cls.from_masks(rules, dealer, once, sum(bits[n * k:n * k + KITTY_SIZE]))
+
+    @classmethod
+    def from_masks(cls, rules: Rules55, dealer: int, once: list[int], kitty: int) -> Deal55:
+        """A new deal from each seat's card mask and the kitty's (``BITS``), known to be a valid deal of ``rules``
+        (the list is kept): what :meth:`from_seed` deals, for a caller that shuffled the same way itself (the
+        vector env's compiled dealing)."""
         deal = cls.__new__(cls)
-        deal._deal_masks(rules, dealer, once, [0] * n)
-        deal._start(rules, BITS.cards(sum(bits[n * k:n * k + KITTY_SIZE])))
+        deal._deal_masks(rules, dealer, once, [0] * rules.players)
+        deal._start(rules, BITS.cards(kitty))
         return deal
 
     def sort_hand(self, cards: Sequence[Card]) -> list[Card]:
