@@ -130,8 +130,6 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self._init_bank()
         self._phase_code = {p: i for i, p in enumerate(layout.phases)}
         self.kitty = enc.kitty
-        if enc.kitty:
-            self._init_kitty()
         o = layout.offsets
         self._o_seat, self._o_to_move, self._o_phase = o["seat"], o["to_move"], o["phase"]
         self._o_played, self._o_trick, self._o_leader = o["played"], o["trick"], o["trick_leader"]
@@ -143,6 +141,8 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self._kind_bits = np.zeros(52, np.int64)   # card -> its kind's bit
         for j, c in enumerate(enc.kinds):
             self._kind_bits[int(c)] = 1 << j
+        if enc.kitty:
+            self._init_kitty()      # (after the kinds' places)
         self._ar = np.arange(N)
         self._row_base = self._ar * layout.size
         self._ready = False

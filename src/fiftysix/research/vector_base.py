@@ -120,6 +120,7 @@ class VectorTables:
     _bidder: IntArray
     _pending_kinds: list[list[int]]
     _discard_held: list[int]
+    _place_kind: list[int]
     _o_kitty: int
     _o_high_seat: int
     _o_high_card: int

@@ -27,6 +27,9 @@ class KittyTables(VectorTables):
         self._bidder: IntArray = np.full(N, -1, np.int64)
         self._pending_kinds: list[list[int]] = [[] for _ in range(N)]
         self._discard_held: list[int] = [0] * N     # the bidder's kinds while it discards, as bits
+        self._place_kind = [0] * 64       # a place of the deal's card bits -> the bit of its card's kind
+        for j, place in enumerate(self._kind_shift.tolist()):
+            self._place_kind[place] = 1 << j
         self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
                                                                o["highest_trump_card"])
         self._sl_discard, self._sl_pending = self.layout.slice("discard"), self.layout.slice("pending_discard")
@@ -36,8 +39,13 @@ class KittyTables(VectorTables):
         """Table ``i``'s bidder begins its discard: the kinds it holds (its hand and the kitty); returns the card
         bits of the first card."""
         deal: Any = self._deal_list[i]
-        bit = self._kind_bit.__getitem__
-        self._discard_held[i] = sum(map(bit, deal.hands[deal.bidder]))    # (one pack: distinct bits)
+        held = deal._once[deal.bidder]      # (core.deal: the cards held, as the game's bits; one pack)
+        kinds, place_kind = 0, self._place_kind
+        while held:
+            low = held & -held
+            kinds |= place_kind[low.bit_length() - 1]
+            held ^= low
+        self._discard_held[i] = kinds
         self._pending_kinds[i] = []
         self._pending[i] = 0.0
         return self._next_discard_bits(i, 0)
@@ -82,11 +90,8 @@ class KittyTables(VectorTables):
         discard.fill(0.0)
         for c in deal.discard or ():
             discard[kind[c]] = 1.0
-        hands = self._hands[i]
-        hands.fill(0.0)
-        for s, hand in enumerate(deal.hands):
-            for c in hand:
-                hands[s, kind[c]] += 1.0
+        # the hands from the deal's own masks (core.deal: _once the cards held; 55 has one pack, _twice empty)
+        self._hands[i] = (np.array(deal._once, np.int64)[:, None] >> self._kind_shift) & 1
         self._sync_highest(i)
 
     def _sync_highest(self, i: int) -> None:
