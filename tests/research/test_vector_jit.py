@@ -307,3 +307,21 @@ def test_the_bench_policy_draws_uniformly_from_each_row_of_the_mask(monkeypatch:
             bench.draw(mask, u, out)
             expected = [int(np.flatnonzero(row)[int(x * row.sum())]) for row, x in zip(mask, u, strict=True)]
             assert out.tolist() == expected
+
+
+def test_reading_one_table_makes_only_its_deal() -> None:
+    """With the compiled auction a table holds no engine deal until read: ``record(i)`` and ``legal_actions`` make
+    and catch up table ``i``'s deal alone (the same record as the engine's env), the others stay arrays."""
+    fast, ref = both("56-6", 5)
+    answer = fast.reset(seed=11)
+    ref.reset(seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(12):     # into the play at some tables
+        mask = answer[-1]["action_mask"]
+        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        answer = fast.step(actions)
+        ref.step(actions)
+    assert fast._lazy.all()
+    assert fast.record(2) == deal_record(ref.deals[2])
+    assert fast._lazy.tolist() == [True, True, False, True, True]
+    assert [d.history for d in fast.deals] == [d.history for d in ref.deals]

@@ -72,7 +72,7 @@ class TableArrays(VectorTables):
 
     def _sync(self, i: int) -> None:
         """Rebuild table ``i``'s arrays from its deal (a new deal, or one loaded at any position)."""
-        deal = self.deals[i]
+        deal = self._deal_at(i)
         k, n, kind = self.k, self.n, self._kind
         pub = self._pub[i]
         pub.fill(0.0)
@@ -206,7 +206,7 @@ class TableArrays(VectorTables):
             raise ValueError(f"table {i}: a discard is being made card by card ({' '.join(chosen)} chosen so "
                              f"far): a record holds whole moves only; record the table once the discard is made")
 
-        return deal_record(self.deals[i])
+        return deal_record(self._deal_at(i))
 
     def load_record(self, i: int, record: dict[str, Any]) -> None:
         """Put the deal of a deal record (at the position it leaves the deal) at table ``i``.

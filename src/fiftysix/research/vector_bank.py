@@ -60,7 +60,7 @@ class LegalBank(VectorTables):
         return np.where(self._to_move < 0, -1, acts)
 
     def _refusal(self, i: int, action: int) -> str:
-        deal = self.deals[i]
+        deal = self._deal_at(i)
         discarding = deal.phase == DISCARD
         legal = [f"{a} ({self.enc.action_text(a, discarding)})" for a in self.legal_actions(i)]
         what = (f"{action} ({self.enc.action_text(action, discarding)})" if 0 <= action < self.num_actions
@@ -156,7 +156,7 @@ class LegalBank(VectorTables):
         return row
 
     def _set_legal(self, i: int) -> None:
-        deal = self.deals[i]
+        deal = self._deal_at(i)
         if deal.is_over:
             self._rows[i], self._bits[i] = 0, 0
             self._bits_version = object()

@@ -135,6 +135,13 @@ class VectorTables:
             self._catch_up_all()
         return self._deal_list
 
+    def _deal_at(self, i: int) -> Deal:
+        """Table ``i``'s engine deal, caught up (made from its seed, the compiled calls and cards pushed): ``deals[i]``
+        without catching up every other table."""
+        if self.compiled:
+            self._catch_up(i)
+        return self._deal_list[i]
+
     if TYPE_CHECKING:       # each part's methods that the others call
         def _catch_up_all(self) -> None: ...
 
