@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..core.deal import AUCTION, PLAY
-from ..core.moves import DOUBLE, PASS, REDOUBLE, Call
-from ..games.fifty_six import Contract, deal_score
+from ..core.moves import Call
+from ..games.fifty_six import Auction56, Contract, deal_score
+from ..games.fifty_six import auction as auction56
 from ..games.fifty_six import calls as calls56
 from ..games.fifty_six import play as play56
 from .vector_base import AUCTION_STATE, CALLS_MADE, BoolArray, FloatArray, IntArray
@@ -71,19 +72,23 @@ class CompiledAuction(CompiledPlay):
         self._call_kernel = kernel
 
     def _legal_rows(self, rules: Any) -> None:
-        """The bank row of the legal calls of each auction state: the standing value, the specials (bits: pass,
-        double, redouble), no bid yet, a suit named; as the engine's ``Auction56`` lists them (the specials, then
-        ``legal_bids``).  The states an auction reaches: before any bid the value is ``MIN_BID - 1``, no suit named."""
-        specials = [tuple(c for j, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> j & 1) for bits in range(8)]
+        """The bank row of the legal calls of each auction state, as the game's ``auction.legal_calls`` lists them:
+        [the standing value, the specials (bits: pass, double, redouble), no bid yet, a suit named] (the states an
+        auction reaches: before any bid the value is ``MIN_BID - 1``, no suit named); the specials alone (after a
+        double that closes); the first call's, from a new ``Auction56``."""
         rows = np.zeros((MAX_BID - MIN_BID + 2, 8, 2, 2), np.int64)
         states = [(MIN_BID - 1, 1, 0)] + [(v, 0, named) for v in range(MIN_BID, MAX_BID + 1) for named in (0, 1)]
+        suit_size = rules.deck_size // 4
         for v, first, named in states:
-            bids = calls56.legal_bids("standard", v, bool(first), named, rules.deck_size // 4)[0]
             for sp in range(8):
-                rows[v - MIN_BID + 1, sp, first, named] = self._legal_code(specials[sp] + bids)[0]
+                calls = auction56.legal_calls(sp, "standard", v, bool(first), named, suit_size)
+                rows[v - MIN_BID + 1, sp, first, named] = self._legal_code(calls[0])[0]
         self._state_rows = rows
-        self._closed_rows = np.array([self._legal_code(s)[0] for s in specials], np.int64)
-        self._first_row = int(rows[0, 0 if rules.all_pass == "forced" else 1, 1, 0])
+        self._closed_rows = np.array([self._legal_code(auction56.legal_calls(sp, "standard", MAX_BID, False, 0,
+                                                                             suit_size)[1])[0] for sp in range(8)],
+                                     np.int64)
+        self._specials_over_bid = np.array(auction56.SPECIALS_OVER_BID, np.int64)
+        self._first_row = self._legal_code(Auction56(rules, self._first_hand).legal())[0]
 
     def _contract_scores(self, rules: Any) -> IntArray:
         """Every contract's scores per seat, by the game's ``deal_score``: [team, value, doubled, made 0 / failed 1,
@@ -114,6 +119,7 @@ class CompiledAuction(CompiledPlay):
             self._call_step, self._call_strain, self._call_suit, self._call_rows, self._pub, o["last_call"],
             self.layout.call_width, o["calls"], self._sl_bid.start, self._first_hand, self._team_arr,
             self.rules.double == "closes", MIN_BID, self._state_rows, self._closed_rows,   # type: ignore[attr-defined]
+            self._specials_over_bid,
             to_move, rows, bits, self._phase, self._phase_code[PLAY], self._live, self._hands, self._in_trick,
             self._leader, self._team_points, self._tricks_won, self._trump_at, self._trump, self._declarer,
             self._team, self._value, self._scores, self._score_table, self._n_played)

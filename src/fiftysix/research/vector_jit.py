@@ -149,15 +149,15 @@ def _apply_call(state, a, s, n, first_hand, min_bid, call_kind, call_value, call
 
 
 @njit(cache=True, nogil=True)
-def _legal_row(state, seat, team_of, closes, min_bid, state_rows, closed_rows):
+def _legal_row(state, seat, team_of, closes, min_bid, state_rows, closed_rows, specials_over_bid):
     """The bank row of the calls ``seat`` may make in the auction ``state`` (not over; a call was made): pass, and
-    double or redouble as the standing bid allows (``Auction56``'s specials), then the bids."""
+    double or redouble as the standing bid allows (``specials_over_bid``: the game's ``SPECIALS_OVER_BID``), then the
+    bids."""
     bidder = state[BIDDER]
     if bidder < 0:
         return state_rows[state[VALUE] - min_bid + 1, 1, 1, 0]
     doubled = state[DOUBLED]
-    same = team_of[bidder] == team_of[seat]
-    specials = 3 if doubled == 0 and not same else 5 if doubled == 1 and same else 1
+    specials = specials_over_bid[doubled, 1 if team_of[bidder] == team_of[seat] else 0]
     if doubled and closes:
         return closed_rows[specials]
     return state_rows[state[VALUE] - min_bid + 1, specials, 0, state[SUIT_NAMED]]
@@ -166,19 +166,19 @@ def _legal_row(state, seat, team_of, closes, min_bid, state_rows, closed_rows):
 @njit(cache=True, nogil=True)
 def make_calls(acts, in_auction, auction, history, call_kind, call_value, call_step, call_strain, call_suit, call_rows,
                pub, o_last, width, o_calls, o_bid, first_hand, team_of, closes, min_bid, state_rows, closed_rows,
-               to_move, rows, bits, phase, play_code, live, hands, in_trick, leader, team_points, tricks, trump_at,
-               trump, declarer, team, value, scores, score_table, n_played):
+               specials_over_bid, to_move, rows, bits, phase, play_code, live, hands, in_trick, leader, team_points,
+               tricks, trump_at, trump, declarer, team, value, scores, score_table, n_played):
     """Apply ``acts[i]`` (a call, already checked legal) at every table ``i`` with ``in_auction[i]``.
 
     Writes the observation's auction pieces (the seat's last call from ``call_rows``, the number of calls, the
     standing bid from ``o_bid``: value, bidder, strain, multiplier), the auction state and ``history`` (the calls in
     order, for the engine deal to catch up later), and per table the next seat ``to_move`` and its legal moves
     (``rows``: the bank row of ``state_rows[value - min_bid + 1, specials, no bid yet, a suit named]``, or of
-    ``closed_rows[specials]`` after a double that closes; ``bits`` 0).  An auction that ends (every seat passed:
-    first hand's ``min_bid`` no-trumps; the others passed a bid; a redouble) starts the play: ``live``, the trump
-    (``trump_at`` and ``trump``: the strain, 4 no-trumps), the declarer, the contract's team, value and ``scores``
-    (``score_table[team, value - min_bid, doubled]``: made, failed, per seat), first hand to lead with all its
-    cards legal.
+    ``closed_rows[specials]`` after a double that closes, the specials from ``specials_over_bid``; ``bits`` 0). An
+    auction that ends (every seat passed: first hand's ``min_bid`` no-trumps; the others passed a bid; a redouble)
+    starts the play: ``live``, the trump (``trump_at`` and ``trump``: the strain, 4 no-trumps), the declarer, the
+    contract's team, value and ``scores`` (``score_table[team, value - min_bid, doubled]``: made, failed, per seat),
+    first hand to lead with all its cards legal.
     """
     n = hands.shape[1]
     k = hands.shape[2]
@@ -206,7 +206,7 @@ def make_calls(acts, in_auction, auction, history, call_kind, call_value, call_s
             nxt = (s + 1) % n
             to_move[i] = nxt
             bits[i] = 0
-            rows[i] = _legal_row(auction[i], nxt, team_of, closes, min_bid, state_rows, closed_rows)
+            rows[i] = _legal_row(auction[i], nxt, team_of, closes, min_bid, state_rows, closed_rows, specials_over_bid)
             continue
         # the contract: the play begins, first hand to lead
         strain = auction[i, STRAIN]

@@ -14,6 +14,11 @@ from .rules import Rules56
 
 _SPECIALS = tuple(tuple(c for i, c in enumerate((PASS, DOUBLE, REDOUBLE)) if bits >> i & 1) for bits in range(8))
 
+SPECIALS_OVER_BID = ((3, 1), (1, 5), (1, 1))
+"""What a seat may call besides bids over a standing bid, as bits (1 pass, 2 double, 4 redouble), by [how doubled the
+bid is: 0, 1, 2][the seat is of the bidder's team]: an opponent may double an undoubled bid, the doubled team may
+redouble, anyone may pass.  (The compiled auction of the vector env reads it too.)"""
+
 
 _CONTRACTS: dict[int, Contract] = {}
 """Every contract made so far, by one int of its fields (``Auction56.contract``): contracts are immutable, and
@@ -22,13 +27,13 @@ building a frozen dataclass costs more than looking one up.  Bounded: seats x te
 _LegalCalls = tuple[tuple[Call, ...], tuple[Call, ...], frozenset[str]]
 
 _KNOWN: dict[int, _LegalCalls] = {}
-""":func:`_legal_calls` of each auction state met so far, keyed by one int (``Auction56._compute_legal``: an int
+""":func:`legal_calls` of each auction state met so far, keyed by one int (``Auction56._compute_legal``: an int
 is cheaper than ``lru_cache``'s tuple of six arguments).  Bounded: 30 values x 8 sets of specials x 2 x at most
 30 suit bids x 2 bidding systems x a few deck sizes."""
 
 
-def _legal_calls(specials: int, bidding: str, current: int, first_bid: bool, suit_bids: int,
-                 suit_size: int) -> _LegalCalls:
+def legal_calls(specials: int, bidding: str, current: int, first_bid: bool, suit_bids: int,
+                suit_size: int) -> _LegalCalls:
     """The legal calls (``P X XX`` as ``specials`` says, then :func:`legal_bids`), the specials and the
     bids' texts."""
     bids, texts = legal_bids(bidding, current, first_bid, suit_bids, suit_size)
@@ -115,7 +120,7 @@ class Auction56:
             team_of = self._team_of
             same = team_of[bidder] == team_of[seat]
             doubled = self.doubled
-            specials = 3 if doubled == 0 and not same else 5 if doubled == 1 and same else 1
+            specials = SPECIALS_OVER_BID[doubled][same]
             if doubled and self._closes:
                 self._specials = _SPECIALS[specials]
                 self._bid_texts = frozenset()
@@ -125,8 +130,8 @@ class Auction56:
             key = self.value * 65536 + specials * 8192 + suit_bids * 64 + self._system
         found = _KNOWN.get(key)
         if found is None:
-            found = _KNOWN[key] = _legal_calls(specials, self.rules.bidding, self.value, bidder is None,
-                                               suit_bids, self._suit_size)
+            found = _KNOWN[key] = legal_calls(specials, self.rules.bidding, self.value, bidder is None,
+                                              suit_bids, self._suit_size)
         legal, self._specials, self._bid_texts = found
         return legal
 
