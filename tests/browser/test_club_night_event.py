@@ -101,7 +101,8 @@ def test_a_club_night_of_three_tables_over_four_boards(server: LiveServer, brows
     asha.wait_for_selector("#nt-pause")
     owner = asha.request.get(f"{server.url}/api/nights/{night}").json()["owner"]
     codes = [t["code"] for t in on_server(server, lambda srv: nights_of(srv).tables_of(night))]
-    links = {t["table"]: t["url"] for t in ben.request.get(f"{server.url}/api/nights/{night}").json()["tables_made"]}
+    links = {t["table"]: t["url"] for t in ben.request.get(f"{server.url}/api/nights/{night}").json()["tables_made"]
+             if t["url"]}
     assert list(links) == [1]            # Ben is shown his own table only
 
     # Chitra plays board 1 at table 2, asks for board 2, and her table is paused there
@@ -135,12 +136,15 @@ def test_a_club_night_of_three_tables_over_four_boards(server: LiveServer, brows
         assert page.request.get(f"{server.url}/api/nights/{night}/boards/1").ok
     for page, own in ((ben, 0), (chitra, 1)):
         for other in (t for t in range(TABLES) if t != own):
-            for path in (f"/api/tables/{codes[other]}/deals/2.json", f"/api/tables/{codes[other]}/deals",
-                         f"/api/tables/{codes[other]}/deals/2/review", f"/api/tables/{codes[other]}"):
+            for path in (f"/api/tables/{codes[other]}/deals/2.json", f"/api/tables/{codes[other]}/deals/2/review",
+                         f"/api/tables/{codes[other]}"):
                 assert page.request.get(server.url + path).status == 403, (path, own)
+            listed = page.request.get(f"{server.url}/api/tables/{codes[other]}/deals")   # board 1 at most
+            assert listed.status == 403 or [d["number"] for d in listed.json()["deals"]] == [1], (own, other)
     club_tables = chitra.request.get(f"{server.url}/api/clubs/{club['id']}").json()["tables"]
-    with_key = next(t["url"] for t in club_tables if t["code"] == codes[0])    # the club page's link, secret too
-    chitra.goto(server.url + with_key)             # the socket of another table of the event: refused
+    assert codes[0] not in {t["code"] for t in club_tables}     # the club page gives no link (nor secret) to it
+    secret = on_server(server, lambda srv: _secret(srv, codes[0]))
+    chitra.goto(f"{server.url}/t/{codes[0]}#k={secret}")     # the socket of another table of the event: refused
     chitra.wait_for_selector("text=another table of this event")
     assert chitra.locator("#hand .card").count() == 0
     asha.goto(f"{server.url}/club#n={night}")
@@ -184,3 +188,8 @@ def test_a_club_night_of_three_tables_over_four_boards(server: LiveServer, brows
     assert ben.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     ben.screenshot(path=str(SCREENSHOTS / "club-night-final-360.png"), full_page=True)
     assert not errors, errors
+
+
+async def _secret(srv: Any, code: str) -> str:
+    """A table's link secret, as a person who was given the link would hold it."""
+    return str(srv.hub.tables[code].state.secret)

@@ -127,8 +127,8 @@ async def patient(client: httpx.AsyncClient, path: str, **kw: Any) -> httpx.Resp
 async def probe(there: Proc, night: str, tables: list[tuple[str, str]], people: dict[str, str],
                 boards: int) -> set[int]:
     """What Asha (at table 1), Babu (at table 2) and Chinnu (a member at no table) may ask of ``there`` while
-    the event runs: the other table's reads are refused to a seated person (until the event closes); the boards
-    anyone was shown (standings, board pages)."""
+    the event runs: the other table's reads are refused to a seated person, and either table as it plays to
+    Chinnu (until the event closes); the boards anyone was shown (standings, board pages)."""
     shown: set[int] = set()
     other = {"Asha": tables[1], "Babu": tables[0]}
     async with httpx.AsyncClient(base_url=there.url, timeout=10) as c:
@@ -141,14 +141,35 @@ async def probe(there: Proc, night: str, tables: list[tuple[str, str]], people: 
                 page = await patient(c, f"/api/nights/{night}/boards/{b}")
                 assert page.status_code in (200, 403), page.text
                 shown |= {b} if page.status_code == 200 else set()
+            # a member in no team, at either table: the table as it plays is refused (until the event closes)
+            for code, key in tables if name not in other else ():
+                read = await patient(c, f"/api/tables/{code}", params={"k": key})
+                if read.status_code != 403:
+                    status = (await patient(c, f"/api/nights/{night}")).json()["status"]
+                    assert status == "closed", (name, code, read.status_code, read.text[:200])
             if name in other:
                 code, key = other[name]
                 for path in table_reads(code, boards):
                     read = await patient(c, path, params={"k": key})
-                    if read.status_code != 403:     # allowed once the event closed (its last board just now)
-                        status = (await patient(c, f"/api/nights/{night}")).json()["status"]
-                        assert status == "closed", (name, path, read.status_code, read.text[:200])
+                    if read.status_code != 403:     # allowed once the event closed, or the boards it reaches are
+                        after = (await patient(c, f"/api/nights/{night}")).json()     # finished at both tables
+                        reached = reached_boards(path, read)
+                        assert after["status"] == "closed" or (
+                            reached is not None and reached <= set(after["boards_shown"])), (
+                            name, path, read.status_code, read.text[:200])
     return shown
+
+
+def reached_boards(path: str, read: httpx.Response) -> set[int] | None:
+    """The boards a table read that was answered holds (an event table's deal k is board k); ``None``: the table
+    as it plays (its facts, a match record), which only the closed event opens."""
+    tail = path.split("/api/tables/", 1)[1].split("/", 1)
+    if len(tail) == 1 or tail[1].startswith("matches/"):
+        return None
+    if tail[1] == "deals":
+        return {int(d["number"]) for d in read.json()["deals"]}
+    number = int(tail[1].removeprefix("deals/").split(".")[0].split("/")[0])
+    return set(range(1, number + 1))
 
 
 def refused_socket(proc: Proc, code: str, key: str, token: str) -> None:

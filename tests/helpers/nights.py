@@ -13,10 +13,11 @@ from fiftysix.server.storage.db import deals
 
 
 async def finish_board(server: Any, night: str, table: int, board: int, results: list[int],
-                       contract: dict[str, Any] | None = None, made: bool = True) -> bool:
-    """Store table ``table``'s deal ``board`` with ``results`` as its score, ``contract`` and ``made`` (a table
-    number the event has not made yet gets a code of its own); ``False`` (nothing changed) if that deal is
-    stored already."""
+                       contract: dict[str, Any] | None = None, made: bool = True,
+                       record: dict[str, Any] | None = None) -> bool:
+    """Store table ``table``'s deal ``board`` with ``results`` as its score, ``contract`` and ``made`` (and
+    ``record`` as its record file; a table number the event has not made yet gets a code of its own); ``False``
+    (nothing changed) if that deal is stored already."""
     store = nights_of(server)
     codes = {t["table"]: t["code"] for t in await store.tables_of(night)}
     code = codes.get(table)
@@ -25,7 +26,7 @@ async def finish_board(server: Any, night: str, table: int, board: int, results:
         await store.add_table(night, table, code)
     try:
         async with server.db.engine.begin() as conn:
-            await conn.execute(deals.insert().values(table_code=code, number=board, record={},
+            await conn.execute(deals.insert().values(table_code=code, number=board, record=record or {},
                                                      result={"score": results, "contract": contract, "made": made}))
     except IntegrityError:
         return False

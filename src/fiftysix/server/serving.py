@@ -54,6 +54,11 @@ class Settings:
 
 T = TypeVar("T")
 
+Gate = Callable[[str, str | None, int | None], Awaitable[str | None]]
+"""The server's read gate: (table code, reader, through) -> why not, or ``None`` (see :meth:`Server.gate`)."""
+Reach = Callable[[LiveTable], int | None]
+"""How far into a table a read goes: its finished deals 1..k, or ``None``: the table as it is now."""
+
 
 class Server:
     """What the routes share: the database, the tables and the token signer."""
@@ -66,8 +71,8 @@ class Server:
         self.handle: Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]] = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
-        # who may watch a table beyond its admission: ``None`` yes, else why not (clubs/guard.py sets it)
-        self.watch_gate: Callable[[LiveTable, str | None], Awaitable[str | None]] | None = None
+        # who may read a table beyond its admission: ``None`` yes, else why not (clubs/guard.py, nights/guard.py)
+        self.watch_gate: Gate | None = None
         # which of these table codes' finished matches are withheld from history and club pages for now (a
         # running club night's tables: server/nights); None: none are
         self.withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None
@@ -126,26 +131,32 @@ class Server:
                 with contextlib.suppress(Exception):
                     await ws.close(code=4401, reason="signed out")
 
-    async def admit(self, request: Request, table: LiveTable) -> Response | None:
-        """``None`` when the request may see this table; else the answer (403, counted when the key is wrong)."""
+    async def gate(self, code: str, player: str | None, through: int | None = None) -> str | None:
+        """Why ``player`` may not read table ``code``'s deals 1..``through`` (``None``: the table as it is now),
+        or ``None`` when they may: every read of a table, HTTP or socket, asks this one gate."""
+        return None if self.watch_gate is None else await self.watch_gate(code, player, through)
+
+    async def admit(self, request: Request, table: LiveTable, reach: Reach | None = None) -> Response | None:
+        """``None`` when the request may see this table (as far as ``reach`` says: by default as it is now); else
+        the answer (403, counted when the key is wrong)."""
         assert self.tokens is not None
         player = self.tokens.read(request.cookies.get(COOKIE))
         verdict = admission(table.state, player.id if player is not None else None, request.query_params.get("k"))
         if verdict == "in":
-            why = None if self.watch_gate is None else await self.watch_gate(table, player.id if player else None)
+            why = await self.gate(table.code, player.id if player else None, None if reach is None else reach(table))
             return None if why is None else JSONResponse({"error": why, "code": table.code}, status_code=403)
         if verdict == "wrong":
             await self.lookups.failed(address_of(request))
         return JSONResponse({"error": WRONG_KEY if verdict == "wrong" else PRIVATE, "code": table.code,
                              "private": True}, status_code=403)
 
-    async def readable(self, request: Request) -> LiveTable | Response:
-        """The table of the path's ``code`` if this request may read it; else the answer to send (:meth:`find`,
-        then :meth:`admit`)."""
+    async def readable(self, request: Request, reach: Reach | None = None) -> LiveTable | Response:
+        """The table of the path's ``code`` if this request may read it (as far as ``reach`` says); else the
+        answer to send (:meth:`find`, then :meth:`admit`)."""
         table = await self.find(request.path_params["code"], address_of(request))
         if isinstance(table, tuple):
             return refusal(table[1], table[0])
-        refused = await self.admit(request, table)
+        refused = await self.admit(request, table, reach)
         return table if refused is None else refused
 
     async def startup(self) -> None:

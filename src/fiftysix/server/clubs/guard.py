@@ -7,10 +7,8 @@ facts, at a club that allows no watchers).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from ...core.meaning import N_
-from ..serving import Server
+from ..serving import Gate, Server
 from ..table.live import Connection, LiveTable
 from .routes import clubs_of
 
@@ -38,12 +36,12 @@ def install(server: Server) -> None:
     server.watch_gate = gate(server)
 
 
-def gate(server: Server) -> Callable[[LiveTable, str | None], Awaitable[str | None]]:
+def gate(server: Server) -> Gate:
     clubs = clubs_of(server)
 
-    async def may_watch(table: LiveTable, player: str | None) -> str | None:
-        """``None``: ``player`` may watch ``table``; else why not."""
-        club_id = await clubs.club_of_table(table.code)
+    async def may_watch(code: str, player: str | None, _through: int | None) -> str | None:
+        """``None``: ``player`` may watch table ``code``; else why not."""
+        club_id = await clubs.club_of_table(code)
         if club_id is None or await clubs.is_member(club_id, player):
             return None
         club = await clubs.get(club_id)

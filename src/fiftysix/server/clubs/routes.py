@@ -165,7 +165,10 @@ async def _view(ask: _Ask, club: Club) -> Response:
     here = [hub.tables[code].state for code in codes if code in hub.tables]
     tables = []
     for state in here + [state for _, state in await hub.open_elsewhere([c for c in codes if c not in hub.tables])]:
-        if state.created is not None and state.status != "finished":
+        # a table the reader may not read as it is now (a club night's, while it runs) is not listed: its link
+        # would carry the secret to a board not finished everywhere (the event's page lists its tables)
+        if state.created is not None and state.status != "finished" \
+                and await ask.server.gate(state.code, ask.player.id) is None:
             tables.append({"code": state.code, "name": state.name, "status": state.status, "game": state.game.name,
                            "free": sum(1 for s in state.seats if s.empty),
                            "url": table_link(state.code, state.secret)})

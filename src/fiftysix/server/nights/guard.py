@@ -1,22 +1,23 @@
-"""The no-early-view rule at the tables: while an event runs, a person seated at one of its tables may watch no
-other table of the event, nor read its facts or download its records (the server's watch gate covers the socket's
-hello and every read of a table, so one check guards them all)."""
+"""The no-early-view rule at the tables: while an event runs, only the people seated at one of its tables read
+it as it plays; anyone else reads a board there once every table has finished it (:func:`.visibility.may_read`).
+The server's read gate covers the socket's hello and every read of a table, so one check guards them all."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
 from ...core.meaning import N_
-from ..serving import Server
+from ..serving import Gate, Server
 from ..state.errors import NoMoreDeals
-from ..table.live import LiveTable
 from .boards import board_seed
 from .routes import nights_of
 from .running import close_if_played
-from .visibility import may_watch
+from .visibility import may_read
 
 ALL_PLAYED = N_("this table has played every board of the event: the standings are on the club page")
 OTHER_TABLE = N_("you play at another table of this event: its tables open to you when the event is closed")
+NOT_YET = N_("this table plays a club night's boards: a board is shown when every table has finished it, and "
+             "the whole table when the event is closed")
 
 
 def install(server: Server) -> None:
@@ -62,15 +63,15 @@ def seeds(server: Server) -> Callable[[str, int], Awaitable[int | None]]:
     return seed_of
 
 
-def gate(server: Server, inner: Callable[[LiveTable, str | None], Awaitable[str | None]] | None
-         ) -> Callable[[LiveTable, str | None], Awaitable[str | None]]:
+def gate(server: Server, inner: Gate | None) -> Gate:
     nights = nights_of(server)
 
-    async def may_see(table: LiveTable, player: str | None) -> str | None:
-        found = await nights.table_of(table.code)
+    async def may_see(code: str, player: str | None, through: int | None) -> str | None:
+        """An event table's reads pass the one rule (:func:`.visibility.may_read`), then the club's gate."""
+        found = await nights.table_of(code)
         if found is not None:
             progress = await nights.progress(found[0])
-            if progress is not None and not may_watch(progress, player, found[1]):
-                return OTHER_TABLE
-        return None if inner is None else await inner(table, player)
+            if progress is not None and not may_read(progress, player, found[1], through):
+                return OTHER_TABLE if player is not None and player in progress.seated else NOT_YET
+        return None if inner is None else await inner(code, player, through)
     return may_see

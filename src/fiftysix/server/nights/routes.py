@@ -59,7 +59,7 @@ from .running import (
 )
 from .scoring import Seat, board_comparisons
 from .store import BoardSummary, Night, Nights, TeamRow
-from .visibility import CLOSED, board_shown
+from .visibility import CLOSED, LIVE, board_shown, may_read
 
 NO_NIGHT = N_("no event of your clubs has that id: ask the club's owner for its link")
 NOT_MAKER = N_("only the club's owner, or a member the owner allows, may make a club night")
@@ -184,13 +184,17 @@ async def _view(ask: _Ask) -> Response:
 
 
 async def _links(ask: _Ask, night: Night, teams: list[TeamRow]) -> list[dict[str, object]]:
-    """The event's tables: a seated person sees only their own (the others hold boards they have not finished
-    or will play), everyone else every table (to follow it, as the club page lets them)."""
+    """The event's tables, each with the boards it has finished (so whoever runs it sees a table that stalls);
+    a link only to a table the reader may read as it is now (:func:`.visibility.may_read`: their own, or any
+    once the event is closed)."""
+    progress = await nights_of(ask.server).progress(night["id"])
     mine = next((t["table"] for t in teams if ask.player.id in t["players"]), None)
-    out = []
+    out: list[dict[str, object]] = []
     for row in await nights_of(ask.server).tables_of(night["id"]):
-        if mine is None or mine == row["table"] or night["status"] == CLOSED:
-            out.append({"table": row["table"], "url": table_link(row["code"], None), "yours": mine == row["table"]})
+        open_ = progress is not None and may_read(progress, ask.player.id, row["table"], LIVE)
+        done = 0 if progress is None else sum(1 for t, _b in progress.finished if t == row["table"])
+        out.append({"table": row["table"], "url": table_link(row["code"], None) if open_ else None,
+                    "yours": mine == row["table"], "boards_finished": done})
     return out
 
 

@@ -1,9 +1,9 @@
 """The no-early-view rule of club nights (pure): who may be served which board, and who may watch which table.
 
 A board's cards, contracts and results, from any table, leave the server on a page, in the standings or in a
-download only once the board is finished at every table, or the event is closed. A person seated at a table of a
-running event may watch (and download the record of) only their own table: any other table is ahead of them or
-behind, and either way holds a board they have not finished. See docs/spec/club-nights.md.
+download only once the board is finished at every table, or the event is closed. Only the people seated at a
+table of a running event read it as it plays (:func:`may_read`): everyone else, members and the event's runner
+included, reads a board there once every table has finished it. See docs/spec/club-nights.md.
 """
 
 from __future__ import annotations
@@ -43,9 +43,24 @@ def shown_boards(progress: Progress) -> list[int]:
     return [b for b in range(1, progress.boards + 1) if board_shown(progress, b)]
 
 
-def may_watch(progress: Progress, viewer: str | None, table: int) -> bool:
-    """May ``viewer`` watch table number ``table`` (its socket view, its record download)?  A person seated at
-    the event may watch only their own table until the event is closed; others watch as the club allows."""
-    if progress.status == CLOSED or viewer is None or viewer not in progress.seated:
+LIVE = None
+"""A read of an event table as it is now (``through`` of :func:`may_read`): its facts, its socket, its score,
+its current board."""
+
+
+def may_read(progress: Progress, reader: str | None, table: int, through: int | None) -> bool:
+    """The one rule every read of an event's table passes through: may ``reader`` be served table number
+    ``table``'s deals 1..``through`` (``LIVE``: the table as it is now, with the board in play)?
+
+    While the event is not closed, only the people seated at the table (its teams' players) read it whole; for
+    anyone else (a member in no team, whoever runs the event, a watcher, a link holder, a person's second player,
+    a person seated at another table) a read of boards 1..k opens only once each of them is finished at every
+    table, and the live table never does (its current board is unfinished by definition)."""
+    if progress.status == CLOSED or (reader is not None and progress.seated.get(reader) == table):
         return True
-    return progress.seated[viewer] == table
+    return through is not None and all(board_shown(progress, b) for b in range(1, through + 1))
+
+
+def may_watch(progress: Progress, viewer: str | None, table: int) -> bool:
+    """May ``viewer`` watch table number ``table`` as it is now (its socket, its facts)?"""
+    return may_read(progress, viewer, table, LIVE)

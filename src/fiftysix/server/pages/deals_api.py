@@ -16,7 +16,7 @@ from ..edge.downloads import DownloadBusy
 from ..edge.lang import language_of
 from ..edge.safejson import JSONResponse, encode
 from ..review import PENDING, ReviewBusy, ReviewError, record_key
-from ..serving import Server, address_of, refusal, serving, with_body
+from ..serving import Reach, Server, address_of, refusal, serving, with_body
 from ..state.table import deal_summary
 from ..table.live import LiveTable
 from ..table.messages import table_info
@@ -33,17 +33,21 @@ async def api_table(request: Request) -> Response:
 
 async def api_deals(request: Request) -> Response:
     server = serving(request)
-    table = await server.readable(request)
-    if isinstance(table, Response):
-        return table
     try:
-        before = int(request.query_params.get("before", table.state.deals_count + 1))
+        asked = int(request.query_params["before"]) if "before" in request.query_params else None
         limit = int(request.query_params.get("limit", 20))
     except ValueError:
         return refusal("before and limit must be whole numbers")
     if not 1 <= limit <= 100:
         return refusal("limit must be from 1 to 100")
-    before = max(1, min(before, table.state.deals_count + 1))    # no key beyond what a row can have
+
+    def before_of(table: LiveTable) -> int:     # no key beyond what a row can have
+        return max(1, min(table.state.deals_count + 1 if asked is None else asked, table.state.deals_count + 1))
+
+    table = await server.readable(request, lambda t: before_of(t) - 1)     # the page lists deals below before
+    if isinstance(table, Response):
+        return table
+    before = before_of(table)
     starts = list(table.state.match_starts)
     rows = await server.db.deal_summaries(table.code, before, limit)
     deals = []
@@ -59,7 +63,7 @@ async def api_record(request: Request) -> Response:
             return await serving(request).db.deal_record(table.code, number)
         return (table.code, "deal", number), load            # a finished deal's record never changes
 
-    return await _download(request, "deal", deal, "has no finished deal {number}")
+    return await _download(request, "deal", deal, "has no finished deal {number}", _deal_reach(request))
 
 
 async def api_match_record(request: Request) -> Response:
@@ -72,26 +76,36 @@ async def api_match_record(request: Request) -> Response:
             return table.state.match_record(number, await serving(request).db.deal_records(table.code, *span))
         return (table.code, "match", number, span), load     # a match's record grows by a deal: its span is a key
 
-    return await _download(request, "match", match, "has no match {number} with a finished deal")
+    def reach(table: LiveTable) -> int | None:     # a match's record holds its deals: read through its last
+        span = table.state.match_deals(request.path_params["number"])
+        return None if span is None else span[1]
+
+    return await _download(request, "match", match, "has no match {number} with a finished deal", reach)
 
 
 Loader = Callable[[], Awaitable[object]]
 
 
-async def _numbered(request: Request) -> tuple[Server, LiveTable, str, int] | Response:
-    """For a route of a table's deal or match by number: the table (when the asker may read it, else the refusal),
-    its code as asked and the number."""
+def _deal_reach(request: Request) -> Reach:
+    """A deal's record or review is read through that deal (its record holds the match's score before it)."""
+    number: int = request.path_params["number"]
+    return lambda _table: number
+
+
+async def _numbered(request: Request, reach: Reach) -> tuple[Server, LiveTable, str, int] | Response:
+    """For a route of a table's deal or match by number: the table (when the asker may read it as far as
+    ``reach`` says, else the refusal), its code as asked and the number."""
     server = serving(request)
-    table = await server.readable(request)
+    table = await server.readable(request, reach)
     if isinstance(table, Response):
         return table
     return server, table, request.path_params["code"].upper(), request.path_params["number"]
 
 
-async def _download(request: Request, kind: str,
-                    find: Callable[[LiveTable, int], Awaitable[tuple[Hashable, Loader]]], missing: str) -> Response:
+async def _download(request: Request, kind: str, find: Callable[[LiveTable, int], Awaitable[tuple[Hashable, Loader]]],
+                    missing: str, reach: Reach) -> Response:
     """A deal's or a match's record file: from the downloads' cache, else loaded (``None``: 404) and made."""
-    found = await _numbered(request)
+    found = await _numbered(request, reach)
     if isinstance(found, Response):
         return found
     server, table, code, number = found
@@ -103,7 +117,7 @@ async def _download(request: Request, kind: str,
 
 
 async def api_review(request: Request) -> Response:
-    found = await _numbered(request)
+    found = await _numbered(request, _deal_reach(request))
     if isinstance(found, Response):
         return found
     server, table, code, number = found

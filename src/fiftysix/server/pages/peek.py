@@ -132,7 +132,7 @@ async def _checked(request: Request) -> _Asked | Response:
         return table
     # the route acts for the body's player, who may not be the cookie's that ``readable`` judged: the watch gate
     # (a club's members, a club night's seated players) judges them too
-    why = None if server.watch_gate is None else await server.watch_gate(table, player.id)
+    why = await server.gate(table.code, player.id)
     if why is not None:
         return refusal(why, 403, lang)
     return _Asked(server, table, player, body, lang)

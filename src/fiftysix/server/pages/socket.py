@@ -192,8 +192,7 @@ class _Socket:
 
     async def gated(self, conn: Connection) -> bool:
         """Whether the server's watch gate (a club table's) refuses ``conn``: then it was told why."""
-        gate = self.server.watch_gate
-        why = None if gate is None else await gate(self.table, conn.player)
+        why = await self.server.gate(self.table.code, conn.player)
         if why is not None:
             conn.send({"type": "error", "message": why})
         return why is not None

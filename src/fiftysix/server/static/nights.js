@@ -85,10 +85,16 @@ async function boardBox(id, board, api) {
     " · ", h("a", { href: row.record, download: "" }, t("Record")))));
 }
 
+/** The event's tables and how far each has played; a link only to a table the reader may watch now (their own,
+ * or any once the event is closed: the server gives no other). */
 function tablesList(night) {
-  return h("ul", { id: "nt-tables-made" }, ...night.tables_made.map((table) => h("li", {},
-    h("a", { href: table.url, class: table.yours ? "primary" : "" },
-      table.yours ? t("Your table: {n}", { n: table.table }) : t("Table {n}", { n: table.table })))));
+  return h("ul", { id: "nt-tables-made" }, ...night.tables_made.map((table) => {
+    const label = table.yours ? t("Your table: {n}", { n: table.table }) : t("Table {n}", { n: table.table });
+    return h("li", {},
+      table.url ? h("a", { href: table.url, class: table.yours ? "primary" : "" }, label) : label,
+      " · ", h("span", { class: "muted" },
+        t("{done} of {boards} boards finished", { done: table.boards_finished, boards: night.boards })));
+  }));
 }
 
 function ownerControls(night, id, api, post) {
