@@ -58,6 +58,7 @@ from .edge.security import Edge, origin_of
 from .edge.share import QRBusy, check_path, loopback_only, share_base
 from .edge.tokens import COOKIE, clean_name
 from .matches.routes import routes as match_routes
+from .matches.subscribe import subscribe as subscribe_matches
 from .nights.guard import install as install_nights
 from .nights.routes import routes as night_routes
 from .pages import html, pwa
@@ -220,6 +221,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *club_routes(),     # clubs and the list of public tables (server/clubs)
         *peek_routes(),     # a watcher asks to see a seated person's hand (peek.py)
     ]
+    subscribe_matches(server.hub)   # every finished deal and match into history, rated (matches/subscribe.py)
+    server.revoked_devices = Accounts(server.db.engine).revoked     # signed-out devices' tokens stay refused
     install_clubs(server)   # club tables seat only members
     install_nights(server)  # a player of a running event watches only their own table
     install_peeks(server)   # a watcher who saw a hand sits only after the match

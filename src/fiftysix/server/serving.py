@@ -16,7 +16,6 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 
 from ..i18n import translate
-from .accounts.store import Accounts
 from .edge.access import PRIVATE, WRONG_KEY, Lookups, admission
 from .edge.downloads import Downloads
 from .edge.limits import Buckets, Limits, socket_cap
@@ -76,6 +75,8 @@ class Server:
         # which of these table codes' finished matches are withheld from history and club pages for now (a
         # running club night's tables: server/nights); None: none are
         self.withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None
+        # the devices signed out since the given unix time (server/accounts sets it; read at startup)
+        self.revoked_devices: Callable[[int], Awaitable[set[str]]] | None = None
         self.parts: dict[type, object] = {}     # what a module adds to the server, by its class (:func:`part`)
         if settings.redis_url:      # many processes: tables, limits and messages go through Redis
             from .cluster.relay import cluster_parts
@@ -164,8 +165,9 @@ class Server:
         await self.db.migrate()
         self.tokens = Tokens(self.settings.secret or await self.db.secret(), await self.db.generations(),
                              self.settings.token_max_age)
-        # signed-out devices within a token's lifetime (server/accounts): their tokens are refused
-        self.tokens.revoked = await Accounts(self.db.engine).revoked(int(time.time()) - self.settings.token_max_age)
+        # signed-out devices within a token's lifetime (server/accounts tells which): their tokens are refused
+        if self.revoked_devices is not None:
+            self.tokens.revoked = await self.revoked_devices(int(time.time()) - self.settings.token_max_age)
         resumed = await self.hub.resume_all()
         log.info("fiftysix server ready: %d tables resumed from %s", resumed, self.settings.db_url)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
 from ..state.table import DEAL_OVER, TableError, TableState
+from ..storage.attached import Attached
 from ..storage.db import Fenced
 from ..table.history import History
 from ..table.live import Connection, LiveTable, NotStored, spectators_refusal
@@ -53,6 +54,7 @@ class TableHost(Protocol):
     async def check_search(self, code: str, bot: str) -> None: ...
     async def board_seed(self, code: str, deal: int) -> int | None: ...
     async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None: ...
+    def finishing_writes(self, state: TableState, played: list[int]) -> list[Attached]: ...
 
 log = logging.getLogger("fiftysix.server")
 
@@ -80,7 +82,8 @@ class ClusterTable(Replica):
         super().__init__(hub.db, state, history, hub.timing, hub.limits,
                          check_bot=lambda bot: hub.check_search(code, bot),
                          deal_seed=lambda n: hub.board_seed(code, n),      # a club night's boards (server/nights)
-                         deal_done=lambda n, result, standings: hub.deal_finished(code, n, result, standings))
+                         deal_done=lambda n, result, standings: hub.deal_finished(code, n, result, standings),
+                         finishing=hub.finishing_writes)
         self.hub = hub
         self.epoch = epoch
         self.owner: str | None = hub.me if epoch is not None else owner

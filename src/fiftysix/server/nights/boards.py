@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Mapping
 
 from ...games import game_of_preset
+from ..state.dealing import board_dealer as board_dealer  # the table deals a fixed board by this rule
 
 
 def board_seed(event_seed: str, board: int) -> int:
@@ -13,11 +14,6 @@ def board_seed(event_seed: str, board: int) -> int:
     cannot be guessed from one another and every table (on any process) derives the same one."""
     digest = hashlib.sha256(f"{event_seed}:{board}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 2
-
-
-def board_dealer(board: int, seats: int) -> int:
-    """The table seat that deals ``board``: the deal passes round as at a table, the same at every table."""
-    return (board - 1) % seats
 
 
 def board_result(result: Mapping[str, object], width: int) -> tuple[list[int], dict[str, object] | None, object]:

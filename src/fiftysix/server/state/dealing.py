@@ -14,6 +14,12 @@ from .errors import TableError
 from .history import DealHistory, FinishedDeal
 
 
+def board_dealer(board: int, seats: int) -> int:
+    """The table seat that deals a deal fixed from outside the table (a club night's ``board``, dealt as the
+    table's deal number ``board``): the deal passes round as at a table, the same at every table."""
+    return (board - 1) % seats
+
+
 class Dealing(TimeBanks, DealHistory):
     """The events of the deals: starting, moving, and what happens when a deal ends."""
 

@@ -16,11 +16,9 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..matches import store as match_store
-from ..matches.capture import DealFacts, MatchEnd
-from ..matches.store import DealSeatRow
 from ..services import DATABASE, Services, service_of
 from . import sqlite_writer
+from .attached import Attached
 from .db_schema import deals, events, tables
 from .sqlite_writer import LogGap, first_versions, gaps_of
 
@@ -41,8 +39,7 @@ class _Append:
     finished: Finished | None
     done: asyncio.Future[None]
     epoch: int | None = None
-    deal_facts: DealFacts | None = None          # who played the finished deal (server/matches)
-    match_end: MatchEnd | None = None            # the match it finished: stored and rated in this transaction
+    attached: tuple[Attached, ...] = ()          # what features write with it (the match it finished, rated)
 
 
 class Fenced(Exception):
@@ -74,12 +71,11 @@ class TableLogWriter:
 
     async def append(self, code: str, version: int, data: JSONObject, status: str,
                      finished: Finished | None = None,
-                     epoch: int | None = None, deal_facts: DealFacts | None = None,
-                     match_end: MatchEnd | None = None) -> None:
+                     epoch: int | None = None, attached: tuple[Attached, ...] = ()) -> None:
         """Store one event (and the record of the deal it finished); returns once it is committed.
 
-        ``deal_facts`` and ``match_end`` (:mod:`fiftysix.server.matches`): the finished deal's people and the match it
-        finished, written (and the match rated) in the same transaction as the event.
+        ``attached``: what the table's subscribers write with the event (:mod:`.attached`; the finished deal's
+        people and the match it finished, rated), in the same transaction as the event.
 
         Appends from all tables are committed together by one writer task (group commit), so a busy
         server pays for one transaction per batch, not per move.  ``epoch`` (many processes only): the
@@ -94,7 +90,7 @@ class TableLogWriter:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="database writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.put_nowait(_Append(code, version, data, status, finished, done, epoch, deal_facts, match_end))
+        self._pending.put_nowait(_Append(code, version, data, status, finished, done, epoch, attached))
         await done
 
     async def _write_loop(self) -> None:
@@ -131,7 +127,8 @@ class TableLogWriter:
         # a table's row changes when its status does, or (for lobby expiry) every ACTIVE_EVERY seconds of
         # use, not at every move of a busy table
         changed = [(c, st) for c, st in {a.code: a.status for a in batch}.items() if self._row_stale(c, st, now)]
-        if self._fast is not None and not any(a.match_end is not None for a in batch):   # a match end: below
+        fast = [x.fast() for a in batch for x in a.attached]
+        if self._fast is not None and None not in fast:     # (a write that reads first, a match's end: below)
             text = sqlite_writer.to_text
             await self._fast.write(sqlite_writer.Batch(
                 created=[(a.code, _created(a.data), a.status) for a in batch
@@ -140,8 +137,7 @@ class TableLogWriter:
                 events=[(a.code, a.version, text(a.data)) for a in batch],
                 deals=[(a.code, a.finished[0], text(a.finished[1]), text(a.finished[2]))
                        for a in batch if a.finished is not None],
-                more=[(match_store.DEAL_SEATS_SQL, [(r["table_code"], r["number"], r["match_no"], text(r["facts"]))
-                                                   for r in _deal_rows(batch)])]))
+                more=[rows for rows in fast if rows is not None]))
         else:
             await self._write_through_engine(batch, changed, now)
         if len(self._stored) >= 50_000:
@@ -181,10 +177,9 @@ class TableLogWriter:
                 await conn.execute(deals.insert(), [{"table_code": a.code, "number": a.finished[0],
                                                      "record": a.finished[1], "result": a.finished[2]}
                                                     for a in deals_done if a.finished is not None])
-            await match_store.write_deals(conn, _deal_rows(batch))
             for a in batch:
-                if a.match_end is not None:
-                    await match_store.record_match(conn, a.match_end)
+                for write in a.attached:
+                    await write.write(conn)
 
     def forget_row(self, code: str) -> None:
         """Another process may have written the table's row since this one did (many processes): write it at
@@ -194,11 +189,6 @@ class TableLogWriter:
     def _row_stale(self, code: str, status: str, now: int) -> bool:
         stored = self._stored.get(code)
         return stored is None or stored[0] != status or status == "lobby" or now - stored[1] >= ACTIVE_EVERY
-
-
-def _deal_rows(batch: list[_Append]) -> list[DealSeatRow]:
-    return [match_store.deal_row(a.code, a.finished[0], a.deal_facts["match_no"], a.deal_facts)
-            for a in batch if a.finished is not None and a.deal_facts is not None]
 
 
 def _created(data: JSONObject) -> int:

@@ -24,10 +24,11 @@ from ..edge.limits import Limits, Quotas, searching_bots
 from ..edge.names import TABLE_NAME, check_name
 from ..services import service_message, service_of
 from ..state.table import PLAYING, TableError, TableState
+from ..storage.attached import Attached
 from ..storage.db import Database
 from .clock import clock_rule
 from .history import History
-from .live import LiveTable, Timing, default_bot, read_log
+from .live import Finishing, LiveTable, Timing, default_bot, read_log
 from .words import option_words
 
 log = logging.getLogger("fiftysix.server")
@@ -46,6 +47,9 @@ class Hub:
         # (code, deal number) -> the fixed seed of a club night's board, or None (installed by server/nights)
         self.deal_seeds: Callable[[str, int], Awaitable[int | None]] | None = None
         self.deals_done: Callable[[str, int, dict[str, object], list[int]], Awaitable[None]] | None = None
+        # the table's published "a deal is finishing": each subscriber's writes ride in the event's transaction
+        # (server/matches: the deal's people, the match it ended and its rating)
+        self.finishing: list[Finishing] = []
         self._loading = asyncio.Lock()
         self._janitor: asyncio.Task[None] | None = None
         self.services = db.services
@@ -82,7 +86,12 @@ class Hub:
                          check_bot=lambda bot: (self.quotas.check_search(code, self.status_of)
                                                 if searching_bots([bot]) else None),
                          deal_seed=lambda n: self.board_seed(code, n),
-                         deal_done=lambda n, result, standings: self.deal_finished(code, n, result, standings))
+                         deal_done=lambda n, result, standings: self.deal_finished(code, n, result, standings),
+                         finishing=self.finishing_writes)
+
+    def finishing_writes(self, state: TableState, played: list[int]) -> list[Attached]:
+        """What the subscribers to "a deal is finishing" write with the event that finished it."""
+        return [write for subscriber in self.finishing for write in subscriber(state, played)]
 
     async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None:
         if self.deals_done is not None:

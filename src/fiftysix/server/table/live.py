@@ -16,15 +16,15 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from ...bots.base import Bot
 from ...core.meaning import N_, Meaning
 from ..edge.limits import INLINE_BOTS, Buckets, Limits
-from ..matches.capture import deal_facts, match_end
-from ..nights.boards import board_dealer
 from ..services import service_of
+from ..state.dealing import board_dealer
 from ..state.table import TableError, TableState
+from ..storage.attached import Attached
 from ..storage.db import Database, LogGap
 from .bots import ComputerPlayers, NotStored, default_bot
 from .clock import TurnClock
@@ -58,6 +58,11 @@ async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableSta
 DealSeed = Callable[[int], Awaitable[int | None]]
 """The seed a table must deal as its ``n``-th deal, or ``None`` (any seed): a club night's board (server/nights)."""
 
+Finishing = Callable[[TableState, list[int]], Sequence[Attached]]
+"""Told as a deal finishes, before its event is stored (the state after it, the table seats that played it):
+what to write in the event's transaction (a finished deal's people, the match it ended and its rating:
+server/matches subscribes)."""
+
 DealDone = Callable[[int, dict[str, object], list[int]], Awaitable[None]]
 """Told after a finished deal is stored: its number, its result, the standings (a club night's board, server/nights)."""
 
@@ -73,9 +78,10 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
 
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
                  limits: Limits | None = None, check_bot: BotCheck | None = None,
-                 deal_seed: DealSeed | None = None, deal_done: DealDone | None = None) -> None:
+                 deal_seed: DealSeed | None = None, deal_done: DealDone | None = None,
+                 finishing: Finishing | None = None) -> None:
         self.db = db
-        self.deal_seed, self.deal_done = deal_seed, deal_done
+        self.deal_seed, self.deal_done, self.finishing = deal_seed, deal_done, finishing
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
         self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
@@ -145,17 +151,18 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         played = self.state.deal_seats()        # before: a 56 team that runs out leaves the next deal
         self.clock.stamp(event, self.state)
         stored = self.state.apply(event)
-        finished = facts = end = None
+        finished = None
+        attached: tuple[Attached, ...] = ()
         f = self.state.last_finished
         if self.state.deals_count > before and f is not None:
             finished = (f.number, f.record, f.result)
             try:
-                facts, end = deal_facts(self.state, played), match_end(self.state)
+                attached = tuple(self.finishing(self.state, played)) if self.finishing is not None else ()
             except Exception:   # history and ratings must never cost the table its move
                 log.exception("table %s: the facts of deal %s could not be read", self.code, f.number)
         try:
             await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch,
-                                 facts, end)
+                                 attached)
         except LogGap as e:     # the log lost events this table had stored: the log is the truth
             log.error("table %s: %s; reading the table from its log again", self.code, e)
             await self.reload()
@@ -275,7 +282,7 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
 
     async def next_start(self) -> tuple[int, int]:
         """The seed and first dealer of a match (a start or a rematch): a club night's board is dealt by the same
-        seat at every table (nights/boards.board_dealer), any other match by a seat drawn at random."""
+        seat at every table (state/dealing.board_dealer), any other match by a seat drawn at random."""
         seed, fixed = await self.next_seed()
         seats = len(self.state.seats)
         return seed, (board_dealer(self.state.deals_count + 1, seats) if fixed else secrets.randbelow(seats))
