@@ -66,6 +66,7 @@ class Server:
         self.handle: Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]] = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
+        self.tell_forget: Callable[[str], None] = lambda _player: None      # ... of a deleted account
         # who may watch a table beyond its admission: ``None`` yes, else why not (clubs/guard.py sets it)
         self.watch_gate: Callable[[LiveTable, str | None], Awaitable[str | None]] | None = None
         # which of these table codes' finished matches are withheld from history and club pages for now (a
@@ -81,6 +82,8 @@ class Server:
             hub.on_signout = lambda player, generation: hub.later(self.signed_out(player, generation, here=False))
             self.tell_revoked = hub.tell_revoked
             hub.on_revoke = lambda player, session: hub.later(self.device_out(player, session, here=False))
+            self.tell_forget = hub.tell_forget
+            hub.on_forget = lambda player: hub.later(self.forget(player, here=False))
         self.tokens: Tokens | None = None
         # player id -> its open websockets, each with the token's player (device, generation) it is signed in as
         # (by hello's token or the cookie): a sign-out closes exactly the sockets of what it signed out
@@ -121,6 +124,17 @@ class Server:
         if here:
             self.tell_revoked(player_id, session)
         await self._close_signed_out(player_id, "signed out")
+
+    async def forget(self, player_id: str, here: bool = True) -> None:
+        """A deleted account (its names already taken out of the stored logs): every table this process writes
+        that knows ``player_id`` is read again from its log and shown afresh to its viewers (replicas follow their
+        writer); ``here``: this process was asked, the others are told."""
+        if here:
+            self.tell_forget(player_id)
+        for table in list(self.hub.tables.values()):
+            if player_id in table.state.players and getattr(table, "writer", True):
+                async with table.lock:
+                    await table.reload()
 
     def signed_in(self, ws: WebSocket, player: Player | None, was: Player | None = None) -> None:
         """Remember that ``ws`` is signed in as ``player`` now (``None``: as nobody, or closed) instead of ``was``."""
