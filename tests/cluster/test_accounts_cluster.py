@@ -86,3 +86,20 @@ def test_a_device_signed_out_on_one_process_loses_its_hello_sockets_on_the_other
     time.sleep(0.5)
     facts = httpx.get(f"{there.url}/api/tables/{code}", timeout=10).json()
     assert facts["status"] == "lobby" and facts["version"] == 1, facts
+
+
+def test_an_account_deleted_on_one_process_leaves_no_name_at_a_table_the_other_writes(start: Callable[..., Proc],
+                                                                                       ) -> None:
+    """Issue 55, item 3: the table (written by process A, in its memory) of an account deleted through process B
+    is read again from its scrubbed log: A's answers show the name no more, without a restart."""
+    here, there = start(), start()
+    name = "Zorvak Qimlet"
+    token = get(here, "/api/account", new_player(here, name)).json()["token"]
+    code = new_table(here, token, preset="56-4", fill="random")
+    assert name in httpx.get(f"{here.url}/api/tables/{code}", timeout=10).text
+    assert post(there, "/api/account/delete", token, {"confirm": True}).status_code == 200
+    deadline = time.monotonic() + 5
+    while name in (seen := httpx.get(f"{here.url}/api/tables/{code}", timeout=10).text):   # told through Redis
+        assert time.monotonic() < deadline, seen
+        time.sleep(0.1)
+    assert "a former player" in seen
