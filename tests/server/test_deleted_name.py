@@ -150,3 +150,20 @@ def test_a_deleted_accounts_name_is_nowhere(tmp_path: Path) -> None:
                     | {path for path, text in seen.items() if NAME in text})
     assert not stored and not served, "\n".join(["stored:", *stored, "served:", *served])
     assert {path for path, text in seen.items() if text != before[path] and "former player" in text}
+
+
+def test_a_name_is_replaced_as_a_whole_and_only_the_persons_own() -> None:
+    from fiftysix.server.accounts.scrub import FORMER, scrub_event, unnamed
+
+    assert unnamed("Asha's table", ["a", "Asha"], 40) == f"{FORMER}'s table"      # the "a" of "table" stays
+    assert unnamed("a's table", ["a"], 40) == f"{FORMER}'s table"
+    assert unnamed("ടേബിൾ: Asha", ["Asha"], 40) == f"ടേബിൾ: {FORMER}"              # the default name in Malayalam
+    assert unnamed("Ashanti & Biju", ["Asha"], 64) == "Ashanti & Biju"
+    created = {"kind": "create", "name": "Asha's table", "host": "p1", "host_name": "Asha"}
+    assert scrub_event(created, "p1", {"Asha"}) == {**created, "name": f"{FORMER}'s table", "host_name": FORMER}
+    assert scrub_event(created, "p2", {"Asha"}) is None
+    admitted = {"kind": "admit", "player": "p1", "who": "p2", "name": "Biju"}     # a deleted host let Biju in
+    assert scrub_event(admitted, "p1", {"Asha"}) is None
+    assert scrub_event(admitted, "p2", {"Biju"}) == {**admitted, "name": FORMER}
+    joined = {"kind": "join", "player": "p1", "name": "Asha"}
+    assert scrub_event(joined, "p1") == {**joined, "name": FORMER}

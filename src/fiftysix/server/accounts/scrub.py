@@ -12,6 +12,7 @@ host) is those people's words and stays.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from sqlalchemy import String, and_, cast, select, update
@@ -33,10 +34,13 @@ NAME_LENGTH = NAME.length or 64
 
 
 def unnamed(text: str, names: Iterable[str], longest: int) -> str:
-    """``text`` with each of ``names`` (the longest first) said as :data:`FORMER`, cut to ``longest``."""
-    for name in sorted((n for n in names if n), key=len, reverse=True):
-        text = text.replace(name, FORMER)
-    return text[:longest]
+    """``text`` with each of ``names`` said as :data:`FORMER`, cut to ``longest``: the longest name first, in one
+    pass (a name inside the words put in stays), and only where it is not part of a longer word (a person called
+    "a" leaves the "a" of "table" alone)."""
+    found = sorted({n for n in names if n}, key=len, reverse=True)
+    if not found:
+        return text[:longest]
+    return re.sub(rf"(?<!\w)(?:{'|'.join(map(re.escape, found))})(?!\w)", FORMER, text)[:longest]
 
 
 def scrub_event(data: dict[str, object], player_id: str, names: Iterable[str] = ()) -> dict[str, object] | None:
