@@ -111,7 +111,7 @@ def test_a_sign_out_closes_exactly_the_sockets_it_signed_out(tmp_path: Path, mon
                                                              ) -> None:
     names = iter(range(10_000))
     with roomy_client(tmp_path / "t.db", monkeypatch) as c:
-        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
         @given(sockets=SOCKETS, action=st.sampled_from(ACTIONS))
         def check(sockets: list[tuple[str, str]], action: str) -> None:
             n = next(names)
