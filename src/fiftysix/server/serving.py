@@ -23,7 +23,7 @@ from .edge.safejson import BadJSON, JSONResponse
 from .edge.safejson import loads as json_loads
 from .edge.security import MAX_BODY
 from .edge.share import QRCodes
-from .edge.tokens import COOKIE, MAX_AGE, Tokens
+from .edge.tokens import COOKIE, MAX_AGE, Player, Tokens
 from .review import Reviews
 from .storage.db import Database
 from .table.hub import Hub
@@ -70,6 +70,7 @@ class Server:
         self.handle: Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]] = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
+        self.tell_forget: Callable[[str], None] = lambda _player: None      # ... of a deleted account
         # who may read a table beyond its admission: ``None`` yes, else why not (clubs/guard.py, nights/guard.py)
         self.watch_gate: Gate | None = None
         # which of these table codes' finished matches are withheld from history and club pages for now (a
@@ -87,8 +88,12 @@ class Server:
             hub.on_signout = lambda player, generation: hub.later(self.signed_out(player, generation, here=False))
             self.tell_revoked = hub.tell_revoked
             hub.on_revoke = lambda player, session: hub.later(self.device_out(player, session, here=False))
+            self.tell_forget = hub.tell_forget
+            hub.on_forget = lambda player: hub.later(self.forget(player, here=False))
         self.tokens: Tokens | None = None
-        self.sockets: dict[str, set[WebSocket]] = {}     # player id -> open websockets (for sign-out)
+        # player id -> its open websockets, each with the token's player (device, generation) it is signed in as
+        # (by hello's token or the cookie): a sign-out closes exactly the sockets of what it signed out
+        self.sockets: dict[str, dict[WebSocket, Player]] = {}
         self.reviews = Reviews(settings.review_workers, settings.review_queue, from_trick=settings.review_from_trick)
         lim = settings.limits
         self.qr = QRCodes(lim)
@@ -109,28 +114,50 @@ class Server:
         return table
 
     async def signed_out(self, player_id: str, generation: int, here: bool = True) -> None:
-        """Refuse ``player_id``'s older tokens and close their websockets (``here``: this process was asked;
-        with many processes the others are told)."""
+        """Refuse ``player_id``'s older tokens and close the websockets signed in with them (``here``: this process
+        was asked; with many processes the others are told)."""
         assert self.tokens is not None
         self.tokens.signed_out(player_id, generation)
         if here:
             self.tell(player_id, generation)
-        for ws in list(self.sockets.get(player_id, ())):
-            with contextlib.suppress(Exception):
-                await ws.close(code=4401, reason="signed out everywhere")
+        await self._close_signed_out(player_id, "signed out everywhere")
 
     async def device_out(self, player_id: str, session: str, here: bool = True) -> None:
-        """Refuse the tokens of device ``session`` (server/accounts) and close the websockets it opened with its
-        cookie (``here``: this process was asked; the others are told)."""
+        """Refuse the tokens of device ``session`` (server/accounts) and close every websocket signed in as that
+        device, by its cookie or by hello's token (``here``: this process was asked; the others are told)."""
         assert self.tokens is not None
         self.tokens.revoked.add(session)
         if here:
             self.tell_revoked(player_id, session)
-        for ws in list(self.sockets.get(player_id, ())):
-            token = ws.cookies.get(COOKIE)
-            if token is not None and self.tokens.read(token) is None:
-                with contextlib.suppress(Exception):
-                    await ws.close(code=4401, reason="signed out")
+        await self._close_signed_out(player_id, "signed out")
+
+    async def forget(self, player_id: str, here: bool = True) -> None:
+        """A deleted account (its names already taken out of the stored logs): every table this process writes
+        that knows ``player_id`` is read again from its log and shown afresh to its viewers (replicas follow their
+        writer); ``here``: this process was asked, the others are told."""
+        if here:
+            self.tell_forget(player_id)
+        for table in list(self.hub.tables.values()):
+            if player_id in table.state.players and getattr(table, "writer", True):
+                async with table.lock:
+                    await table.reload()
+
+    def signed_in(self, ws: WebSocket, player: Player | None, was: Player | None = None) -> None:
+        """Remember that ``ws`` is signed in as ``player`` now (``None``: as nobody, or closed) instead of ``was``."""
+        if was is not None and (held := self.sockets.get(was.id)) is not None:
+            held.pop(ws, None)
+            if not held:
+                del self.sockets[was.id]
+        if player is not None:
+            self.sockets.setdefault(player.id, {})[ws] = player
+
+    async def _close_signed_out(self, player_id: str, reason: str) -> None:
+        """Close (4401) every websocket of ``player_id`` whose device or generation is signed out now."""
+        tokens = self.signer()
+        gone = [ws for ws, player in self.sockets.get(player_id, {}).items() if not tokens.still_in(player)]
+        for ws in gone:
+            with contextlib.suppress(Exception):
+                await ws.close(code=4401, reason=reason)
 
     async def gate(self, code: str, player: str | None, through: int | None = None) -> str | None:
         """Why ``player`` may not read table ``code``'s deals 1..``through`` (``None``: the table as it is now),

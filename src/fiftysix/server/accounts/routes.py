@@ -185,6 +185,7 @@ async def api_delete(_request: Request, server: Server, lang: str, body: dict[st
         return refusal(N_("to delete your account, send \"confirm\": true (this cannot be undone)"), 400, lang)
     await _store(server).delete(player.id)
     await server.signed_out(player.id, await server.db.sign_out(player.id))  # every token, in every process
+    await server.forget(player.id)      # its live tables read again from their scrubbed logs, in every process
     response = JSONResponse({"deleted": True})
     response.delete_cookie(COOKIE, httponly=True, samesite="lax")
     return response

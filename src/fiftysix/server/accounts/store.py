@@ -14,15 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypedDict
 
-from sqlalchemy import String, and_, cast, delete, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..clubs.store import forget as leave_clubs
-from ..matches.schema import matches
-from ..storage.db import events
 from .schema import accounts, challenges, links, passkeys, sessions
+from .scrub import scrub_names
 
-FORMER = "a former player"
 LINK_SECONDS = 600          # a sign-in link is good for 10 minutes
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: it is written down and typed again
 CODE_LENGTH = 20            # 20 of 31 symbols: 99 bits
@@ -171,9 +169,10 @@ class Accounts:
             return (row[0], row[1]) if done.rowcount == 1 else None
 
     async def delete(self, player_id: str) -> None:
-        """Delete the account and its personal data: devices, links, passkeys, and its name wherever it was
-        stored (table events: "a former player"; finished matches' summaries: dropped, which the history page shows
-        as "a former player" in the reader's language).  The person leaves every club (their name goes from its
+        """Delete the account and its personal data: devices, links, passkeys, and every name it went by wherever
+        it is stored (:mod:`.scrub`: "a former player" in table events, its tables', clubs', events' and teams'
+        names and its asks to see a hand; finished matches' summaries drop it, which the history page shows as "a
+        former player" in the reader's language).  The person leaves every club (their name goes from its
         members and leaderboard), and a club they owned passes to its longest-standing member or, left empty, is
         deleted (:func:`..clubs.store.forget`).  Ratings, stats and records stay under the id, which nothing links
         to a person any more."""
@@ -184,44 +183,11 @@ class Accounts:
             await conn.execute(update(sessions).where(sessions.c.account_id == player_id,
                                                       sessions.c.revoked.is_(None)).values(revoked=self.now()))
             await conn.execute(update(sessions).where(sessions.c.account_id == player_id).values(label=""))
+            await scrub_names(conn, player_id)      # first: it gathers the names the rows below keep
             await conn.execute(delete(accounts).where(accounts.c.id == player_id))
-            await _scrub_events(conn, player_id)
-            await _scrub_matches(conn, player_id)
             await leave_clubs(conn, player_id)
 
 
 async def _ensure(conn: AsyncConnection, player_id: str, name: str, now: int) -> None:
     if (await conn.execute(select(accounts.c.id).where(accounts.c.id == player_id))).first() is None:
         await conn.execute(accounts.insert().values(id=player_id, name=name, created=now))
-
-
-def scrub_event(data: dict[str, object], player_id: str) -> dict[str, object] | None:
-    """``data`` with ``player_id``'s name replaced, or ``None`` when it names them nowhere."""
-    out = dict(data)
-    if data.get("host") == player_id and "host_name" in data:
-        out["host_name"] = FORMER
-    if data.get("kind") != "create" and player_id in (data.get("player"), data.get("who")) and "name" in data:
-        out["name"] = FORMER
-    return out if out != data else None
-
-
-async def _scrub_events(conn: AsyncConnection, player_id: str) -> None:
-    # the id is 16 hex digits: a text match finds the few events that can name the person
-    rows = await conn.execute(select(events.c.table_code, events.c.version, events.c.data)
-                              .where(cast(events.c.data, String).contains(player_id)))
-    for code, version, data in list(rows):
-        changed = scrub_event(data, player_id) if isinstance(data, dict) else None
-        if changed is not None:
-            await conn.execute(update(events).where(and_(events.c.table_code == code, events.c.version == version))
-                               .values(data=changed))
-
-
-async def _scrub_matches(conn: AsyncConnection, player_id: str) -> None:
-    rows = await conn.execute(select(matches.c.id, matches.c.summary)
-                              .where(cast(matches.c.summary, String).contains(player_id)))
-    for match_id, summary in list(rows):
-        names = summary.get("names") if isinstance(summary, dict) else None
-        if isinstance(names, dict) and player_id in names:
-            kept = {p: n for p, n in names.items() if p != player_id}
-            await conn.execute(update(matches).where(matches.c.id == match_id)
-                               .values(summary={**summary, "names": kept}))

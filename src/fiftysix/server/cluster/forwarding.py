@@ -34,6 +34,7 @@ class Forwarding(Failover):
     _early: dict[str, list[Heard]]
     on_signout: Callable[[str, int], None] | None
     on_revoke: Callable[[str, str], None] | None
+    on_forget: Callable[[str], None] | None
 
     async def route(self, table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
         """:func:`~fiftysix.server.table.protocol.handle_message`, or to the writer for a change at a replica."""
@@ -111,6 +112,10 @@ class Forwarding(Failover):
         """Tell every process that device ``session`` of ``player`` was signed out (server/accounts)."""
         self.bus.publish_soon(ALL, {"op": "revoke", "from": self.me, "player": player, "session": session})
 
+    def tell_forget(self, player: str) -> None:
+        """Tell every process that ``player``'s account was deleted (their tables are read again from the logs)."""
+        self.bus.publish_soon(ALL, {"op": "forget", "from": self.me, "player": player})
+
     def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
         """To ``player``'s connections to ``code`` on every other process (an ask to see a hand, or the hand for a
         watcher): each process that has the table here delivers it to its own connections of that player."""
@@ -162,3 +167,5 @@ class Forwarding(Failover):
             self.on_signout(str(data["player"]), int(data["gen"]))
         elif op == "revoke" and self.on_revoke is not None:
             self.on_revoke(str(data["player"]), str(data["session"]))
+        elif op == "forget" and self.on_forget is not None:
+            self.on_forget(str(data["player"]))

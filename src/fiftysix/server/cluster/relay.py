@@ -76,6 +76,7 @@ class ClusterHub(Forwarding):
         self._ticker: asyncio.Task[None] | None = None
         self.on_signout: Callable[[str, int], None] | None = None    # the server's: a sign-out elsewhere
         self.on_revoke: Callable[[str, str], None] | None = None     # ... and a device signed out elsewhere
+        self.on_forget: Callable[[str], None] | None = None          # ... and an account deleted elsewhere
 
 
     def _live(self, state: TableState, history: History) -> LiveTable:

@@ -33,6 +33,7 @@ class Player:
     name: str
     issued: float = 0.0     # unix seconds the token was signed
     session: str = ""       # the signed-in device (server/accounts); "" for a token from before accounts
+    generation: int = 0     # the player's sign-out generation the token was issued in
 
 
 class Tokens:
@@ -49,8 +50,9 @@ class Tokens:
         self.max_age = max_age
 
     def issue(self, name: str, player_id: str | None = None, session: str = "") -> tuple[Player, str]:
-        player = Player(player_id or secrets.token_hex(8), name, session=session)
-        data: dict[str, object] = {"id": player.id, "name": player.name, "g": self.generations.get(player.id, 0)}
+        pid = player_id or secrets.token_hex(8)
+        player = Player(pid, name, session=session, generation=self.generations.get(pid, 0))
+        data: dict[str, object] = {"id": player.id, "name": player.name, "g": player.generation}
         if session:
             data["s"] = session
         return player, self._signer.dumps(data)
@@ -69,7 +71,12 @@ class Tokens:
         session = data.get("s", "")
         if not isinstance(session, str) or session in self.revoked:
             return None
-        return Player(data["id"], data["name"], signed.timestamp(), session)
+        return Player(data["id"], data["name"], signed.timestamp(), session, data["g"])
+
+    def still_in(self, player: Player) -> bool:
+        """Whether ``player`` (read from a token earlier) is still signed in: its device not signed out, its player
+        not signed out everywhere (nor deleted) since.  An open websocket asks this at every message."""
+        return player.session not in self.revoked and player.generation == self.generations.get(player.id, 0)
 
     def signed_out(self, player_id: str, generation: int) -> None:
         """Record that ``player_id`` signed out everywhere: tokens before ``generation`` are refused."""

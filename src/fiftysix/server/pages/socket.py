@@ -17,7 +17,7 @@ from ..edge.lang import language_of, localize_message
 from ..edge.limits import Buckets
 from ..edge.listen import abort_of
 from ..edge.safejson import encode
-from ..edge.tokens import COOKIE, clean_name
+from ..edge.tokens import COOKIE, Player, clean_name
 from ..serving import address_of, serving
 from ..state.table import TableError
 from ..table.client_messages import Ask, ClientMessage, Hello, decode
@@ -76,6 +76,8 @@ class _Socket:
         self.address = address_of(ws)
         self.timing = self.server.settings.timing
         self.conn: Connection | None = None
+        self.who: Player | None = None      # the player (and device) it is signed in as, by hello's token or cookie
+        self.close_code = 1000
         self.sender: asyncio.Task[None] | None = None
         self.limit = Buckets(self.timing.message_rate, self.timing.message_burst, keep=1)   # its messages
         self.table: LiveTable
@@ -151,7 +153,7 @@ class _Socket:
         """One message before the connection is at its table: hello (who, which secret, since which version),
         or asking a private table's host; :data:`AGAIN` to wait for more, :data:`LEAVE` or :data:`STOP`."""
         text = await self.next_text()
-        if text is None:
+        if text is None or self.refused_out():
             return STOP
         if self.conn is not None and await self.over_rate():
             return AGAIN
@@ -213,9 +215,20 @@ class _Socket:
             self.conn.on_drop = self.dropped
             self.sender = asyncio.create_task(_send_loop(self.ws, self.conn, self.timing.send_timeout))
         self.conn.player = player.id if player is not None else None
-        if player is not None:
-            server.sockets.setdefault(player.id, set()).add(self.ws)
+        server.signed_in(self.ws, player, self.who)
+        self.who = player
         return self.conn
+
+    def refused_out(self) -> bool:
+        """Whether this socket's device or player was signed out (or deleted) since it said who it is; then it is
+        told so and is to be closed (4401) without what it sent changing anything.  Asked at every message, so a
+        message read while a sign-out closes the socket is refused too."""
+        if self.who is None or self.server.signer().still_in(self.who):
+            return False
+        if self.conn is not None:
+            self.conn.send({"type": "error", "message": SIGNED_OUT})
+        self.close_code = 4401
+        return True
 
     async def not_in(self, verdict: str) -> str:
         """A private table without (or with a wrong) secret: say so; a wrong one counts for the address."""
@@ -249,7 +262,7 @@ class _Socket:
         conn = self.conn
         while conn is not None and conn in self.table.conns:
             text = await self.next_text()
-            if text is None:
+            if text is None or self.refused_out():
                 return
             if await self.over_rate():
                 continue
@@ -261,12 +274,9 @@ class _Socket:
 
     async def close(self) -> None:
         conn, server = self.conn, self.server
+        server.signed_in(self.ws, None, self.who)
+        self.who = None
         if conn is not None:
-            if conn.player is not None:
-                open_sockets = server.sockets.get(conn.player, set())
-                open_sockets.discard(self.ws)
-                if not open_sockets:
-                    server.sockets.pop(conn.player, None)
             self.table.forget_knock(conn)
             if conn in self.table.conns:
                 self.table.disconnect(conn)
@@ -274,7 +284,7 @@ class _Socket:
         if self.sender is not None:
             await asyncio.wait({self.sender}, timeout=1)
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(code=self.close_code, reason="signed out" if self.close_code == 4401 else None)
 
 
 async def _ask(table: LiveTable, conn: Connection, msg: Ask) -> None:
@@ -294,6 +304,7 @@ async def _ask(table: LiveTable, conn: Connection, msg: Ask) -> None:
 
 _closing: set[asyncio.Task[None]] = set()
 
+SIGNED_OUT = N_("this device has been signed out: nothing you send here counts any more; sign in again to play")
 SERVER_FULL = N_("the server has as many connections as it can take; try again in a minute")
 
 
