@@ -1,0 +1,91 @@
+"""How long ``fiftysix serve`` takes from its launch to its first page (issue 59, "a quick start").
+
+Each run is a cold start: a new process on a free loopback port and a new SQLite file in a temporary directory,
+timed from the launch to the first ``200`` of ``GET /`` (polled every 10 ms), then stopped.  ``--src`` is the
+checkout's ``src`` to serve from (``PYTHONPATH``), so two versions compare in one sitting:
+
+    git archive db1073e src | tar -x -C /tmp/before
+    .venv/bin/python bench/startup.py --src /tmp/before/src --runs 5
+    .venv/bin/python bench/startup.py --src src --runs 5
+
+Prints one JSON line: each run's seconds, their median, min and max, and the load average before and after.
+A run that has no page within ``--timeout`` seconds fails the bench.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def first_page(port: int, server: subprocess.Popen[bytes], deadline: float) -> None:
+    """Wait for the first ``200`` of ``GET /`` (until ``deadline``; a server that exits fails at once)."""
+    url = f"http://127.0.0.1:{port}/"
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with {server.returncode} before its first page")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    answer.read()
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.01)
+    raise TimeoutError(f"no page from {url} within the time allowed")
+
+
+def cold_start(src: Path, timeout: float) -> float:
+    """Seconds from launching ``fiftysix serve`` to its first page, on a new port and a new database."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        command = [sys.executable, "-m", "fiftysix", "serve", "--port", str(port),
+                   "--db", f"sqlite+aiosqlite:///{tmp}/startup.db"]
+        start = time.monotonic()
+        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            first_page(port, server, start + timeout)
+            return time.monotonic() - start
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--src", default="src", help="the checkout's src to serve from")
+    ap.add_argument("--runs", type=int, default=5, help="cold starts to time (default 5)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds a run may take to its first page")
+    args = ap.parse_args()
+    src = Path(args.src).resolve()
+    load_before = os.getloadavg()
+    times = [cold_start(src, args.timeout) for _ in range(args.runs)]
+    print(json.dumps({"src": str(src), "runs": [round(t, 3) for t in times],
+                      "median_s": round(statistics.median(times), 3), "min_s": round(min(times), 3),
+                      "max_s": round(max(times), 3), "load_before": [round(x, 2) for x in load_before],
+                      "load_after": [round(x, 2) for x in os.getloadavg()]}))
+
+
+if __name__ == "__main__":
+    main()
