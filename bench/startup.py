@@ -1,12 +1,15 @@
 """How long ``fiftysix serve`` takes from its launch to its first page (issue 59, "a quick start").
 
-Each run is a cold start: a new process on a free loopback port and a new SQLite file in a temporary directory,
-timed from the launch to the first ``200`` of ``GET /`` (polled every 10 ms), then stopped.  ``--src`` is the
-checkout's ``src`` to serve from (``PYTHONPATH``), so two versions compare in one sitting:
+Each run is a cold start: a new process on a free loopback port, timed from the launch to the first ``200`` of
+``GET /`` (polled every 10 ms), then stopped.  The SQLite file is in a temporary directory: ``--db kept`` (the
+default, a restart) makes it with one untimed start first and every timed run starts on it; ``--db new`` gives
+each run a new file (the migrations run in each).  ``--src`` is the checkout's ``src`` to serve from
+(``PYTHONPATH``), so two versions compare in one sitting:
 
     git archive db1073e src | tar -x -C /tmp/before
     .venv/bin/python bench/startup.py --src /tmp/before/src --runs 5
     .venv/bin/python bench/startup.py --src src --runs 5
+    .venv/bin/python bench/startup.py --src src --runs 5 --db new
 
 Prints one JSON line: each run's seconds, their median, min and max, and the load average before and after.
 A run that has no page within ``--timeout`` seconds fails the bench.
@@ -51,25 +54,23 @@ def first_page(port: int, server: subprocess.Popen[bytes], deadline: float) -> N
     raise TimeoutError(f"no page from {url} within the time allowed")
 
 
-def cold_start(src: Path, timeout: float) -> float:
-    """Seconds from launching ``fiftysix serve`` to its first page, on a new port and a new database."""
+def cold_start(src: Path, db: Path, timeout: float) -> float:
+    """Seconds from launching ``fiftysix serve`` on the SQLite file ``db`` to its first page, on a new port."""
     port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "PYTHONPATH": str(src)}
-        command = [sys.executable, "-m", "fiftysix", "serve", "--port", str(port),
-                   "--db", f"sqlite+aiosqlite:///{tmp}/startup.db"]
-        start = time.monotonic()
-        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    command = [sys.executable, "-m", "fiftysix", "serve", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"]
+    start = time.monotonic()
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        first_page(port, server, start + timeout)
+        return time.monotonic() - start
+    finally:
+        server.terminate()
         try:
-            first_page(port, server, start + timeout)
-            return time.monotonic() - start
-        finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def main() -> None:
@@ -77,11 +78,18 @@ def main() -> None:
     ap.add_argument("--src", default="src", help="the checkout's src to serve from")
     ap.add_argument("--runs", type=int, default=5, help="cold starts to time (default 5)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a run may take to its first page")
+    ap.add_argument("--db", choices=("kept", "new"), default="kept",
+                    help="kept: every run on one file, made by an untimed start first (a restart); new: a new file "
+                         "each run")
     args = ap.parse_args()
     src = Path(args.src).resolve()
     load_before = os.getloadavg()
-    times = [cold_start(src, args.timeout) for _ in range(args.runs)]
-    print(json.dumps({"src": str(src), "runs": [round(t, 3) for t in times],
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.db == "kept":
+            cold_start(src, Path(tmp, "kept.db"), args.timeout)
+        times = [cold_start(src, Path(tmp, "kept.db" if args.db == "kept" else f"new{i}.db"), args.timeout)
+                 for i in range(args.runs)]
+    print(json.dumps({"src": str(src), "db": args.db, "runs": [round(t, 3) for t in times],
                       "median_s": round(statistics.median(times), 3), "min_s": round(min(times), 3),
                       "max_s": round(max(times), 3), "load_before": [round(x, 2) for x in load_before],
                       "load_after": [round(x, 2) for x in os.getloadavg()]}))
