@@ -4,15 +4,14 @@ Each run is a cold start: a new process on a free loopback port, timed from the 
 ``GET /`` (polled every 10 ms), then stopped.  The SQLite file is in a temporary directory: ``--db kept`` (the
 default, a restart) makes it with one untimed start first and every timed run starts on it; ``--db new`` gives
 each run a new file (the migrations run in each).  ``--src`` is the checkout's ``src`` to serve from
-(``PYTHONPATH``), so two versions compare in one sitting:
+(``PYTHONPATH``); given twice, the two versions' runs take turns (one sitting, the same load for both):
 
     git archive db1073e src | tar -x -C /tmp/before
-    .venv/bin/python bench/startup.py --src /tmp/before/src --runs 5
-    .venv/bin/python bench/startup.py --src src --runs 5
-    .venv/bin/python bench/startup.py --src src --runs 5 --db new
+    .venv/bin/python bench/startup.py --src /tmp/before/src --src src --runs 5
+    .venv/bin/python bench/startup.py --src /tmp/before/src --src src --runs 5 --db new
 
-Prints one JSON line: each run's seconds, their median, min and max, and the load average before and after.
-A run that has no page within ``--timeout`` seconds fails the bench.
+Prints one JSON line per ``--src``: each run's seconds, their median, min and max, and the load average before
+and after all runs.  A run that has no page within ``--timeout`` seconds fails the bench.
 """
 
 from __future__ import annotations
@@ -75,24 +74,31 @@ def cold_start(src: Path, db: Path, timeout: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--src", default="src", help="the checkout's src to serve from")
+    ap.add_argument("--src", action="append", help="the checkout's src to serve from (default src; repeatable)")
     ap.add_argument("--runs", type=int, default=5, help="cold starts to time (default 5)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a run may take to its first page")
     ap.add_argument("--db", choices=("kept", "new"), default="kept",
                     help="kept: every run on one file, made by an untimed start first (a restart); new: a new file "
                          "each run")
     args = ap.parse_args()
-    src = Path(args.src).resolve()
+    srcs = [Path(s).resolve() for s in args.src or ["src"]]
     load_before = os.getloadavg()
+    times: list[list[float]] = [[] for _ in srcs]
     with tempfile.TemporaryDirectory() as tmp:
+        kept = [Path(tmp, f"kept{k}.db") for k in range(len(srcs))]
         if args.db == "kept":
-            cold_start(src, Path(tmp, "kept.db"), args.timeout)
-        times = [cold_start(src, Path(tmp, "kept.db" if args.db == "kept" else f"new{i}.db"), args.timeout)
-                 for i in range(args.runs)]
-    print(json.dumps({"src": str(src), "db": args.db, "runs": [round(t, 3) for t in times],
-                      "median_s": round(statistics.median(times), 3), "min_s": round(min(times), 3),
-                      "max_s": round(max(times), 3), "load_before": [round(x, 2) for x in load_before],
-                      "load_after": [round(x, 2) for x in os.getloadavg()]}))
+            for src, db in zip(srcs, kept, strict=True):
+                cold_start(src, db, args.timeout)
+        for i in range(args.runs):
+            for k, src in enumerate(srcs):
+                db = kept[k] if args.db == "kept" else Path(tmp, f"new{k}-{i}.db")
+                times[k].append(cold_start(src, db, args.timeout))
+    load_after = os.getloadavg()
+    for src, runs in zip(srcs, times, strict=True):
+        print(json.dumps({"src": str(src), "db": args.db, "runs": [round(t, 3) for t in runs],
+                          "median_s": round(statistics.median(runs), 3), "min_s": round(min(runs), 3),
+                          "max_s": round(max(runs), 3), "load_before": [round(x, 2) for x in load_before],
+                          "load_after": [round(x, 2) for x in load_after]}))
 
 
 if __name__ == "__main__":
