@@ -51,13 +51,13 @@ def test_the_heads_read_from_the_files_are_alembics() -> None:
     assert heads() == frozenset(ScriptDirectory.from_config(cfg).get_heads())
 
 
-def test_a_database_at_the_head_starts_without_alembic(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'head.db'}"
+def test_a_database_at_the_head_starts_without_alembic(db: str) -> None:
+    url = db
 
     async def migrate() -> None:
         base = Database(url)
         try:
-            assert not await base._at_head()       # a new file: no revision yet
+            assert not await base._at_head()       # a new database: no revision yet
             await base.migrate()
             assert await base._at_head()
         finally:
