@@ -60,11 +60,14 @@ def heads() -> frozenset[str]:
     below: set[str] = set()
     for path in (MIGRATIONS / "versions").glob("*.py"):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, expression = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:     # revision: str = "..."
+                target, expression = node.target, node.value
+            else:
                 continue
-            target = node.targets[0]
             if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
-                value = ast.literal_eval(node.value)
+                value = ast.literal_eval(expression)
                 names = {value} if isinstance(value, str) else set(value or ())
                 (revisions if target.id == "revision" else below).update(names)
     return frozenset(revisions - below)
@@ -117,7 +120,10 @@ class Database(TableLogWriter, TableReads):
                 stored = {str(r[0]) for r in await conn.execute(text("SELECT version_num FROM alembic_version"))}
         except SQLAlchemyError:
             return False
-        return bool(stored) and stored == heads()
+        try:
+            return bool(stored) and stored == heads()
+        except (ValueError, SyntaxError):       # a migration file this reading does not follow: Alembic decides
+            return False
 
     async def close(self) -> None:
         if self._probe is not None:
