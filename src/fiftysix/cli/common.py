@@ -8,9 +8,8 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from ..bots import Bot, make_bot
 from ..core.deal import Deal
 from ..core.errors import FiftySixError, RulesError
 from ..core.meaning import Meaning, words_of
@@ -18,6 +17,9 @@ from ..core.options import Rules
 from ..games import DEFAULT_PRESET, GAMES, resolve_rules
 from ..games.spec import GameSpec, MatchLike
 from .render import can_show_symbols
+
+if TYPE_CHECKING:
+    from ..bots import Bot
 
 Warn = Callable[[str], None]
 R = TypeVar("R")
@@ -128,6 +130,8 @@ def make_bots(names: Sequence[str], seed: int | None, game: str, skip: int | Non
 
     :raises CliError: for an unknown bot name.
     """
+    from ..bots import make_bot  # the computer players (numpy) when a command seats them: `serve` starts sooner
+
     out: list[Bot | None] = []
     for seat, name in enumerate(names):
         if seat == skip:

@@ -17,7 +17,6 @@ from typing import TextIO
 
 from ..core.meaning import words_of
 from ..i18n import translate
-from . import analyze, arena, bot, check, deal, play, replay, solve
 from .common import CliError, Io, presets_text, stderr_warn
 
 _serve: ModuleType | None
@@ -36,11 +35,23 @@ class Command:
 
 
 def _run_arena(args: argparse.Namespace, io: Io) -> int:
+    from . import arena
+
     return arena.run(args, io.stdout, io.stderr)
 
 
-def _commands() -> dict[str, Command]:
-    """Every subcommand, in the order of ``fiftysix --help``."""
+def _run_serve(args: argparse.Namespace, io: Io) -> int:
+    assert _serve is not None
+    return int(_serve.run_serve(args, io.stderr))
+
+
+def _commands(only: str | None = None) -> dict[str, Command]:
+    """Every subcommand, in the order of ``fiftysix --help``; ``only="serve"``: that one alone (the server starts
+    without importing the other commands and the computer players their help names: a quick start)."""
+    if only == "serve" and _serve is not None:
+        return {"serve": Command(_serve.add_parser, _run_serve)}
+    from . import analyze, arena, bot, check, deal, play, replay, solve
+
     table = {
         "check": Command(check.add_parser, check.run),
         "deal": Command(deal.add_parser, deal.run),
@@ -48,8 +59,7 @@ def _commands() -> dict[str, Command]:
         "play": Command(play.add_parser, play.run),
     }
     if _serve is not None:
-        serve = _serve
-        table["serve"] = Command(serve.add_parser, lambda args, io: int(serve.run_serve(args, io.stderr)))
+        table["serve"] = Command(_serve.add_parser, _run_serve)
     table.update({
         "bot": Command(bot.add_parser, bot.run),
         "arena": Command(arena.add_parser, _run_arena),
@@ -59,10 +69,7 @@ def _commands() -> dict[str, Command]:
     return table
 
 
-COMMANDS = _commands()
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: dict[str, Command] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fiftysix",
         description="The card games 56 (Fifty-six) and 55: check, replay and play deals.",
@@ -70,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for command in COMMANDS.values():
+    for command in (commands if commands is not None else _commands()).values():
         command.add_parser(sub)
     return parser
 
@@ -87,7 +94,9 @@ def _safe_streams() -> None:
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid record, 2 usage error)."""
-    parser = build_parser()
+    argv = list(argv) if argv is not None else sys.argv[1:]
+    commands = _commands(argv[0] if argv else None)
+    parser = build_parser(commands)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse has printed the usage error (or --help)
@@ -106,7 +115,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
 
     io = Io(inp, out, err, warn, interactive=stdin is None and stdout is None)
     try:
-        return COMMANDS[args.command].run(args, io)
+        return commands[args.command].run(args, io)
     except CliError as e:
         why = translate(words_of(e), getattr(args, "lang", None) or "en")     # play's --lang
         err.write(f"fiftysix {args.command}: error: {why}\n")

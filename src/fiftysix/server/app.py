@@ -28,8 +28,11 @@ or the host's yes (:mod:`.edge.access`); unknown codes and wrong secrets are lim
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import importlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
@@ -75,6 +78,23 @@ from .table.messages import Presence
 
 log = logging.getLogger("fiftysix.server")
 T = TypeVar("T")
+
+WARM_UP = ("fiftysix.bots",)
+"""What the server imports in a thread of its own once it answers (:func:`warm_up`): the computer players and
+numpy, which no module imports at the start (a quick start, issue 59), so the first table or catalogue does not
+wait for them.  Alembic (:meth:`.storage.db.Database.migrate`), webauthn (the passkey routes) and the solver
+(the review workers) are imported where they are needed and not warmed."""
+WARM_AFTER = 0.5
+"""Seconds after the start before :data:`WARM_UP` is imported: the first page goes first."""
+
+
+def warm_up(modules: tuple[str, ...] = WARM_UP) -> None:
+    """Import ``modules`` (in a thread: a request that needs one meanwhile waits for this import to end)."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:       # the request that needs it will say why
+            log.exception("warming up %s failed", name)
 
 
 async def table_page(request: Request) -> Response:
@@ -190,9 +210,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await server.startup()
+        warming = threading.Thread(target=warm_up, name="fiftysix warm-up")
+        later = asyncio.get_running_loop().call_later(WARM_AFTER, warming.start)
         try:
             yield
         finally:
+            later.cancel()
             await server.shutdown()
 
     routes = [
@@ -235,21 +258,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                                                        server.settings.allowed_origins],
                                         allow_credentials=True, allow_methods=["GET", "POST"],
                                         allow_headers=["content-type"]))
+    handlers = dict.fromkeys(_service_errors(server), _service_down(server))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
-                    exception_handlers=dict.fromkeys(_service_errors(), _service_down(server)))  # type: ignore[arg-type]
+                    exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.server = server
     return app
 
 
-def _service_errors() -> tuple[type[Exception], ...]:
-    """The exception classes a service that went away raises (:func:`.services.service_of` decides)."""
+def _service_errors(server: Server) -> tuple[type[Exception], ...]:
+    """The exception classes a service that went away raises (:func:`.services.service_of` decides); Redis's
+    only with Redis (its client takes a third of a second to import)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     errors: list[type[Exception]] = [SQLAlchemyError, OSError]
-    with contextlib.suppress(ImportError):
-        from redis.exceptions import RedisError
+    if server.settings.redis_url:
+        with contextlib.suppress(ImportError):
+            from redis.exceptions import RedisError
 
-        errors.append(RedisError)
+            errors.append(RedisError)
     return tuple(errors)
 
 

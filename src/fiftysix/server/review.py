@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..analysis import AnalyzeError, analyze_deal
 from ..core.cards import Card
 from ..core.deal import Deal
 from ..core.errors import RecordError
@@ -53,6 +52,8 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
 
     :raises ReviewError: for an invalid record or index.
     """
+    from ..analysis import AnalyzeError, analyze_deal  # the solver in the worker, not in the server's start
+
     start, deal = _deals(data, index)
     game = GAMES[deal.game]
     tricks = [{"leader": t.leader, "winner": t.winner, "points": t.points,

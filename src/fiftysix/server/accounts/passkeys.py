@@ -23,15 +23,11 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import webauthn
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure, InvalidRegistrationResponse
-from webauthn.helpers.structs import AuthenticatorSelectionCriteria, ResidentKeyRequirement, UserVerificationRequirement
 
 from ...core.meaning import N_
 from ..edge.safejson import JSONResponse
@@ -46,11 +42,24 @@ NOT_SECURE = N_("passkeys need a secure page: https with a name, or localhost; u
                 "code here")
 BAD_PASSKEY = N_("this passkey was not accepted: it is not registered here, its challenge is older than 5 minutes "
                  "or was used, or the browser's answer is malformed")
-_BAD = (InvalidAuthenticationResponse, InvalidRegistrationResponse, InvalidJSONStructure, ValueError, KeyError,
-        TypeError)
+
+
+def _bad() -> tuple[type[Exception], ...]:
+    """What a bad passkey or a malformed answer raises (webauthn is imported by the first passkey request, not
+    by the server's start)."""
+    from webauthn.helpers.exceptions import (
+        InvalidAuthenticationResponse,
+        InvalidJSONStructure,
+        InvalidRegistrationResponse,
+    )
+
+    return (InvalidAuthenticationResponse, InvalidRegistrationResponse, InvalidJSONStructure, ValueError, KeyError,
+            TypeError)
 
 
 async def _new_challenge(engine: AsyncEngine, account_id: str | None) -> bytes:
+    from webauthn.helpers import bytes_to_base64url
+
     challenge = secrets.token_bytes(32)
     now = int(time.time())
     async with engine.begin() as conn:
@@ -62,7 +71,7 @@ async def _new_challenge(engine: AsyncEngine, account_id: str | None) -> bytes:
 
 def _credential(body: Mapping[str, object]) -> dict[str, Any]:
     """The browser's credential as webauthn reads it (a wrong shape is refused as a bad passkey: one of
-    ``_BAD``)."""
+    ``_bad()``)."""
     credential = body["credential"]
     if not isinstance(credential, dict):
         raise TypeError("the credential must be a JSON object")
@@ -71,6 +80,8 @@ def _credential(body: Mapping[str, object]) -> dict[str, Any]:
 
 async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], account_id: str | None) -> bytes | None:
     """The challenge the browser signed, if it was ours, unexpired and unused (it is used up now)."""
+    from webauthn.helpers import base64url_to_bytes
+
     client = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
     challenge = str(client["challenge"])
     owner = challenges.c.account_id == account_id if account_id else challenges.c.account_id.is_(None)
@@ -82,6 +93,13 @@ async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], accou
 
 @_guarded
 async def api_options(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+    import webauthn
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     rp = relying_party(request)
     if rp is None:
         return refusal(NOT_SECURE, 400, lang)
@@ -105,6 +123,9 @@ async def api_options(request: Request, server: Server, lang: str, body: dict[st
 @_signed_in
 async def api_register(request: Request, server: Server, lang: str, body: dict[str, object],
                        player: Player) -> Response:
+    import webauthn
+    from webauthn.helpers import bytes_to_base64url
+
     rp = relying_party(request)
     if rp is None:
         return refusal(NOT_SECURE, 400, lang)
@@ -115,7 +136,7 @@ async def api_register(request: Request, server: Server, lang: str, body: dict[s
             return refusal(BAD_PASSKEY, 403, lang)
         verified = webauthn.verify_registration_response(credential=credential, expected_challenge=challenge,
                                                          expected_rp_id=rp[0], expected_origin=rp[1])
-    except _BAD:
+    except _bad():
         return refusal(BAD_PASSKEY, 403, lang)
     async with server.db.engine.begin() as conn:
         await conn.execute(passkeys.insert().values(
@@ -127,6 +148,9 @@ async def api_register(request: Request, server: Server, lang: str, body: dict[s
 
 async def _verify_signin(request: Request, server: Server, credential: dict[str, Any]) -> tuple[str, str] | None:
     """The (id, name) of the account whose passkey signed our challenge, or ``None``."""
+    import webauthn
+    from webauthn.helpers import base64url_to_bytes
+
     rp = relying_party(request)
     assert rp is not None
     challenge = await _take_challenge(server.db.engine, credential, None)
@@ -153,7 +177,7 @@ async def api_signin(request: Request, server: Server, lang: str, body: dict[str
         return refusal(N_("too many sign-in attempts from your address; try again in a few minutes"), 429, lang)
     try:
         found = await _verify_signin(request, server, _credential(body))
-    except _BAD:
+    except _bad():
         found = None
     if found is None:
         await server.lookups.failed(address_of(request))

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 
 from openskill.models import ThurstoneMostellerFull
 
-from ...bots.levels import levels_for
-
 MODEL = ThurstoneMostellerFull()
 """The library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300."""
 
@@ -61,6 +59,8 @@ def new_entry(player: str) -> Entry:
 def anchor(game: str, bot: str) -> Entry:
     """The fixed anchor of the computer player ``bot`` (a level's bot name, options after a comma) in
     ``game``; a bot that is no level counts as a beginner."""
+    from ...bots.levels import levels_for  # the bots when a match with a computer is rated: a quick start
+
     base = bot.split(",")[0]
     level = next((lv for lv, name in levels_for(game).items() if name.split(",")[0] == base), "beginner")
     return Entry(None, ANCHORS.get(level, ANCHORS["beginner"]), ANCHOR_SIGMA)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ...bots.levels import levels_for
 from ...core.errors import RulesError
 from ...core.meaning import N_, Meaning
 from ...games import game_of_preset
@@ -33,6 +32,8 @@ def check_form(body: dict[str, object], now: int) -> dict[str, object]:
         game = game_of_preset(str(body.get("preset")))
     except (ValueError, RulesError) as e:
         raise FormError(e.args[0]) from None
+    from ...bots.levels import levels_for  # the bots when an event is made, not at the server's start
+
     level = body.get("level", "club")
     if level not in levels_for(game.name):
         raise FormError(Meaning(N_("level must be one of {levels}"), {"levels": ", ".join(levels_for(game.name))}))

@@ -15,7 +15,6 @@ from typing import TypedDict
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from ...bots.levels import levels_for
 from ...core.meaning import N_
 from ..matches.store import rate_teams
 from ..serving import Server, table_link
@@ -40,6 +39,8 @@ class MadeTable(TypedDict):
 
 def event_bot(night: Night) -> str:
     """The computer player of the event's level: it fills the seats no team took and replaces members."""
+    from ...bots.levels import levels_for  # the bots when an event runs, not at the server's start
+
     return levels_for(night["game"]).get(night["level"], "random")
 
 

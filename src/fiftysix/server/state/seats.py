@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ...bots.levels import club_bot
 from ...core.meaning import N_, Meaning
 from . import events as ev
 from .base import LOBBY, PLAYING, Seat, TableBase
@@ -70,6 +69,8 @@ class Seating(TableBase):
         if self.status == LOBBY:
             self.seats[current] = Seat()
         else:
+            from ...bots.levels import club_bot  # the bots when a computer first takes a seat: a quick start
+
             bot = self.fill or club_bot(self.game.name)
             self.seats[current] = Seat(bot=bot)
         return e

@@ -19,14 +19,15 @@ away: reported to :attr:`Database.services`, and asked every second whether it i
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import functools
 import secrets
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import event, select, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..services import DATABASE, Services
@@ -42,10 +43,34 @@ PROBE_EVERY = 1.0
 
 
 def _migrate(connection: Connection) -> None:
+    from alembic import command  # only when the schema is not at the head (:func:`heads`): a quick start
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
     command.upgrade(cfg, "head")
+
+
+@functools.cache
+def heads() -> frozenset[str]:
+    """The head revisions of the migrations, read from their files' ``revision`` and ``down_revision`` (without
+    importing Alembic, which takes a second of a start)."""
+    revisions: set[str] = set()
+    below: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, expression = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:     # revision: str = "..."
+                target, expression = node.target, node.value
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
+                value = ast.literal_eval(expression)
+                names = {value} if isinstance(value, str) else set(value or ())
+                (revisions if target.id == "revision" else below).update(names)
+    return frozenset(revisions - below)
 
 
 class Database(TableLogWriter, TableReads):
@@ -79,11 +104,26 @@ class Database(TableLogWriter, TableReads):
 
     async def migrate(self) -> None:
         """Create or upgrade the schema (Alembic, programmatically).  On PostgreSQL processes starting at
-        once take turns (a transaction-scoped advisory lock), so only the first one migrates."""
+        once take turns (a transaction-scoped advisory lock), so only the first one migrates.  A database at the
+        head already (the stored revision, read first) is left alone without importing Alembic."""
+        if await self._at_head():
+            return
         async with self.engine.begin() as conn:
             if self.url.startswith("postgresql"):
                 await conn.execute(text("SELECT pg_advisory_xact_lock(5655)"))
             await conn.run_sync(_migrate)
+
+    async def _at_head(self) -> bool:
+        """Whether the stored revision is the migrations' head (no table of revisions: not yet)."""
+        try:
+            async with self.engine.connect() as conn:
+                stored = {str(r[0]) for r in await conn.execute(text("SELECT version_num FROM alembic_version"))}
+        except SQLAlchemyError:
+            return False
+        try:
+            return bool(stored) and stored == heads()
+        except (ValueError, SyntaxError):       # a migration file this reading does not follow: Alembic decides
+            return False
 
     async def close(self) -> None:
         if self._probe is not None:

@@ -9,8 +9,6 @@ import random
 import secrets
 from typing import TYPE_CHECKING
 
-from ...bots import make_bot
-from ...bots.base import Bot, RandomBot
 from ...core.moves import PASS
 from ..edge.limits import INLINE_BOTS
 from ..state.errors import NoMoreDeals
@@ -19,6 +17,9 @@ from .clock import TurnClock
 from .connection import Connection
 from .messages import Presence
 from .timing import Timing
+
+if TYPE_CHECKING:
+    from ...bots.base import Bot
 
 log = logging.getLogger("fiftysix.server")
 
@@ -33,6 +34,8 @@ BACKOFF = 2.0
 
 def default_bot(game: str) -> str:
     """The strongest bot the game has: its rules bot when registered, else random."""
+    from ...bots import make_bot  # the bots (numpy) with the first table or catalogue, not at the start
+
     try:
         make_bot("rules", 0, game)
         return "rules"
@@ -131,6 +134,9 @@ class ComputerPlayers:
         if kind == "rematch":       # in the host's name: the event's owner hosts every table of the event
             seed, dealer = await self.next_start()
             return {"kind": "rematch", "player": self.state.host, "seed": seed, "dealer": dealer}
+        from ...bots import make_bot
+        from ...bots.base import RandomBot
+
         name = self._bot_for(table_seat) or "random"
         state = self.state
         assert state.deal is not None, "a computer player's move is pending only during a deal"

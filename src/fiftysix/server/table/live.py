@@ -17,8 +17,8 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
-from ...bots.base import Bot
 from ...core.meaning import N_, Meaning
 from ..edge.limits import INLINE_BOTS, Buckets, Limits
 from ..services import service_of
@@ -34,6 +34,9 @@ from .knocks import Knocking
 from .messages import Presence, snapshot, table_info
 from .presence import Presences
 from .timing import Timing
+
+if TYPE_CHECKING:
+    from ...bots.base import Bot
 
 log = logging.getLogger("fiftysix.server")
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ...bots.levels import club_bot
 from ...core.cards import Card
 from ...core.deal import Deal
 from ...core.moves import Call
@@ -47,6 +46,8 @@ def level_of(game: str, bot: str | None) -> str | None:
 
 def table_info(state: TableState, presence: Presence) -> dict[str, object]:
     """The public face of a table."""
+    from ...bots.levels import club_bot  # the bots with the first table, not at the server's start
+
     seats = []
     for i, seat in enumerate(state.seats):
         if seat.player is not None:
