@@ -252,6 +252,7 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
+    from fiftysix.server.state.events import decode
     from fiftysix.server.state.table import RECENT_DEALS
     from fiftysix.server.storage.db import Database
     from fiftysix.server.table.hub import Hub
@@ -266,8 +267,8 @@ def test_a_long_table_shows_recent_deals_and_pages_back(tmp_path: Path, system_c
         table = await hub.create("p-host", "Host", {"preset": "56-4", "fill": "random", "grace": 3600, "public": True,
                                                     "options": {"tables": 999}})
         await table.connect(Connection(None, limit=10**6), None)
-        await table.submit({"kind": "stand", "player": "p-host"})
-        await table.submit({"kind": "start", "player": "p-host", "seed": 3, "dealer": 0})
+        await table.submit(decode({"kind": "stand", "player": "p-host"}))
+        await table.submit(decode({"kind": "start", "player": "p-host", "seed": 3, "dealer": 0}))
         deadline = time.monotonic() + 120
         while table.state.deals_count < deals and time.monotonic() < deadline:
             await asyncio.sleep(0.01)

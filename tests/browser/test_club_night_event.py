@@ -61,8 +61,10 @@ def status(live: LiveServer, code: str) -> str:
 
 
 def host_says(live: LiveServer, code: str, kind: str, owner: str) -> None:
+    from fiftysix.server.state.events import decode
+
     async def say(srv: Any) -> None:
-        await srv.hub.tables[code].submit({"kind": kind, "player": owner})
+        await srv.hub.tables[code].submit(decode({"kind": kind, "player": owner}))
     on_server(live, say)
 
 

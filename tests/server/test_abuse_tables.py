@@ -81,7 +81,7 @@ def _walk(preset: str, choices: list[int], seed: int) -> int:
     """Apply a random walk; after each step check every person's message.  Returns the views checked."""
     rng = random.Random(seed)
     state = TableState("WALK")
-    log = [state.apply(creation_event("p-host", "Host", {"preset": preset, "fill": "random"}))]
+    log = [state.apply_event(creation_event("p-host", "Host", {"preset": preset, "fill": "random"})).to_json()]
     held: dict[str, int | None] = {}        # the model: who held which table seat when the deal started
     offered_to: dict[int, str] = {}         # seats the host offered that a person with no seat then took
     offered: set[int] = set()
@@ -150,7 +150,7 @@ def test_the_walks_do_hop_seats() -> None:
     assert checked > 1000
     refused = 0
     state = TableState("X")
-    state.apply(creation_event("p-host", "Host", {"preset": "56-4", "fill": "random"}))
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-4", "fill": "random"}))
     state.apply({"kind": "join", "player": "p-ben", "name": "Ben"})
     state.apply({"kind": "sit", "player": "p-ben", "seat": 1})
     state.apply({"kind": "start", "player": "p-host", "seed": 5, "dealer": 0})
@@ -165,7 +165,7 @@ def test_the_walks_do_hop_seats() -> None:
 
 def test_a_late_friend_takes_a_seat_the_host_offers_or_a_left_seat_without_its_hand() -> None:
     state = TableState("X")
-    state.apply(creation_event("p-host", "Host", {"preset": "56-hidden", "fill": "random"}))
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-hidden", "fill": "random"}))
     state.apply({"kind": "join", "player": "p-ben", "name": "Ben"})
     state.apply({"kind": "sit", "player": "p-ben", "seat": 1})
     state.apply({"kind": "join", "player": "p-cy", "name": "Cy"})
@@ -523,7 +523,7 @@ def test_an_ipv6_client_counts_as_its_64_network() -> None:
 def test_a_log_from_before_the_seat_rule_still_replays_and_shows_no_hopped_hand() -> None:
     """A table logged before the rule (no ``seat_rule`` in its create event) may hold a hop: it replays, and
     the hopper is shown no hand that was not theirs when the deal started."""
-    create_event = creation_event("p-host", "Host", {"preset": "56-hidden", "fill": "random"})
+    create_event = creation_event("p-host", "Host", {"preset": "56-hidden", "fill": "random"}).to_json()
     for key in ("seat_rule", "private", "secret"):
         create_event.pop(key)
     log = [create_event, {"kind": "join", "player": "p-ben", "name": "Ben"},

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fiftysix.server.state.events import Move, Stand
 from fiftysix.server.table.clock import TURN_SHARE, TurnClock
 
 
@@ -113,10 +114,10 @@ def test_one_slow_turn_cannot_spend_the_whole_bank() -> None:
         now.t += 60                              # far past move and bank: the turn's share is gone, no more
         clock._ran_out()                         # what the event loop's timer calls
         assert timeouts == [1]
-        event: dict[str, Any] = {"kind": "move", "seat": 0}
-        clock.stamp(event, state)                # the computer's move stores what the bank still holds
-        assert event["bank"] == 7.5
-        state.banks[0] = event["bank"]
+        event = clock.stamp(Move(seat=0, move="P", by="rules"), state)    # the computer's move stores what the
+        assert event.bank == 7.5                                           # bank still holds
+        assert clock.stamp(Stand(player="p"), state) == Stand(player="p")  # any other event as it is
+        state.banks[0] = event.bank
         state.deal.history.append("P")          # the next turn of the same seat draws again
         clock.update(state, 0)
         assert clock.left() == (3.0, 7.5)

@@ -19,7 +19,7 @@ def test_the_club_bot_is_the_club_level_and_never_random(game: str) -> None:
 @pytest.mark.parametrize("preset", ["56-4", "56-6", "55"])
 def test_a_table_without_fill_offers_the_club_player_and_names_it_by_level(preset: str) -> None:
     state = TableState("X")
-    state.apply(creation_event("p-host", "Host", {"preset": preset, "fill": None}))
+    state.apply_event(creation_event("p-host", "Host", {"preset": preset, "fill": None}))
     info = table_info(state, Presence())
     assert info["add_bot"] == club_bot(state.game.name)
     state.apply({"kind": "bot", "player": "p-host", "seat": 1, "bot": info["add_bot"]})
@@ -29,7 +29,7 @@ def test_a_table_without_fill_offers_the_club_player_and_names_it_by_level(prese
 
 def test_a_person_who_stands_mid_deal_at_a_table_without_fill_leaves_the_club_player() -> None:
     state = TableState("X")
-    state.apply(creation_event("p-host", "Host", {"preset": "56-4", "fill": None}))
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-4", "fill": None}))
     state.apply({"kind": "join", "player": "p-ben", "name": "Ben"})
     state.apply({"kind": "sit", "player": "p-ben", "seat": 1})
     for seat in (2, 3):

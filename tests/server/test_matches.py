@@ -26,6 +26,7 @@ from fiftysix.server.matches.capture import MatchEnd, places  # noqa: E402
 from fiftysix.server.matches.schema import match_players, matches, ratings  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
 from fiftysix.server.matches.subscribe import subscribe  # noqa: E402
+from fiftysix.server.state.events import decode  # noqa: E402
 from fiftysix.server.state.table import MATCH_OVER  # noqa: E402
 from fiftysix.server.storage.db import Database  # noqa: E402
 from fiftysix.server.table.hub import Hub  # noqa: E402
@@ -190,11 +191,11 @@ async def play_match(url: str, preset: str = "56-4", bot: str = "random") -> tup
     hub = Hub(db, Timing(bot_delay=0, next_delay=0), Limits())
     subscribe(hub)          # history and ratings hear of every finished deal (as the server's app does)
     table = await hub.create("p1", "P1", {"preset": preset, "fill": bot, "grace": 0, "public": True})
-    await table.submit({"kind": "join", "player": "p2", "name": "P2"})
-    await table.submit({"kind": "sit", "player": "p2", "seat": 1})
+    await table.submit(decode({"kind": "join", "player": "p2", "name": "P2"}))
+    await table.submit(decode({"kind": "sit", "player": "p2", "seat": 1}))
     table.presence.covered.update({"p1", "p2"})      # both away: their computer players play for them
     table.conns.add(Connection(None, limit=1 << 30))  # someone watching, so deals follow one another
-    await table.submit({"kind": "start", "player": "p1", "dealer": 0, "seed": 7})
+    await table.submit(decode({"kind": "start", "player": "p1", "dealer": 0, "seed": 7}))
     for _ in range(3600):      # random players: most matches end within seconds, a few take a minute
         if table.state.status == MATCH_OVER:
             break

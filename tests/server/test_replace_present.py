@@ -23,7 +23,7 @@ def _play_out(state: TableState) -> None:
 
 def test_a_replacement_at_the_next_deal_waits_for_it_and_then_takes_the_seat() -> None:
     state = TableState("X")
-    state.apply(creation_event("p-host", "Host", {"preset": "56-4", "fill": "rules"}))
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-4", "fill": "rules"}))
     state.apply({"kind": "join", "player": "p-ben", "name": "Ben"})
     state.apply({"kind": "sit", "player": "p-ben", "seat": 1})
     state.apply({"kind": "start", "player": "p-host", "seed": 5, "dealer": 0})
@@ -37,7 +37,7 @@ def test_a_replacement_at_the_next_deal_waits_for_it_and_then_takes_the_seat() -
 
 def test_a_person_who_stood_up_meanwhile_is_not_replaced_again() -> None:
     state = TableState("X")
-    state.apply(creation_event("p-host", "Host", {"preset": "56-4", "fill": "rules"}))
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-4", "fill": "rules"}))
     for who, seat in (("p-ben", 1), ("p-cy", 2)):
         state.apply({"kind": "join", "player": who, "name": who})
         state.apply({"kind": "sit", "player": who, "seat": seat})

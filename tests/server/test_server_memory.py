@@ -25,6 +25,7 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import text  # noqa: E402
 
+from fiftysix.server.state.events import decode  # noqa: E402
 from fiftysix.server.state.table import MATCH_OVER, PLAYING, RECENT_DEALS, TableError, replay  # noqa: E402
 from fiftysix.server.storage.db import Database  # noqa: E402
 from fiftysix.server.table.history import History  # noqa: E402
@@ -62,7 +63,7 @@ async def bots_table(hub: Hub, preset: str = "56-4") -> LiveTable:
     table = await hub.create("p-asha", "Asha", {"preset": preset, "fill": "random", "grace": 0,
                                                 "public": True,     # anonymous watchers are let in
                                                 "options": {"tables": 999} if preset.startswith("56") else {}})
-    await table.submit({"kind": "start", "player": "p-asha", "seed": 7, "dealer": 0})
+    await table.submit(decode({"kind": "start", "player": "p-asha", "seed": 7, "dealer": 0}))
     return table
 
 
@@ -268,12 +269,12 @@ def test_after_a_failed_write_the_table_is_what_the_database_holds(db: str) -> N
         for _ in range(3 * LIMIT):      # play on (for the bots too) so the rebuild starts from a later base
             if table.state.status == PLAYING:
                 legal = [str(m) for m in table.state.deal.legal_moves()]
-                await table.submit({"kind": "move", "seat": table.state.to_move_table_seat(), "move": legal[0],
-                                    "by": "test"})
+                await table.submit(decode({"kind": "move", "seat": table.state.to_move_table_seat(), "move": legal[0],
+                                    "by": "test"}))
             else:
-                await table.submit({"kind": "next", "player": "p-asha", "seed": 1})
+                await table.submit(decode({"kind": "next", "player": "p-asha", "seed": 1}))
         while table.state.status != PLAYING:
-            await table.submit({"kind": "next", "player": "p-asha", "seed": 1})
+            await table.submit(decode({"kind": "next", "player": "p-asha", "seed": 1}))
         assert table.history.base.version > 1
         before = table.state.version
         view = seat_view(table.state, "p-asha")
@@ -292,13 +293,13 @@ def test_after_a_failed_write_the_table_is_what_the_database_holds(db: str) -> N
         seat = table.state.to_move_table_seat()
         move = legal[0] if legal else [str(m) for m in table.state.deal.legal_moves()][0]
         with pytest.raises(TableError, match="could not save"):
-            await table.submit({"kind": "move", "seat": seat, "move": move, "by": "player"})
+            await table.submit(decode({"kind": "move", "seat": seat, "move": move, "by": "player"}))
         assert table.state.version == before and seat_view(table.state, "p-asha") == view
         assert len(table.state.deal.history) == len(replay(table.code, await database.events_of(table.code))
                                                     .deal.history)
         async with database.engine.begin() as c:
             await c.execute(text("DROP TRIGGER refuse" if stmt is not None else "DROP TRIGGER refuse ON events"))
-        await table.submit({"kind": "move", "seat": seat, "move": move, "by": "player"})
+        await table.submit(decode({"kind": "move", "seat": seat, "move": move, "by": "player"}))
         assert table.state.version == before + 1
         assert replay(table.code, await database.events_of(table.code)).version == before + 1
         await hub.stop()

@@ -35,7 +35,7 @@ from ..edge.limits import Limits, searching_bots
 from ..state.table import TableError, TableState, replay_into
 from ..storage.db import Database
 from ..table.history import History
-from ..table.hub import creation_event, fill_of
+from ..table.hub import creation_event
 from ..table.live import Connection, LiveTable, Timing
 from .bus import Bus, Heard, table_channel
 from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
@@ -165,12 +165,12 @@ class ClusterHub(Forwarding):
         :raises QuotaError: when the host or their address is over a quota, on all processes together.
         """
         created = creation_event(host, host_name, form, event)
-        searching = searching_bots([fill_of(created)])
+        searching = searching_bots([created.fill])
         async with self._loading:
             code = await self._new_code()
             hosted = await self.shared_quotas.check_create(code, host, address, searching, personal=event is None)
             state = TableState(code)
-            stored = state.apply(created)
+            stored = state.apply_event(created).to_json()
             try:
                 await self.db.append(code, state.version, stored, state.status)
             except Exception:

@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
+from ..state.events import Event
 from ..state.table import DEAL_OVER, TableError, TableState
 from ..storage.attached import Attached
 from ..storage.db import Fenced
@@ -144,7 +145,7 @@ class ClusterTable(Replica):
         return {c.player for c in self.conns if c.player is not None}
 
     # -- the writer ------------------------------------------------------------------------------------
-    async def commit(self, event: dict[str, object]) -> None:
+    async def commit(self, event: Event) -> None:
         if not self.writer:
             raise TableError("this table moved to another server just now; please try again")
         if not self.hub.lease.holds(self.code):     # not renewed in time (the database away): may be another's now

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from ...core.meaning import N_
 from ..matches.store import rate_teams
 from ..serving import Server, table_link
+from ..state import events as ev
 from ..state.table import LOBBY
 from ..table.connection import Connection
 from ..table.live import LiveTable
@@ -109,15 +110,15 @@ async def _seat_and_deal(table: LiveTable, night: Night, teams: list[Team],
         if state.status != LOBBY:
             return
         if state.seat_of(owner) is not None:
-            await table.commit({"kind": "stand", "player": owner})
+            await table.commit(ev.Stand(player=owner))
         for team in teams:
             seats = [s for s, d in enumerate(direction) if d == team.seat.direction]
             for player, seat in zip(team.players, seats, strict=False):
                 if player not in state.players:
-                    await table.commit({"kind": "join", "player": player, "name": names.get(player, "?")})
-                await table.commit({"kind": "sit", "player": player, "seat": seat})
+                    await table.commit(ev.Join(player=player, name=names.get(player, "?")))
+                await table.commit(ev.Sit(player=player, seat=seat))
         seed, _fixed = await table.next_seed()
-        await table.commit({"kind": "start", "player": owner, "seed": seed, "dealer": 0})
+        await table.commit(ev.Start(player=owner, seed=seed, dealer=0))
     table.expect_seated()
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ...core.moves import PASS
 from ..edge.limits import INLINE_BOTS
+from ..state import events as ev
 from ..state.errors import NoMoreDeals
 from ..state.table import DEAL_OVER, MATCH_OVER, PLAYING, TableError, TableState
 from .clock import TurnClock
@@ -61,7 +62,7 @@ class ComputerPlayers:
         @property
         def code(self) -> str: ...
 
-        async def commit(self, event: dict[str, object]) -> None: ...
+        async def commit(self, event: ev.Event) -> None: ...
 
         async def next_seed(self) -> tuple[int, bool]: ...
 
@@ -127,13 +128,13 @@ class ComputerPlayers:
                 if backoff:
                     await asyncio.sleep(backoff)
 
-    async def _bot_event(self, pending: tuple[str, int]) -> dict[str, object]:
+    async def _bot_event(self, pending: tuple[str, int]) -> ev.Event:
         kind, table_seat = pending
         if kind == "next":
-            return {"kind": "next", "seed": (await self.next_seed())[0]}
+            return ev.NextDeal(seed=(await self.next_seed())[0])
         if kind == "rematch":       # in the host's name: the event's owner hosts every table of the event
             seed, dealer = await self.next_start()
-            return {"kind": "rematch", "player": self.state.host, "seed": seed, "dealer": dealer}
+            return ev.Rematch(player=self.state.host, seed=seed, dealer=dealer)
         from ...bots import make_bot
         from ...bots.base import RandomBot
 
@@ -146,7 +147,7 @@ class ComputerPlayers:
         timed_out = self.clock.expired == table_seat
         if timed_out and seen.phase == "auction" and PASS.text in legal:
             # a person whose clock ran out in the auction passes: the computer never bids them into a contract
-            return {"kind": "move", "seat": table_seat, "move": PASS.text, "by": name, "timeout": True}
+            return ev.Move(seat=table_seat, move=PASS.text, by=name, timeout=True)
         bot = self.bots.get((table_seat, name))
         if bot is None:
             bot = self.bots[(table_seat, name)] = make_bot(name, secrets.randbits(32), state.game.name)
@@ -160,7 +161,4 @@ class ComputerPlayers:
             move = RandomBot().choose(seen)
         if move not in legal:
             move = RandomBot().choose(seen)
-        event = {"kind": "move", "seat": table_seat, "move": move, "by": name}
-        if timed_out:
-            event["timeout"] = True
-        return event
+        return ev.Move(seat=table_seat, move=move, by=name, timeout=True if timed_out else None)

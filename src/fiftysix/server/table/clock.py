@@ -22,9 +22,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
 
 from ...core.meaning import N_, Meaning
+from ..state.events import Event, Move
 from ..state.table import TableError, TableState
+
+E = TypeVar("E", bound=Event)
 
 MAX_MOVE = 600
 """Most seconds a move may be given."""
@@ -108,12 +113,11 @@ class TurnClock:
             self.timer = loop.call_later(self.move + self.bank, self._ran_out)
         self._note(state.paused)
 
-    def stamp(self, event: dict[str, object], state: TableState) -> None:
-        """Before a move is stored: what is left of the mover's bank goes with it."""
-        if state.clock is None or event.get("kind") != "move" or self.turn is None:
-            return
-        if event.get("seat") == self.turn[0]:
-            event["bank"] = round(self.reserve if self.expired is not None else self.left()[1], 1)
+    def stamp(self, event: E, state: TableState) -> E:
+        """Before a move is stored: the move with what is left of the mover's bank (any other event as it is)."""
+        if state.clock is None or not isinstance(event, Move) or self.turn is None or event.seat != self.turn[0]:
+            return event
+        return replace(event, bank=round(self.reserve if self.expired is not None else self.left()[1], 1))
 
     def stop(self) -> None:
         self._stop()

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 from ...core.errors import RulesError
 from ...core.meaning import words_of
@@ -23,6 +23,7 @@ from ...games import DEFAULT_PRESET, GAMES, game_of_preset
 from ..edge.limits import Limits, Quotas, searching_bots
 from ..edge.names import TABLE_NAME, check_name
 from ..services import service_message, service_of
+from ..state import events as ev
 from ..state.table import PLAYING, TableError, TableState
 from ..storage.attached import Attached
 from ..storage.db import Database
@@ -190,12 +191,12 @@ class Hub:
         :raises QuotaError: when the host or their address is over a quota (:class:`Limits`).
         """
         created = creation_event(host, host_name, form, event)
-        searching = searching_bots([fill_of(created)])
+        searching = searching_bots([created.fill])
         async with self._loading:
             self.quotas.check_create(host, address, searching, self.status_of, personal=event is None)
             code = await self._new_code()
             state = TableState(code)
-            stored = state.apply(created)
+            stored = state.apply_event(created).to_json()
             await self.db.append(code, state.version, stored, state.status)
             table = self._live(state, History(TableState(code), [stored], self.timing.replay_limit))
             self.tables[code] = table
@@ -210,7 +211,7 @@ class Hub:
                 return code
 
 
-def creation_event(host: str, host_name: str, form: dict[str, object], event: str | None = None) -> dict[str, object]:
+def creation_event(host: str, host_name: str, form: dict[str, object], event: str | None = None) -> ev.Create:
     """Check the create form: game, preset, option overrides, bots, grace period, table name (``event``: a club
     night's table, whose matches are not rated)."""
     preset = form.get("preset", DEFAULT_PRESET)
@@ -227,6 +228,7 @@ def creation_event(host: str, host_name: str, form: dict[str, object], event: st
         raise TableError("options must be an object of option names and values")
     try:
         rules = game.rules_to_json(game.rules_from_json({"preset": preset, **options}))
+        assert isinstance(rules, str | dict), "a game's rules are a preset's name or its options"
     except RulesError as e:
         raise TableError(words_of(e)) from None
     fill = form.get("fill", default_bot(game.name))
@@ -245,17 +247,11 @@ def creation_event(host: str, host_name: str, form: dict[str, object], event: st
     if not isinstance(public, bool):
         raise TableError("public must be true (anyone with the code may join) or false (the default: "
                          "joining needs the link's secret or the host's yes)")
-    made = {"kind": "create", "game": game.name, "rules": rules, "name": name, "host": host,
-             "host_name": host_name, "fill": fill, "grace": grace, "time": int(time.time()),
-             "private": not public, "seat_rule": True}
-    if not public:
-        made["secret"] = secrets.token_urlsafe(16)   # 128 random bits
-    clock = clock_rule(form.get("clock"))
-    if clock is not None:     # only then: a table without a clock logs what it always did
-        made["clock"] = clock
-    if event is not None:
-        made["rated"] = False
-    return made
+    # a sparse field (secret, clock, rated) is logged only when set: a table without a clock logs what it always did
+    return ev.Create(game=game.name, rules=rules, name=name, host=host, host_name=host_name, fill=fill, grace=grace,
+                     time=int(time.time()), private=not public, seat_rule=True,
+                     secret=None if public else secrets.token_urlsafe(16),     # 128 random bits
+                     clock=clock_rule(form.get("clock")), rated=False if event is not None else None)
 
 
 def sweep_failed(error: Exception, again: float) -> None:
@@ -315,9 +311,3 @@ def catalogue() -> dict[str, dict[str, object]]:
                      "default_preset": game.default_preset, "option_words": option_words(options),
                      "default": game is game_of_preset(DEFAULT_PRESET)}     # the game the form starts on
     return out
-
-
-def fill_of(created: Mapping[str, object]) -> str | None:
-    """The computer player a ``create`` event fills empty seats with (``None``: none)."""
-    fill = created.get("fill")
-    return fill if isinstance(fill, str) else None

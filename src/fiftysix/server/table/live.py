@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ...core.meaning import N_, Meaning
 from ..edge.limits import INLINE_BOTS, Buckets, Limits
 from ..services import service_of
+from ..state import events as ev
 from ..state.dealing import board_dealer
 from ..state.table import TableError, TableState
 from ..storage.attached import Attached
@@ -140,7 +141,7 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
             conn.send(None)
 
     # -- the one writer -------------------------------------------------------------------------------
-    async def submit(self, event: dict[str, object]) -> None:
+    async def submit(self, event: ev.Event) -> None:
         """Check, store and broadcast one change.
 
         :raises TableError: when the table or the rules refuse it (nothing changes then).
@@ -148,12 +149,11 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         async with self.lock:
             await self.commit(event)
 
-    async def commit(self, event: dict[str, object]) -> None:
+    async def commit(self, event: ev.Event) -> None:
         """:meth:`submit` for a caller that holds the lock."""
         before = self.state.deals_count
         played = self.state.deal_seats()        # before: a 56 team that runs out leaves the next deal
-        self.clock.stamp(event, self.state)
-        stored = self.state.apply(event)
+        stored = self.state.apply_event(self.clock.stamp(event, self.state)).to_json()
         finished = None
         attached: tuple[Attached, ...] = ()
         f = self.state.last_finished

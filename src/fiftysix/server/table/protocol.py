@@ -47,6 +47,7 @@ from ...core.moves import Call
 from ..edge import safejson
 from ..edge.limits import QuotaError
 from ..edge.tokens import clean_name
+from ..state import events as ev
 from ..state.table import PLAYING, Seat, TableError
 from .client_messages import (
     MISSING,
@@ -63,13 +64,16 @@ from .client_messages import (
     Move,
     NextDeal,
     Offer,
+    Pause,
     Ping,
     React,
     Refuse,
     Rematch,
     RemoveBot,
     Replace,
+    Resume,
     Sit,
+    Stand,
     Start,
     Swap,
     decode,
@@ -189,7 +193,7 @@ async def _on_join(table: LiveTable, conn: Connection, player: str, msg: Join) -
     async with table.lock:
         if _join_changes_nothing(table, conn, player, name):
             return
-        await table.commit({"kind": "join", "player": player, "name": name})
+        await table.commit(ev.Join(player=player, name=name))
 
 
 async def _on_admit(table: LiveTable, _conn: Connection, player: str, msg: Admit) -> None:
@@ -208,10 +212,7 @@ async def _on_move(table: LiveTable, conn: Connection, player: str, msg: Move) -
                 conn.send({"type": "moved", "id": msg.id, "version": done, "again": True})
                 return
         seat = _mover_seat(table, player, msg)
-        event: dict[str, object] = {"kind": "move", "seat": seat, "move": msg.move, "by": "player", "player": player}
-        if msg.id is not None:
-            event["id"] = msg.id
-        await table.commit(event)
+        await table.commit(ev.Move(seat=seat, move=msg.move, by="player", player=player, id=msg.id))
         if msg.id is not None:
             conn.send({"type": "moved", "id": msg.id, "version": table.state.version})
 
@@ -245,33 +246,48 @@ _FOR_A_NAME: dict[type[ClientMessage], Callable[[LiveTable, Connection, str, Any
 
 
 # -- the rest are table events, logged as they are built here ------------------------------------------------
-async def _event(table: LiveTable, player: str, msg: ClientMessage) -> dict[str, object]:
+async def _event(table: LiveTable, player: str, msg: ClientMessage) -> ev.Event:
     """The table event of a seat, host or dealing message (checked by the table when applied)."""
-    event: dict[str, Any] = {"kind": msg.kind, "player": player}
-    if isinstance(msg, Sit | RemoveBot | Offer):
-        event["seat"] = _seat_number(table, msg.seat)
-    elif isinstance(msg, AddBot):
-        event["seat"], event["bot"] = _seat_number(table, msg.seat), _named_bot(table, msg.bot)
-        if table.check_bot is not None and player == table.state.host:
-            await _checked(table.check_bot(event["bot"]))
-    elif isinstance(msg, Swap):
-        event["a"], event["b"] = _seat_number(table, msg.a), _seat_number(table, msg.b)
-    elif isinstance(msg, Replace):
-        event["seat"] = _seat_number(table, msg.seat)
-        event["bot"] = _replacement_bot(table, msg.bot)
-        if table.check_bot is not None and msg.bot is not None:     # the fill was counted at creation
-            await _checked(table.check_bot(event["bot"]))
-        person = table.state.seats[event["seat"]].player
-        if person is not None and person in table.presence.online and table.state.status == PLAYING:
-            event["at_next_deal"] = True    # never mid-turn under a person who is here (docs/server.md)
-    elif isinstance(msg, Host):
-        event["who"] = _host_seat(table, msg.seat).player
-    elif isinstance(msg, Start | Rematch | NextDeal):
-        if isinstance(msg, NextDeal):
-            event["seed"] = (await table.next_seed())[0]
-        else:
-            event["seed"], event["dealer"] = await table.next_start()
-    return event
+    match msg:
+        case Sit():
+            return ev.Sit(player=player, seat=_seat_number(table, msg.seat))
+        case RemoveBot():
+            return ev.RemoveBot(player=player, seat=_seat_number(table, msg.seat))
+        case Offer():
+            return ev.Offer(player=player, seat=_seat_number(table, msg.seat))
+        case AddBot():
+            seat, bot = _seat_number(table, msg.seat), _named_bot(table, msg.bot)
+            if table.check_bot is not None and player == table.state.host:
+                await _checked(table.check_bot(bot))
+            return ev.AddBot(player=player, seat=seat, bot=bot)
+        case Swap():
+            return ev.Swap(player=player, a=_seat_number(table, msg.a), b=_seat_number(table, msg.b))
+        case Replace():
+            return await _replace(table, player, msg)
+        case Host():
+            return ev.HandHost(player=player, who=_host_seat(table, msg.seat).player)
+        case NextDeal():
+            return ev.NextDeal(player=player, seed=(await table.next_seed())[0])
+        case Start() | Rematch():
+            seed, dealer = await table.next_start()
+            return (ev.Start if isinstance(msg, Start) else ev.Rematch)(player=player, seed=seed, dealer=dealer)
+        case Stand():
+            return ev.Stand(player=player)
+        case Pause():
+            return ev.Pause(player=player)
+        case Resume():
+            return ev.Resume(player=player)
+    raise TableError(Meaning("a {type} message is not a table change", {"type": msg.kind}))
+
+
+async def _replace(table: LiveTable, player: str, msg: Replace) -> ev.Replace:
+    seat, bot = _seat_number(table, msg.seat), _replacement_bot(table, msg.bot)
+    if table.check_bot is not None and msg.bot is not None:     # the fill was counted at creation
+        await _checked(table.check_bot(bot))
+    person = table.state.seats[seat].player
+    # never mid-turn under a person who is here (docs/server.md)
+    later = person is not None and person in table.presence.online and table.state.status == PLAYING
+    return ev.Replace(player=player, seat=seat, bot=bot, at_next_deal=True if later else None)
 
 
 def _host_seat(table: LiveTable, seat: object) -> Seat:
@@ -356,13 +372,13 @@ async def _answer_knock(table: LiveTable, player: str, kind: str, who: object) -
         if player != table.state.host:
             raise TableError(N_("only the host can do that"))
         name = table.asking().get(who) if isinstance(who, str) else None
-        if name is None:
+        if name is None or not isinstance(who, str):
             raise TableError(N_("nobody with that id is asking to join"))
         if kind == "admit":
             if len(table.state.players) >= table.limits.members:
                 raise TableError(Meaning("this table has {count} members, the most allowed ({most})",
                                          {"count": len(table.state.players), "most": table.limits.members}))
-            await table.commit({"kind": "admit", "player": player, "who": who, "name": name})
+            await table.commit(ev.Admit(player=player, who=who, name=name))
         table.answer_knock(str(who), kind == "admit")
 
 
