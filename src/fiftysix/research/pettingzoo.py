@@ -193,7 +193,7 @@ class VectorTableEnv(_Seats):
         super().__init__()
         _check_render_mode(render_mode)
         self.render_mode = render_mode
-        self.vec = VectorEnv(rules, num_tables=1, dealer=dealer, autoreset=False)
+        self.vec = VectorEnv(rules, num_tables=1, dealer=dealer, autoreset=False, reward_seat="all")
         self.enc = self.vec.enc
         self._agents(self.vec.n, self.vec.observation_size, float(max(p.high for p in self.vec.layout.pieces)),
                      self.vec.num_actions)

@@ -131,8 +131,8 @@ class CompiledAuction(CompiledPlay):
         (``_engine_may_hold``, set where a table goes to the engine: :meth:`_leave_play`, :meth:`_enter_play`)."""
         if self._call_kernel is None or not self.autoreset:
             return False
-        if self._engine_may_hold:
-            self._engine_may_hold = not bool((self._in_auction | self._live).all())
+        if self._engine_may_hold:     # (a table due its next deal is held too: its action is ignored)
+            self._engine_may_hold = not bool((self._in_auction | self._live | self._due).all())
         return not self._engine_may_hold
 
     def _step_held(self, acts: IntArray, rewards: FloatArray) -> BoolArray:
@@ -142,7 +142,9 @@ class CompiledAuction(CompiledPlay):
         over = self._play_compiled(acts, rewards, in_place=True)[3]
         self._call_compiled(acts, in_place=True)
         ended = np.flatnonzero(over).tolist()
-        if ended:
+        if ended and not self._same_step:     # NEXT_STEP: the deal's end, its next deal at the next step
+            self._deals_ended(ended, rewards, self._to_move, frozenset(ended))
+        elif ended:
             for i in ended:
                 self.episodes[i] += 1
             self._episode_array[ended] += 1
