@@ -24,6 +24,7 @@ from ..games.fifty_six import calls as calls56
 from ..games.fifty_six import play as play56
 from .vector_base import AUCTION_STATE, CALLS_MADE, BoolArray, FloatArray, IntArray
 from .vector_play import CompiledPlay
+from .vector_support import compiled_auction
 
 MIN_BID, MAX_BID = calls56.MIN_BID, calls56.MAX_BID
 _KINDS = {"pass": 0, "double": 1, "redouble": 2}
@@ -44,8 +45,7 @@ class CompiledAuction(CompiledPlay):
         """The kernel's tables, where the rules allow it (else ``_call_kernel`` is None)."""
         rules: Any = self.rules
         self._call_kernel: Any = None
-        usable = (self.compiled and self.game.play is play56 and rules.bidding == "standard"
-                  and rules.trump == "bid" and not rules.claim)
+        usable = self.compiled and self.game.play is play56 and compiled_auction(rules)    # (.vector_support)
         kernel = _kernel() if usable and self._jit is not None else None
         N, n = self.num_tables, self.n
         self._in_auction = np.zeros(N, np.bool_)      # the tables whose calls the kernel makes
