@@ -66,7 +66,7 @@ def test_each_value_of_each_option_is_played_by_the_kernels_as_declared_and_as_t
         game: str, rules: dict[str, object]) -> None:
     """The env compiles exactly what the declaration says; where it does, 60 steps of 4 tables give the engine's
     answers (the same comparison as test_vector_jit)."""
-    from test_vector_jit import run_both     # (pytest puts this folder on the path)
+    from test_vector_jit import run_both  # (pytest puts this folder on the path)
 
     rules_obj = GAMES[game][0].from_json(rules)
     env = VectorEnv(rules, num_tables=2)
