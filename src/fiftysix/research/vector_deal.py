@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.deal import Deal
+from ..core.deal import OVER, Deal
 from ..games.fifty_five import Deal55
 from ..games.fifty_five import deck_bits as deck_bits55
 from ..games.fifty_five import play as play55
@@ -88,15 +88,16 @@ class Dealing(VectorTables):
         """The rewards of tables whose deal just ended (but those ``scored`` already: the compiled play's), and
         their next deals (``SAME_STEP``) or their final arrays."""
         deals, team_of = self._deal_list, self._team_of
+        over_code = self._phase_code[OVER]
         for i in over:
             if i not in scored:
                 score: Any = deals[i].score()   # type: ignore[attr-defined]
                 if score:
                     rewards[i] = [score[t] for t in team_of]
             self.episodes[i] += 1
-            if not self._same_step:
-                if i in scored:
-                    self._catch_up(i)
+            if i in scored:     # the kernel's deal: its arrays are the end's but for these (no engine catch-up)
+                self._phase[i], self._leader[i] = over_code, -1
+            elif not self._same_step:
                 self._sync_public(i)
         self._episode_array[over] += 1
         if self._same_step:
