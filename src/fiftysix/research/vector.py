@@ -81,8 +81,8 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does), and 56's calls too with
         standard bidding and the contract's strain as trumps (:mod:`.vector_auction`); ``False``: every move is the
         engine's ``Deal.push``, the reference.
-    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat, a bot seat
-        or name that is not one, or bots in every seat.
+    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat (nor
+        ``"all"``), an autoreset that is not a mode, a bot seat or name that is not one, or bots in every seat.
     :raises RulesError: for an unknown preset or option.
     """
 
