@@ -181,7 +181,7 @@ def main() -> None:
     for preset in args.presets.split(","):
         envs = {"compiled" if (e := team_env(preset, args.tables, args.bots)).compiled else "engine": e}
         if args.reference:
-            envs["reference"] = VectorEnv(preset, num_tables=args.tables, compiled=False)
+            envs["reference"] = VectorEnv(preset, num_tables=args.tables, compiled=False, autoreset="SameStep")
         rngs = {name: np.random.default_rng(1) for name in envs}
         for env in envs.values():
             measured(env)

@@ -53,6 +53,12 @@ def test_the_wheel_carries_every_message_catalogue(wheel: zipfile.ZipFile) -> No
         assert catalogue in names, f"the wheel lacks {catalogue}: an installed server would speak English only"
 
 
+def test_the_wheel_carries_py_typed(wheel: zipfile.ZipFile) -> None:
+    """Issue 56: without it users' mypy treats the package as untyped (PEP 561); the sdist's test checks it too."""
+    assert (ROOT / "src/fiftysix/py.typed").is_file()
+    assert "fiftysix/py.typed" in wheel.namelist()
+
+
 def test_the_wheel_carries_the_pages_the_fonts_and_the_migrations(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     static = ROOT / "src/fiftysix/server/static"
@@ -133,5 +139,5 @@ def test_the_sdist_carries_what_the_wheel_is_built_from(tree: Path, tmp_path: Pa
     with tarfile.open(built) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
     for wanted in ("src/fiftysix/i18n/locale/ml/LC_MESSAGES/fiftysix.mo", "src/fiftysix/server/static/index.html",
-                   "requirements/serve.txt", "pyproject.toml"):
+                   "requirements/serve.txt", "pyproject.toml", "src/fiftysix/py.typed"):
         assert wanted in names, f"the sdist lacks {wanted}"

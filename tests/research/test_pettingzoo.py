@@ -111,6 +111,19 @@ def test_a_rules_object_is_played(make) -> None:
     assert "NT" in texts and e.unwrapped.enc.rules.trump == "hidden"
 
 
+def test_a_preset_and_rules_naming_another_are_refused_as_openspiel_refuses_them() -> None:
+    """Issue 60: the preset was silently dropped for the rules object's."""
+    with pytest.raises(ValueError, match="preset '56-6' and rules naming preset '56-4' were both given: give the "
+                                         "preset inside the rules alone"):
+        env(preset="56-6", rules={"preset": "56-4", "trump": "hidden"})
+    rules = {"preset": "56-4", "claim": True}
+    with pytest.raises(ValueError, match="both given"):
+        raw_env(preset="56-8", rules=rules)
+    assert raw_env(preset="56-6", rules={"trump": "hidden"}).enc.n == 6     # the preset, put in the rules
+    assert raw_env(preset="56-4", rules=rules).enc.rules.claim
+    assert raw_env().preset == "56-4"
+
+
 @pytest.mark.parametrize("make", [lambda: env(preset="56-6"), lambda: vector_env("56-6")])
 def test_reset_to_a_chosen_deal_from_a_record(make) -> None:
     a = make()

@@ -26,7 +26,7 @@ def random_policy(env: VectorEnv, seed: int) -> Policy:
 
 @pytest.mark.parametrize("preset", ["56-4", "56-6", "56-announce"])
 def test_the_bot_plays_in_a_view_what_the_policy_plays_greedily_in_the_env(preset: str) -> None:
-    env = VectorEnv(preset, num_tables=6)
+    env = VectorEnv(preset, num_tables=6, autoreset="SameStep")     # (a decision at every table, every step)
     policy = random_policy(env, 4)
     bot = PolicyBot(policy, preset)
     obs, info = env.reset(seed=3)

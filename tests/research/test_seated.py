@@ -33,7 +33,7 @@ CASES = [("56-4", {1: "rules", 3: "rules"}), ("56-6", {1: "rules", 3: "random", 
 @pytest.mark.parametrize(("preset", "bots"), CASES)
 def test_the_learner_sees_only_its_seats_with_the_observation_mask_and_rewards_of_its_view(
         preset: str, bots: dict[int, str]) -> None:
-    env = VectorEnv(preset, num_tables=8, bots=bots)
+    env = VectorEnv(preset, num_tables=8, bots=bots, autoreset="SameStep", reward_seat="all")
     learners = set(range(env.n)) - set(bots)
     rng = np.random.default_rng(1)
     obs, info = env.reset(seed=5)

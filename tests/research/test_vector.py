@@ -36,7 +36,7 @@ def test_the_vector_env_equals_the_single_env_step_by_step(preset: Any, seeds: r
     """100 deals of 56 (20 tables, 5 resets) and 100 of 55 (with its kitty, the discard made card by card and
     closed discards): at every step the same seat to move, the same legal actions,
     the same observation for every seat as the one built from that seat's JSON view, the same rewards."""
-    env = VectorEnv(preset, num_tables=20)
+    env = VectorEnv(preset, num_tables=20, autoreset="SameStep", reward_seat="all")
     rng = np.random.default_rng(0)
     compared = 0
     for seed in seeds:
@@ -87,7 +87,7 @@ def test_a_seed_and_the_actions_replay_every_table() -> None:
 
 def test_dealing_is_the_seeded_chance_step() -> None:
     """Each deal is game.new_deal(rules, seed=info["deal_seed"][i], dealer=env.dealer); its actions replay it."""
-    env = VectorEnv("56-4", num_tables=4)
+    env = VectorEnv("56-4", num_tables=4, autoreset="SameStep", reward_seat="all")
     _, info = env.reset(seed=11)
     seeds = info["deal_seed"].tolist()
     deals = [env.game.new_deal(env.rules, seed=s, dealer=env.dealer) for s in seeds]

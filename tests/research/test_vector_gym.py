@@ -20,7 +20,7 @@ def test_it_is_a_gymnasium_vector_env_whose_spaces_hold_what_it_returns(preset: 
     env = VectorEnv(preset, num_tables=6)
     assert isinstance(env, gym.vector.VectorEnv)
     assert env.num_envs == env.num_tables == 6
-    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     assert env.single_action_space == gym.spaces.Discrete(env.num_actions)
     assert env.single_observation_space.shape == (env.observation_size,)
     assert env.observation_space.shape == (6, env.observation_size)

@@ -32,6 +32,8 @@ from ..views import view
 from .table import Encoding, Table, record_actions, table_record
 from .vector import VectorEnv
 
+DEFAULT_PRESET = "56-4"
+
 OBS_HIGH = 64.0    # no count, size or point total a view shows comes near this
 
 
@@ -67,14 +69,16 @@ class _Seats(AECEnv):
 class FiftySixEnv(_Seats):
     """One deal of a preset of 56 or 55 as an AEC environment.
 
+    :param preset: a preset name (default 56-4).
     :param rules: a rules object (``{"preset": "56-4", "trump": "hidden"}``) instead of a preset name.
     :raises RulesError: for an unknown preset or option.
-    :raises ValueError: for a render mode other than ``ansi`` and ``human``, or a dealer that is not a seat.
+    :raises ValueError: for a render mode other than ``ansi`` and ``human``, a dealer that is not a seat, or a
+        preset together with rules naming another (as OpenSpiel's ``load_game``).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "fiftysix_v0", "is_parallelizable": False}
 
-    def __init__(self, preset: str = "56-4", render_mode: str | None = None, rules: object = None,
+    def __init__(self, preset: str | None = None, render_mode: str | None = None, rules: object = None,
                  dealer: int | None = None) -> None:
         super().__init__()
         _check_render_mode(render_mode)
@@ -166,7 +170,7 @@ class FiftySixEnv(_Seats):
         pass
 
 
-def env(preset: str = "56-4", render_mode: str | None = None, rules: object = None,
+def env(preset: str | None = None, render_mode: str | None = None, rules: object = None,
         dealer: int | None = None) -> Any:
     """The environment with PettingZoo's usual guards (an out-of-range action or a step before ``reset``).
 
@@ -193,7 +197,7 @@ class VectorTableEnv(_Seats):
         super().__init__()
         _check_render_mode(render_mode)
         self.render_mode = render_mode
-        self.vec = VectorEnv(rules, num_tables=1, dealer=dealer, autoreset=False)
+        self.vec = VectorEnv(rules, num_tables=1, dealer=dealer, autoreset=False, reward_seat="all")
         self.enc = self.vec.enc
         self._agents(self.vec.n, self.vec.observation_size, float(max(p.high for p in self.vec.layout.pieces)),
                      self.vec.num_actions)
@@ -270,12 +274,25 @@ def _check_render_mode(render_mode: str | None) -> None:
         raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
 
 
-def _rules(preset: str, rules: object) -> object:
+def _rules(preset: str | None, rules: object) -> object:
+    """The preset, or the rules object (the preset put in it where it names none).
+
+    :raises ValueError: for a preset that is not a name, or a preset and rules naming another preset (the
+        message of OpenSpiel's ``load_game``).
+    """
+    if preset is not None and not isinstance(preset, str):
+        raise ValueError(f"preset must be a preset name such as \"56-6\", not {preset!r} (a rules object "
+                         "goes in rules=)")
     if rules is None:
-        if not isinstance(preset, str):
-            raise ValueError(f"preset must be a preset name such as \"56-6\", not {preset!r} (a rules object "
-                             "goes in rules=)")
-        return preset
+        return preset or DEFAULT_PRESET
+    if preset is None:
+        return rules
+    if isinstance(rules, Mapping) and "preset" not in rules:
+        return {**rules, "preset": preset}
+    named = rules.get("preset") if isinstance(rules, Mapping) else getattr(rules, "preset", rules)
+    if str(named) != preset:
+        raise ValueError(f"preset {preset!r} and rules naming preset {named!r} were both given: give the "
+                         f"preset inside the rules alone")
     return rules
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
 
 from ..bots import make_bot
 from ..views import view
@@ -88,11 +89,14 @@ class Curve:
 
 def team_env(rules: object, tables: int, opponents: str | None, autoreset: bool = True) -> VectorEnv:
     """The env of team 0's learner: the other teams' seats played at random by the caller (``opponents``
-    ``None``) or by our bot of that name, seated in the env (:mod:`.seated`)."""
+    ``None``) or by our bot of that name, seated in the env (:mod:`.seated`).  Every seat's rewards, and with
+    ``autoreset`` the next deal in the step that ends one (``SAME_STEP``): each step has a decision at every
+    table, which the training loop counts on."""
+    mode = AutoresetMode.SAME_STEP if autoreset else AutoresetMode.DISABLED
     if opponents is None:
-        return VectorEnv(rules, num_tables=tables, autoreset=autoreset)
+        return VectorEnv(rules, num_tables=tables, autoreset=mode, reward_seat="all")
     team_of = Encoding(rules).team_of    # type: ignore[arg-type]
-    return VectorEnv(rules, num_tables=tables, autoreset=autoreset,
+    return VectorEnv(rules, num_tables=tables, autoreset=mode, reward_seat="all",
                      bots={s: opponents for s, t in enumerate(team_of) if t != 0})
 
 

@@ -17,11 +17,12 @@ tests check that the two agree at every step, which shows that the fast path rea
 show.
 
 The action numbers are those of the OpenSpiel game and the PettingZoo environment
-(:class:`fiftysix.research.table.Encoding`).  Each table plays its deals one after another (**auto-reset**):
-when a deal ends, ``step`` returns its rewards and ``terminations[i] = True`` with the first observation of the
-next deal.  Dealing is the explicit seeded chance step: deal ``j`` of table ``i`` is
-``game.new_deal(rules, seed=info["deal_seed"][i], dealer=env.dealer)``, its seed drawn from the ``reset``
-seed and ``i`` alone, so a seed plus the actions replays every table exactly.
+(:class:`fiftysix.research.table.Encoding`).  Each table plays its deals one after another (**auto-reset**,
+Gymnasium's ``NEXT_STEP`` by default): the step that ends a deal returns its rewards and ``terminations[i] = True``,
+the table's next step ignores its action and returns the first observation of the next deal.  Dealing is the
+explicit seeded chance step: deal ``j`` of table ``i`` is ``game.new_deal(rules, seed=info["deal_seed"][i],
+dealer=env.dealer)``, its seed drawn from the ``reset`` seed and ``i`` alone, so a seed plus the actions replays
+every table exactly.
 
 55 plays as in the single-table adapters: the bidder takes the kitty, then discards one card at a time (a
 card action in the discard phase means "discard this card", in increasing action order); the compact
@@ -48,9 +49,11 @@ from .table import Encoding
 from .vector_arrays import TableArrays
 from .vector_auction import CompiledAuction
 from .vector_bank import LegalBank
-from .vector_base import BoolArray, FloatArray
+from .vector_base import BoolArray, FloatArray, IntArray
 from .vector_deal import Dealing
 from .vector_kitty import KittyTables
+from .vector_modes import autoreset_mode
+from .vector_modes import reward_seat as resolve_reward_seat
 
 
 class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, GymVectorEnv):
@@ -58,37 +61,40 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
 
     ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
     ``single_action_space`` a ``Discrete`` of the actions, ``observation_space`` and ``action_space`` their
-    batches.  ``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP`` (a deal that ends at a step returns
-    its rewards, ``terminations[i] = True`` and already the first observation of the next deal; no
-    ``final_obs`` is given, as a deal's end has no seat to move) or ``AutoresetMode.DISABLED`` with
-    ``autoreset=False``.
+    batches.  ``metadata["autoreset_mode"]`` is the ``autoreset`` mode (:mod:`.vector_modes`).
 
     :param rules: a preset name (``"56-6"``) or a rules object (``{"preset": "56-6", "deck": ...}``).
     :param dealer: the dealer of every deal (default: the last seat, so that seat 0 calls and leads first).
-    :param autoreset: deal the next deal at a table whose deal ended (default); with ``False`` the table stays
-        at its deal's end (``to_move`` -1, no legal action, its actions ignored) until :meth:`reset`.
-    :param reward_seat: ``None`` (default): ``step``'s rewards are (N, seats), every seat's score; a seat:
-        rewards are (N,), that seat's score, as Gymnasium's vector wrappers (``RecordEpisodeStatistics``) expect.
+    :param autoreset: ``True`` (default) or ``AutoresetMode.NEXT_STEP``: Gymnasium's own mode, the one its
+        wrappers accept: the step that ends a table's deal returns its rewards, ``terminations[i] = True`` and the
+        observation of the deal's end (by the seat that moved; no seat to move, no legal action); the table's next
+        step ignores its action, deals the next deal and returns its first observation with reward 0.
+        ``AutoresetMode.SAME_STEP``: the step that ends a deal returns already the first observation of the next
+        (no ``final_obs``).  ``False`` or ``AutoresetMode.DISABLED``: the table stays at its deal's end (``to_move``
+        -1, no legal action, its actions ignored) until :meth:`reset`.
+    :param reward_seat: whose rewards ``step`` returns: ``None`` (default): the learner's lowest seat (seat 0
+        without bots), rewards (N,) as Gymnasium's vector wrappers expect; a seat: that seat's, (N,); ``"all"``:
+        every seat's team score, (N, seats).
     :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
         other seats only (:mod:`fiftysix.research.seated`).
     :param compiled: play the cards after the auction (56) or after the discard and the trump choice (55) with a
         numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does), and 56's calls too with
         standard bidding and the contract's strain as trumps (:mod:`.vector_auction`); ``False``: every move is the
         engine's ``Deal.push``, the reference.
-    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat, a bot seat
-        or name that is not one, or bots in every seat.
+    :raises ValueError: for a number of tables below 1, a dealer or reward seat that is not a seat (nor
+        ``"all"``), an autoreset that is not a mode, a bot seat or name that is not one, or bots in every seat.
     :raises RulesError: for an unknown preset or option.
     """
 
     def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
-                 autoreset: bool = True, reward_seat: int | None = None,
+                 autoreset: bool | str | AutoresetMode = True, reward_seat: int | str | None = None,
                  bots: Mapping[int, str] | None = None, compiled: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
-        if reward_seat is not None and reward_seat not in range(enc.n):
-            raise ValueError(f"reward_seat must be None or a seat 0-{enc.n - 1}, not {reward_seat!r}")
-        self.reward_seat = reward_seat
+        self.autoreset_mode = mode = autoreset_mode(autoreset)
+        seated = check_bots(bots, enc.n, enc.game.name) if bots else {}
+        self.reward_seat = resolve_reward_seat(reward_seat, enc.n, seated)
         self.game = enc.game
         self.rules = enc.rules
         self.dealer = enc.dealer
@@ -146,10 +152,12 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self._ar = np.arange(N)
         self._row_base = self._ar * layout.size
         self._ready = False
-        self.autoreset = autoreset
+        self.autoreset = mode != AutoresetMode.DISABLED
+        self._same_step = mode == AutoresetMode.SAME_STEP
+        self._due = np.zeros(N, np.bool_)           # NEXT_STEP: the tables whose deal ended at the last step
+        self._observer = np.zeros(N, np.int64)      # the seat that moved last: it observes a deal's end
         self._init_spaces()
-        self.bot_seats = (BotSeats(check_bots(bots, n, self.game.name), self.game.name, num_tables) if bots
-                          else None)
+        self.bot_seats = BotSeats(seated, self.game.name, num_tables) if seated else None
         self._init_play(compiled, bots is not None and len(bots) > 0)
         self._init_auction()
 
@@ -165,7 +173,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
                                             np.tile(self.single_observation_space.high, (self.num_tables, 1)),
                                             dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_tables, self.num_actions))
-        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP if self.autoreset else AutoresetMode.DISABLED}
+        self.metadata = {"autoreset_mode": self.autoreset_mode}
 
     # -- the Gymnasium-style API -----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[FloatArray,
@@ -182,6 +190,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
         self.episodes = [0] * self.num_tables
         self._episode_array[:] = 0
+        self._due[:] = False
         tables = list(range(self.num_tables))
         if self._call_kernel is not None:
             self._deal_list = [None] * self.num_tables    # type: ignore[list-item]
@@ -200,20 +209,28 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
             FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
         """Apply one action at every table (for its seat to move).
 
-        :returns: ``obs`` (N, D) of each table's seat to move next (a finished deal's table: the first
-            observation of its next deal), ``rewards`` (N, seats): each seat's team score of the deal that ended
-            at this step (0 elsewhere; (N,), the score of ``reward_seat``, when that is set), ``terminations``
-            (N,), ``truncations`` (N,, always False), ``info``.
+        :returns: ``obs`` (N, D) of each table's seat to move next (at a deal's end: the seat that moved, or with
+            ``SAME_STEP`` the next deal's first), ``rewards`` (N,): the team score of ``reward_seat`` of the deal
+            that ended at this step, 0 elsewhere ((N, seats) with ``reward_seat="all"``), ``terminations`` (N,),
+            ``truncations`` (N,, always False), ``info``.
         :raises ValueError: for an action that is not legal at its table (naming the table, the action and
             what is allowed); then no table changes.
         """
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         acts = self._check(actions)
+        np.copyto(self._observer, self._to_move, where=self._to_move >= 0)
+        rewards = np.zeros((self.num_tables, self.n), np.float32)
+        due = np.flatnonzero(self._due).tolist()     # (NEXT_STEP: their actions were ignored by _check)
+        terminations = self._step_held(acts, rewards) if self._holds_every_table() else self._move(acts, rewards)
+        if due:
+            self._deal_next(due, self._to_move)
+        return self._answer(rewards, terminations)
+
+    def _move(self, acts: IntArray, rewards: FloatArray) -> BoolArray:
+        """Every table's move of a step (where the kernels do not hold every table): the kernels' cards and calls,
+        then the engine's moves.  Returns the terminations."""
         N = self.num_tables
-        rewards = np.zeros((N, self.n), np.float32)
-        if self._holds_every_table():
-            return self._answer(rewards, self._step_held(acts, rewards))
         terminations = np.zeros(N, np.bool_)
         compiled = self._play_compiled(acts, rewards) if self.compiled else None
         if compiled is not None:
@@ -275,14 +292,17 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self._to_move[:] = to_move
         if called is not None:
             self._calls_done(called)
-        return self._answer(rewards, terminations)
+        return terminations
 
     def _answer(self, rewards: FloatArray, terminations: BoolArray) -> tuple[
             FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
         """``step``'s answer, once the bots (if any) have played up to a learner's turn."""
         if self.bot_seats is not None:
             self._bots_play(rewards, terminations)
-        out = rewards if self.reward_seat is None else rewards[:, self.reward_seat]
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._due[:] = terminations
+        seat = self.reward_seat
+        out = rewards[:, seat] if isinstance(seat, int) else rewards     # (else "all")
         return (self._observe_movers(), out, terminations, np.zeros(self.num_tables, np.bool_), self._info())
 
     def _bots_play(self, rewards: FloatArray, terminations: BoolArray) -> None:

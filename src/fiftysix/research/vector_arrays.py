@@ -164,6 +164,7 @@ class TableArrays(VectorTables):
             raise ValueError(f"table {i}: the deal is over")
         self.deals[i] = deal.copy()
         self.deal_seeds[i] = self._seed_array[i] = deal_seed
+        self._due[i] = False
         self._sync(i)
 
     def _start(self, tables: list[int]) -> None:
@@ -219,7 +220,8 @@ class TableArrays(VectorTables):
         self.load(i, read_deal(record))
 
     def _observe_movers(self) -> FloatArray:
-        return self.observe_seats(self._to_move)
+        """Each table's seat to move, or at a deal's end the seat that moved last."""
+        return self.observe_seats(np.where(self._to_move >= 0, self._to_move, self._observer))
 
     def observe_seats(self, seats: Sequence[int] | IntArray) -> FloatArray:
         """(N, D): the compact observation of table ``i`` for seat ``seats[i]``."""

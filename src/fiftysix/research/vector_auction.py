@@ -24,6 +24,7 @@ from ..games.fifty_six import calls as calls56
 from ..games.fifty_six import play as play56
 from .vector_base import AUCTION_STATE, CALLS_MADE, BoolArray, FloatArray, IntArray
 from .vector_play import CompiledPlay
+from .vector_support import compiled_auction
 
 MIN_BID, MAX_BID = calls56.MIN_BID, calls56.MAX_BID
 _KINDS = {"pass": 0, "double": 1, "redouble": 2}
@@ -44,8 +45,7 @@ class CompiledAuction(CompiledPlay):
         """The kernel's tables, where the rules allow it (else ``_call_kernel`` is None)."""
         rules: Any = self.rules
         self._call_kernel: Any = None
-        usable = (self.compiled and self.game.play is play56 and rules.bidding == "standard"
-                  and rules.trump == "bid" and not rules.claim)
+        usable = self.compiled and self.game.play is play56 and compiled_auction(rules)    # (.vector_support)
         kernel = _kernel() if usable and self._jit is not None else None
         N, n = self.num_tables, self.n
         self._in_auction = np.zeros(N, np.bool_)      # the tables whose calls the kernel makes
@@ -131,8 +131,8 @@ class CompiledAuction(CompiledPlay):
         (``_engine_may_hold``, set where a table goes to the engine: :meth:`_leave_play`, :meth:`_enter_play`)."""
         if self._call_kernel is None or not self.autoreset:
             return False
-        if self._engine_may_hold:
-            self._engine_may_hold = not bool((self._in_auction | self._live).all())
+        if self._engine_may_hold:     # (a table due its next deal is held too: its action is ignored)
+            self._engine_may_hold = not bool((self._in_auction | self._live | self._due).all())
         return not self._engine_may_hold
 
     def _step_held(self, acts: IntArray, rewards: FloatArray) -> BoolArray:
@@ -142,7 +142,9 @@ class CompiledAuction(CompiledPlay):
         over = self._play_compiled(acts, rewards, in_place=True)[3]
         self._call_compiled(acts, in_place=True)
         ended = np.flatnonzero(over).tolist()
-        if ended:
+        if ended and not self._same_step:     # NEXT_STEP: the deal's end, its next deal at the next step
+            self._deals_ended(ended, rewards, self._to_move, frozenset(ended))
+        elif ended:
             for i in ended:
                 self.episodes[i] += 1
             self._episode_array[ended] += 1

@@ -94,7 +94,8 @@ class LegalBank(VectorTables):
         return mask
 
     def sample_legal(self, rng: np.random.Generator) -> IntArray:
-        """One uniformly drawn legal action per table (the random policy, without an (N, actions) draw)."""
+        """One uniformly drawn legal action per table (the random policy, without an (N, actions) draw); 0 at a
+        table with no legal action (a deal's end: the action is ignored)."""
         rows = self._rows
         in_row = self._counts[rows]
         cards = self._card_bits()
@@ -104,7 +105,7 @@ class LegalBank(VectorTables):
         from_row = pick < in_row
         kind = (running <= (pick - in_row)[:, None]).sum(axis=1)
         row_action = self._flat[self._starts[rows] + np.where(from_row, pick, 0)]
-        return np.where(from_row, row_action, self.first_card + kind)
+        return np.where(from_row, row_action, np.where(total > 0, self.first_card + kind, 0))
 
     def action_of(self, move: Move) -> int:
         """The action number of an engine move."""

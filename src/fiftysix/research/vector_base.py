@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
 
 from ..core.deal import Deal
 from ..core.moves import Move
@@ -45,7 +46,12 @@ class VectorTables:
     kitty: int                  # 55's kitty size (0 in 56)
     num_actions: int
     first_card: int             # actions from this one on are cards
-    autoreset: bool
+    autoreset: bool             # a table deals its next deal by itself (NEXT_STEP or SAME_STEP)
+    autoreset_mode: AutoresetMode
+    _same_step: bool            # ... in the step that ended the last one
+    _due: BoolArray             # NEXT_STEP: the tables whose deal ended at the last step
+    _observer: IntArray         # each table's seat that moved last
+    _live: BoolArray            # the tables in compiled play (.vector_play)
     _ready: bool                # reset() was called
     _deal_list: list[Deal]      # each table's engine deal (``deals``: caught up with the compiled play)
     compiled: bool              # the cards past the auction are played by the compiled kernel (.vector_play)
@@ -152,6 +158,8 @@ class VectorTables:
         def _init_dealing(self) -> None: ...
 
         def _fresh_deals(self, tables: list[int]) -> list[Deal]: ...
+
+        def _deal_next(self, tables: list[int], to_move: IntArray) -> None: ...
 
         def _leave_play(self, tables: list[int]) -> None: ...
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.deal import Deal
+from ..core.deal import OVER, Deal
 from ..games.fifty_five import Deal55
 from ..games.fifty_five import deck_bits as deck_bits55
 from ..games.fifty_five import play as play55
@@ -86,35 +86,43 @@ class Dealing(VectorTables):
     def _deals_ended(self, over: list[int], rewards: FloatArray, to_move: IntArray,
                      scored: frozenset[int] = frozenset()) -> None:
         """The rewards of tables whose deal just ended (but those ``scored`` already: the compiled play's), and
-        their next deals (or their final arrays)."""
+        their next deals (``SAME_STEP``) or their final arrays."""
         deals, team_of = self._deal_list, self._team_of
+        over_code = self._phase_code[OVER]
         for i in over:
             if i not in scored:
                 score: Any = deals[i].score()   # type: ignore[attr-defined]
                 if score:
                     rewards[i] = [score[t] for t in team_of]
             self.episodes[i] += 1
-            if not self.autoreset:
-                if i in scored:
-                    self._catch_up(i)
+            if i in scored:     # the kernel's deal: its arrays are the end's but for these (no engine catch-up)
+                self._phase[i], self._leader[i] = over_code, -1
+            elif not self._same_step:
                 self._sync_public(i)
         self._episode_array[over] += 1
-        if self.autoreset and self._call_kernel is not None:
-            self._deal_compiled(over)
-            for i in over:
-                to_move[i] = self._first_hand
-        elif self.autoreset:
-            for i, deal in zip(over, self._fresh_deals(over), strict=True):
-                deals[i] = deal
-                to_move[i] = deal.to_move   # type: ignore[assignment]
-            self._start(over)
+        if self._same_step:
+            self._deal_next(over, to_move)
+        else:
+            self._live[over] = False     # (no card of theirs for the kernel until their next deal)
+
+    def _deal_next(self, tables: list[int], to_move: IntArray) -> None:
+        """The next deals of ``tables`` (their seats to move written in ``to_move``)."""
+        if self._call_kernel is not None:
+            self._deal_compiled(tables)
+            to_move[tables] = self._first_hand
+            return
+        deals = self._deal_list
+        for i, deal in zip(tables, self._fresh_deals(tables), strict=True):
+            deals[i] = deal
+            to_move[i] = deal.to_move   # type: ignore[assignment]
+        self._start(tables)
 
     def _deal_ended_by_bot(self, i: int) -> None:
         """A seated bot's move ended table ``i``'s deal (its rewards are written): the next deal, or the arrays
         of the deal's end (the bots' moves were pushed on the deal, not stepped through the arrays)."""
         self.episodes[i] += 1
         self._episode_array[i] += 1
-        if self.autoreset:
+        if self._same_step:
             self.deals[i] = self._fresh_deal(i)
             self._start([i])
             to_move = self.deals[i].to_move

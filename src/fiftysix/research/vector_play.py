@@ -2,7 +2,8 @@
 the numba kernel of :mod:`.vector_jit` over the arrays of every such table at once, and its engine deal catches up
 (the cards pushed, validated) only when something reads it (``env.deals``, ``record``, an error message).
 
-Used where the rules allow it: 56 with a public trump and no claims, and 55 (after its discard and trump choice);
+Used where the rules allow it (:mod:`.vector_support` declares which): 56 with a public trump and no claims, and
+55 (after its discard and trump choice);
 no seated bots; numba importable.  Elsewhere, or with ``VectorEnv(..., compiled=False)``, every move is the engine's
 ``Deal.push`` (the reference the tests compare with).  The kernel's rules tables come from each game's own play
 module: 56's ``trick_key``, ``POINTS`` and ``deal_score`` (made and failed rows); 55's ``KEY``, ``EFFECTIVE_SUIT``,
@@ -24,6 +25,7 @@ from ..games.fifty_five import scoring as scoring55
 from ..games.fifty_six import deal_score
 from ..games.fifty_six import play as play56  # the game's play rule, by its public name
 from .vector_base import CALLS_MADE, BoolArray, FloatArray, IntArray, VectorTables
+from .vector_support import compiled_play
 
 _TRUMPS = (*SUITS, None)
 """The kernel's trump index: 0-3 a suit, 4 none."""
@@ -93,8 +95,8 @@ class CompiledPlay(VectorTables):
         kernel = _kernel() if compiled else None
         # the kernel's tables are 56's or 55's play rule: the game's own play rule says which applies
         self._is55 = self.game.play is play55
-        usable = ((self.game.play is play56 and rules.trump != "hidden" and not rules.claim) or self._is55) \
-            and not seated
+        # the rules the kernel implements, as .vector_support declares them option by option
+        usable = (self.game.play is play56 or self._is55) and compiled_play(rules) and not seated
         self._play_kernel: Any = kernel if usable else None
         self.compiled = self._play_kernel is not None
         self._jit = _arrays_kernel() if self.compiled else None
