@@ -775,7 +775,7 @@ def test_a_table_stored_with_a_lone_surrogate_before_names_were_checked_still_an
         database = Database(db)
         try:
             await database.migrate()
-            event = creation_event("p1", "Asha", {"preset": "56-4", "public": True})
+            event = creation_event("p1", "Asha", {"preset": "56-4", "public": True}).to_json()
             event["name"] = "Tea\ud800time"
             state = TableState("LEGACY")
             stored = state.apply(event)
