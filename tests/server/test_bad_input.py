@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 from test_clubs import as_
 from test_nights import FORM, club_of_three, night_with_teams
 
@@ -25,8 +26,6 @@ from fiftysix.server.edge import safejson
 from fiftysix.server.edge.tokens import COOKIE
 from helpers.server import client
 from helpers.snapshot import changed, snapshot
-
-from starlette.testclient import TestClient  # noqa: E402
 
 ML = {"accept-language": "ml-IN,ml;q=0.9"}
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -138,7 +137,8 @@ def test_an_event_with_the_longest_name_starts_its_tables_named_to_fit(tmp_path:
         night = c.post(f"/api/clubs/{club}/nights", json={**FORM, "name": "N" * 40, "tables": 2}).json()["id"]
         for table, n in enumerate(("Asha", "Babu"), 1):
             as_(c, people[n][1])
-            assert c.post(f"/api/nights/{night}/teams", json={"name": n, "table": table, "direction": 0}).status_code == 200
+            r = c.post(f"/api/nights/{night}/teams", json={"name": n, "table": table, "direction": 0})
+            assert r.status_code == 200, r.text
         as_(c, people["Asha"][1])
         r = c.post(f"/api/nights/{night}/start", json={})
         assert r.status_code == 200, r.text
@@ -188,8 +188,8 @@ def test_serve_refuses_a_bad_db_in_one_sentence_without_a_traceback(tmp_path: Pa
 
 # -- item 6: Secure cookies -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("public_url, secure", [("https://cards.example.org", True), ("http://cards.example.org", False),
-                                                (None, False)])
+@pytest.mark.parametrize("public_url, secure", [("https://cards.example.org", True),
+                                                ("http://cards.example.org", False), (None, False)])
 def test_an_https_public_url_makes_the_player_cookie_secure(tmp_path: Path, public_url: str | None,
                                                            secure: bool) -> None:
     app = create_app(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 't.db'}", timing=Timing(bot_delay=0.0),
