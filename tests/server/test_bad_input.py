@@ -199,3 +199,11 @@ def test_an_https_public_url_makes_the_player_cookie_secure(tmp_path: Path, publ
         cookie = next(v for k, v in r.headers.multi_items() if k == "set-cookie" and v.startswith(COOKIE))
         assert ("; secure" in cookie.lower()) is secure, cookie
         assert json.loads(r.text)["name"] == "Asha"
+
+
+def test_a_bid_with_other_digits_is_a_malformed_call_not_a_crash() -> None:
+    from fiftysix.core.errors import NotationError
+    from fiftysix.games.fifty_six.calls import parse_call
+
+    with pytest.raises(NotationError, match="malformed call"):
+        parse_call("² S", bidding="announce")

@@ -277,7 +277,7 @@ async def _draw(ask: _Ask) -> Response:
     places = open_places(night["tables"], max(seats) + 1, {Seat(t["table"], t["direction"]) for t in teams})
     drawn: list[Drawn] = []
     for place, members in draw(players, places, seats.count(0), secrets.SystemRandom()):
-        name = " & ".join(names[p] for p in members)[:40]
+        name = check_name(" & ".join(names[p] for p in members)[:TEAM_NAME], "team name", TEAM_NAME)
         if not await store.sign_up(night["id"], name, members, place):     # a name taken: the place's number
             name = f"{name[:32]} ({place.table}-{place.direction + 1})"
             if not await store.sign_up(night["id"], name, members, place):
