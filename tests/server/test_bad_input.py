@@ -183,7 +183,10 @@ def test_serve_refuses_a_bad_db_in_one_sentence_without_a_traceback(tmp_path: Pa
     assert "Traceback" not in done.stderr and "secret" not in done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("fiftysix serve: ") and ("--db" in last or "expected" in last), done.stderr
-    assert "Traceback" not in serve("--port", "x", cwd=tmp_path).stderr     # a mistyped flag: argparse's sentence
+    for flag, bad in (("--port", "x"), ("--port", "70000"), ("--port", "²")):     # argparse's sentence
+        done = serve(flag, bad, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert "a port is a whole number from 1 to 65535" in done.stderr
 
 
 # -- item 6: Secure cookies -------------------------------------------------------------------------------------

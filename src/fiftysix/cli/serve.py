@@ -58,6 +58,14 @@ def _sqlite_file(path: str, value: str) -> str:
     return f"{DRIVERS['sqlite']}:///{path}"
 
 
+def port(value: str) -> int:
+    """``--port``'s value: a TCP port, 1 to 65535 (uvicorn would wrap 70000 round to 4464)."""
+    text = value.strip()
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {value[:40]!r}")
+    return int(text)
+
+
 def _not_a_db(value: str) -> str:
     """The refusal of a ``--db`` value (a URL's password not repeated)."""
     scheme = value.partition("://")[0] if "://" in value else ""
@@ -75,7 +83,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--public-url", metavar="URL",
                    help="the address friends use to reach this server (a proxy, tunnel or name), like "
                         "https://cards.example.org: share links and QR codes use it")
-    p.add_argument("--port", type=int, default=8056, help="port (default %(default)s)")
+    p.add_argument("--port", type=port, default=8056, help="port, 1 to 65535 (default %(default)s)")
     p.add_argument("--db", default=DEFAULT_DB, type=db_url, metavar="DB",
                    help="the database: a SQLite file (fiftysix.db, or sqlite:///fiftysix.db) or PostgreSQL "
                         "(postgresql://user:password@host/dbname); the async drivers aiosqlite and asyncpg are "
@@ -202,4 +210,3 @@ def _shown(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
-
