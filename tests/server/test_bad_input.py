@@ -20,7 +20,6 @@ from starlette.testclient import TestClient
 from test_clubs import as_
 from test_nights import FORM, club_of_three, night_with_teams
 
-from fiftysix.cli.serve import db_url
 from fiftysix.server import Settings, Timing, create_app
 from fiftysix.server.edge import safejson
 from fiftysix.server.edge.tokens import COOKIE
@@ -148,6 +147,8 @@ def test_an_event_with_the_longest_name_starts_its_tables_named_to_fit(tmp_path:
 # -- item 5: serve --db ---------------------------------------------------------------------------------------------
 
 def test_db_urls_in_plain_forms_get_the_async_driver(tmp_path: Path) -> None:
+    from fiftysix.cli.serve import db_url
+
     here = str(tmp_path / "x.db")
     assert db_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
     assert db_url(f"sqlite:///{here}") == f"sqlite+aiosqlite:///{here}"
