@@ -59,6 +59,7 @@ class Settings:
         front passes on (without ``--proxy-headers`` uvicorn sees http)."""
         return self.secure_cookie or (self.public_url or "").lower().startswith("https://")
 
+
 T = TypeVar("T")
 
 
