@@ -4,9 +4,73 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import re
 from typing import TextIO
 
 DEFAULT_DB = "sqlite+aiosqlite:///fiftysix.db"
+DRIVERS = {"sqlite": "sqlite+aiosqlite", "sqlite+aiosqlite": "sqlite+aiosqlite",
+           "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg",
+           "postgresql+asyncpg": "postgresql+asyncpg"}
+"""The schemes ``--db`` accepts and the async driver's each stands for (the server runs on asyncio)."""
+DB_FORMS = ("a SQLite file (fiftysix.db or sqlite:///fiftysix.db) or a PostgreSQL URL "
+            "(postgresql://user:password@host/dbname)")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def db_url(value: str) -> str:
+    """``--db``'s value as the SQLAlchemy async URL the server opens: a bare path is a SQLite file
+    (``sqlite+aiosqlite:///PATH``), ``sqlite://`` gets the aiosqlite driver and ``postgresql://`` (or
+    ``postgres://``) the asyncpg one; the async forms pass as they are.
+
+    :raises argparse.ArgumentTypeError: one sentence naming the accepted forms, for anything else.
+    """
+    text = value.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        named = _SCHEME.match(text)
+        if not text or (named is not None and len(named.group(1)) > 1):    # "C:\x.db" is a path, "mysql:x" not
+            raise argparse.ArgumentTypeError(_not_a_db(value))
+        return _sqlite_file(text, value)
+    driver = DRIVERS.get(scheme.lower())
+    if driver is None or not rest or (driver.startswith("sqlite") and not rest.startswith("/")):
+        raise argparse.ArgumentTypeError(_not_a_db(value))
+    url = f"{driver}://{rest}"
+    try:
+        from sqlalchemy.engine import make_url
+    except ImportError:     # no server packages: run_serve says so
+        return url
+    try:
+        database = make_url(url).database
+    except Exception:       # sqlalchemy.exc.ArgumentError, or a ValueError for a port that is no number
+        raise argparse.ArgumentTypeError(_not_a_db(value)) from None
+    if driver.startswith("sqlite") and database and database != ":memory:" and not database.startswith("file:"):
+        _sqlite_file(database, value)
+    return url
+
+
+def _sqlite_file(path: str, value: str) -> str:
+    """The URL of the SQLite file ``path`` (given as ``value``), whose folder must exist."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"the folder {folder} of {value[:80]!r} does not exist; expected "
+                                         f"{DB_FORMS}")
+    return f"{DRIVERS['sqlite']}:///{path}"
+
+
+def port(value: str) -> int:
+    """``--port``'s value: a TCP port, 1 to 65535 (uvicorn would wrap 70000 round to 4464)."""
+    text = value.strip()
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {value[:40]!r}")
+    return int(text)
+
+
+def _not_a_db(value: str) -> str:
+    """The refusal of a ``--db`` value (a URL's password not repeated)."""
+    scheme = value.partition("://")[0] if "://" in value else ""
+    shown = f"a {scheme[:40]}:// URL" if "@" in value and scheme else repr(value[:80])
+    return f"expected {DB_FORMS}, not {shown}"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,10 +83,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--public-url", metavar="URL",
                    help="the address friends use to reach this server (a proxy, tunnel or name), like "
                         "https://cards.example.org: share links and QR codes use it")
-    p.add_argument("--port", type=int, default=8056, help="port (default %(default)s)")
-    p.add_argument("--db", default=DEFAULT_DB,
-                   help="SQLAlchemy async database URL (default %(default)s; PostgreSQL: "
-                        "postgresql+asyncpg://user:password@host/dbname)")
+    p.add_argument("--port", type=port, default=8056, help="port, 1 to 65535 (default %(default)s)")
+    p.add_argument("--db", default=DEFAULT_DB, type=db_url, metavar="DB",
+                   help="the database: a SQLite file (fiftysix.db, or sqlite:///fiftysix.db) or PostgreSQL "
+                        "(postgresql://user:password@host/dbname); the async drivers aiosqlite and asyncpg are "
+                        "chosen for you (default %(default)s)")
     p.add_argument("--redis", default=None, metavar="URL",
                    help="run as one of many equal processes sharing a PostgreSQL --db through Redis, e.g. "
                         "redis://127.0.0.1:6379/0 (docs/deploy.md; needs pip install 'fiftysix[scale]')")
@@ -37,7 +102,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       help="another site whose pages may use this server, like https://cards.example.org "
                            "(repeatable; the server's own origin is always allowed)")
     edge.add_argument("--secure-cookies", action="store_true",
-                      help="mark the player cookie Secure even on plain http (behind a TLS proxy)")
+                      help="mark the player cookie Secure even on plain http (behind a TLS proxy; an https "
+                           "--public-url does it too)")
     edge.add_argument("--proxy-headers", action="store_true",
                       help="trust X-Forwarded-Proto/-For from --forwarded-allow-ips (https from the proxy makes "
                            "cookies Secure); those addresses are not counted per address")
@@ -92,6 +158,10 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
         except ImportError:
             err.write("fiftysix serve: --redis needs the redis package: pip install 'fiftysix[scale]'\n")
             return 2
+    unreachable = _database_refusal(args.db)
+    if unreachable is not None:
+        err.write(f"fiftysix serve: the database of --db does not answer: {unreachable}\n")
+        return 2
     timing = Timing(bot_delay=args.bot_delay, hello_timeout=args.hello_timeout, send_timeout=args.send_timeout)
     settings = Settings(db_url=args.db, redis_url=args.redis, timing=timing,
                         allowed_origins=origins, secure_cookie=args.secure_cookies, limits=quotas,
@@ -105,8 +175,38 @@ def run_serve(args: argparse.Namespace, err: TextIO) -> int:
                            ws_max_size=1 << 20, proxy_headers=args.proxy_headers,
                            forwarded_allow_ips=args.forwarded_allow_ips)
     local = "127.0.0.1" if args.host in ALL_INTERFACES else args.host
-    err.write(f"fiftysix: open http://{local}:{args.port}/ in a browser (database {args.db})\n")
+    err.write(f"fiftysix: open http://{local}:{args.port}/ in a browser (database {_shown(args.db)})\n")
     if public_url or args.host in ALL_INTERFACES:
         err.write(f"fiftysix: friends join at {public_url or f'http://{lan_address()}:{args.port}'}/\n")
     uvicorn.Server(config).run()
     return 0
+
+
+def _database_refusal(url: str) -> str | None:
+    """Why the database at ``url`` cannot be opened (a wrong host, port, password or name: one line), or ``None``
+    when it answers; asked before the server starts, so a mistyped ``--db`` is a sentence, not a traceback."""
+    import asyncio
+
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def ask() -> None:
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(asyncio.wait_for(ask(), 30))
+    except Exception as e:      # whatever the driver raises: OSError, asyncpg's, sqlite3's, a timeout
+        return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else 'no answer in 30 s'}"[:300]
+    return None
+
+
+def _shown(url: str) -> str:
+    """``url`` without its password, to print."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -250,7 +250,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     install_nights(server)  # a player of a running event watches only their own table
     install_peeks(server)   # a watcher who saw a hand sits only after the match
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
-                             max_body=server.settings.max_body, secure_cookies=server.settings.secure_cookie,
+                             max_body=server.settings.max_body, secure_cookies=server.settings.cookies_secure,
                              tokens=lambda: server.tokens),
                   Middleware(GZipMiddleware, minimum_size=500)]     # slow mobile data: text compresses 3-5x
     if server.settings.allowed_origins:     # their pages call the JSON API: answer the browser's CORS questions

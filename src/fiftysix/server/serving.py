@@ -51,6 +51,14 @@ class Settings:
     review_from_trick: int = 1         # the first trick a review marks (the first ones cost the solver the most)
     redis_url: str | None = None       # one of many processes (server/cluster; PostgreSQL only)
 
+    @property
+    def cookies_secure(self) -> bool:
+        """Whether the player cookie is always ``Secure``: asked for (``secure_cookie``), or the address friends
+        use is https (``public_url``): their browsers reach the server over https, whatever scheme the proxy in
+        front passes on (without ``--proxy-headers`` uvicorn sees http)."""
+        return self.secure_cookie or (self.public_url or "").lower().startswith("https://")
+
+
 T = TypeVar("T")
 
 Gate = Callable[[str, str | None, int | None], Awaitable[str | None]]

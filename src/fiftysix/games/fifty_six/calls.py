@@ -212,7 +212,7 @@ def parse_call(text: object, bidding: str) -> tuple[Call, int | None]:
     t = re.sub(r"\s+", " ", t)
     if " " in t:
         head, _, rest = t.partition(" ")
-        if head.isdigit() and int(head) >= MIN_BID:
+        if head.isascii() and head.isdigit() and int(head) >= MIN_BID:     # not "²": int() refuses it
             body = _parse_body(rest.replace(" ", ""))
             if body is not None:
                 return body, int(head)

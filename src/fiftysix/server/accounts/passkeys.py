@@ -29,7 +29,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ...core.meaning import N_
+from ...core.meaning import N_, Meaning
+from ..edge import safejson
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import Player
 from ..serving import Server, address_of, refusal
@@ -47,14 +48,18 @@ BAD_PASSKEY = N_("this passkey was not accepted: it is not registered here, its 
 def _bad() -> tuple[type[Exception], ...]:
     """What a bad passkey or a malformed answer raises (webauthn is imported by the first passkey request, not
     by the server's start)."""
-    from webauthn.helpers.exceptions import (
-        InvalidAuthenticationResponse,
-        InvalidJSONStructure,
-        InvalidRegistrationResponse,
-    )
+    from webauthn.helpers.exceptions import WebAuthnException
 
-    return (InvalidAuthenticationResponse, InvalidRegistrationResponse, InvalidJSONStructure, ValueError, KeyError,
-            TypeError)
+    return (WebAuthnException, ValueError, KeyError, TypeError)
+
+
+MALFORMED = N_("this passkey's answer is malformed: its clientDataJSON is refused ({why}); a browser sends a JSON "
+              "object nested a few levels deep")
+
+
+class _Malformed(Exception):
+    """The browser's clientDataJSON is not JSON we parse (too deep, a NUL, a huge number): refused with 400 and
+    :data:`MALFORMED`, before its challenge is looked up, so nothing changes."""
 
 
 async def _new_challenge(engine: AsyncEngine, account_id: str | None) -> bytes:
@@ -79,10 +84,17 @@ def _credential(body: Mapping[str, object]) -> dict[str, Any]:
 
 
 async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], account_id: str | None) -> bytes | None:
-    """The challenge the browser signed, if it was ours, unexpired and unused (it is used up now)."""
+    """The challenge the browser signed, if it was ours, unexpired and unused (it is used up now).
+
+    :raises _Malformed: when its clientDataJSON is not JSON we parse (:func:`.safejson.loads`: nesting
+        bounded, so a document nested thousands deep is refused instead of raising ``RecursionError``).
+    """
     from webauthn.helpers import base64url_to_bytes
 
-    client = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
+    try:
+        client = safejson.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
+    except safejson.BadJSON as e:
+        raise _Malformed(Meaning(MALFORMED, {"why": str(e)})) from None
     challenge = str(client["challenge"])
     owner = challenges.c.account_id == account_id if account_id else challenges.c.account_id.is_(None)
     async with engine.begin() as conn:
@@ -136,6 +148,8 @@ async def api_register(request: Request, server: Server, lang: str, body: dict[s
             return refusal(BAD_PASSKEY, 403, lang)
         verified = webauthn.verify_registration_response(credential=credential, expected_challenge=challenge,
                                                          expected_rp_id=rp[0], expected_origin=rp[1])
+    except _Malformed as e:
+        return refusal(e.args[0], 400, lang)
     except _bad():
         return refusal(BAD_PASSKEY, 403, lang)
     async with server.db.engine.begin() as conn:
@@ -177,6 +191,9 @@ async def api_signin(request: Request, server: Server, lang: str, body: dict[str
         return refusal(N_("too many sign-in attempts from your address; try again in a few minutes"), 429, lang)
     try:
         found = await _verify_signin(request, server, _credential(body))
+    except _Malformed as e:
+        await server.lookups.failed(address_of(request))
+        return refusal(e.args[0], 400, lang)
     except _bad():
         found = None
     if found is None:

@@ -58,6 +58,12 @@ NOT_OWNER = N_("only the club's owner may do that")
 CHOOSE_NAME = N_("choose your name first: clubs are kept under your player on this device")
 
 
+def may_be_id(value: str) -> bool:
+    """Whether a path's id could be one of ours (to look up): 1 to :data:`SECRET_MAX` characters, no NUL (which
+    PostgreSQL refuses in a query: the answer would be 500, not the 404 of an id that is not ours)."""
+    return 0 < len(value) <= SECRET_MAX and "\x00" not in value
+
+
 def clubs_of(server: Server) -> Clubs:
     """The server's clubs (made on first use, on the server's database)."""
     return part(server, Clubs, lambda: Clubs(server.db.engine))
@@ -81,7 +87,7 @@ class _Ask:
         address = address_of(self.request)
         if await self.server.lookups.refused(address):
             return self.no(self.server.lookups.refusal(), 429)
-        club = await self.clubs.get(club_id) if len(club_id) <= SECRET_MAX else None
+        club = await self.clubs.get(club_id) if may_be_id(club_id) else None
         if club is None or not await self.clubs.is_member(club_id, self.player.id):
             await self.server.lookups.failed(address)
             return self.no(NO_CLUB, 404)

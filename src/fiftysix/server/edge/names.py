@@ -22,7 +22,7 @@ REFUSED_CATEGORIES = {"Cc": N_("a control character"), "Cf": N_("an invisible fo
                       "Cn": N_("an unassigned code point"), "Zl": N_("a line separator"),
                       "Zp": N_("a paragraph separator")}
 WHAT = {"name": N_("name"), "table name": N_("table name"),     # what a refusal calls the name it refuses
-        "club name": N_("club name"), "event name": N_("event name")}
+        "club name": N_("club name"), "event name": N_("event name"), "team name": N_("team name")}
 JOINERS = {"\u200c", "\u200d"}
 
 

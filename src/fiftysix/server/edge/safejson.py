@@ -1,10 +1,11 @@
-"""JSON from clients, parsed without surprises: bounded nesting, short integers, no NaN, valid Unicode.
+"""JSON from clients, parsed without surprises: bounded nesting, short integers, no NaN, valid Unicode, no NUL.
 
 Both the HTTP API and the websocket parse client JSON here, so a hostile document gets the same clear
 refusal on either: a :class:`BadJSON` whose message names what was wrong and what is allowed.  Python's own
 parser would raise ``RecursionError`` on deep nesting and ``ValueError`` on an integer of more than 4,300
 digits; here nesting is counted before parsing (one regular-expression pass, at C speed) and integers are
-refused past :data:`MAX_DIGITS` digits while parsing.
+refused past :data:`MAX_DIGITS` digits while parsing.  A string holding U+0000 (NUL) is refused too: no text a
+person types holds one, and PostgreSQL refuses it in a text column (an id looked up would answer 500).
 """
 
 from __future__ import annotations
@@ -65,19 +66,30 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def loads(data: str | bytes) -> Any:
-    """Parse client JSON.
+def _holds_nul(value: Any) -> bool:
+    """Whether a string anywhere in ``value`` (a key or a value; nesting is bounded already) holds U+0000."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
 
-    :raises BadJSON: for text that is not UTF-8 or not JSON, nested deeper than :data:`MAX_DEPTH`, with an
-        integer of more than :data:`MAX_DIGITS` digits, NaN or Infinity, or a lone surrogate in a string.
+
+def loads(data: str | bytes, limit: int = MAX_DEPTH) -> Any:
+    """Parse client JSON nested at most ``limit`` deep.
+
+    :raises BadJSON: for text that is not UTF-8 or not JSON, nested deeper than ``limit``, with an
+        integer of more than :data:`MAX_DIGITS` digits, NaN or Infinity, or a lone surrogate or a NUL in a string.
     """
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise BadJSON("not JSON: the text is not UTF-8") from None
-    if too_deep(data):
-        raise BadJSON(f"not accepted: JSON nested more than {MAX_DEPTH} deep")
+    if too_deep(data, limit):
+        raise BadJSON(f"not accepted: JSON nested more than {limit} deep (arrays and objects)")
     try:
         value = _DECODER.decode(data)
     except BadJSON:
@@ -90,6 +102,8 @@ def loads(data: str | bytes) -> Any:
         except UnicodeEncodeError:
             raise BadJSON("not accepted: a string holds a lone surrogate (\\ud800-\\udfff), "
                           "which is not a character") from None
+        if "\\u0000" in data and _holds_nul(value):   # only an escape can make a NUL: JSON refuses it raw
+            raise BadJSON("not accepted: a string holds U+0000 (NUL), which no text may hold") from None
     return value
 
 

@@ -8,6 +8,8 @@ from ...games import game_of_preset
 from ..edge.names import check_name
 
 MAX_BOARDS, MAX_TABLES = 32, 16
+EVENT_NAME = 40
+MAX_AHEAD = 366 * 86400     # an event starts within a year (a bigger number would not fit the database's column)
 
 
 class FormError(ValueError):
@@ -28,18 +30,20 @@ def check_form(body: dict[str, object], now: int) -> dict[str, object]:
     :raises FormError: naming the first field refused.
     """
     try:
-        name = check_name(body.get("name"), "event name", 40)
+        name = check_name(body.get("name"), "event name", EVENT_NAME)
         game = game_of_preset(str(body.get("preset")))
     except (ValueError, RulesError) as e:
         raise FormError(e.args[0]) from None
     from ...bots.levels import levels_for  # the bots when an event is made, not at the server's start
 
     level = body.get("level", "club")
-    if level not in levels_for(game.name):
+    if not isinstance(level, str) or level not in levels_for(game.name):
         raise FormError(Meaning(N_("level must be one of {levels}"), {"levels": ", ".join(levels_for(game.name))}))
     starts = body.get("starts")
-    if starts is not None and (not isinstance(starts, int) or isinstance(starts, bool) or starts < now):
-        raise FormError(Meaning(N_("the start time must be a time to come (seconds since 1970), or empty to "
-                                   "start when every table is full")))
+    if starts is not None and (not isinstance(starts, int) or isinstance(starts, bool)
+                               or not now <= starts <= now + MAX_AHEAD):
+        raise FormError(Meaning(N_("the start time must be a time in the coming year: seconds since 1970 from "
+                                   "{now} to {last}, or empty to start when every table is full"),
+                                {"now": now, "last": now + MAX_AHEAD}))
     return {"name": name, "game": game.name, "preset": str(body["preset"]), "level": level, "starts": starts,
             "boards": _count(body, "boards", 1, MAX_BOARDS), "tables": _count(body, "tables", 2, MAX_TABLES)}

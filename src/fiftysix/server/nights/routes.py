@@ -33,10 +33,11 @@ from typing import TypedDict
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ...core.meaning import N_, Meaning
-from ..clubs.routes import SECRET_MAX, _Ask, endpoint
+from ...core.meaning import N_, Meaning, words_of
+from ..clubs.routes import _Ask, endpoint, may_be_id
 from ..clubs.store import Club
 from ..edge.limits import QuotaError
+from ..edge.names import check_name
 from ..edge.safejson import JSONResponse
 from ..serving import Server, address_of, part, table_link
 from ..state.errors import TableError
@@ -61,6 +62,7 @@ from .scoring import Seat, board_comparisons
 from .store import BoardSummary, Night, Nights, TeamRow
 from .visibility import CLOSED, LIVE, board_shown, may_read
 
+TEAM_NAME = 40
 NO_NIGHT = N_("no event of your clubs has that id: ask the club's owner for its link")
 NOT_MAKER = N_("only the club's owner, or a member the owner allows, may make a club night")
 NOT_RUNNER = N_("only the member who made this event, or the club's owner, may do that")
@@ -89,7 +91,7 @@ async def _night(ask: _Ask, running: bool = False) -> tuple[Night, Club] | Respo
     address = address_of(ask.request)
     if await ask.server.lookups.refused(address):
         return ask.no(ask.server.lookups.refusal(), 429)
-    night = await nights_of(ask.server).get(night_id) if len(night_id) <= SECRET_MAX else None
+    night = await nights_of(ask.server).get(night_id) if may_be_id(night_id) else None
     club = await ask.clubs.get(night["club_id"]) if night is not None else None
     if night is None or club is None or not await ask.clubs.is_member(club["id"], ask.player.id):
         await ask.server.lookups.failed(address)
@@ -234,8 +236,10 @@ async def _sign_up(ask: _Ask) -> Response:
         return ask.no(N_("sign-up is over: the event has started"))
     name, table, direction = ask.body.get("name"), ask.body.get("table"), ask.body.get("direction")
     partners = ask.body.get("partners") or []
-    if not isinstance(name, str) or not 0 < len(name) <= 40:
-        return ask.no(N_("a team needs a name of 1 to 40 characters"))
+    try:
+        name = check_name(name, "team name", TEAM_NAME)
+    except ValueError as e:
+        return ask.no(words_of(e))
     seats = directions(night["preset"])
     if not isinstance(table, int) or not 1 <= table <= night["tables"] or not isinstance(direction, int) \
             or not 0 <= direction <= max(seats):
@@ -277,7 +281,7 @@ async def _draw(ask: _Ask) -> Response:
     places = open_places(night["tables"], max(seats) + 1, {Seat(t["table"], t["direction"]) for t in teams})
     drawn: list[Drawn] = []
     for place, members in draw(players, places, seats.count(0), secrets.SystemRandom()):
-        name = " & ".join(names[p] for p in members)[:40]
+        name = check_name(" & ".join(names[p] for p in members)[:TEAM_NAME], "team name", TEAM_NAME)
         if not await store.sign_up(night["id"], name, members, place):     # a name taken: the place's number
             name = f"{name[:32]} ({place.table}-{place.direction + 1})"
             if not await store.sign_up(night["id"], name, members, place):
@@ -293,7 +297,7 @@ async def _board(ask: _Ask) -> Response:
         return found
     night, _club = found
     raw = ask.request.path_params["board"]
-    board = int(raw) if raw.isdigit() and len(raw) < 4 else 0
+    board = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else 0    # not "²" or "٣": int() refuses
     if not 1 <= board <= night["boards"]:
         return ask.no(Meaning(N_("board must be 1 to {boards}"), {"boards": night["boards"]}), 404)
     store = nights_of(ask.server)

@@ -16,6 +16,7 @@ from typing import TypedDict
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...core.meaning import N_
+from ..edge.names import TABLE_NAME
 from ..matches.store import rate_teams
 from ..serving import Server, table_link
 from ..state import events as ev
@@ -68,6 +69,11 @@ async def event_standings(store: Nights, night: Night) -> tuple[list[Standing], 
     return standings(results, night["tables"], night["boards"], seats), shown
 
 
+def table_name(event: str, number: int) -> str:
+    """An event table's name: the event's and the table's number, the event's cut to fit a table name."""
+    return f"{event[:TABLE_NAME - 1 - len(str(number))].rstrip()} {number}"
+
+
 async def start_event(server: Server, store: Nights, night: Night, owner_name: str,
                       names: Mapping[str, str]) -> list[MadeTable]:
     """Make the event's tables not made yet (a start cut short goes on where it stopped), seat the teams and
@@ -81,7 +87,7 @@ async def start_event(server: Server, store: Nights, night: Night, owner_name: s
     made: list[EventTable] = await store.tables_of(night["id"])
     for number in range(len(made) + 1, night["tables"] + 1):
         table = await server.hub.create(night["owner"], owner_name, {
-            "preset": night["preset"], "fill": bot, "name": f"{night['name']} {number}", "public": False},
+            "preset": night["preset"], "fill": bot, "name": table_name(night["name"], number), "public": False},
             event=night["id"])
         await clubs_of(server).add_table(table.code, night["club_id"])
         await store.add_table(night["id"], number, table.code)
