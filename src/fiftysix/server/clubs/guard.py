@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...core.meaning import N_
 from ..serving import Gate, Server
 from ..table.live import Connection, LiveTable
+from ..table.outgoing import Error
 from .routes import clubs_of
 
 MEMBERS_ONLY = N_("only members of this table's club may sit or join here: ask a member for the club's "
@@ -28,7 +29,7 @@ def install(server: Server) -> None:
         if msg.get("type") in SEATING:
             club = await clubs.club_of_table(table.code)
             if club is not None and not await clubs.is_member(club, conn.player):
-                conn.send({"type": "error", "message": MEMBERS_ONLY})
+                conn.send(Error(MEMBERS_ONLY))
                 return
         await inner(table, conn, msg)
 

@@ -15,6 +15,7 @@ from redis.exceptions import RedisError
 from ...core.meaning import N_
 from ..services import REDIS, WORDS
 from ..table.live import Connection, LiveTable
+from ..table.outgoing import Error
 from ..table.protocol import handle_message
 from .bus import ALL, Heard, inbox, table_channel
 from .failover import Failover
@@ -66,11 +67,9 @@ class Forwarding(Failover):
                     await self.promote(table.code, taken)
                 else:
                     table.follow(await self.lease.owner(table.code))
-            error: dict[str, object] = {"type": "error", "message": N_("the table's server did not answer; please try "
-                                                                    "again") if self.bus.up else WORDS[REDIS]}
-            if msg["type"] == "move" and isinstance(msg.get("id"), str):
-                error["id"] = msg["id"]
-            conn.send(error)
+            move_id = msg.get("id") if msg["type"] == "move" else None
+            conn.send(Error(N_("the table's server did not answer; please try again") if self.bus.up else WORDS[REDIS],
+                            id=move_id if isinstance(move_id, str) else None))
         finally:
             self._waiting.pop(rid, None)
 

@@ -20,6 +20,7 @@ from ..storage.db import Fenced
 from ..table.history import History
 from ..table.live import Connection, LiveTable, NotStored, spectators_refusal
 from ..table.messages import Presence, snapshot
+from ..table.outgoing import Outgoing
 from .bus import Bus, Heard, inbox, table_channel
 from .counters import watch_key
 from .replica import Replica
@@ -67,7 +68,9 @@ class Relayed(Connection):
         super().__init__(player)
         self.bus, self.origin, self.rid = bus, origin, rid
 
-    def send(self, message: dict[str, object] | None) -> None:
+    def send(self, message: Outgoing | dict[str, object] | None) -> None:
+        if isinstance(message, Outgoing):
+            message = message.to_json()
         if message is not None:
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
@@ -275,10 +278,11 @@ class ClusterTable(Replica):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
-    def send_all(self, message: dict[str, object]) -> None:
+    def send_all(self, message: Outgoing | dict[str, object]) -> None:
         super().send_all(message)
         if self.writer:     # the viewers on other processes too
-            self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": message})
+            sent = message.to_json() if isinstance(message, Outgoing) else message
+            self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": sent})
 
     # -- asking to join a private table: the writer gathers who asks on every process -------------------------
     def asking(self) -> dict[str, str]:

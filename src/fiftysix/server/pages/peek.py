@@ -33,6 +33,7 @@ from ..edge.tokens import COOKIE, Player
 from ..serving import Server, address_of, json_body, part, refusal, serving
 from ..state.table import MATCH_OVER, PLAYING, TableState
 from ..table.live import Connection, LiveTable
+from ..table.outgoing import Error, Outgoing, PeekAsk, PeekHand, PeekRefused
 from .peek_store import PeekStore
 
 ANSWERS = ("allow", "refuse", "always")
@@ -62,18 +63,18 @@ class Peeks:
             return False
         await self.store.saw(state.code, watcher, state.match_no)
         hand = view(state.deal, deal_seat, state.match)["hand"]
-        tell(server, table, watcher, {"type": "peek_hand", "seat": seat, "hand": hand, "version": state.version},
+        tell(server, table, watcher, PeekHand(seat, hand, state.version),
              seatless=True)
         return True
 
 
-def tell(server: Server, table: LiveTable, player: str, message: dict[str, object], seatless: bool = False) -> None:
+def tell(server: Server, table: LiveTable, player: str, message: Outgoing, seatless: bool = False) -> None:
     """``message`` to ``player``'s connections to ``table`` on every process (``seatless``: only while they hold
     no seat there)."""
     for conn in list(table.conns):
         if conn.player == player and not (seatless and table.state.seat_of(player) is not None):
             conn.send(message)
-    server.hub.tell_elsewhere(table.code, player, message, seatless)
+    server.hub.tell_elsewhere(table.code, player, message.to_json(), seatless)
 
 
 def peeks_of(server: Server) -> Peeks:
@@ -88,7 +89,7 @@ def install(server: Server) -> None:
 
     async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
         if msg.get("type") == "sit" and not await peeks.may_sit(table.state, conn.player):
-            conn.send({"type": "error", "message": SAW_A_HAND})
+            conn.send(Error(SAW_A_HAND))
             return
         await inner(table, conn, msg)
 
@@ -161,7 +162,7 @@ async def api_peek(asked: _Asked) -> Response:
         return JSONResponse({"shown": await peeks.show(asked.server, asked.table, watcher, seat)})
     name = state.players.get(watcher) or asked.player.name     # a watcher need not have joined
     await peeks.store.ask(state.code, watcher, seat, name)
-    tell(asked.server, asked.table, seated, {"type": "peek_ask", "watcher": watcher, "name": name, "seat": seat})
+    tell(asked.server, asked.table, seated, PeekAsk(watcher, name, seat))
     return JSONResponse({"asked": True})
 
 
@@ -176,7 +177,7 @@ async def api_answer(asked: _Asked) -> Response:
             or not await peeks.store.take_ask(state.code, watcher, seat):
         return refusal(N_("no one is waiting for your answer to see your hand"), 400, asked.lang)
     if answer == "refuse":
-        tell(asked.server, asked.table, watcher, {"type": "peek_refused", "seat": seat})
+        tell(asked.server, asked.table, watcher, PeekRefused(seat))
         return JSONResponse({"shown": False})
     if answer == "always":
         await peeks.store.allow_always(state.code, seated, watcher)

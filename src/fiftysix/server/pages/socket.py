@@ -22,6 +22,7 @@ from ..serving import address_of, serving
 from ..state.table import TableError
 from ..table.client_messages import Ask, ClientMessage, Hello, decode
 from ..table.live import Connection, LiveTable
+from ..table.outgoing import Asked, Error, Private
 from ..table.protocol import flood_refusal, read_message
 
 log = logging.getLogger("fiftysix.server")
@@ -32,7 +33,7 @@ async def table_socket(ws: WebSocket) -> None:
     await ws.accept()
     if server.open_sockets >= server.socket_cap:    # the process's file descriptors are not endless
         with contextlib.suppress(Exception):
-            await ws.send_json({"type": "error", "message": translate(SERVER_FULL, language_of(ws))})
+            await ws.send_json(Error(translate(SERVER_FULL, language_of(ws))).to_json())
             await ws.close(code=1013, reason="server full; try again later")
         return
     server.open_sockets += 1
@@ -91,13 +92,13 @@ class _Socket:
         unknown code)."""
         server, ws = self.server, self.ws
         if await server.lookups.refused(self.address):
-            await ws.send_json({"type": "error", "message": server.lookups.refusal()})
+            await ws.send_json(Error(server.lookups.refusal()).to_json())
             await ws.close(code=4429)
             return None
         found = await server.hub.get(ws.path_params["code"])
         if found is None:
             await server.lookups.failed(self.address)
-            await ws.send_json({"type": "error", "message": "no such table"})
+            await ws.send_json(Error("no such table").to_json())
             await ws.close(code=4404)
             return None
         self.table = found
@@ -128,8 +129,7 @@ class _Socket:
         if self.limit.allow():
             return False
         assert self.conn is not None
-        self.conn.send({"type": "error", "message": flood_refusal(self.timing.message_rate,
-                                                                   self.timing.message_burst)})
+        self.conn.send(Error(flood_refusal(self.timing.message_rate, self.timing.message_burst)))
         if self.timing.message_rate > 0:
             await asyncio.sleep(1 / self.timing.message_rate)
         return True
@@ -166,7 +166,7 @@ class _Socket:
             except TableError as e:      # a field of the wrong type: said once the connection can be told
                 msg, error = None, e.message
                 if self.conn is not None:
-                    self.conn.send({"type": "error", "message": error})
+                    self.conn.send(Error(error))
                     return AGAIN
         if self.conn is not None and isinstance(typed, Ask):
             if await self.gated(self.conn):
@@ -187,7 +187,7 @@ class _Socket:
         for message in self.server.db.services.messages():     # a service down now: say so at once
             conn.send(message)
         if error is not None:
-            conn.send({"type": "error", "message": error})
+            conn.send(Error(error))
         elif msg is not None and msg.get("type") != "hello":
             await self.server.handle(self.table, conn, msg)
         return AGAIN
@@ -196,7 +196,7 @@ class _Socket:
         """Whether the server's watch gate (a club table's) refuses ``conn``: then it was told why."""
         why = await self.server.gate(self.table.code, conn.player)
         if why is not None:
-            conn.send({"type": "error", "message": why})
+            conn.send(Error(why))
         return why is not None
 
     async def connection(self, hello: Hello) -> Connection:
@@ -207,8 +207,8 @@ class _Socket:
         if hello.token is not None:
             player = server.signer().read(hello.token)
             if player is None:
-                await self.ws.send_json({"type": "error", "message": "your player token is not valid (forged, "
-                                         "expired, signed out or from another server); you are watching"})
+                await self.ws.send_json(Error("your player token is not valid (forged, expired, signed out or from "
+                                              "another server); you are watching").to_json())
         if self.conn is None:
             self.conn = Connection(player.id if player is not None else None, limit=self.timing.send_queue)
             self.conn.lang = language_of(self.ws)
@@ -226,7 +226,7 @@ class _Socket:
         if self.who is None or self.server.signer().still_in(self.who):
             return False
         if self.conn is not None:
-            self.conn.send({"type": "error", "message": SIGNED_OUT})
+            self.conn.send(Error(SIGNED_OUT))
         self.close_code = 4401
         return True
 
@@ -237,10 +237,10 @@ class _Socket:
         if verdict == "wrong":
             await lookups.failed(self.address)
             if await lookups.refused(self.address):
-                self.conn.send({"type": "error", "message": lookups.refusal()})
+                self.conn.send(Error(lookups.refusal()))
                 return LEAVE
-        self.conn.send({"type": "private", "code": self.table.code, "can_ask": self.conn.player is not None,
-                        "message": WRONG_KEY if verdict == "wrong" else PRIVATE})
+        self.conn.send(Private(self.table.code, self.conn.player is not None,
+                               WRONG_KEY if verdict == "wrong" else PRIVATE))
         return AGAIN
 
     async def join_table(self, since: int | None) -> bool:
@@ -253,7 +253,7 @@ class _Socket:
                     raise WebSocketDisconnect(4404)
                 self.table = found
         except TableError as e:
-            self.conn.send({"type": "error", "message": e.message})
+            self.conn.send(Error(e.message))
             return False
         return True
 
@@ -268,7 +268,8 @@ class _Socket:
                 continue
             msg, error = read_message(text)
             if msg is None:
-                conn.send({"type": "error", "message": error})
+                assert error is not None, "a message not read comes with why"
+                conn.send(Error(error))
                 continue
             await self.server.handle(self.table, conn, msg)
 
@@ -290,16 +291,16 @@ class _Socket:
 async def _ask(table: LiveTable, conn: Connection, msg: Ask) -> None:
     """Someone without the secret asks the host of a private table to let them in."""
     if conn.player is None:
-        conn.send({"type": "error", "message": "choose a name first: the host sees it when you ask"})
+        conn.send(Error("choose a name first: the host sees it when you ask"))
         return
     try:
         table.knock(conn, clean_name(msg.name))
     except ValueError as e:
-        conn.send({"type": "error", "message": str(e)})
+        conn.send(Error(str(e)))
     except TableError as e:
-        conn.send({"type": "error", "message": e.message})
+        conn.send(Error(e.message))
     else:
-        conn.send({"type": "asked", "message": "the host has been asked; wait here"})
+        conn.send(Asked("the host has been asked; wait here"))
 
 
 _closing: set[asyncio.Task[None]] = set()

@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .outgoing import Outgoing
+
 
 @dataclass(eq=False)
 class Connection:
@@ -24,10 +26,12 @@ class Connection:
     lang: str = "en"              # the viewer's language: rules' meanings are translated for it when sent
     states_waiting: int = 0       # full states queued and not yet taken by the sender
 
-    def send(self, message: dict[str, object] | None) -> None:
-        """Queue a message (``None``: close the sender)."""
+    def send(self, message: Outgoing | dict[str, object] | None) -> None:
+        """Queue a message (``None``: close the sender); a state or an event is built by :mod:`.messages`."""
         if self.dropped is not None:
             return
+        if isinstance(message, Outgoing):
+            message = message.to_json()
         if message is not None and self.queue.qsize() >= self.limit:
             self.drop(f"too slow: {self.limit} messages were waiting to be sent; reconnect for a fresh state")
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...core.meaning import N_, Meaning
 from ..state.table import TableError, TableState
 from .connection import Connection
+from .outgoing import Admitted, Knocks, Refused
 
 MAX_KNOCKS = 20
 """People waiting at once for the host to let them into a private table."""
@@ -44,16 +45,15 @@ class Knocking:
         """Tell whoever asked: let in (they say hello again) or refused."""
         _name, conns = self.knocks.pop(player, ("", set()))
         for c in conns:
-            c.send({"type": "admitted"} if admitted else
-                   {"type": "refused", "message": "the host did not let you in"})
+            c.send(Admitted() if admitted else Refused("the host did not let you in"))
         self.tell_host()
 
     def asking(self) -> dict[str, str]:
         """Everyone asking to be let in (player -> the name they gave); with many processes, on any of them."""
         return {p: name for p, (name, _c) in self.knocks.items()}
 
-    def knock_list(self) -> dict[str, object]:
-        return {"type": "knocks", "knocks": [{"player": p, "name": n} for p, n in self.asking().items()]}
+    def knock_list(self) -> Knocks:
+        return Knocks(tuple({"player": p, "name": n} for p, n in self.asking().items()))
 
     def tell_host(self) -> None:
         message = self.knock_list()

@@ -33,6 +33,7 @@ from .connection import Connection
 from .history import History
 from .knocks import Knocking
 from .messages import Presence, snapshot, table_info
+from .outgoing import Outgoing, Synced
 from .presence import Presences
 from .timing import Timing
 
@@ -229,7 +230,7 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
             if since is not None and since > 0 and self.history.covers(since):
                 for past, e in self.history.replay_since(since):
                     conn.send(snapshot(past, self.presence, conn.player, e))
-                conn.send({"type": "synced", "version": current, "applied": applied})
+                conn.send(Synced(current, tuple(applied)))
             else:
                 conn.send({**snapshot(self.state, self.presence, conn.player), "applied": applied})
             if conn.player is not None:
@@ -240,7 +241,7 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
             self.wake.set()     # a table that paused with no one there goes on
             return True
 
-    def send_all(self, message: dict[str, object]) -> None:
+    def send_all(self, message: Outgoing | dict[str, object]) -> None:
         """A message for every viewer that is not a change of the table (a reaction)."""
         for conn in list(self.conns):
             conn.send(message)

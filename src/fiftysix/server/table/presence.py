@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..state.table import TableState
 from .connection import Connection
 from .messages import Presence, table_info
+from .outgoing import PresenceNow
 
 
 class Presences:
@@ -80,4 +81,4 @@ class Presences:
         self._update_clock()
         info = table_info(self.state, self.presence)
         for conn in list(self.conns):
-            conn.send({"type": "presence", "version": self.state.version, "table": info})
+            conn.send(PresenceNow(self.state.version, info))

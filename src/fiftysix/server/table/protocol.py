@@ -80,6 +80,7 @@ from .client_messages import (
 )
 from .live import Connection, LiveTable
 from .messages import snapshot
+from .outgoing import Error, Explained, Joined, Moved, Pong
 from .reactions import react
 
 MAX_MESSAGE = 4096
@@ -119,12 +120,9 @@ async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, obje
     try:
         await _handle(table, conn, decode(msg))
     except (TableError, QuotaError) as e:
-        error: dict[str, object] = {"type": "error", "message": e.message}
-        if isinstance(e, TableError) and e.legal:
-            error["legal"] = list(e.legal)
-        if msg["type"] == "move" and isinstance(msg.get("id"), str):
-            error["id"] = msg["id"]
-        conn.send(error)
+        move_id = msg.get("id") if msg["type"] == "move" else None
+        conn.send(Error(e.message, id=move_id if isinstance(move_id, str) else None,
+                        legal=tuple(e.legal) if isinstance(e, TableError) and e.legal else None))
 
 
 async def _handle(table: LiveTable, conn: Connection, msg: ClientMessage) -> None:
@@ -153,7 +151,7 @@ async def _handle(table: LiveTable, conn: Connection, msg: ClientMessage) -> Non
 
 # -- answered without a name: a ping, the state, and what is out of place after hello -------------------------
 async def _on_ping(table: LiveTable, conn: Connection, _msg: ClientMessage) -> None:
-    conn.send({"type": "pong", "version": table.state.version})
+    conn.send(Pong(table.state.version))
 
 
 async def _on_state(table: LiveTable, conn: Connection, _msg: ClientMessage) -> None:
@@ -209,12 +207,12 @@ async def _on_move(table: LiveTable, conn: Connection, player: str, msg: Move) -
         if msg.id is not None:
             done = table.state.applied_move(player, msg.id)
             if done is not None:   # a resend after a dropped connection: the earlier outcome, not a second move
-                conn.send({"type": "moved", "id": msg.id, "version": done, "again": True})
+                conn.send(Moved(msg.id, done, again=True))
                 return
         seat = _mover_seat(table, player, msg)
         await table.commit(ev.Move(seat=seat, move=msg.move, by="player", player=player, id=msg.id))
         if msg.id is not None:
-            conn.send({"type": "moved", "id": msg.id, "version": table.state.version})
+            conn.send(Moved(msg.id, table.state.version))
 
 
 def _mover_seat(table: LiveTable, player: str, msg: Move) -> int:
@@ -349,8 +347,7 @@ def _join_changes_nothing(table: LiveTable, conn: Connection, player: str, name:
     state, limits = table.state, table.limits
     current = state.players.get(player)
     if current == name:
-        conn.send({"type": "joined", "name": name, "version": state.version,
-                   "message": f"you have joined this table already as {name}; nothing changed"})
+        conn.send(Joined(name, state.version, f"you have joined this table already as {name}; nothing changed"))
         return True
     if current is not None:
         if table.renames.empty(player):
@@ -397,7 +394,7 @@ def _seat_name(table: LiveTable, seat: int | None) -> str:
     return "a computer player"
 
 
-def _explain(table: LiveTable, player: str, move: object) -> dict[str, object]:
+def _explain(table: LiveTable, player: str, move: object) -> Explained:
     """The public meaning of a call the player could make now, asked of the rules on a copy of the deal."""
     state = table.state
     seat = state.deal_seat(state.own_seat(player))
@@ -411,9 +408,8 @@ def _explain(table: LiveTable, player: str, move: object) -> dict[str, object]:
     except FiftySixError as e:
         raise TableError(words_of(e)) from None
     if not isinstance(parsed, Call) or parsed not in deal.legal_moves():
-        return {"type": "explained", "move": move, "meaning": None}
+        return Explained(move, None)
     trial = deal.copy()
     trial.push_unchecked(parsed)
     index = sum(1 for _, m in trial.history if isinstance(m, Call)) - 1
-    return {"type": "explained", "move": str(parsed),
-            "meaning": state.game.describe_call(trial, index)}
+    return Explained(str(parsed), state.game.describe_call(trial, index))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ...core.meaning import N_, Meaning
 from ..state.table import TableError
+from .outgoing import Reaction
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -41,6 +42,4 @@ def react(table: LiveTable, player: str, reaction: object) -> None:
                                     "was not sent"), {"burst": limits.reaction_burst,
                                                       "most": limits.reactions_per_minute}))
     table.reaction_limit.take(player)
-    message: dict[str, object] = {"type": "reaction", "seat": state.seat_of(player), "name": state.players[player],
-                               "reaction": reaction, "time": round(time.time(), 2)}
-    table.send_all(message)
+    table.send_all(Reaction(state.seat_of(player), state.players[player], reaction, round(time.time(), 2)))
