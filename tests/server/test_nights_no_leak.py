@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_nights import as_, who
 
@@ -76,9 +76,13 @@ EVENTS = itertools.count(1)
 
 @st.composite
 def runs(draw: st.DrawFn) -> tuple[int, int, Finished, bool]:
-    tables, boards = draw(st.integers(2, 3)), draw(st.integers(1, 3))
+    tables, boards = draw(st.integers(2, 3)), draw(st.integers(1, 4))
     pairs = [(t, b) for t in range(1, tables + 1) for b in range(1, boards + 1)]
     return tables, boards, frozenset(draw(st.sets(st.sampled_from(pairs)))), draw(st.booleans())
+
+
+STALLED = (3, 4, frozenset((t, b) for t in (1, 2) for b in range(1, 5)), False)
+"""The outside probe's evening: three tables of four boards, tables 1 and 2 done, table 3 stalled on board 1."""
 
 
 def secret(night: str, t: int, b: int) -> str:
@@ -271,6 +275,8 @@ def test_no_route_serves_a_board_before_every_table_finished_it_to_any_reader(tm
 
         @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
         @given(runs(), st.booleans())
+        @example(STALLED, False)
+        @example(STALLED, True)
         def check(run: tuple[int, int, Finished, bool], watchers: bool) -> None:
             check_run(c, club, readers, run, watchers)
         check()
