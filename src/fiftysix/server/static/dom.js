@@ -100,6 +100,11 @@ export function botWord(bot, level) {
   return level && levels[level] ? levels[level] : t("the “{bot}” program", { bot });
 }
 
+const COLOR_WORDS = () => [t("Blue"), t("Red"), t("Green"), t("Orange"), t("Purple"), t("Teal"), t("Pink"),
+  t("Grey"), t("Cyan")];
+/** A team's colour in words, as the table colours it (its seats' team: 0 Blue, 1 Red, ...). */
+export const colorWord = (team) => COLOR_WORDS()[team % 9];
+
 /** A computer player's one name outside a table's seats: its level as the table names it ("Club player"). */
 export function levelName(level, bot) {
   const levels = { beginner: t("Beginner"), club: t("Club player"), expert: t("Expert") };

@@ -255,6 +255,10 @@ def creation_event(host: str, host_name: str, form: dict[str, object], event: st
         made["clock"] = clock
     if event is not None:
         made["rated"] = False
+        made["night"] = event
+        boards = form.get("boards")
+        if isinstance(boards, int) and not isinstance(boards, bool) and boards >= 1:
+            made["boards"] = boards
     return made
 
 
