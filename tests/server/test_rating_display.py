@@ -49,3 +49,13 @@ def test_one_figure_on_the_history_leaderboard_and_lobby_and_changes_add_up(db: 
         c.cookies.clear()
         listed = [t for t in c.get("/api/lobby").json()["tables"] if t["code"] == code]
         assert [t["host_rating"]["display"] for t in listed] == [mine["display"]]
+
+
+def test_a_computer_is_named_by_its_level_in_the_history() -> None:
+    from fiftysix.bots.levels import levels_for
+    from fiftysix.server.matches.queries import _level
+
+    for game in ("56", "55"):
+        for level, bot in levels_for(game).items():
+            assert _level(game, bot) == level
+    assert _level("56", "random") is None       # a bot of no level: the page names the program
