@@ -403,7 +403,7 @@ function renderHistory(S, actions) {
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? t("made") : t("failed")) : "—"),
       teams.map(change)));
   }
-  if (teams.length) {
+  if (teams.length && !S.table.event) {    // a club night's table: its own running score means nothing
     const now = (value) => (m.scoring === "tables" ? tn("{n} table", "{n} tables", value) : tn("{n} point", "{n} points", value));
     table.append(h("tfoot", {}, h("tr", { class: "total" }, h("th", { scope: "row", colspan: 3 }, t("Score now")),
       teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))))));
