@@ -189,6 +189,15 @@ def test_a_club_night_of_three_tables_over_four_boards(server: LiveServer, brows
     assert ben.locator("ul.night-board li").count() == BOARDS * TABLES
     assert ben.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     ben.screenshot(path=str(SCREENSHOTS / "club-night-final-360.png"), full_page=True)
+    # Ben's table after its last board: the night is over, with the standings' link, and no "Next deal"
+    ben.goto(server.url + links[1])
+    over = ben.wait_for_selector("#event-over")
+    assert "every board is played" in over.inner_text()
+    assert ben.get_attribute("#event-standings", "href") == f"/club#n={night}"
+    assert ben.locator("#next-btn").count() == 0 and ben.locator("#rematch-btn").count() == 0
+    assert ben.inner_text("#event-board") == f"Board {BOARDS} of {BOARDS}"
+    assert ben.locator("text=Score now").count() == 0       # the table's own score means nothing at a night
+    ben.screenshot(path=str(SCREENSHOTS / "club-night-table-over-360.png"), full_page=True)
     assert not errors, errors
 
 

@@ -64,7 +64,7 @@ def test_an_owner_makes_and_starts_a_club_night_and_the_standings_show_finished_
     ben.wait_for_selector("#nt-join")
     assert ben.locator("#nt-start").count() == 0          # only the owner starts
     ben.fill("#nt-team", "Ben's team")
-    ben.fill("#nt-table", "2")
+    ben.select_option("#nt-table", "2")
     ben.click("#nt-join")
     ben.locator("#nt-teams li").nth(1).wait_for()
     assert not sideways(ben)

@@ -229,7 +229,7 @@ def test_the_public_list_shows_each_hosts_rating_of_the_tables_game_read_at_once
         by_code = {t["code"]: t for t in r.json()["tables"]}
         assert set(by_code) == {new, rated, no_55}
         assert by_code[rated]["host"] == "Vinod" and by_code[rated]["host_rating"] == {
-            "mu": 27.5, "sigma": 2.5, "shown": 20.0, "matches": 12, "provisional": False}
+            "mu": 27.5, "sigma": 2.5, "shown": 20.0, "display": 1625, "matches": 12, "provisional": False}
         assert by_code[no_55]["host_rating"] is None and by_code[no_55]["game"] == "55"
         assert by_code[new]["host_rating"] is None      # a row with no rated match is no rating
         assert len(reads) == 1, reads                   # one query for every host of the list

@@ -99,7 +99,8 @@ def test_history_is_yours_and_your_co_players_only(db: str, monkeypatch: pytest.
         assert m["rating"]["after"][0] > m["rating"]["before"][0] == first["rating"]["after"][0]
         theirs = c.get(f"/api/players/{b}/history")
         assert theirs.status_code == 200 and not theirs.json()["you"]
-        assert theirs.json()["ratings"]["56"] == {"mu": 25.0, "sigma": 3.0, "shown": 16.0, "matches": PROVISIONAL,
+        assert theirs.json()["ratings"]["56"] == {"mu": 25.0, "sigma": 3.0, "shown": 16.0, "display": 1500,
+                                                  "matches": PROVISIONAL,
                                                   "provisional": False}
         # the stranger: the same 404 for a real id and a made-up one
         signed_in(c, token_s)

@@ -6,9 +6,9 @@ so every process lists the same tables.  One process asks nothing more of the da
 
 Only a table its host made public (``"public": true`` in the create form) is listed; private tables (the
 default, joined by their link's secret) and club tables never are, so the list tells nobody about them.  The
-host's rating is of the table's game family, as a profile shows it (``shown`` = mu - 3 sigma, ``sigma``,
-``provisional``, ``matches``), or ``None`` before their first rated match; the hosts' ratings are read in one
-query for the whole list.
+host's rating is of the table's game family, as a profile shows it (``display``, the one figure pages show;
+``mu``, ``sigma``, ``provisional``, ``matches``), or ``None`` before their first rated match; the hosts' ratings
+are read in one query for the whole list.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import TypedDict
 from sqlalchemy import Boolean, MetaData, String, Table, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..matches.rating import PROVISIONAL, shown
+from ..matches.rating import PROVISIONAL, display
 from ..matches.schema import match_players, matches, ratings
 from ..storage.columns import CODE, ID, NAME, SECONDS, key, optional, required
 
@@ -188,8 +188,8 @@ class Clubs:
         return [dict(r._mapping) for r in rows if r.table_code not in hidden]
 
     async def leaderboard(self, club_id: str, family: str) -> list[dict[str, object]]:
-        """The members by rating in ``family`` ("56" or "55"), best first (mu - 3 sigma, the usual
-        conservative estimate), with its uncertainty (sigma), whether it is still provisional, the rated
+        """The members by rating in ``family`` ("56" or "55"), best first (``rating``: the figure every page shows,
+        :func:`..matches.rating.display`; ``mu`` and ``sigma`` for tools), whether it is still provisional, the rated
         matches and when each last finished a match of the family; members without a rated match last, by name."""
         # one statement: the members, their rating (if any) and their last match of the family, found by walking
         # that member's matches newest first (the player/finished index) to the first of the family, not by
@@ -206,8 +206,8 @@ class Clubs:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         board = [{"id": r.player, "name": r.name,
-                  "rating": shown(r.mu, r.sigma) if r.mu is not None else None,
-                  "sigma": r.sigma,
+                  "rating": display(r.mu) if r.mu is not None else None,
+                  "mu": r.mu, "sigma": r.sigma,
                   "provisional": r.mu is None or r.matches < PROVISIONAL,
                   "matches": r.matches or 0,
                   "last_played": r.last_played} for r in rows]

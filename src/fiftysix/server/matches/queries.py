@@ -80,7 +80,24 @@ async def ratings_of(engine: AsyncEngine, wanted: set[tuple[str, str]]) -> dict[
 
 def _rating(mu: float, sigma: float, count: int) -> dict[str, object]:
     return {"mu": round(mu, 2), "sigma": round(sigma, 2), "shown": round(rating.shown(mu, sigma), 1),
-            "matches": count, "provisional": count < rating.PROVISIONAL}
+            "display": rating.display(mu), "matches": count, "provisional": count < rating.PROVISIONAL}
+
+
+def _change(stored: Any) -> Any:
+    """A match's stored rating change (``before``/``after`` as ``[mu, sigma]``) with the figures a page shows:
+    ``display_before``, ``display_after`` and ``display_change`` (after - before of those figures, so it adds up)."""
+    if not isinstance(stored, dict) or "before" not in stored or "after" not in stored:
+        return stored
+    before, after = rating.display(float(stored["before"][0])), rating.display(float(stored["after"][0]))
+    return {**stored, "display_before": before, "display_after": after, "display_change": after - before}
+
+
+def _level(game: str, bot: str) -> str | None:
+    """The level (beginner, club, expert) of a computer player's bot (options after a comma), None for others."""
+    from ...bots.levels import levels_for  # the bots when a history with a computer is read
+
+    base = bot.split(",")[0]
+    return next((lv for lv, name in levels_for(game).items() if name.split(",")[0] == base), None)
 
 
 class Side(TypedDict):
@@ -137,12 +154,15 @@ def _match(player: str, r: Any) -> dict[str, object]:
     partners, opponents = _sides(player, r.team, summary)
     bots = summary.get("bots", {})
     code = r.table_code
+    ours = bots.get(str(r.team), [])
+    theirs = [b for t, bs in bots.items() if t != str(r.team) for b in bs]
     return {"id": r.id, "table": code, "match": r.match_no, "game": r.game, "preset": r.preset,
             "finished": r.finished, "team": r.team, "place": r.rank, "won": r.rank == 0,
             "partners": partners, "opponents": opponents,
-            "computers": {"partners": bots.get(str(r.team), []),
-                          "opponents": [b for t, bs in bots.items() if t != str(r.team) for b in bs]},
-            "rated": bool(r.rated), "rating": _obj(r.rating),
+            "computers": {"partners": ours, "opponents": theirs},
+            "computer_levels": {"partners": [_level(r.game, b) for b in ours],
+                                "opponents": [_level(r.game, b) for b in theirs]},
+            "rated": bool(r.rated), "rating": _change(_obj(r.rating)),
             "record": f"/api/tables/{code}/matches/{r.match_no}.json",
             "deals": [{"number": n, "record": f"/api/tables/{code}/deals/{n}.json",
                        "review": f"/review?table={code}&deal={n}"} for n in range(r.first_deal, r.last_deal + 1)]}

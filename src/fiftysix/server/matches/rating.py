@@ -7,8 +7,9 @@ ratings provisional for ever).
 - Each person is a ``(mu, sigma)``; a team is its members; the match's places (0 won) are the ranks.
 - Computer players are fixed anchors, one per level (:data:`ANCHORS`): they enter the update with a small
   sigma and their new values are thrown away, so a group that plays with computers gets numbers on one scale.
-- A rating is **provisional** until :data:`PROVISIONAL` rated matches; it is shown as ``mu - 3 sigma``
-  (:func:`shown`), the value the player is 99.7% likely to be above, which rises as the uncertainty falls.
+- A rating is **provisional** until :data:`PROVISIONAL` rated matches; every page and API ``display`` field
+  shows it as one figure, :func:`display`: ``mu`` on an Elo-like scale where a new player is 1500 (a win raises
+  it, a loss lowers it, as on chess sites), never below 0; pages mark a provisional figure "1500?".
 - **Who is rated** (:func:`judges`): a person's rating moves only against opponents whose strength is known.
   A team *judges* when it is all computers or has a person whose rating is established (:data:`PROVISIONAL`
   rated matches); a computer beside only provisional people does not make a team judge.  Each team is rated
@@ -88,5 +89,17 @@ def rate(teams: list[list[Entry]], ranks: list[int]) -> list[list[tuple[float, f
 
 
 def shown(mu: float, sigma: float) -> float:
-    """The conservative figure a page shows: ``mu - 3 sigma``."""
+    """The conservative estimate ``mu - 3 sigma`` (the value the player is 99.7% likely to be above): for tools."""
     return mu - 3 * sigma
+
+
+START = 1500
+"""The figure of a new player (the library's starting mu), as on chess sites."""
+
+SCALE = 50
+"""Figure points per unit of mu: 400 points (about 8 mu, ~1.9 beta sqrt 2) is the Elo scale's 10-to-1 odds."""
+
+
+def display(mu: float) -> int:
+    """The one rating figure every page shows: ``max(0, round(1500 + 50 (mu - 25)))``."""
+    return max(0, round(START + SCALE * (mu - MODEL.mu)))

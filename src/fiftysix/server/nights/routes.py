@@ -58,7 +58,7 @@ from .running import (
     seat_of,
     start_event,
 )
-from .scoring import Seat, board_comparisons
+from .scoring import Seat, board_comparisons, places
 from .store import BoardSummary, Night, Nights, TeamRow
 from .visibility import CLOSED, LIVE, board_shown, may_read
 
@@ -181,8 +181,9 @@ async def _view(ask: _Ask) -> Response:
         if owner and night["status"] == "open" else []      # the owner's draw: who has no team yet
     return JSONResponse({**night, "teams": teams, "without_team": free, "boards_shown": shown, "is_owner": owner,
                          "final": night["status"] == CLOSED, "tables_made": await _links(ask, night, teams),
-                         "standings": [{"team": s.team, "score": _score(s.score), "boards": s.boards}
-                                       for s in table]})
+                         "sides": len(set(directions(night["preset"]))),
+                         "standings": [{"team": s.team, "score": _score(s.score), "boards": s.boards, "rank": p + 1}
+                                       for s, p in zip(table, places(table), strict=True)]})
 
 
 async def _links(ask: _Ask, night: Night, teams: list[TeamRow]) -> list[dict[str, object]]:
@@ -311,8 +312,10 @@ async def _board(ask: _Ask) -> Response:
     for t in done:
         live = await ask.server.hub.get(done[t]["summary"]["code"])
         keys[t] = live.state.secret if live is not None else None
+    names = {(r["table"], r["direction"]): r["name"] for r in await store.teams(night["id"])}
     rows = [{"table": t, **_summary(done[t]["summary"], keys[t]), "results": done[t]["results"],
-             "comparison": [_score(c) for c in comparisons[t]]} for t in sorted(done)]
+             "comparison": [_score(c) for c in comparisons[t]],
+             "teams": [names.get((t, d)) for d in range(len(done[t]["results"]))]} for t in sorted(done)]
     return JSONResponse({"board": board, "tables": rows,
                          "counted": progress.finished_everywhere(board)})
 

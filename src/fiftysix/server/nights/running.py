@@ -87,7 +87,8 @@ async def start_event(server: Server, store: Nights, night: Night, owner_name: s
     made: list[EventTable] = await store.tables_of(night["id"])
     for number in range(len(made) + 1, night["tables"] + 1):
         table = await server.hub.create(night["owner"], owner_name, {
-            "preset": night["preset"], "fill": bot, "name": table_name(night["name"], number), "public": False},
+            "preset": night["preset"], "fill": bot, "name": table_name(night["name"], number), "public": False,
+            "boards": night["boards"]},
             event=night["id"])
         await clubs_of(server).add_table(table.code, night["club_id"])
         await store.add_table(night["id"], number, table.code)

@@ -58,6 +58,8 @@ class Create(Event, kind="create"):
     clock: dict[str, float] | None = None     # the turn clock: {"move", "bank"} seconds
     host_seat: int | None = None      # None: seat 0
     rated: bool | None = None         # None: rated; False: a club night's table (the event is rated once)
+    night: str | None = None          # a club night's table: the event's id ...
+    boards: int | None = None         # ... and its boards (the table's deal k is board k)
 
 
 @dataclass(frozen=True)

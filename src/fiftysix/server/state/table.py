@@ -77,6 +77,8 @@ class TableState(Seating, HostControls, Dealing):
     banks: list[float] = field(default_factory=list)         # per table seat: its time bank left this match
     paused: bool = False                                      # by the host: no moves, no bot moves, clocks stop
     rated: bool = True                                        # False: a club night's table (see events.Create)
+    night: str | None = None                                  # a club night's table: the event's id, its boards
+    boards: int | None = None
 
     def apply(self, event: Mapping[str, object]) -> dict[str, object]:
         """Check and apply one event in its stored JSON form; returns it as it is stored (moves in canonical
@@ -151,6 +153,7 @@ class TableState(Seating, HostControls, Dealing):
         self.private, self.secret = bool(e.private), e.secret
         self.seat_rule = bool(e.seat_rule)
         self.rated = e.rated is not False
+        self.night, self.boards = e.night, e.boards
         self.clock = e.clock
         self.players[e.host] = e.host_name
         self.seats = [Seat() for _ in range(rules.players)]

@@ -1,7 +1,7 @@
 // The club page: /club lists your clubs and makes one; /club#c=ID shows a club (members by name, its open tables,
 // recent matches; the owner's invite, removal, hand-over and watchers setting); /club#i=SECRET joins by an invite.
 // Ids and invites ride in the fragment, which browsers send neither to the server nor in a Referer.
-import { clear, h } from "./dom.js";
+import { clear, dateText, h, ratingFigure, ratingNote } from "./dom.js";
 import { t } from "./i18n.js";
 import { nightsSection, showNight } from "./nights.js";
 
@@ -75,20 +75,20 @@ async function show(id) {
   });
   box.append(tables, make, h("h2", {}, t("Members")),
     h("ul", {}, ...club.members.map((m) => memberRow(club, m))));
-  box.append(h("h2", {}, t("Leaderboard")));
+  box.append(h("h2", {}, t("Leaderboard")), ratingNote());
   for (const family of ["56", "55"]) {
     const board = await api(`/api/clubs/${encodeURIComponent(club.id)}/leaderboard?family=${family}`);
     const rated = board ? board.members.filter((m) => m.matches > 0) : [];
     if (!rated.length) continue;
     box.append(h("h3", {}, family), h("ol", { class: "leaderboard", "data-family": family },
       ...rated.map((m) => h("li", {}, h("b", {}, m.name), " ",
-        h("span", { class: "muted" }, t("rating {rating} ± {sigma}", { rating: m.rating.toFixed(1), sigma: (3 * m.sigma).toFixed(1) }),
-          m.provisional ? ` · ${t("provisional")}` : "", " · ", t("matches: {n}", { n: m.matches }),
-          m.last_played ? ` · ${t("last played {date}", { date: new Date(m.last_played * 1000).toLocaleDateString() })}` : "")))));
+        h("span", { class: "muted" }, `${t("rating")} `, ratingFigure(m.rating, m.provisional),
+          " · ", t("matches: {n}", { n: m.matches }),
+          m.last_played ? ` · ${t("last played {date}", { date: dateText(m.last_played) })}` : "")))));
   }
   box.append(h("h2", {}, t("Recent matches")));
   const matches = h("ul", {}, ...club.matches.map((m) => h("li", {},
-    `${new Date(m.finished * 1000).toLocaleDateString()} · ${m.game} · ${m.preset}`)));
+    `${dateText(m.finished)} · ${m.game} · ${m.preset}`)));
   if (!club.matches.length) matches.append(h("li", { class: "muted" }, t("No finished match yet.")));
   box.append(matches);
   box.append(await nightsSection(club, api));

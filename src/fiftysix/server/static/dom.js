@@ -100,6 +100,35 @@ export function botWord(bot, level) {
   return level && levels[level] ? levels[level] : t("the “{bot}” program", { bot });
 }
 
+const COLOR_WORDS = () => [t("Blue"), t("Red"), t("Green"), t("Orange"), t("Purple"), t("Teal"), t("Pink"),
+  t("Grey"), t("Cyan")];
+/** A team's colour in words, as the table colours it (its seats' team: 0 Blue, 1 Red, ...). */
+export const colorWord = (team) => COLOR_WORDS()[team % 9];
+
+/** A computer player's one name outside a table's seats: its level as the table names it ("Club player"). */
+export function levelName(level, bot) {
+  const levels = { beginner: t("Beginner"), club: t("Club player"), expert: t("Expert") };
+  return level && levels[level] ? levels[level] : t("the “{bot}” program", { bot });
+}
+
+/** The one rating figure every page shows (the server's ``display``): "1540", or "1500?" while provisional. */
+export function ratingFigure(display, provisional) {
+  return h("span", { class: "rating-figure", title: provisional ? t("provisional: fewer than 10 rated matches") : null },
+    provisional ? `${display}?` : String(display));
+}
+
+/** The sentence every page that shows a rating carries, with its link to the explanation. */
+export function ratingNote() {
+  return h("p", { class: "muted rating-note" },
+    t("Ratings start at 1500, rise with wins and fall with losses; a ? marks one still provisional."), " ",
+    h("a", { href: "/history#rating-help" }, t("What the rating means")));
+}
+
+/** The one date format of the history, club and lobby pages: the reader's locale's short date. */
+export function dateText(unix) {
+  return new Date(unix * 1000).toLocaleDateString();
+}
+
 /** A table's message with its computer players named in the page's language ("Bot 2" is the server's English). */
 export function localNames(table) {
   if (!table || !table.seats) return table;

@@ -1,6 +1,6 @@
 // A person's history: ratings (with their uncertainty), stats by game, results by partner, and every finished
 // match with links to each deal's record and review. /history is your own; /history?p=ID someone you played with.
-import { clear, h } from "./dom.js";
+import { clear, dateText, h, levelName, ratingFigure, ratingNote } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +14,6 @@ function showError(text) {
 }
 
 const percent = (a, b) => (b ? `${Math.round((100 * a) / b)}%` : "–");
-const when = (unix) => new Date(unix * 1000).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 
 function renderRatings(ratings) {
   const box = clear($("hs-ratings"));
@@ -27,10 +26,10 @@ function renderRatings(ratings) {
   }
   for (const game of games) {
     const r = ratings[game];
-    const line = t("{game}: {shown} (skill {mu} ± {sigma}; rated matches: {n})",
-      { game, shown: formatNumber(r.shown), mu: formatNumber(r.mu), sigma: formatNumber(r.sigma), n: r.matches });
-    box.append(h("p", { class: "rating" }, line, r.provisional ? ` · ${t("provisional")}` : ""));
+    box.append(h("p", { class: "rating", "data-family": game }, `${game}: `, ratingFigure(r.display, r.provisional),
+      " · ", t("rated matches: {n}", { n: r.matches })));
   }
+  box.append(ratingNote());
 }
 
 function renderStats(stats) {
@@ -57,14 +56,18 @@ function renderStats(stats) {
 
 function renderMatch(m) {
   const result = m.won ? t("match won") : t("match lost");
-  const rating = m.rating ? ` · ${t("rating {before} → {after}", {
-    before: formatNumber(Math.round(m.rating.before[0] * 10) / 10),
-    after: formatNumber(Math.round(m.rating.after[0] * 10) / 10) })}` : "";
-  const computer = (bot) => t("computer ({bot})", { bot });
-  const partners = [...m.partners.map((p) => p.name || t("a former player")), ...m.computers.partners.map(computer)];
-  const opponents = [...m.opponents.map((p) => p.name || t("a former player")), ...m.computers.opponents.map(computer)];
+  const r = m.rating;
+  const change = r && r.display_change !== undefined ? (r.display_change > 0 ? `+${r.display_change}` : String(r.display_change)) : "";
+  const rating = r && r.display_before !== undefined ? ` · ${t("rating {before} → {after} ({change})", {
+    before: r.display_before, after: r.display_after, change })}` : "";
+  const levels = m.computer_levels || { partners: [], opponents: [] };
+  const computers = (bots, found) => bots.map((bot, i) => levelName(found[i], bot));
+  const partners = [...m.partners.map((p) => p.name || t("a former player")),
+    ...computers(m.computers.partners, levels.partners)];
+  const opponents = [...m.opponents.map((p) => p.name || t("a former player")),
+    ...computers(m.computers.opponents, levels.opponents)];
   return h("li", { class: "match" },
-    h("p", {}, `${when(m.finished)} · ${m.game} · ${m.preset} · ${result}${rating}`),
+    h("p", { class: "match-line" }, `${dateText(m.finished)} · ${m.game} · ${m.preset} · ${result}${rating}`),
     h("p", {}, t("Partners: {names}", { names: partners.join(", ") || "–" })),
     h("p", {}, t("Opponents: {names}", { names: opponents.join(", ") || "–" })),
     h("p", { class: "deals" }, t("Deals:"), " ", ...m.deals.flatMap((d) => [

@@ -1,7 +1,7 @@
 // Club nights on the club page (issue 44): the club's events, the form for a new one (the owner's, and the members'
 // the owner ticks); /club#n=ID shows an event: its teams and sign-up, its maker's and the owner's start and close,
 // the standings (only boards every table finished) and each shown board's results at every table (server/nights).
-import { h, trumpText } from "./dom.js";
+import { colorWord, h, trumpText } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PRESETS = ["56-6", "56-4", "56-8", "55"];
@@ -58,19 +58,25 @@ export async function nightsSection(club, api) {
   return box;
 }
 
+/** Where a team sits, in the words the table uses: "Table 2, Blue side" (a side is the team colour it plays under). */
+const placeWords = (table, direction) => t("Table {n}, {colour} side", { n: table, colour: colorWord(direction) });
+
 function standingsList(night) {
-  const rows = night.standings.map((s) => h("li", {}, h("b", {}, s.team), " ",
+  // tied teams share a rank (1, 1, 3): the server's rank, drawn as the list item's number
+  const rows = night.standings.map((s) => h("li", { value: s.rank ?? null }, h("b", {}, s.team), " ",
     h("span", { class: "muted" }, t("{score} over {n} boards", { score: (s.score > 0 ? "+" : "") + s.score.toFixed(2), n: s.boards }))));
   return h("ol", { class: "night-standings" }, ...rows);
 }
 
-/** A table's contract on a board in words: "40 ♠ spades by side 1, made" (56 and 55 alike). */
+/** A table's contract on a board in words: "40 ♠ spades by Team Asha, made" (56 and 55 alike); a side no team
+ * took (the computers) by its colour. */
 function contractWords(row) {
   const c = row.contract;
   if (!c) return t("no contract");
   const trump = trumpText(c.strain || c.trump);
-  const side = typeof c.team === "number" ? c.team + 1 : "?";
-  const bid = t("{value} {trump} by side {side}", { value: c.value, trump, side });
+  const known = typeof c.team === "number";
+  const team = (known && row.teams && row.teams[c.team]) || (known ? t("the {colour} side", { colour: colorWord(c.team) }) : "?");
+  const bid = t("{value} {trump} by {team}", { value: c.value, trump, team });
   const doubled = c.multiplier > 1 ? ` ×${c.multiplier}` : "";
   return `${bid}${doubled}, ${row.made ? t("made") : t("failed")}`;
 }
@@ -139,18 +145,21 @@ export async function showNight(id, api, box, setTitle, refresh = true) {
   box.append(h("p", {}, h("a", { href: `/club#c=${night.club_id}` }, t("Back to the club"))));
   box.append(h("p", { class: "muted" }, `${night.preset} · ${t("{boards} boards, {tables} tables", { boards: night.boards, tables: night.tables })} · ${statusWord(night.status)}`));
   box.append(h("h2", {}, t("Teams")), h("ul", { id: "nt-teams" }, ...night.teams.map((team) =>
-    h("li", {}, h("b", {}, team.name), " ", h("span", { class: "muted" }, t("table {n}, side {d}", { n: team.table, d: team.direction + 1 }))))));
+    h("li", {}, h("b", {}, team.name), " ", h("span", { class: "muted" }, placeWords(team.table, team.direction))))));
   if (night.status === "open") {
     const name = h("input", { id: "nt-team", maxlength: 40 });
-    const table = h("input", { id: "nt-table", type: "number", min: 1, max: night.tables, value: 1 });
-    const side = h("input", { id: "nt-side", type: "number", min: 1, max: 8, value: 1 });
+    const tables = Array.from({ length: night.tables }, (_, i) => i + 1);
+    const table = h("select", { id: "nt-table" }, ...tables.map((n) => h("option", { value: n }, t("Table {n}", { n }))));
+    const sides = Array.from({ length: night.sides || 2 }, (_, d) => d);
+    const side = h("select", { id: "nt-side" }, ...sides.map((d) =>
+      h("option", { value: d }, t("{colour} side", { colour: colorWord(d) }))));
     const join = h("button", { class: "primary", id: "nt-join" }, t("Sign up"));
     join.addEventListener("click", async () => {
       if (await api(`/api/nights/${encodeURIComponent(id)}/teams`, {
-        name: name.value.trim(), table: Number(table.value), direction: Number(side.value) - 1 })) location.reload();
+        name: name.value.trim(), table: Number(table.value), direction: Number(side.value) })) location.reload();
     });
     box.append(h("div", { class: "night-form" }, field(t("Team name"), name), field(t("Table"), table),
-      field(t("Side"), side), join));
+      field(t("Side (the team colour at the table)"), side), join));
   }
   if (night.tables_made.length) box.append(h("h2", {}, t("Tables")), tablesList(night));
   if (night.is_owner) box.append(ownerControls(night, id, api, post));

@@ -1,5 +1,5 @@
 // Drawing the table from the latest message. Names are user data: they only ever go in as text.
-import { botWord, card, clear, h, isCard, pretty, showPanel, trumpText } from "./dom.js";
+import { botWord, card, clear, colorWord, h, isCard, pretty, showPanel, trumpText } from "./dom.js";
 import { finishedTrick, renderFelt } from "./felt.js";
 import { renderAction, renderHand, serviceDown } from "./picker.js";
 import { renderExtras } from "./extras.js";
@@ -11,9 +11,6 @@ const show = (el, on) => el.classList.toggle("hidden", !on);
 /** A download link of this table (a private table's secret goes along for a viewer who is not a member). */
 const keyed = (S, url) => (S.key && !(S.you && S.you.joined) ? `${url}?k=${encodeURIComponent(S.key)}` : url);
 
-const COLOR_WORDS = () => [t("Blue"), t("Red"), t("Green"), t("Orange"), t("Purple"), t("Teal"), t("Pink"),
-  t("Grey"), t("Cyan")];
-const colorWord = (team) => COLOR_WORDS()[team % 9];
 
 export function teamColor(team) {
   return `var(--team${team % 9})`;
@@ -119,6 +116,12 @@ function renderScore(S, c) {
   panel.append(h("div", { class: "muted" }, rulesLine(c)));
   if (!m) {
     panel.append(h("div", { id: "deal-line" }, statusText(S, c)));
+    return;
+  }
+  const ev = c.t.event;
+  if (ev) {     // a club night's table: its own score means nothing, the board does
+    panel.append(h("div", { class: "big", id: "event-board" }, t("Board {k} of {n}", { k: ev.board, n: ev.boards })));
+    panel.append(h("div", { class: `muted${S.online ? "" : " offline"}`, id: "deal-line" }, statusText(S, c)));
     return;
   }
   const row = h("div", { class: "score", id: "score" });
@@ -227,7 +230,7 @@ function renderSummary(S, c, actions) {
   const r = v.result;
   const m = c.t.match;
   const number = c.t.last_deal ? c.t.last_deal.number : null;
-  panel.append(h("h2", {}, t("Deal {n} is over", { n: m.deal_number })));
+  panel.append(h("h2", {}, c.t.event ? t("Board {k} is over", { k: c.t.event.board }) : t("Deal {n} is over", { n: m.deal_number })));
   if (!r.contract) panel.append(h("p", { class: "big", id: "summary-line" }, t("Nobody bid: the deal is thrown in.")));
   else {
     const k = c.v.contract;
@@ -250,7 +253,12 @@ function renderSummary(S, c, actions) {
       panel.append(h("p", {}, label, r.score.map((s, team) => `${teamLabel(c, team)} ${s > 0 ? "+" : ""}${s}`).join(" · ")));
     }
   }
-  if (st === "match_over") {
+  const ev = c.t.event;
+  const nightOver = ev && ev.last && (st === "deal_over" || st === "match_over");
+  if (nightOver) {
+    panel.append(h("p", { class: "big", id: "event-over" }, t("The club night is over at this table: every board is played.")),
+      h("p", {}, h("a", { href: ev.standings, class: "primary", id: "event-standings" }, t("See the standings"))));
+  } else if (st === "match_over" && !ev) {
     const w = m.winner;
     const names = w === null ? null : m.team_seats[w].map((ts) => c.t.seats[ts].name).join(" & ");
     panel.append(h("p", { class: "big" }, w === null ? t("The match is over: a tie.") : t("{names} won the match!", { names })),
@@ -258,8 +266,8 @@ function renderSummary(S, c, actions) {
   }
   const row = h("div", { class: "row" });
   const seated = S.you && (S.you.seat !== null || S.you.host);
-  if (st === "deal_over" && seated) row.append(h("button", { class: "primary", id: "next-btn", onclick: () => actions.send({ type: "next" }) }, t("Next deal")));
-  if (st === "match_over" && seated) row.append(h("button", { class: "primary", id: "rematch-btn", onclick: () => actions.send({ type: "rematch" }) }, t("Rematch, same seats")));
+  if (st === "deal_over" && seated && !nightOver) row.append(h("button", { class: "primary", id: "next-btn", onclick: () => actions.send({ type: "next" }) }, ev ? t("Next board") : t("Next deal")));
+  if (st === "match_over" && seated && !nightOver) row.append(h("button", { class: "primary", id: "rematch-btn", onclick: () => actions.send({ type: "rematch" }) }, ev ? t("Next board") : t("Rematch, same seats")));
   if (number !== null) row.append(h("a", { href: keyed(S, `/api/tables/${c.t.code}/deals/${number}.json`), download: "" }, t("Download the record")));
   panel.append(row);
 }
@@ -395,7 +403,7 @@ function renderHistory(S, actions) {
       h("td", {}, k ? (d.made === null || d.made === undefined ? (d.score || []).join(" / ") : d.made ? t("made") : t("failed")) : "—"),
       teams.map(change)));
   }
-  if (teams.length) {
+  if (teams.length && !S.table.event) {    // a club night's table: its own running score means nothing
     const now = (value) => (m.scoring === "tables" ? tn("{n} table", "{n} tables", value) : tn("{n} point", "{n} points", value));
     table.append(h("tfoot", {}, h("tr", { class: "total" }, h("th", { scope: "row", colspan: 3 }, t("Score now")),
       teams.map((team) => h("td", { class: "run" }, now(m.standings[team]))))));

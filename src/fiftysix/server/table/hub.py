@@ -247,11 +247,15 @@ def creation_event(host: str, host_name: str, form: dict[str, object], event: st
     if not isinstance(public, bool):
         raise TableError("public must be true (anyone with the code may join) or false (the default: "
                          "joining needs the link's secret or the host's yes)")
-    # a sparse field (secret, clock, rated) is logged only when set: a table without a clock logs what it always did
+    boards = form.get("boards") if event is not None else None     # a club night's table: its boards
+    # a sparse field (secret, clock, rated, night) is logged only when set: a table without a clock logs what it
+    # always did
     return ev.Create(game=game.name, rules=rules, name=name, host=host, host_name=host_name, fill=fill, grace=grace,
                      time=int(time.time()), private=not public, seat_rule=True,
                      secret=None if public else secrets.token_urlsafe(16),     # 128 random bits
-                     clock=clock_rule(form.get("clock")), rated=False if event is not None else None)
+                     clock=clock_rule(form.get("clock")), rated=False if event is not None else None, night=event,
+                     boards=boards if isinstance(boards, int) and not isinstance(boards, bool) and boards >= 1
+                     else None)
 
 
 def sweep_failed(error: Exception, again: float) -> None:

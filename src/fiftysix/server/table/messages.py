@@ -93,7 +93,19 @@ def table_info(state: TableState, presence: Presence) -> dict[str, object]:
         "clock": state.clock,
         "banks": state.banks if state.clock else None,
         "turn_clock": clock_message(presence.clock),
+        "event": event_info(state),
     }
+
+
+def event_info(state: TableState) -> dict[str, object] | None:
+    """A club night's table: the event, the board being played or last finished (the table's deal k is board
+    k), the event's boards and where its standings are (the club page); ``None`` at any other table."""
+    if state.night is None or state.boards is None:
+        return None
+    playing = state.status == "playing"
+    board = min(state.boards, state.deals_count + 1 if playing else max(1, state.deals_count))
+    return {"night": state.night, "board": board, "boards": state.boards,
+            "last": state.deals_count >= state.boards, "standings": f"/club#n={state.night}"}
 
 
 def _spectators(state: TableState, presence: Presence) -> dict[str, object]:
