@@ -18,7 +18,7 @@ def test_every_level_is_an_offered_bot(game: str, preset: str) -> None:
         assert bot in bot_names(game)
         make_bot(bot, seed=1, game=game)
         event = creation_event("host", "Host", {"preset": preset, "fill": bot})
-        assert event["fill"] == bot
+        assert event.fill == bot
 
 
 @pytest.mark.parametrize("game", ["56", "55"])
