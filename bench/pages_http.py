@@ -271,6 +271,43 @@ async def time_ratings(path: Path, players: int, samples: int, rng: random.Rando
     return took
 
 
+async def explain(path: Path) -> None:
+    """Each page's queries as the server sends them (caught on the engine), with SQLite's ``EXPLAIN QUERY PLAN``."""
+    from sqlalchemy import event
+
+    from fiftysix.server.clubs.store import Clubs
+    from fiftysix.server.matches.queries import played_together, profile
+    from fiftysix.server.nights.store import Nights
+
+    db = Database(_url(path))
+    caught: list[tuple[str, Any]] = []
+
+    def catch(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        caught.append((statement, parameters))
+    event.listen(db.engine.sync_engine, "before_cursor_execute", catch)
+    with sqlite3.connect(path) as raw:
+        club, player = raw.execute("SELECT club_id, player FROM club_members LIMIT 1").fetchone()
+        night = raw.execute("SELECT id FROM club_events WHERE club_id = ?", (club,)).fetchone()[0]
+    clubs, nights = Clubs(db.engine), Nights(db.engine)
+    steps: list[tuple[str, Callable[[], Any]]] = [
+        ("co-player history: played_together", lambda: played_together(db.engine, player, "p000001")),
+        ("history: profile", lambda: profile(db.engine, player, None, nights.running_tables)),
+        ("history page 2: profile(before=)", lambda: profile(db.engine, player, 1_700_006_000)),
+        ("club page: recent_matches", lambda: clubs.recent_matches(club)),
+        ("leaderboard", lambda: clubs.leaderboard(club, "56")),
+        ("event / board page: progress", lambda: nights.progress(night))]
+    with sqlite3.connect(path) as raw:
+        for name, step in steps:
+            caught.clear()
+            await step()
+            print(f"### {name}")
+            for statement, parameters in caught:
+                print("    " + " ".join(statement.split()))
+                for row in raw.execute("EXPLAIN QUERY PLAN " + statement, parameters):
+                    print(f"      {row[3]}")
+    await db.close()
+
+
 def serve(path: Path, port: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen([sys.executable, "-m", "fiftysix", "serve", "--port", str(port), "--db", _url(path),
                                "--log-level", "warning", "--max-connections-per-address", "0"],
@@ -287,6 +324,12 @@ def serve(path: Path, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not answer")
 
 
+def _drop(work: Path) -> None:
+    """A run's copy and its write-ahead log (a stale log would be replayed into the next copy)."""
+    for part in (work, work.with_name(work.name + "-wal"), work.with_name(work.name + "-shm")):
+        part.unlink(missing_ok=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, required=True, help="the SQLite file (seeded when missing)")
@@ -294,6 +337,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--port", type=int, default=18_659)
     parser.add_argument("--seed", type=int, default=59)
+    parser.add_argument("--explain", action="store_true", help="print each page's queries and their plans only")
     parser.add_argument("--only", action="append", default=[], help="time only these pages (repeatable)")
     args = parser.parse_args()
     players, matches, clubs = 10_000, int(200_000 * args.scale), 300
@@ -304,8 +348,13 @@ def main() -> None:
         print(f"seeded {players:,} players, {matches:,} matches, {clubs} clubs into {args.db} "
               f"in {time.perf_counter() - began:.0f} s", flush=True)
     work = args.db.with_name(args.db.name + ".run")     # the seed stays as seeded: each run times a copy
+    _drop(work)
     shutil.copyfile(args.db, work)
     asyncio.run(_migrate(work))      # this version's migrations (a newer one's indexes), if any
+    if args.explain:
+        asyncio.run(explain(work))
+        _drop(work)
+        return
     print(f"load before: {_load()}", flush=True)
     server = serve(work, args.port)
     try:
@@ -320,7 +369,7 @@ def main() -> None:
     if not args.only or "rating update" in args.only:
         took = asyncio.run(time_ratings(work, players, args.samples, rng))
         print(f"{'rating update':20s} {_ms(took)}  load {_load()}", flush=True)
-    work.unlink()
+    _drop(work)
 
 
 if __name__ == "__main__":
