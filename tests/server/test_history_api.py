@@ -143,17 +143,17 @@ def test_the_keyset_pages_are_the_pages_of_every_row(tmp_path: Path, monkeypatch
     async def run() -> None:
         base = Database(db)
         try:
-            whole = await queries.profile(base.engine, "a", None, None)
-            assert [m["table"] for m in whole["matches"]] == ["K8", "K7"] and whole["more"]    # type: ignore[index]
+            whole: Any = await queries.profile(base.engine, "a", None, None)
+            assert [m["table"] for m in whole["matches"]] == ["K8", "K7"] and whole["more"]
             shown = [k for k in sorted(range(len(times)), key=lambda k: (times[k], k), reverse=True)
                      if f"K{k}" not in hidden]
             assert shown == [7, 6, 5, 1, 0]
             for before in [None, *sorted(set(times)), T1 + 31]:
-                got = await queries.profile(base.engine, "a", before, withheld)
+                got: Any = await queries.profile(base.engine, "a", before, withheld)
                 expected = [f"K{k}" for k in shown if before is None or times[k] < before]
-                assert [m["table"] for m in got["matches"]] == expected[:2]     # type: ignore[index]
+                assert [m["table"] for m in got["matches"]] == expected[:2]
                 assert got["more"] == (len(expected) > 2)
-                assert got["stats"]["56"]["matches"] == 5                       # type: ignore[index]
+                assert got["stats"]["56"]["matches"] == 5
         finally:
             await base.close()
     asyncio.run(run())
