@@ -271,19 +271,26 @@ async def time_ratings(path: Path, players: int, samples: int, rng: random.Rando
     return took
 
 
-async def explain(path: Path) -> None:
-    """Each page's queries as the server sends them (caught on the engine), with SQLite's ``EXPLAIN QUERY PLAN``."""
-    from sqlalchemy import event
+Plan = Callable[[str, Any], Any]
+"""A statement and its parameters -> (a coroutine of) its plan's lines."""
+
+
+async def explain(url: str, path: Path, plan: Plan) -> None:
+    """Each page's queries as the server sends them (caught on the engine of ``url``), with ``plan`` of each:
+    SQLite's ``EXPLAIN QUERY PLAN`` or PostgreSQL's ``EXPLAIN``.  ``path``: the seed (a club, a member, a night)."""
+    from sqlalchemy import event, text
 
     from fiftysix.server.clubs.store import Clubs
     from fiftysix.server.matches.queries import played_together, profile
     from fiftysix.server.nights.store import Nights
 
-    db = Database(_url(path))
+    db = Database(url)
     caught: list[tuple[str, Any]] = []
 
     def catch(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
         caught.append((statement, parameters))
+    async with db.engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))     # the dialect's first-connect statements, not caught
     event.listen(db.engine.sync_engine, "before_cursor_execute", catch)
     with sqlite3.connect(path) as raw:
         club, player = raw.execute("SELECT club_id, player FROM club_members LIMIT 1").fetchone()
@@ -296,16 +303,60 @@ async def explain(path: Path) -> None:
         ("club page: recent_matches", lambda: clubs.recent_matches(club)),
         ("leaderboard", lambda: clubs.leaderboard(club, "56")),
         ("event / board page: progress", lambda: nights.progress(night))]
-    with sqlite3.connect(path) as raw:
-        for name, step in steps:
-            caught.clear()
-            await step()
-            print(f"### {name}")
-            for statement, parameters in caught:
-                print("    " + " ".join(statement.split()))
-                for row in raw.execute("EXPLAIN QUERY PLAN " + statement, parameters):
-                    print(f"      {row[3]}")
+    for name, step in steps:
+        caught.clear()
+        await step()
+        print(f"### {name}")
+        for statement, parameters in list(caught):
+            print("    " + " ".join(statement.split()))
+            for line in await plan(statement, parameters):
+                print(f"      {line}")
     await db.close()
+
+
+async def explain_sqlite(path: Path) -> None:
+    with sqlite3.connect(path) as raw:
+        async def plan(statement: str, parameters: Any) -> list[str]:
+            return [row[3] for row in raw.execute("EXPLAIN QUERY PLAN " + statement, parameters)]
+        await explain(_url(path), path, plan)
+
+
+COPIED = {"matches": {"rated"}, "match_players": set(), "ratings": set(), "clubs": {"watchers"},
+          "club_members": set(), "club_tables": set(), "club_events": {"rated"}, "club_event_teams": set(),
+          "club_event_tables": set()}
+"""The seed's tables copied to PostgreSQL, and their boolean columns (SQLite stores 0 and 1)."""
+
+
+async def explain_pg(path: Path) -> None:
+    """The seed copied into a throwaway PostgreSQL (tests/helpers/pg.py), ``ANALYZE``d, and each page's queries
+    with ``EXPLAIN``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from helpers import pg
+
+    bin_dir = pg.find_bin()
+    if bin_dir is None:
+        raise SystemExit("needs PostgreSQL (initdb, pg_ctl)")
+    with pg.cluster(bin_dir) as cluster:
+        url = cluster.create_database("pages")
+        db = Database(url)
+        await db.migrate()
+        async with db.engine.connect() as conn:
+            raw = (await conn.get_raw_connection()).driver_connection
+            assert raw is not None
+            with sqlite3.connect(path) as source:
+                for table, flags in COPIED.items():
+                    cursor = source.execute(f"SELECT * FROM {table}")
+                    names = [d[0] for d in cursor.description]
+                    rows = [tuple(bool(v) if n in flags else v for n, v in zip(names, r, strict=True))
+                            for r in cursor]
+                    await raw.copy_records_to_table(table, records=rows, columns=names)
+            await raw.execute("ANALYZE")
+            await conn.commit()
+
+            async def plan(statement: str, parameters: Any) -> list[str]:
+                return [r[0] for r in await raw.fetch("EXPLAIN " + statement, *parameters)]
+            await explain(url, path, plan)
+        await db.close()
 
 
 def serve(path: Path, port: int) -> subprocess.Popen[bytes]:
@@ -338,6 +389,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=18_659)
     parser.add_argument("--seed", type=int, default=59)
     parser.add_argument("--explain", action="store_true", help="print each page's queries and their plans only")
+    parser.add_argument("--explain-pg", action="store_true",
+                        help="the same on PostgreSQL (the seed copied into a throwaway cluster)")
     parser.add_argument("--only", action="append", default=[], help="time only these pages (repeatable)")
     args = parser.parse_args()
     players, matches, clubs = 10_000, int(200_000 * args.scale), 300
@@ -351,8 +404,8 @@ def main() -> None:
     _drop(work)
     shutil.copyfile(args.db, work)
     asyncio.run(_migrate(work))      # this version's migrations (a newer one's indexes), if any
-    if args.explain:
-        asyncio.run(explain(work))
+    if args.explain or args.explain_pg:
+        asyncio.run(explain_pg(work) if args.explain_pg else explain_sqlite(work))
         _drop(work)
         return
     print(f"load before: {_load()}", flush=True)
