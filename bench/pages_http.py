@@ -247,8 +247,8 @@ def time_pages(client: Client, asks: dict[str, Callable[[], tuple[str, str]]], s
             print(f"{'history page 2':20s} {_ms(second)}  load {_load()}", flush=True)
 
 
-async def time_ratings(path: Path, players: int, samples: int, rng: random.Random) -> list[float]:
-    db = Database(_url(path))
+async def time_ratings(url: str, players: int, samples: int, rng: random.Random) -> list[float]:
+    db = Database(url)
     took = []
     first = 1_800_000_000 + rng.randrange(10**6) * 1000
     for k in range(samples):
@@ -327,40 +327,53 @@ COPIED = {"matches": {"rated"}, "match_players": set(), "ratings": set(), "clubs
 """The seed's tables copied to PostgreSQL, and their boolean columns (SQLite stores 0 and 1)."""
 
 
-async def explain_pg(path: Path) -> None:
-    """The seed copied into a throwaway PostgreSQL (tests/helpers/pg.py), ``ANALYZE``d, and each page's queries
-    with ``EXPLAIN``."""
+def pg_helper() -> tuple[Any, Any]:
+    """tests/helpers/pg.py and PostgreSQL's programs."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from helpers import pg
 
     bin_dir = pg.find_bin()
     if bin_dir is None:
         raise SystemExit("needs PostgreSQL (initdb, pg_ctl)")
-    with pg.cluster(bin_dir) as cluster:
-        url = cluster.create_database("pages")
-        db = Database(url)
-        await db.migrate()
-        async with db.engine.connect() as conn:
-            raw = (await conn.get_raw_connection()).driver_connection
-            assert raw is not None
-            with sqlite3.connect(path) as source:
-                for table, flags in COPIED.items():
-                    cursor = source.execute(f"SELECT * FROM {table}")
-                    names = [d[0] for d in cursor.description]
-                    rows = [tuple(bool(v) if n in flags else v for n, v in zip(names, r, strict=True))
-                            for r in cursor]
-                    await raw.copy_records_to_table(table, records=rows, columns=names)
-            await raw.execute("ANALYZE")
-            await conn.commit()
-
-            async def plan(statement: str, parameters: Any) -> list[str]:
-                return [r[0] for r in await raw.fetch("EXPLAIN " + statement, *parameters)]
-            await explain(url, path, plan)
-        await db.close()
+    return pg, bin_dir
 
 
-def serve(path: Path, port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen([sys.executable, "-m", "fiftysix", "serve", "--port", str(port), "--db", _url(path),
+async def copy_to_pg(path: Path, url: str) -> None:
+    """The seed's rows into a new PostgreSQL database at ``url`` (this version's migrations first), ``ANALYZE``d."""
+    db = Database(url)
+    await db.migrate()
+    async with db.engine.connect() as conn:
+        raw = (await conn.get_raw_connection()).driver_connection
+        assert raw is not None
+        with sqlite3.connect(path) as source:
+            for table, flags in COPIED.items():
+                cursor = source.execute(f"SELECT * FROM {table}")
+                names = [d[0] for d in cursor.description]
+                rows = [tuple(bool(v) if n in flags else v for n, v in zip(names, r, strict=True)) for r in cursor]
+                await raw.copy_records_to_table(table, records=rows, columns=names)
+        await raw.execute("DELETE FROM settings WHERE key = 'secret'")
+        await raw.execute("INSERT INTO settings (key, value) VALUES ('secret', $1)", SECRET)
+        await raw.execute("ANALYZE")
+        await conn.commit()
+    await db.close()
+
+
+async def explain_pg(path: Path, url: str) -> None:
+    """Each page's queries with PostgreSQL's ``EXPLAIN`` on the seed copied to ``url``."""
+    await copy_to_pg(path, url)
+    db = Database(url)
+    async with db.engine.connect() as conn:
+        raw = (await conn.get_raw_connection()).driver_connection
+        assert raw is not None
+
+        async def plan(statement: str, parameters: Any) -> list[str]:
+            return [r[0] for r in await raw.fetch("EXPLAIN " + statement, *parameters)]
+        await explain(url, path, plan)
+    await db.close()
+
+
+def serve(url: str, port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen([sys.executable, "-m", "fiftysix", "serve", "--port", str(port), "--db", url,
                                "--log-level", "warning", "--max-connections-per-address", "0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(600):
@@ -391,6 +404,8 @@ def main() -> None:
     parser.add_argument("--explain", action="store_true", help="print each page's queries and their plans only")
     parser.add_argument("--explain-pg", action="store_true",
                         help="the same on PostgreSQL (the seed copied into a throwaway cluster)")
+    parser.add_argument("--pg", action="store_true",
+                        help="serve from a throwaway PostgreSQL (tests/helpers/pg.py) the seed is copied into")
     parser.add_argument("--only", action="append", default=[], help="time only these pages (repeatable)")
     args = parser.parse_args()
     players, matches, clubs = 10_000, int(200_000 * args.scale), 300
@@ -404,12 +419,25 @@ def main() -> None:
     _drop(work)
     shutil.copyfile(args.db, work)
     asyncio.run(_migrate(work))      # this version's migrations (a newer one's indexes), if any
-    if args.explain or args.explain_pg:
-        asyncio.run(explain_pg(work) if args.explain_pg else explain_sqlite(work))
-        _drop(work)
-        return
-    print(f"load before: {_load()}", flush=True)
-    server = serve(work, args.port)
+    if args.pg or args.explain_pg:
+        pg, bin_dir = pg_helper()
+        with pg.cluster(bin_dir) as cluster:
+            url = cluster.create_database("pages")
+            if args.explain_pg:
+                asyncio.run(explain_pg(work, url))
+            else:
+                asyncio.run(copy_to_pg(work, url))
+                run(args, work, url, players, clubs, rng)
+    elif args.explain:
+        asyncio.run(explain_sqlite(work))
+    else:
+        run(args, work, _url(work), players, clubs, rng)
+    _drop(work)
+
+
+def run(args: argparse.Namespace, work: Path, url: str, players: int, clubs: int, rng: random.Random) -> None:
+    print(f"load before: {_load()} ({url.split(':')[0]})", flush=True)
+    server = serve(url, args.port)
     try:
         with sqlite3.connect(work) as db:
             asks = pages(players, clubs, rng, db)
@@ -420,9 +448,8 @@ def main() -> None:
         server.terminate()
         server.wait(20)
     if not args.only or "rating update" in args.only:
-        took = asyncio.run(time_ratings(work, players, args.samples, rng))
+        took = asyncio.run(time_ratings(url, players, args.samples, rng))
         print(f"{'rating update':20s} {_ms(took)}  load {_load()}", flush=True)
-    _drop(work)
 
 
 if __name__ == "__main__":
