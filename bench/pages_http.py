@@ -24,7 +24,9 @@ per-address limits never refuse it, and a fresh TCP connection):
 - **board page**: ``GET /api/nights/ID/boards/N``;
 - **rating update**: ``record_match`` of a new match in its own transaction (in-process, as accounts_scale).
 
-Prints each figure and the load average (``os.getloadavg``) before and after.
+Prints each figure and the load average (``os.getloadavg``) before and after.  ``--pg``: the seed is copied into a
+throwaway PostgreSQL (tests/helpers/pg.py) and the server runs on that; ``--explain`` / ``--explain-pg``: each page's
+queries, caught on the engine, with SQLite's ``EXPLAIN QUERY PLAN`` / PostgreSQL's ``EXPLAIN`` (nothing timed).
 """
 
 from __future__ import annotations
