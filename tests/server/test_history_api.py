@@ -123,3 +123,44 @@ def test_probing_ids_is_limited(tmp_path: Path) -> None:
         signed_in(c, token)
         codes = [c.get(f"/api/players/guess{i}/history").status_code for i in range(40)]
         assert codes[0] == 404 and 429 in codes
+
+
+def test_the_keyset_pages_are_the_pages_of_every_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 59: the page is read by a keyset with a LIMIT, yet pages, ``more`` and stats are those of reading
+    every row and filtering: matches at withheld tables left out (however many of a page they are), ties of
+    ``finished`` broken by the id, ``before`` strict."""
+    monkeypatch.setattr(queries, "PAGE", 2)
+    db = f"sqlite+aiosqlite:///{tmp_path / 'keyset.db'}"
+    names = {"a": "Asha", "b": "Bo"}
+    asyncio.run(_migrated(db))
+    times = [T1, T1, T1 + 5, T1 + 5, T1 + 5, T1 + 9, T1 + 20, T1 + 30, T1 + 30]
+    for k, finished in enumerate(times):
+        store_match(db, f"K{k}", ["a", None, "b" if k % 3 else None, None], names, finished, (18, 6))
+    hidden = {"K2", "K3", "K4", "K8"}
+
+    async def withheld(codes: list[str]) -> set[str]:
+        return {c for c in codes if c in hidden}
+
+    async def run() -> None:
+        base = Database(db)
+        try:
+            whole: Any = await queries.profile(base.engine, "a", None, None)
+            assert [m["table"] for m in whole["matches"]] == ["K8", "K7"] and whole["more"]
+            shown = [k for k in sorted(range(len(times)), key=lambda k: (times[k], k), reverse=True)
+                     if f"K{k}" not in hidden]
+            assert shown == [7, 6, 5, 1, 0]
+            for before in [None, *sorted(set(times)), T1 + 31]:
+                got: Any = await queries.profile(base.engine, "a", before, withheld)
+                expected = [f"K{k}" for k in shown if before is None or times[k] < before]
+                assert [m["table"] for m in got["matches"]] == expected[:2]
+                assert got["more"] == (len(expected) > 2)
+                assert got["stats"]["56"]["matches"] == 5
+        finally:
+            await base.close()
+    asyncio.run(run())
+
+
+async def _migrated(db: str) -> None:
+    base = Database(db)
+    await base.migrate()
+    await base.close()

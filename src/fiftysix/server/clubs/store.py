@@ -179,11 +179,16 @@ class Clubs:
                              withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None,
                              ) -> list[dict[str, object]]:
         """The latest finished matches at the club's tables (but those at tables ``withheld`` names now)."""
+        # the club's tables by their index, each table's matches by ``matches_table`` (which covers the id): only
+        # the ids and times of the club's matches are sorted, and only the newest ``limit`` rows are read whole
+        newest = (select(matches.c.id).join(club_tables, club_tables.c.code == matches.c.table_code)
+                  .where(club_tables.c.club_id == club_id)
+                  .order_by(matches.c.finished.desc(), matches.c.id.desc()).limit(limit))
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(matches.c.id, matches.c.table_code, matches.c.game, matches.c.preset, matches.c.finished,
-                       matches.c.summary).join(club_tables, club_tables.c.code == matches.c.table_code)
-                .where(club_tables.c.club_id == club_id).order_by(matches.c.finished.desc()).limit(limit))).all()
+                       matches.c.summary).where(matches.c.id.in_(newest.scalar_subquery()))
+                .order_by(matches.c.finished.desc(), matches.c.id.desc()))).all()
         hidden = await withheld(sorted({r.table_code for r in rows})) if withheld is not None and rows else set()
         return [dict(r._mapping) for r in rows if r.table_code not in hidden]
 

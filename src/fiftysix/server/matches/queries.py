@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, cast
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Select, and_, or_, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import rating
 from .schema import match_players, matches, ratings
@@ -42,26 +42,54 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None,
     """A person's ratings, stats over every finished match, results by partner, and a page of matches
     (finished before unix time ``before``, newest first); matches at tables ``withheld`` names are left out of
     the matches and the stats (a running club night's tables: their boards are not shown yet)."""
-    rows_q = (select(match_players.c.team, match_players.c.rank, match_players.c.stats, match_players.c.rating,
-                     matches.c.id, matches.c.table_code, matches.c.match_no, matches.c.game, matches.c.preset,
-                     matches.c.finished, matches.c.first_deal, matches.c.last_deal, matches.c.summary,
-                     matches.c.rated)
-              .join(matches, matches.c.id == match_players.c.match_id)
-              .where(match_players.c.player_id == player)
-              .order_by(match_players.c.finished.desc(), matches.c.id.desc()))
     async with engine.connect() as conn:
-        rows = list(await conn.execute(rows_q))
-        if withheld is not None and rows:
-            hidden = await withheld(sorted({r.table_code for r in rows}))
-            rows = [r for r in rows if r.table_code not in hidden]
+        counted = list(await conn.execute(_counted(player)))
+        hidden = await withheld(sorted({r.table_code for r in counted})) if withheld is not None and counted \
+            else set()
+        page, more = await _page(conn, player, before, hidden)
         rated = list(await conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
                                         .where(ratings.c.player_id == player, ratings.c.matches > 0)))
-    page = [r for r in rows if before is None or r.finished < before][:PAGE]
     return {"player": player,
             "ratings": {r.family: _rating(float(r.mu), float(r.sigma), int(r.matches)) for r in rated},
-            "stats": _stats(player, rows),
+            "stats": _stats(player, [r for r in counted if r.table_code not in hidden]),
             "matches": [_match(player, r) for r in page],
-            "more": len([r for r in rows if before is None or r.finished < before]) > PAGE}
+            "more": more}
+
+
+def _newest(player: str) -> Select[Any]:
+    """A person's rows newest first, by the ``match_players_player`` index (the id breaks a tie)."""
+    return (select(match_players.c.team, match_players.c.rank, matches.c.table_code, matches.c.game)
+            .join(matches, matches.c.id == match_players.c.match_id)
+            .where(match_players.c.player_id == player)
+            .order_by(match_players.c.finished.desc(), match_players.c.match_id.desc()))
+
+
+def _counted(player: str) -> Select[Any]:
+    """What the stats count of each of a person's matches: only the columns they read."""
+    return _newest(player).add_columns(match_players.c.stats, matches.c.summary)
+
+
+async def _page(conn: AsyncConnection, player: str, before: int | None,
+                hidden: set[str]) -> tuple[list[Any], bool]:
+    """The page of matches finished before ``before`` (newest first) and whether more follow: a keyset read of
+    the page's rows only (``PAGE`` + 1 shown ones; more when withheld ones are passed over), never an OFFSET."""
+    query = _newest(player).add_columns(
+        match_players.c.stats, match_players.c.rating, matches.c.id, matches.c.match_no, matches.c.preset,
+        matches.c.finished, matches.c.first_deal, matches.c.last_deal, matches.c.summary, matches.c.rated)
+    if before is not None:
+        query = query.where(match_players.c.finished < before)
+    shown: list[Any] = []
+    last: Any = None
+    while True:
+        want = PAGE + 1 - len(shown) + len(hidden)      # enough however many of them are withheld
+        after = query if last is None else query.where(
+            or_(match_players.c.finished < last.finished,
+                and_(match_players.c.finished == last.finished, match_players.c.match_id < last.id)))
+        rows = list(await conn.execute(after.limit(want)))
+        shown.extend(r for r in rows if r.table_code not in hidden)
+        if len(shown) > PAGE or len(rows) < want:
+            return shown[:PAGE], len(shown) > PAGE
+        last = rows[-1]
 
 
 async def ratings_of(engine: AsyncEngine, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], dict[str, object]]:

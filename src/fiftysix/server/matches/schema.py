@@ -23,6 +23,7 @@ matches = Table(
               first_deal=Integer, last_deal=Integer,
               summary=JSON,         # teams, ranks, standings, seats (people and bots)
               rated=Boolean),
+    Index("matches_table", "table_code", "finished", "id"),     # migration 0013: a club's recent matches
 )
 
 match_players = Table(
