@@ -161,6 +161,14 @@ async def api_player(request: Request, name: str) -> Response:
     return response
 
 
+async def api_whoami(request: Request) -> Response:
+    """This device's player and the name it goes by (``null`` for both on a device with no player): every page
+    reads it, so a name told on one page is known on all of them."""
+    player = serving(request).signer().read(request.cookies.get(COOKIE))
+    return JSONResponse({"id": player.id if player else None, "name": player.name if player else None},
+                        headers={"Cache-Control": "no-store"})
+
+
 @with_body
 async def api_signout_all(request: Request, body: dict[str, object]) -> Response:
     server = serving(request)
@@ -223,6 +231,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/t/{code}", table_page),
         Route("/api/catalogue", api_catalogue),
         Route("/api/player", api_player, methods=["POST"]),
+        Route("/api/player", api_whoami, methods=["GET"]),
         Route("/api/player/signout-all", api_signout_all, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/share", api_share, methods=["POST"]),

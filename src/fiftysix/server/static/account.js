@@ -95,10 +95,14 @@ $("ac-recovery").addEventListener("click", () => act(async () => {
   const made = await call("/api/account/recovery", {});
   $("ac-recovery-code").textContent = made.code;
 }));
-$("ac-signout").addEventListener("click", () => act(() => call("/api/account/signout", {})));
+$("ac-signout").addEventListener("click", () => act(async () => {
+  await call("/api/account/signout", {});
+  localStorage.removeItem("fiftysix-name");     // the start page no longer offers the old name
+}));
 $("ac-delete").addEventListener("click", () => act(async () => {
   if (!confirm(t("Delete your account? Your name goes from every stored table and match; this cannot be undone."))) return;
   await call("/api/account/delete", { confirm: true });
+  localStorage.removeItem("fiftysix-name");
 }));
 $("ac-passkey-add").addEventListener("click", () => act(addPasskey));
 $("ac-passkey-signin").addEventListener("click", () => act(passkeySignIn));

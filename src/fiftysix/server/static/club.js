@@ -1,7 +1,7 @@
 // The club page: /club lists your clubs and makes one; /club#c=ID shows a club (members by name, its open tables,
 // recent matches; the owner's invite, removal, hand-over and watchers setting); /club#i=SECRET joins by an invite.
 // Ids and invites ride in the fragment, which browsers send neither to the server nor in a Referer.
-import { clear, dateText, h, ratingFigure, ratingNote } from "./dom.js";
+import { clear, dateText, h, knownName, ratingFigure, ratingNote } from "./dom.js";
 import { t } from "./i18n.js";
 import { nightsSection, showNight } from "./nights.js";
 
@@ -112,9 +112,11 @@ async function mine() {
 }
 
 async function main() {
-  if (!$("cl-player").value) $("cl-player").value = localStorage.getItem("fiftysix-name") || "";   // typed before the script ran: kept
+  const known = await knownName();
+  if (!$("cl-player").value) $("cl-player").value = known;   // typed before the script ran: kept
   $("cl-player-btn").addEventListener("click", async () => {
-    if (await api("/api/player", { name: $("cl-player").value.trim() })) location.reload();
+    const named = await api("/api/player", { name: $("cl-player").value.trim() });
+    if (named) { localStorage.setItem("fiftysix-name", named.name); location.reload(); }   // every page knows it
   });
   if (hash.get("i")) {
     const joined = await api("/api/clubs/join", { invite: hash.get("i") });

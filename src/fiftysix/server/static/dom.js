@@ -139,3 +139,15 @@ export function localNames(table) {
   }
   return table;
 }
+
+/** The name this device's player goes by, as the server knows it (the cookie's player), remembered for the name
+ * fields; "" and forgotten when the device has no player (signed out, or never named). One name on every page. */
+export async function knownName() {
+  try {
+    const res = await fetch("/api/player", { cache: "no-store" });
+    const me = res.ok ? await res.json() : null;
+    if (me && me.name) localStorage.setItem("fiftysix-name", me.name);
+    else if (me) localStorage.removeItem("fiftysix-name");
+  } catch (_) { /* offline: what the device remembers */ }
+  return localStorage.getItem("fiftysix-name") || "";
+}

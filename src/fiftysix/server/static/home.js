@@ -1,6 +1,6 @@
 // The start page: create a table (game, preset, options, bots, grace period) or join one by code.  Every
 // sentence about a preset or an option comes from the server's catalogue (one place), never from here.
-import { botWord, h, clear } from "./dom.js";
+import { botWord, h, clear, knownName } from "./dom.js";
 import { t } from "./i18n.js";
 import { clockChoice } from "./clock-form.js";
 
@@ -131,7 +131,8 @@ async function main() {
   staticWords();
   // the page's script runs once the language is loaded, which may be after the page is shown: a name typed
   // meanwhile is kept, not overwritten by the remembered one (a wiped name made "Create" refuse)
-  if (!$("player-name").value) $("player-name").value = localStorage.getItem("fiftysix-name") || "";
+  const known = await knownName();     // the name this device's player already goes by (told on any page)
+  if (!$("player-name").value) $("player-name").value = known;
   catalogue = await (await fetch("/api/catalogue")).json();
   const select = $("preset");
   // the server's default game first: a game named by a number ("55", "56") would otherwise sort first by its key

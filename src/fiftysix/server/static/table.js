@@ -2,7 +2,7 @@
 // the table's public facts and this viewer's own view, so the page never has to remember more, except
 // the finished deals: a `state` brings the recent ones, each message the latest, older pages come from
 // GET /api/tables/CODE/deals?before=N.
-import { h, clear, localNames, pretty } from "./dom.js";
+import { h, clear, knownName, localNames, pretty } from "./dom.js";
 import { note } from "./notes.js";
 import { renderAll } from "./render.js";
 import { t } from "./i18n.js";
@@ -393,4 +393,5 @@ staticWords();
 initSound(document.getElementById("sound"));
 initRules(document.getElementById("rules"), document.getElementById("rules-panel"), S);
 document.getElementById("share").addEventListener("click", actions.share);
+knownName();      // the name this device goes by, for the join panel (told on any page)
 connect();

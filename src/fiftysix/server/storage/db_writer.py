@@ -27,6 +27,8 @@ Finished = tuple[int, Mapping[str, object], Mapping[str, object]]
 """A finished deal to store with the event that finished it: its number, record and result."""
 
 BATCH = 512
+CLOSE_WAIT = 10.0
+"""Seconds a shutdown waits for the appends queued before it."""
 ACTIVE_EVERY = 60
 """Seconds between two writes of a busy table's ``active`` time (a status change is written at once)."""
 
@@ -54,15 +56,19 @@ class TableLogWriter:
     services: Services
 
     def _init_writer(self, url: str) -> None:
-        self._pending: asyncio.Queue[_Append] = asyncio.Queue()
+        self._pending: asyncio.Queue[_Append | None] = asyncio.Queue()     # None: stop once written
         self._writer: asyncio.Task[None] | None = None
         self._stored: dict[str, tuple[str, int]] = {}   # code -> (status, active) last written
         self._fast = sqlite_writer.for_url(url)
 
     async def _close_writer(self) -> None:
+        """Write what is queued, and the batch being written, then stop the writer (at most ``CLOSE_WAIT``
+        seconds: a database that is away cannot hold the shutdown)."""
         if self._writer is not None:
-            while not self._pending.empty():
-                await asyncio.sleep(0.01)
+            if not self._writer.done():
+                self._pending.put_nowait(None)      # the writer ends after everything queued before it
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(self._writer), CLOSE_WAIT)
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
@@ -94,10 +100,18 @@ class TableLogWriter:
         await done
 
     async def _write_loop(self) -> None:
-        while True:
-            batch = [await self._pending.get()]
+        stop = False
+        while not stop:
+            first = await self._pending.get()
+            if first is None:
+                return
+            batch = [first]
             while not self._pending.empty() and len(batch) < BATCH:
-                batch.append(self._pending.get_nowait())
+                item = self._pending.get_nowait()
+                if item is None:        # the close: this batch is the last
+                    stop = True
+                    break
+                batch.append(item)
             try:
                 await self._write(batch)
             except Exception as e:
