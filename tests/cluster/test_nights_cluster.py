@@ -162,10 +162,12 @@ async def probe(there: Proc, night: str, tables: list[tuple[str, str]], people: 
 
 def reached_boards(path: str, read: httpx.Response) -> set[int] | None:
     """The boards a table read that was answered holds (an event table's deal k is board k); ``None``: the table
-    as it plays (its facts, a match record), which only the closed event opens."""
+    as it plays (its facts), which only the closed event opens, or a later match (its first board unknown here)."""
     tail = path.split("/api/tables/", 1)[1].split("/", 1)
-    if len(tail) == 1 or tail[1].startswith("matches/"):
+    if len(tail) == 1:
         return None
+    if tail[1].startswith("matches/"):      # match 1 holds the table's deals 1..n: boards 1..n
+        return set(range(1, len(read.json()["deals"]) + 1)) if tail[1] == "matches/1.json" else None
     if tail[1] == "deals":
         return {int(d["number"]) for d in read.json()["deals"]}
     number = int(tail[1].removeprefix("deals/").split(".")[0].split("/")[0])
