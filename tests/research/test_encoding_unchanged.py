@@ -11,14 +11,13 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from _old_encoding import CLayout, old_encode_view, old_fill, table_layouts  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from fiftysix.games import GAMES  # noqa: E402
 from fiftysix.research.compact import encode_view  # noqa: E402
 from fiftysix.research.table import Encoding, Table  # noqa: E402
-
-from _old_encoding import CLayout, old_encode_view, old_fill, table_layouts  # noqa: E402
 
 PRESETS = [p for g in ("56", "55") for p in GAMES[g].presets()]
 _ENC: dict[str, Encoding] = {}
