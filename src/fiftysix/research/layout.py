@@ -146,10 +146,12 @@ def _seat(seen: Seen, out: FloatArray) -> None:
         out[seen.seat] = 1
 
 
-def _phase(phases: Sequence[str]) -> Fill:
-    def fill(seen: Seen, out: FloatArray) -> None:
-        out[phases.index(seen.phase)] = 1
-    return fill
+@dataclass(frozen=True)
+class _phase:   # noqa: N801  (a writer, as the functions beside it; a class so that a layout pickles)
+    phases: Sequence[str]
+
+    def __call__(self, seen: Seen, out: FloatArray) -> None:
+        out[self.phases.index(seen.phase)] = 1
 
 
 def _hand(seen: Seen, out: FloatArray) -> None:
@@ -338,12 +340,15 @@ def _bid_multiplier(seen: Seen, out: FloatArray) -> None:
         out[doubled] = 1.0
 
 
-def _once(fill: Fill) -> Fill:
+@dataclass(frozen=True)
+class _once:   # noqa: N801  (a writer; a class so that a layout pickles)
     """A 0/1 piece of card kinds (the compact discards: one copy of each card in 55)."""
-    def once(seen: Seen, out: FloatArray) -> None:
-        fill(seen, out)
+
+    fill: Fill
+
+    def __call__(self, seen: Seen, out: FloatArray) -> None:
+        self.fill(seen, out)
         np.minimum(out, 1.0, out=out)
-    return once
 
 
 class CompactLayout(Layout):
