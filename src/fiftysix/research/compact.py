@@ -4,19 +4,20 @@ seat's JSON view (the reference the env is tested against)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
-from ..core.moves import Call
+from ..core.deal import Deal
+from .layout import COMPACT_PHASES, CompactLayout, Seen
+from .layout import PHASES_WITH_KITTY as PHASES_WITH_KITTY  # (the names this module has always had)
+from .layout import STRAINS as STRAINS
+from .layout import Piece as Piece
 from .table import Encoding
 
-PHASES = (AUCTION, TRUMP, PLAY, OVER)
-PHASES_WITH_KITTY = (AUCTION, DISCARD, TRUMP, PLAY, OVER)
-STRAINS = ("S", "H", "D", "C", "NT")
+PHASES = COMPACT_PHASES
 SUITS_OR_NONE = ("S", "H", "D", "C", "none")
 
 FloatArray = npt.NDArray[np.float32]
@@ -24,104 +25,8 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True)
-class Piece:
-    """One piece of the compact observation: its name, shape, range and meaning."""
-
-    name: str
-    shape: tuple[int, ...]
-    low: float
-    high: float
-    meaning: str
-    private: bool = False
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
-
-
-class Layout:
-    """The compact observation of one ruleset: pieces laid end to end in one float32 vector."""
-
-    def __init__(self, enc: Encoding) -> None:
-        n, k, teams = enc.n, len(enc.kinds), enc.n_teams
-        self.phases = phases = PHASES_WITH_KITTY if enc.kitty else PHASES
-        calls = enc.game.call_vocabulary(enc.rules)
-        self.forms: list[str] = list(dict.fromkeys(f"{c.kind}:{c.form}" for c in calls))
-        width = len(self.forms) + 1 + 5
-        top_bid = max((c.value for c in calls if c.value is not None), default=0)    # (55 bids reach 60)
-        self.call_width = width
-        self.pieces: list[Piece] = [
-            Piece("seat", (n,), 0, 1, "one-hot: the observing seat", private=True),
-            Piece("to_move", (n,), 0, 1, "one-hot: the seat to move (all 0 once the deal is over)"),
-            Piece("phase", (len(phases),), 0, 1, "one-hot: " + ", ".join(
-                {TRUMP: "trump (the declarer chooses)", DISCARD: "discard (the bidder's, after taking the kitty)"}
-                .get(p, p) for p in phases)),
-            Piece("hand", (k,), 0, enc.game.copies,
-                  "copies of each card kind the observing seat holds (kinds in `Encoding.kinds` order)",
-                  private=True),
-            Piece("played", (n, k), 0, 2, "copies of each card kind each seat has played so far (current trick "
-                                          "included)"),
-            Piece("trick", (n, k), 0, 1, "the current trick: 1 at (seat, kind) for the card the seat put on it"),
-            Piece("trick_leader", (n,), 0, 1, "one-hot: the seat that led the current trick (during the play)"),
-            Piece("points", (teams,), 0, 56, "card points taken so far by each team"),
-            Piece("last_call", (n, width), 0, 60,
-                  f"each seat's most recent call: one-hot of its form ({len(self.forms)}: "
-                  + ", ".join(self.forms) + "), then its number (the bid's value, or k of +k/-k forms; 0 for "
-                  "pass, double, redouble), then one-hot of the suit it names (S H D C none); all 0 before the "
-                  "seat's first call"),
-            Piece("calls", (1,), 0, enc.max_calls, "how many calls the auction holds so far"),
-            Piece("bid_value", (1,), 0, top_bid, "the standing bid's value (the contract's once the auction "
-                                                 "is over); 0 while nothing is bid"),
-            Piece("bidder", (n,), 0, 1, "one-hot: the seat of the standing bid (the declarer)"),
-            Piece("strain", (5,), 0, 1, "one-hot: the standing bid's strain S H D C NT (NT also for a bid "
-                                        "naming no suit)"),
-            Piece("multiplier", (3,), 0, 1, "one-hot: the standing bid undoubled, doubled, redoubled"),
-            Piece("trump", (5,), 0, 1, "one-hot: the trump as the observing seat knows it, S H D C NT; all 0 "
-                                       "while not chosen or hidden from the seat", private=True),
-            Piece("trump_hidden", (1,), 0, 1, "1 while a hidden trump is chosen and not yet turned up"),
-        ]
-        if enc.kitty:     # 55: the kitty, the discard, the highest trump
-            self.pieces += [
-                Piece("kitty_size", (1,), 0, enc.kitty, "cards in the kitty (0 once the bidder has taken it)"),
-                Piece("discard", (k,), 0, 1, "the bidder's discard, once made, to the seats that may see it "
-                                            "(everyone with `discards: open`, else the bidder alone)",
-                      private=True),
-                Piece("pending_discard", (k,), 0, 1, "the cards the bidder has chosen so far of the discard it is "
-                                                    "making (to the bidder alone; the discard is made one card "
-                                                    "at a time, in increasing action order)", private=True),
-                Piece("highest_trump_seat", (n,), 0, 1, "one-hot: the seat that played the highest trump of the "
-                                                       "completed tricks (its side scores the bonus)"),
-                Piece("highest_trump_card", (k,), 0, 1, "one-hot: that trump"),
-            ]
-        self.size = sum(p.size for p in self.pieces)
-        self.offsets: dict[str, int] = {}
-        self.slices: dict[str, slice] = {}
-        at = 0
-        for p in self.pieces:
-            self.offsets[p.name] = at
-            self.slices[p.name] = slice(at, at + p.size)
-            at += p.size
-        self._features: dict[str, FloatArray] = {}
-
-    def slice(self, name: str) -> slice:
-        return self.slices[name]
-
-    def views(self, vector: FloatArray) -> dict[str, FloatArray]:
-        """Each piece of one observation vector, shaped (views into it)."""
-        return {p.name: vector[self.slice(p.name)].reshape(p.shape) for p in self.pieces}
-
-    def call_features(self, call: Call) -> FloatArray:
-        """The ``last_call`` row of one call."""
-        out = self._features.get(call.text)
-        if out is not None:
-            return out
-        out = self._features[call.text] = np.zeros(self.call_width, np.float32)
-        out[self.forms.index(f"{call.kind}:{call.form}")] = 1.0
-        number = call.value if call.value is not None else call.k
-        out[len(self.forms)] = float(number or 0)
-        out[len(self.forms) + 1 + (int(call.suit) if call.suit is not None else 4)] = 1.0
-        return out
+Layout = CompactLayout
+"""The compact observation's layout (the name the vector env exports)."""
 
 
 def auction_fields(deal: Deal) -> tuple[int, int, int, int]:
@@ -153,58 +58,18 @@ def trump_fields(deal: Any) -> tuple[int, bool, int, bool]:
     return code, not hidden, declarer, hidden
 
 
-def encode_view(enc: Encoding, seat_view: dict[str, Any]) -> FloatArray:
-    """The compact observation built from a seat's JSON view (:func:`fiftysix.views.view`), and nothing else.
+def encode_view(enc: Encoding, seat_view: Mapping[str, Any]) -> FloatArray:
+    """The compact observation of a seat's JSON view (:func:`fiftysix.views.view`), read into the typed
+    :class:`~fiftysix.games.observation.Observation` (the game's ``observe``) and encoded from it by the one
+    encoder (:meth:`.layout.Layout.encode`), plus the view's ``pending_discard`` (the table's own field).
 
     Slow; the reference :class:`VectorEnv` is tested against.  The standing bid is read by replaying the
     view's public calls on a deal of the rules (calls do not depend on the cards).
     """
+    full = {"game": enc.game.name, "rules": enc.rules.to_json(True), **seat_view}
+    obs = enc.game.observe(full)
+    pending = tuple(enc.kinds[enc.kind_of[str(c)]] for c in seat_view.get("pending_discard") or ())
     layout = Layout(enc)
-    n = enc.n
     out = np.zeros(layout.size, np.float32)
-    d = layout.views(out)
-    kind = enc.kind_of
-    seat = seat_view["seat"]
-    d["seat"][seat] = 1.0
-    if seat_view.get("to_move") is not None:
-        d["to_move"][seat_view["to_move"]] = 1.0
-    d["phase"][layout.phases.index(seat_view["phase"])] = 1.0
-    for c in seat_view["hand"]:
-        d["hand"][kind[c]] += 1.0
-    trick = seat_view.get("trick")
-    for t in [*seat_view["tricks"], *([trick] if trick else [])]:
-        for j, c in enumerate(t["cards"]):
-            d["played"][(t["leader"] + j) % n, kind[c]] += 1.0
-    if trick is not None:
-        d["trick_leader"][trick["leader"]] = 1.0
-        for j, c in enumerate(trick["cards"]):
-            d["trick"][(trick["leader"] + j) % n, kind[c]] = 1.0
-    d["points"][:] = seat_view["points"]
-    texts = seat_view["auction"]
-    vocabulary = {c.text: c for c in enc.game.call_vocabulary(enc.rules)}
-    d["calls"][0] = len(texts)
-    replay = enc.game.new_deal(enc.rules, seed=0, dealer=seat_view["dealer"])
-    for text in texts:     # who made each call: the replay's seat to move (not always the next seat in 55)
-        d["last_call"][replay.to_move] = layout.call_features(vocabulary[text])
-        replay.push(vocabulary[text])
-    value, bidder, strain, doubled = auction_fields(replay)
-    d["bid_value"][0] = value
-    if bidder >= 0:
-        d["bidder"][bidder] = 1.0
-        d["strain"][strain] = 1.0
-        d["multiplier"][doubled] = 1.0
-    trump = seat_view.get("trump")
-    if trump is not None:
-        d["trump"][STRAINS.index(trump)] = 1.0
-    d["trump_hidden"][0] = 1.0 if seat_view.get("trump_hidden") else 0.0
-    if enc.kitty:
-        d["kitty_size"][0] = seat_view.get("kitty_size") or 0
-        for c in seat_view.get("discard") or ():
-            d["discard"][kind[c]] = 1.0
-        for c in seat_view.get("pending_discard") or ():
-            d["pending_discard"][kind[c]] = 1.0
-        high = seat_view.get("highest_trump")
-        if high is not None:
-            d["highest_trump_seat"][high["seat"]] = 1.0
-            d["highest_trump_card"][kind[high["card"]]] = 1.0
+    layout.encode(Seen(enc, obs.seat, obs.phase, obs.hand, obs, pending=pending), out)
     return out

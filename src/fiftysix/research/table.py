@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,37 +31,12 @@ from ..core.deal import DISCARD, Deal
 from ..core.moves import Call, Discard, Move
 from ..games import resolve_rules
 from ..views import view
+from .layout import MAX_NUMBER as MAX_NUMBER  # (the names this module has always had)
+from .layout import STRAINS as STRAINS
+from .layout import TABLE_PHASES, Layout, Seen, table_layout
+from .layout import Piece as Piece
 
-PHASES = ("deal", "auction", "trump", "discard", "play", "over")
-STRAINS = ("S", "H", "D", "C", "NT")
-MAX_NUMBER = 60          # the largest number a call or contract carries (55's slam)
-
-
-@dataclass(frozen=True)
-class Piece:
-    name: str
-    shape: tuple[int, ...]
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
-
-
-class Layout:
-    """Named pieces of one flat float32 tensor (OpenSpiel's observer ``dict``)."""
-
-    def __init__(self, pieces: Sequence[Piece]) -> None:
-        self.pieces = list(pieces)
-        self.size = sum(p.size for p in pieces)
-        self.offsets: dict[str, int] = {}
-        at = 0
-        for p in pieces:
-            self.offsets[p.name] = at
-            at += p.size
-
-    def views(self, tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
-        return {p.name: tensor[self.offsets[p.name]:self.offsets[p.name] + p.size].reshape(p.shape)
-                for p in self.pieces}
+PHASES = TABLE_PHASES
 
 
 class Encoding:
@@ -127,17 +101,8 @@ class Encoding:
         self.max_moves = self.max_calls + 1 + self.kitty + 2 + self.n * self.hand_size
         self.min_utility, self.max_utility, self.zero_sum = self._utility_range()
 
-        n, k = self.n, len(self.kinds)
-        common = [Piece("seat", (n,)), Piece("phase", (len(PHASES),)), Piece("to_move", (n,)),
-                  Piece("hand", (k,)), Piece("hand_sizes", (n,)), Piece("declarer", (n,)),
-                  Piece("contract_value", (MAX_NUMBER + 1,)), Piece("contract_strain", (5,)),
-                  Piece("multiplier", (3,)), Piece("trump", (5,)), Piece("trump_hidden", (1,)),
-                  Piece("points", (self.n_teams,)), Piece("trick_leader", (n,)), Piece("trick", (n, k)),
-                  Piece("discard", (k,)), Piece("pending_discard", (k,)), Piece("kitty_size", (1,)),
-                  Piece("highest_trump_seat", (n,)), Piece("highest_trump_card", (k,))]
-        self.info_layout = Layout([*common, Piece("dealt", (k,)), Piece("auction", (self.max_calls, self.call_width)),
-                                   Piece("tricks_leader", (self.tricks, n)), Piece("tricks", (self.tricks, n, k))])
-        self.obs_layout = Layout([*common, Piece("played", (n, k)), Piece("recent_calls", (n, self.call_width))])
+        self.info_layout: Layout = table_layout(self, perfect_recall=True)
+        self.obs_layout: Layout = table_layout(self, perfect_recall=False)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self     # immutable once built: states share it
@@ -328,92 +293,25 @@ class Table:
             v.pop("dealt", None)
         return json.dumps(v, separators=(",", ":"), sort_keys=True)
 
+    def seen(self, seat: int | None) -> Seen:
+        """What ``seat`` knows (``None``: a spectator): its typed observation, built from the deal (none while
+        the cards are dealt), its hand as dealt and its discard in the making."""
+        enc = self.enc
+        if self.deal is None:
+            hand = tuple(self.hand_so_far(seat)) if seat is not None else ()
+            return Seen(enc, seat, "deal", hand, dealt=hand)
+        obs = enc.game.observation(self.deal, seat)
+        mine = seat is not None and self.discarding and self.deal.to_move == seat
+        return Seen(enc, seat, obs.phase, obs.hand, obs,
+                    dealt=tuple(self.deal.dealt[seat]) if seat is not None else (),
+                    pending=tuple(enc.kinds[k] for k in self.pending) if mine else ())
+
     def fill(self, out: npt.NDArray[np.float32], seat: int, perfect_recall: bool, private: bool = True) -> None:
         """Write the seat's tensor (info state or observation layout) into ``out``; with ``private=False``
         what a spectator sees (the same for every seat)."""
-        enc = self.enc
-        layout = enc.info_layout if perfect_recall else enc.obs_layout
-        d = layout.views(out)
-        out.fill(0.0)
-        v = self.seat_view(seat if private else None)
-        kind = enc.kind_of
-        if private:
-            d["seat"][seat] = 1
-        d["phase"][PHASES.index(v["phase"])] = 1
-        for c in v["hand"] or ():
-            d["hand"][kind[c]] += 1
-        if perfect_recall:
-            for c in v["dealt"] or ():
-                d["dealt"][kind[c]] += 1
-        if v["phase"] == "deal":
-            return
-        if v["to_move"] is not None:
-            d["to_move"][v["to_move"]] = 1
-        d["hand_sizes"][:] = v["hand_sizes"]
-        _fill_contract(d, v)
-        trick = v["trick"]
-        if trick is not None:
-            d["trick_leader"][trick["leader"]] = 1
-            for j, c in enumerate(trick["cards"]):
-                d["trick"][j, kind[c]] = 1
-        _fill_cards_aside(d, v, kind)
-        if perfect_recall:
-            _fill_history(d, v, enc)
-        else:
-            _fill_recent(d, v, enc)
+        layout = self.enc.info_layout if perfect_recall else self.enc.obs_layout
+        layout.encode(self.seen(seat if private else None), out)
 
-
-def _fill_contract(d: dict[str, Any], v: Any) -> None:
-    """The contract, trumps and card points of the tensor."""
-    contract = v["contract"]
-    if contract is not None:
-        declarer = contract.get("declarer", contract.get("bidder"))
-        d["declarer"][declarer] = 1
-        d["contract_value"][min(contract["value"], MAX_NUMBER)] = 1
-        strain = contract.get("strain")
-        if strain is not None:
-            d["contract_strain"][STRAINS.index(strain)] = 1
-        d["multiplier"][{1: 0, 2: 1, 4: 2}[contract.get("multiplier", 1)]] = 1
-    if v.get("trump") is not None:
-        d["trump"][STRAINS.index(v["trump"])] = 1
-    d["trump_hidden"][0] = 1.0 if v.get("trump_hidden") else 0.0
-    d["points"][:] = v["points"]
-
-
-def _fill_cards_aside(d: dict[str, Any], v: Any, kind: dict[str, int]) -> None:
-    """The discards, the kitty's size and 55's highest trump so far."""
-    for c in v.get("discard") or ():
-        d["discard"][kind[c]] += 1
-    for c in v["pending_discard"]:
-        d["pending_discard"][kind[c]] += 1
-    d["kitty_size"][0] = v.get("kitty_size") or 0
-    high = v.get("highest_trump")
-    if high is not None:
-        d["highest_trump_seat"][high["seat"]] = 1
-        d["highest_trump_card"][kind[high["card"]]] = 1
-
-
-def _fill_history(d: dict[str, Any], v: Any, enc: Encoding) -> None:
-    """Perfect recall: every call and every trick of the deal (no loop variable named ``tr``: Babel's
-    extractor takes it for the translation call ``tr(lang, ...)`` and collects the next string)."""
-    kind = enc.kind_of
-    for i, text in enumerate(v["auction"]):
-        d["auction"][i, enc.call_features[text]] = 1
-    for t, done in enumerate(v["tricks"]):
-        d["tricks_leader"][t, done["leader"]] = 1
-        for j, c in enumerate(done["cards"]):
-            d["tricks"][t, j, kind[c]] = 1
-
-
-def _fill_recent(d: dict[str, Any], v: Any, enc: Encoding) -> None:
-    """The observation: the most recent calls, newest first, and the cards each seat has played."""
-    kind = enc.kind_of
-    trick = v["trick"]
-    for i, text in enumerate(reversed(v["auction"][-enc.n:])):
-        d["recent_calls"][i, enc.call_features[text]] = 1
-    for done in [*v["tricks"], *([trick] if trick else [])]:
-        for j, c in enumerate(done["cards"]):
-            d["played"][(done["leader"] + j) % enc.n, kind[c]] += 1
 
 def deal_from(enc: Encoding, hands: Sequence[Sequence[Card]], kitty: Sequence[Card] = ()) -> list[int]:
     """The chance actions that deal ``hands`` (and 55's ``kitty``), in deal order."""

@@ -33,6 +33,12 @@ class Observation56(Observation):
     declarer: int | None
     strain: str | None
 
+    @property
+    def multiplier(self) -> int:
+        """The contract's multiplier (1, 2 doubled, 4 redoubled); 1 without a contract."""
+        m = self.contract.get("multiplier") if self.contract is not None else None
+        return m if isinstance(m, int) else 1
+
     def game_json(self) -> dict[str, object]:
         return {"trump": self.trump_text, "trump_hidden": self.trump_hidden, "declarer": self.declarer}
 
