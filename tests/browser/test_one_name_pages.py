@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from helpers.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, browser_api
+from helpers.live import LiveServer, browser_api
 
 pytestmark = pytest.mark.browser
 
-sync_api = browser_api()
+browser_api()      # skipped without the system Chromium, failed in CI
 
 
 @pytest.fixture(scope="module")
@@ -21,18 +21,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1366, "height": 900}])
-def test_a_name_told_on_the_club_page_is_the_start_page_s(server: LiveServer, chromium: Any,
+def test_a_name_told_on_the_club_page_is_the_start_page_s(server: LiveServer, browser: Any,
                                                             viewport: dict[str, int]) -> None:
-    page = chromium.new_context(viewport=viewport).new_page()
+    page = browser.new_context(viewport=viewport).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "/club")
