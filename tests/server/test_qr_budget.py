@@ -1,6 +1,6 @@
 """Share QR codes have a whole-server budget (issue 41): 64 addresses asking for new links make no more codes
 than the budget allows, every refused answer still carries the link, and another table's ping p50 stays within
-twice its quiet value.  Runs bench/qr_flood.py as documented (the server in a process of its own)."""
+twice its quiet value plus 20 ms.  Runs bench/qr_flood.py as documented (the server in a process of its own)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,10 @@ def test_sixty_four_addresses_asking_for_qr_codes_get_the_budget_and_other_table
     # made: at most the burst and the budget's rate over the flood (under 10 s here; d4bcdba made 889)
     budget = Limits()
     assert answers.get("200", 0) <= budget.qr_all_burst + budget.qr_all_per_minute / 60 * 10, figures
-    assert figures["flood_ping_p50"] <= 2 * figures["idle_ping_p50"], figures
+    # another table is not held up: a loop blocked by making codes answers in tens of ms or more. The bound is
+    # twice the quiet p50 plus 20 ms, not twice alone: at a 1 ms quiet p50 the flood's 64 client threads, on the
+    # same 2 cores as the server, move the p50 by a few ms (db1073e itself measured 4.5-4.9x in 2 of 4 runs)
+    assert figures["flood_ping_p50"] <= 2 * figures["idle_ping_p50"] + 20, figures
 
 
 def test_a_refused_qr_code_still_brings_the_link(tmp_path: Path) -> None:
