@@ -26,7 +26,7 @@ from fiftysix.server.edge.access import Lookups
 from fiftysix.server.edge.limits import Buckets
 from fiftysix.server.nights.routes import nights_of
 from fiftysix.server.nights.scoring import Seat, standings
-from fiftysix.server.nights.visibility import LIVE, Progress, board_shown, may_read, may_watch, shown_boards
+from fiftysix.server.nights.visibility import LIVE, Progress, board_shown, may_read, shown_boards
 from fiftysix.server.pages.peek import peeks_of
 from helpers.nights import finish_board
 from helpers.server import client
@@ -68,7 +68,7 @@ def test_only_the_table_s_own_players_read_an_unfinished_board(p: Progress, read
     if allowed and not own and p.status != "closed":      # nothing of a board some table has not finished
         assert through is not None and all(all((t, b) in p.finished for t in range(1, p.tables + 1))
                                            for b in reached)
-    assert may_watch(p, reader, table) == (p.status == "closed" or own)
+    assert may_read(p, reader, table, LIVE) == (p.status == "closed" or own)     # the table as it plays
 
 
 EVENTS = itertools.count(1)

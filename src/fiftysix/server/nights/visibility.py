@@ -59,8 +59,3 @@ def may_read(progress: Progress, reader: str | None, table: int, through: int | 
     if progress.status == CLOSED or (reader is not None and progress.seated.get(reader) == table):
         return True
     return through is not None and all(board_shown(progress, b) for b in range(1, through + 1))
-
-
-def may_watch(progress: Progress, viewer: str | None, table: int) -> bool:
-    """May ``viewer`` watch table number ``table`` as it is now (its socket, its facts)?"""
-    return may_read(progress, viewer, table, LIVE)
