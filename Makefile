@@ -54,9 +54,13 @@ AXE := tests/browser/node_modules/axe-core/axe.min.js
 $(AXE):
 	npm install --prefix tests/browser --no-save --no-audit --no-fund axe-core@4
 
+# The suite runs on JOBS processes (pytest-xdist; each has its own throwaway PostgreSQL, redis and browser), then the
+# tests that hold a time budget (marked serial) run alone, so no other test shares their cores.
+JOBS ?= 2
 test: $(STAMP) $(AXE) lint
 	$(VENV)/bin/mypy --strict src/fiftysix
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n $(JOBS) -m "not serial"
+	$(VENV)/bin/python -m pytest -m serial
 
 # The quick loop: everything but slow tests, PostgreSQL, the browser and strength duels (under a minute).
 test-fast: $(STAMP)

@@ -22,7 +22,7 @@ from helpers import pg
 from helpers import redis as redis_helper
 from helpers.cluster import Player, Proc, busy_tables, check_log, new_player, new_table, outages, until, writer_pid
 
-pytestmark = [pytest.mark.db, pytest.mark.redis]
+pytestmark = [pytest.mark.serial, pytest.mark.db, pytest.mark.redis]
 
 ROUNDS = int(os.environ.get("FIFTYSIX_OUTAGES", "10"))
 DOWN = float(os.environ.get("FIFTYSIX_OUTAGE_SECONDS", "10"))

@@ -256,6 +256,7 @@ def open_descriptors() -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="counts descriptors in /proc")
+@pytest.mark.serial      # a time budget: run alone (make test)
 def test_clients_that_never_read_are_cut_off_and_do_not_delay_another_tables_pong(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 

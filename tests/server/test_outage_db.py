@@ -24,7 +24,7 @@ from fiftysix.server.storage.db import Database, LogGap  # noqa: E402
 from helpers import pg  # noqa: E402
 from helpers.server import client, create, hello, is_snapshot, keyed, player, receive_until  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.serial, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 
 def test_an_event_is_stored_only_right_after_the_last_stored_one(db: str) -> None:

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the flooders use 127.0.1.x source addresses")
+@pytest.mark.serial      # a time budget: run alone (make test)
 def test_sixty_four_addresses_asking_for_qr_codes_get_the_budget_and_other_tables_do_not_wait() -> None:
     flood = subprocess.run([sys.executable, str(ROOT / "bench" / "qr_flood.py"), "--src", str(ROOT / "src"),
                             "--addresses", "64", "--rate", "10", "--seconds", "0.3"],

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the flooders use 127.0.3.x source addresses")
+@pytest.mark.serial      # a time budget: run alone (make test)
 def test_twelve_clients_that_never_read_leave_another_tables_pings_and_moves_alone() -> None:
     probe = subprocess.run([sys.executable, str(ROOT / "bench" / "stall_probe.py"), "--src", str(ROOT / "src"),
                             "--flooders", "12", "--seconds", "40", "--quiet", "12", "--burn", "2"],
