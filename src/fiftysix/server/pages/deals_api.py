@@ -18,6 +18,7 @@ from ..edge.safejson import JSONResponse, encode
 from ..review import PENDING, ReviewBusy, ReviewError, record_key
 from ..serving import Reach, Server, address_of, refusal, serving, with_body
 from ..state.table import deal_summary
+from ..state.typed_json import Received
 from ..table.live import LiveTable
 from ..table.messages import table_info
 
@@ -134,7 +135,7 @@ async def api_review(request: Request) -> Response:
 
 
 @with_body
-async def api_review_file(request: Request, body: dict[str, object]) -> Response:
+async def api_review_file(request: Request, body: Received) -> Response:
     record, index = body.get("record"), body.get("deal", 0)
     if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
         return refusal('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')

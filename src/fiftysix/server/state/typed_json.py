@@ -10,7 +10,14 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import fields
-from typing import ClassVar, Union
+from typing import ClassVar, TypeAlias, Union
+
+Json: TypeAlias = "str | int | float | bool | None | list[Json] | dict[str, Json]"
+"""Any JSON value, declared once: only for JSON from outside the program's own types (a request's body, a client's
+message before it is decoded, a record read back from the log), which is checked field by field where it is read."""
+
+Received: TypeAlias = "dict[str, Json]"
+"""A JSON object from outside (see :data:`Json`), before it is checked."""
 
 
 class Kinded:

@@ -9,9 +9,13 @@ when it is sent. A new kind: a class here, sent as ``conn.send(Kind(...))``.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from ...core.meaning import Meaning
 from ..state.typed_json import Kinded
+
+if TYPE_CHECKING:
+    from .messages import TableInfo
 
 Text = str | Meaning
 """Words for a person: plain English (the server's own) or a meaning translated when sent."""
@@ -116,7 +120,7 @@ class PresenceNow(Outgoing, kind="presence"):
     """Who is here changed (the table's facts as :func:`.messages.table_info` gives them)."""
 
     version: int
-    table: dict[str, object]
+    table: TableInfo
 
 
 @dataclass(frozen=True)
