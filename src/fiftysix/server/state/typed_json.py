@@ -32,7 +32,7 @@ class Kinded:
 
 
 def accepts(hint: object) -> tuple[type, ...]:
-    """The runtime classes a field's annotation allows (``dict[str, object] | None`` -> ``dict, NoneType``)."""
+    """The runtime classes a field's annotation allows (``dict[str, int] | None`` -> ``dict, NoneType``)."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
         return tuple(c for arg in typing.get_args(hint) for c in accepts(arg))
     origin = typing.get_origin(hint)

@@ -110,15 +110,16 @@ class TableReads:
             return int((await conn.execute(select(func.count()).select_from(events)
                                            .where(events.c.table_code == code))).scalar_one())
 
-    async def stream_events(self, code: str) -> AsyncIterator[Received]:
-        """A table's events in order, read a batch at a time (a long log is never all in memory)."""
+    async def stream_events(self, code: str) -> AsyncIterator[dict[str, object]]:
+        """A table's events in order, read a batch at a time (a long log is never all in memory), as a table's
+        history holds them (:class:`~fiftysix.server.table.history.History`)."""
         if not _storable(code):
             return
         async with self.engine.connect() as conn:
             rows = await conn.stream(select(events.c.data).where(events.c.table_code == code)
                                      .order_by(events.c.version).execution_options(yield_per=1000))
             async for row in rows:
-                yield _json(row[0])
+                yield {**_json(row[0])}
 
     async def deal_record(self, code: str, number: int) -> Received | None:
         if not _storable(code) or not -2**31 <= number < 2**31:
@@ -139,4 +140,4 @@ def _json(value: object) -> Received:
     loaded = json.loads(value) if isinstance(value, str) else value
     if not isinstance(loaded, dict):
         raise ValueError(f"a stored JSON object was expected, not {type(loaded).__name__}")
-    return dict(loaded)
+    return loaded

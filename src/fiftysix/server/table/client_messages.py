@@ -49,12 +49,8 @@ class ClientMessage(Kinded):
     def to_json(self) -> dict[str, object]:
         """The JSON object a client sends for this message (a field left at ``None`` or missing is left out): how
         a feature's command reaches a table the way a person's does, forwarded to its writer with many processes."""
-        out: dict[str, object] = {"type": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is not None and value is not MISSING:
-                out[f.name] = value
-        return out
+        return {"type": self.kind, **{f.name: v for f in fields(self)
+                                      if (v := getattr(self, f.name)) is not None and v is not MISSING}}
 
 
 def _checked(name: str, value: object, allowed: tuple[type, ...], check: Check | None) -> object:

@@ -26,13 +26,8 @@ class Outgoing(Kinded):
     """One message to a client; ``kind`` is its ``type``."""
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"type": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.default is None:
-                continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        return {"type": self.kind, **{f.name: list(v) if isinstance(v, tuple) else v for f in fields(self)
+                                      if (v := getattr(self, f.name)) is not None or f.default is not None}}
 
 
 @dataclass(frozen=True)
