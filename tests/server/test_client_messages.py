@@ -94,3 +94,14 @@ def test_a_hello_with_a_field_of_the_wrong_type_is_told_and_the_socket_watches(t
             assert "the version must be a number" in said["message"]
             ws.send_json({"type": "ping"})
             assert receive_until(ws, lambda m: m["type"] == "pong")["version"] >= 1
+
+
+@pytest.mark.parametrize("message", [
+    MESSAGES["pause"](), MESSAGES["resume"](), MESSAGES["replace"](seat=2, bot="rules"),    # a club night's
+    MESSAGES["sit"](seat=0), Move(move="28H", id="c-1"), Move(move="JH", seat=3), Swap(a=0, b=1)])
+def test_a_message_made_as_its_class_is_the_json_a_client_sends(message: ClientMessage) -> None:
+    """How a feature commands a table (:func:`.protocol.send_as`): the class's own JSON, decoded back the same,
+    with what was left unset left out."""
+    sent = message.to_json()
+    assert sent["type"] == message.kind and None not in sent.values() and MISSING not in sent.values()
+    assert decode(sent) == message

@@ -73,6 +73,7 @@ from .pages.socket import table_socket
 from .services import RETRY_AFTER, WORDS, service_message, service_of
 from .serving import Server, Settings, address_of, refusal, serving, set_cookie, table_link, with_body
 from .state.table import TableError
+from .state.typed_json import Received
 from .table.hub import catalogue
 from .table.messages import Presence
 
@@ -122,7 +123,7 @@ def with_field(field: str, check: Callable[[object], T]) \
     """An endpoint that takes one field of the JSON body, through ``check`` (see :func:`checked`)."""
     def wrap(handler: Callable[[Request, T], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         @with_body
-        async def endpoint(request: Request, body: dict[str, object]) -> Response:
+        async def endpoint(request: Request, body: Received) -> Response:
             value = checked(request, check, body.get(field))
             return value if isinstance(value, Response) else await handler(request, value)
         return endpoint
@@ -170,7 +171,7 @@ async def api_whoami(request: Request) -> Response:
 
 
 @with_body
-async def api_signout_all(request: Request, body: dict[str, object]) -> Response:
+async def api_signout_all(request: Request, body: Received) -> Response:
     server = serving(request)
     player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
     if player is None:
@@ -182,7 +183,7 @@ async def api_signout_all(request: Request, body: dict[str, object]) -> Response
 
 
 @with_body
-async def api_create(request: Request, body: dict[str, object]) -> Response:
+async def api_create(request: Request, body: Received) -> Response:
     server = serving(request)
     player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
     name = checked(request, clean_name, body.get("player_name")) if body.get("player_name") else None
@@ -197,7 +198,7 @@ async def api_create(request: Request, body: dict[str, object]) -> Response:
     if not body.get("name"):        # the default name in the host's language (it stays the table's name)
         body = {**body, "name": tr(language_of(request), "{name}'s table", name=player.name)[:TABLE_NAME]}
     try:
-        table = await server.hub.create(player.id, player.name, body, address_of(request))
+        table = await server.hub.create(player.id, player.name, {**body}, address_of(request))
     except TableError as e:
         return refusal(e.message, lang=language_of(request))
     except QuotaError as e:

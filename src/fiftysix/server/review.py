@@ -23,7 +23,8 @@ import sys
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from ..core.cards import Card
 from ..core.deal import Deal
@@ -46,7 +47,47 @@ class ReviewBusy(Exception):
 PENDING = N_("the review is being computed; ask again")
 
 
-def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str, object]:
+class PlayedCard(TypedDict):
+    seat: int
+    card: str
+
+
+class ReviewTrick(TypedDict):
+    """A trick of the reviewed deal (an unfinished record's last trick has no winner or points yet)."""
+
+    leader: int
+    winner: int | None
+    points: int | None
+    cards: list[PlayedCard]
+
+
+class Review(TypedDict):
+    """A deal's review: the deal as it went, its result, and the double-dummy marks of each card played
+    (``analysis``: :func:`fiftysix.analysis.analyze_deal`'s, ``None`` with ``analysis_error`` saying why)."""
+
+    game: str
+    players: int
+    rules: object           # the rules' JSON, as the record gives it
+    dealer: int
+    team_of: list[int]
+    hands: list[list[str]]
+    auction: list[object]
+    trump: object
+    tricks: list[ReviewTrick]
+    complete: bool
+    result: Mapping[str, object] | None     # the deal's result as the game writes it
+    analysis: Mapping[str, object] | None
+    analysis_error: Meaning | None
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """A review that cannot be computed, remembered: asked again it fails at once (``why`` in any language)."""
+
+    why: str | Meaning
+
+
+def review_record(data: object, index: int = 0, from_trick: int = 1) -> Review:
     """The review of a deal record, or of deal ``index`` of a match record (runs in a worker process).
     ``from_trick``: the first trick given double-dummy marks (the first tricks cost the solver the most).
 
@@ -56,15 +97,15 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
 
     start, deal = _deals(data, index)
     game = GAMES[deal.game]
-    tricks = [{"leader": t.leader, "winner": t.winner, "points": t.points,
-               "cards": [{"seat": t.seat_of(i, deal.n), "card": str(c)} for i, c in enumerate(t.cards)]}
+    tricks = [ReviewTrick(leader=t.leader, winner=t.winner, points=t.points,
+                          cards=[PlayedCard(seat=t.seat_of(i, deal.n), card=str(c)) for i, c in enumerate(t.cards)])
               for t in deal.tricks]
     if deal.trick_cards:     # an unfinished record: its last trick so far
-        tricks.append({"leader": deal.trick_leader, "winner": None, "points": None,
-                       "cards": [{"seat": (deal.trick_leader + i) % deal.n, "card": str(c)}
-                                 for i, c in enumerate(deal.trick_cards)]})
-    analysis: dict[str, object] | None = None
-    reason: str | None = None
+        tricks.append(ReviewTrick(leader=deal.trick_leader, winner=None, points=None,
+                                  cards=[PlayedCard(seat=(deal.trick_leader + i) % deal.n, card=str(c))
+                                         for i, c in enumerate(deal.trick_cards)]))
+    analysis: Mapping[str, object] | None = None
+    reason: Meaning | None = None
     try:
         analysis = analyze_deal(start, deal, from_trick=from_trick)
     except AnalyzeError as e:
@@ -73,16 +114,16 @@ def review_record(data: object, index: int = 0, from_trick: int = 1) -> dict[str
         analysis, reason = None, Meaning("no card was played in this deal")
     record = data["deals"][index] if isinstance(data, Mapping) and "deals" in data else data
     assert isinstance(record, Mapping)
-    return {
-        "game": deal.game, "players": deal.n,
-        "rules": record["rules"] if isinstance(record.get("rules"), Mapping) else game.rules_to_json(deal.rules),
-        "dealer": deal.dealer, "team_of": list(deal.rules.team_of),
-        "hands": [[str(c) for c in hand] for hand in deal.dealt],
-        "auction": list(record.get("auction") or []),
-        "trump": record.get("trump"),
-        "tricks": tricks, "complete": deal.is_over,
-        "result": _result(deal), "analysis": analysis, "analysis_error": reason,
-    }
+    return Review(
+        game=deal.game, players=deal.n,
+        rules=record["rules"] if isinstance(record.get("rules"), Mapping) else game.rules_to_json(deal.rules),
+        dealer=deal.dealer, team_of=list(deal.rules.team_of),
+        hands=[[str(c) for c in hand] for hand in deal.dealt],
+        auction=list(record.get("auction") or []),
+        trump=record.get("trump"),
+        tricks=tricks, complete=deal.is_over,
+        result=_result(deal), analysis=analysis, analysis_error=reason,
+    )
 
 
 def _deals(data: object, index: int) -> tuple[Deal, Deal]:
@@ -134,10 +175,12 @@ def _start_and_end(record: object, match: Any) -> tuple[Deal, Deal]:
     return start, deal
 
 
-def _result(deal: Deal) -> dict[str, object] | None:
+def _result(deal: Deal) -> Mapping[str, object] | None:
+    """The deal's result as its JSON reads (the game's own shape), without its tricks."""
     if not deal.is_over:
         return None
-    out: dict[str, object] = json.loads(json.dumps(dict(deal.result()), default=_plain))
+    out = json.loads(json.dumps(dict(deal.result()), default=_plain))
+    assert isinstance(out, dict)
     out.pop("tricks", None)    # the review lists them with their seats
     return out
 
@@ -158,8 +201,8 @@ class Reviews:
 
     def __init__(self, workers: int = 1, queue: int = 8, keep: int = 256, from_trick: int = 1) -> None:
         self.workers, self.queue, self.keep, self.from_trick = workers, queue, keep, from_trick
-        self.done: OrderedDict[str, dict[str, object]] = OrderedDict()
-        self.running: dict[str, asyncio.Future[dict[str, object]]] = {}
+        self.done: OrderedDict[str, Review | _Failed] = OrderedDict()
+        self.running: dict[str, asyncio.Future[Review]] = {}
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -172,7 +215,7 @@ class Reviews:
         """Whether the review under ``key`` is done or being computed (asking for it costs nothing)."""
         return key in self.done or key in self.running
 
-    def get(self, key: str, record: object, index: int = 0) -> dict[str, object] | None:
+    def get(self, key: str, record: object, index: int = 0) -> Review | None:
         """The review of ``record`` under ``key``, or ``None`` while it is being computed (ask again).
 
         :raises ReviewBusy: when ``queue`` reviews are waiting or running already.
@@ -181,8 +224,8 @@ class Reviews:
         if key in self.done:
             self.done.move_to_end(key)
             found = self.done[key]
-            if "error" in found:
-                raise ReviewError(found["error"])       # a Meaning: each request gets it in its language
+            if isinstance(found, _Failed):
+                raise ReviewError(found.why)       # a Meaning: each request gets it in its language
             return found
         future = self.running.get(key)
         if future is None:
@@ -203,20 +246,20 @@ class Reviews:
         if future is not None:
             await asyncio.wait({future}, timeout=timeout)
 
-    def _finished(self, key: str, future: asyncio.Future[dict[str, object]]) -> None:
+    def _finished(self, key: str, future: asyncio.Future[Review]) -> None:
         self.running.pop(key, None)
         if future.cancelled():
             return
         error = future.exception()
         if isinstance(error, ReviewError):
-            self._keep(key, {"error": words_of(error)})
+            self._keep(key, _Failed(words_of(error)))
         elif error is not None:
             log.error("review %s failed: %r", key, error)
-            self._keep(key, {"error": Meaning("the review could not be computed: {error}", {"error": str(error)})})
+            self._keep(key, _Failed(Meaning("the review could not be computed: {error}", {"error": str(error)})))
         else:
             self._keep(key, future.result())
 
-    def _keep(self, key: str, value: dict[str, object]) -> None:
+    def _keep(self, key: str, value: Review | _Failed) -> None:
         self.done[key] = value
         while len(self.done) > self.keep:
             self.done.popitem(last=False)

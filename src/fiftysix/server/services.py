@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Literal, TypedDict
 
 from ..core.meaning import N_
 
@@ -25,9 +26,17 @@ WORDS = {DATABASE: N_("the server's database is not answering just now; your tab
                    "waits and goes on when it is back (try again in a few seconds)")}
 
 
-def service_message(service: str, ok: bool) -> dict[str, object]:
+class ServiceMessage(TypedDict):
     """What a viewer is told when ``service`` goes down or comes back."""
-    return {"type": "service", "service": service, "ok": ok}
+
+    type: Literal["service"]
+    service: str
+    ok: bool
+
+
+def service_message(service: str, ok: bool) -> dict[str, object]:
+    """As a connection queues it (server/table/connection.py)."""
+    return dict(ServiceMessage(type="service", service=service, ok=ok))
 
 
 class Services:

@@ -25,10 +25,11 @@ from .edge.security import MAX_BODY
 from .edge.share import QRCodes
 from .edge.tokens import COOKIE, MAX_AGE, Player, Tokens
 from .review import Reviews
+from .state.typed_json import Received
 from .storage.db import Database
 from .table.hub import Hub
-from .table.live import Connection, LiveTable, Timing
-from .table.protocol import handle_message
+from .table.live import LiveTable, Timing
+from .table.protocol import Handler, handle_message
 
 log = logging.getLogger("fiftysix.server")
 
@@ -75,7 +76,7 @@ class Server:
         self.db = Database(settings.db_url)
         self.hub = Hub(self.db, settings.timing, settings.limits)
         self.lookups = Lookups(settings.limits)
-        self.handle: Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]] = handle_message
+        self.handle: Handler = handle_message
         self.tell: Callable[[str, int], None] = lambda _player, _generation: None    # other processes
         self.tell_revoked: Callable[[str, str], None] = lambda _player, _session: None    # ... of a device
         self.tell_forget: Callable[[str], None] = lambda _player: None      # ... of a deleted account
@@ -250,7 +251,7 @@ def address_of(scope: Request | WebSocket) -> str:
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
-def with_body(handler: Callable[[Request, dict[str, object]], Awaitable[Response]],
+def with_body(handler: Callable[[Request, Received], Awaitable[Response]],
                ) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint that reads the request's JSON object and passes it on (or answers 400 naming the fault)."""
     async def endpoint(request: Request) -> Response:
@@ -259,7 +260,7 @@ def with_body(handler: Callable[[Request, dict[str, object]], Awaitable[Response
     return endpoint
 
 
-async def json_body(request: Request) -> dict[str, object] | Response:
+async def json_body(request: Request) -> Received | Response:
     raw = await request.body()    # the Edge middleware has already refused a body over the limit
     try:
         body = json_loads(raw or b"{}")

@@ -21,7 +21,6 @@ import json
 import secrets
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -34,6 +33,7 @@ from ..edge import safejson
 from ..edge.safejson import JSONResponse
 from ..edge.tokens import Player
 from ..serving import Server, address_of, refusal
+from ..state.typed_json import Received
 from .routes import NOT_SIGNED_IN, _guarded, _me, _signed_in, _signed_in_response, _signin_allowed, _store
 from .schema import accounts, challenges, passkeys
 from .secure import relying_party
@@ -74,7 +74,7 @@ async def _new_challenge(engine: AsyncEngine, account_id: str | None) -> bytes:
     return challenge
 
 
-def _credential(body: Mapping[str, object]) -> dict[str, Any]:
+def _credential(body: Mapping[str, object]) -> Received:
     """The browser's credential as webauthn reads it (a wrong shape is refused as a bad passkey: one of
     ``_bad()``)."""
     credential = body["credential"]
@@ -83,7 +83,15 @@ def _credential(body: Mapping[str, object]) -> dict[str, Any]:
     return credential
 
 
-async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], account_id: str | None) -> bytes | None:
+def _client_data(credential: Received) -> str:
+    """The credential's ``response.clientDataJSON`` (base64url), or the KeyError or TypeError of a wrong shape."""
+    response = credential["response"]
+    if not isinstance(response, dict):
+        raise TypeError("the credential's response must be a JSON object")
+    return str(response["clientDataJSON"])     # as webauthn's base64url reading formats any value
+
+
+async def _take_challenge(engine: AsyncEngine, credential: Received, account_id: str | None) -> bytes | None:
     """The challenge the browser signed, if it was ours, unexpired and unused (it is used up now).
 
     :raises _Malformed: when its clientDataJSON is not JSON we parse (:func:`.safejson.loads`: nesting
@@ -92,7 +100,7 @@ async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], accou
     from webauthn.helpers import base64url_to_bytes
 
     try:
-        client = safejson.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
+        client = safejson.loads(base64url_to_bytes(_client_data(credential)))
     except safejson.BadJSON as e:
         raise _Malformed(Meaning(MALFORMED, {"why": str(e)})) from None
     challenge = str(client["challenge"])
@@ -104,7 +112,7 @@ async def _take_challenge(engine: AsyncEngine, credential: dict[str, Any], accou
 
 
 @_guarded
-async def api_options(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+async def api_options(request: Request, server: Server, lang: str, body: Received) -> Response:
     import webauthn
     from webauthn.helpers.structs import (
         AuthenticatorSelectionCriteria,
@@ -133,7 +141,7 @@ async def api_options(request: Request, server: Server, lang: str, body: dict[st
 
 
 @_signed_in
-async def api_register(request: Request, server: Server, lang: str, body: dict[str, object],
+async def api_register(request: Request, server: Server, lang: str, body: Received,
                        player: Player) -> Response:
     import webauthn
     from webauthn.helpers import bytes_to_base64url
@@ -160,7 +168,7 @@ async def api_register(request: Request, server: Server, lang: str, body: dict[s
     return JSONResponse({"registered": True})
 
 
-async def _verify_signin(request: Request, server: Server, credential: dict[str, Any]) -> tuple[str, str] | None:
+async def _verify_signin(request: Request, server: Server, credential: Received) -> tuple[str, str] | None:
     """The (id, name) of the account whose passkey signed our challenge, or ``None``."""
     import webauthn
     from webauthn.helpers import base64url_to_bytes
@@ -184,7 +192,7 @@ async def _verify_signin(request: Request, server: Server, credential: dict[str,
 
 
 @_guarded
-async def api_signin(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+async def api_signin(request: Request, server: Server, lang: str, body: Received) -> Response:
     if relying_party(request) is None:
         return refusal(NOT_SECURE, 400, lang)
     if not await _signin_allowed(request, server):

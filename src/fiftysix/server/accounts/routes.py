@@ -36,6 +36,7 @@ from ..edge.tokens import COOKIE, Player, clean_name
 from ..pages.html import page_route
 from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, refusal, set_cookie
+from ..state.typed_json import Received
 from .secure import count, relying_party
 from .store import Accounts
 
@@ -84,7 +85,7 @@ def device_label(user_agent: str) -> str:
 
 
 async def _signed_in_response(request: Request, server: Server, player_id: str, name: str,
-                              data: dict[str, object]) -> Response:
+                              data: Received) -> Response:
     """Open a new device session of ``player_id`` and answer ``data`` with its token (also as the cookie)."""
     session = await _store(server).open_session(player_id, name, device_label(request.headers.get("user-agent", "")))
     player, token = server.signer().issue(name, player_id, session)
@@ -94,9 +95,9 @@ async def _signed_in_response(request: Request, server: Server, player_id: str, 
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
-Guarded = Callable[[Request, Server, str, dict[str, object]], Awaitable[Response]]
+Guarded = Callable[[Request, Server, str, Received], Awaitable[Response]]
 """An account endpoint's handler: the request, the server, the language, the JSON body."""
-SignedIn = Callable[[Request, Server, str, dict[str, object], Player], Awaitable[Response]]
+SignedIn = Callable[[Request, Server, str, Received, Player], Awaitable[Response]]
 """... for a signed-in player, given too."""
 
 
@@ -116,7 +117,7 @@ def _guarded(handler: Guarded) -> Endpoint:
 
 def _signed_in(handler: SignedIn) -> Endpoint:
     """An endpoint for a signed-in player only (401 naming what to do otherwise)."""
-    async def endpoint(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+    async def endpoint(request: Request, server: Server, lang: str, body: Received) -> Response:
         player = await _me(request, server)
         if player is None:
             return refusal(NOT_SIGNED_IN, 401, lang)
@@ -125,7 +126,7 @@ def _signed_in(handler: SignedIn) -> Endpoint:
 
 
 @_signed_in
-async def api_account(request: Request, server: Server, _lang: str, _body: dict[str, object],
+async def api_account(request: Request, server: Server, _lang: str, _body: Received,
                       player: Player) -> Response:
     store = _store(server)
     if not player.session:      # a player from before accounts: this device becomes its first session
@@ -141,7 +142,7 @@ async def api_account(request: Request, server: Server, _lang: str, _body: dict[
 
 
 @_signed_in
-async def api_name(_request: Request, server: Server, lang: str, body: dict[str, object], player: Player) -> Response:
+async def api_name(_request: Request, server: Server, lang: str, body: Received, player: Player) -> Response:
     try:
         name = clean_name(body.get("name"))
     except ValueError as e:
@@ -162,7 +163,7 @@ async def _sign_device_out(server: Server, player: Player, session: str) -> bool
 
 
 @_signed_in
-async def api_revoke(_request: Request, server: Server, lang: str, body: dict[str, object], player: Player) -> Response:
+async def api_revoke(_request: Request, server: Server, lang: str, body: Received, player: Player) -> Response:
     device = body.get("device")
     if not isinstance(device, str) or len(device) > 32 or not await _sign_device_out(server, player, device):
         return refusal(N_("no device of yours signed in with that id: reload the list of devices"), 404, lang)
@@ -170,7 +171,7 @@ async def api_revoke(_request: Request, server: Server, lang: str, body: dict[st
 
 
 @_signed_in
-async def api_signout(_request: Request, server: Server, _lang: str, _body: dict[str, object],
+async def api_signout(_request: Request, server: Server, _lang: str, _body: Received,
                       player: Player) -> Response:
     if player.session:
         await _sign_device_out(server, player, player.session)
@@ -180,7 +181,7 @@ async def api_signout(_request: Request, server: Server, _lang: str, _body: dict
 
 
 @_signed_in
-async def api_delete(_request: Request, server: Server, lang: str, body: dict[str, object], player: Player) -> Response:
+async def api_delete(_request: Request, server: Server, lang: str, body: Received, player: Player) -> Response:
     if body.get("confirm") is not True:
         return refusal(N_("to delete your account, send \"confirm\": true (this cannot be undone)"), 400, lang)
     await _store(server).delete(player.id)
@@ -192,7 +193,7 @@ async def api_delete(_request: Request, server: Server, lang: str, body: dict[st
 
 
 @_signed_in
-async def api_link(request: Request, server: Server, lang: str, _body: dict[str, object], player: Player) -> Response:
+async def api_link(request: Request, server: Server, lang: str, _body: Received, player: Player) -> Response:
     await _store(server).ensure(player.id, player.name)
     base = share_base(server.settings.public_url, server.settings.listen_host, str(request.base_url),
                       request.url.port)
@@ -225,19 +226,19 @@ async def _sign_in_once(request: Request, server: Server, lang: str, secret: obj
 
 
 @_guarded
-async def api_link_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+async def api_link_use(request: Request, server: Server, lang: str, body: Received) -> Response:
     return await _sign_in_once(request, server, lang, body.get("secret"), 128, _store(server).use_link, BAD_LINK)
 
 
 @_signed_in
-async def api_recovery(_request: Request, server: Server, _lang: str, _body: dict[str, object],
+async def api_recovery(_request: Request, server: Server, _lang: str, _body: Received,
                        player: Player) -> Response:
     await _store(server).ensure(player.id, player.name)
     return JSONResponse({"code": await _store(server).new_recovery(player.id)})
 
 
 @_guarded
-async def api_recovery_use(request: Request, server: Server, lang: str, body: dict[str, object]) -> Response:
+async def api_recovery_use(request: Request, server: Server, lang: str, body: Received) -> Response:
     return await _sign_in_once(request, server, lang, body.get("code"), 64, _store(server).use_recovery, BAD_CODE)
 
 

@@ -25,6 +25,7 @@ from ..matches.schema import matches
 from ..nights.store import events as nights
 from ..nights.store import teams
 from ..pages.peek_store import peeks
+from ..state.typed_json import Received
 from ..storage.columns import NAME
 from ..storage.db import events
 from .schema import accounts
@@ -43,10 +44,10 @@ def unnamed(text: str, names: Iterable[str], longest: int) -> str:
     return re.sub(rf"(?<!\w)(?:{'|'.join(map(re.escape, found))})(?!\w)", FORMER, text)[:longest]
 
 
-def scrub_event(data: dict[str, object], player_id: str, names: Iterable[str] = ()) -> dict[str, object] | None:
-    """``data`` with ``player_id``'s name replaced, or ``None`` when it names them nowhere: the host's name and the
-    table's name (``names``: every name they went by) of a table they created, the name they joined under, the name
-    a host admitted them under."""
+def scrub_event(data: Received, player_id: str, names: Iterable[str] = ()) -> Received | None:
+    """A stored event, ``data``, with ``player_id``'s name replaced, or ``None`` when it names them nowhere: the
+    host's name and the table's name (``names``: every name they went by) of a table they created, the name they
+    joined under, the name a host admitted them under."""
     out = dict(data)
     kind = data.get("kind")
     if kind == "create":
@@ -59,7 +60,7 @@ def scrub_event(data: dict[str, object], player_id: str, names: Iterable[str] = 
     return out if out != data else None
 
 
-def names_in_events(rows: Iterable[dict[str, object]], player_id: str) -> set[str]:
+def names_in_events(rows: Iterable[Received], player_id: str) -> set[str]:
     """The names table events ``rows`` knew ``player_id`` by."""
     found: set[str] = set()
     for data in rows:

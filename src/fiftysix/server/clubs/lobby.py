@@ -13,7 +13,9 @@ are read in one query for the whole list.
 
 from __future__ import annotations
 
-from ..matches.queries import ratings_of
+from typing import NotRequired, TypedDict
+
+from ..matches.queries import Rating, ratings_of
 from ..serving import Server
 from ..state.table import LOBBY, TableState
 from ..table.messages import level_of
@@ -29,7 +31,23 @@ def computers(state: TableState) -> tuple[str | None, str | None]:
     return (bots[0], level_of(state.game.name, bots[0])) if bots else (None, None)
 
 
-def listing(state: TableState) -> dict[str, object] | None:
+class Listed(TypedDict):
+    """A table the lobby lists (``host_rating`` added when the list is made)."""
+
+    code: str
+    name: str
+    game: str
+    preset: object
+    seats: int
+    free: int
+    bot: str | None
+    level: str | None
+    host: str
+    url: str
+    host_rating: NotRequired[Rating | None]
+
+
+def listing(state: TableState) -> Listed | None:
     """What the list shows of a table, or ``None`` when it is not listed (private, started, full)."""
     if state.created is None or state.private or state.status != LOBBY:
         return None
@@ -39,12 +57,11 @@ def listing(state: TableState) -> dict[str, object] | None:
     rules = state.game.rules_to_json(state.rules, full=True)
     preset = rules.get("preset") if isinstance(rules, dict) else None
     bot, level = computers(state)
-    return {"code": state.code, "name": state.name, "game": state.game.name, "preset": preset,
-            "seats": len(state.seats), "free": free, "bot": bot, "level": level,
-            "host": state.players.get(state.host, ""), "url": f"/t/{state.code}"}
+    return Listed(code=state.code, name=state.name, game=state.game.name, preset=preset, seats=len(state.seats),
+                  free=free, bot=bot, level=level, host=state.players.get(state.host, ""), url=f"/t/{state.code}")
 
 
-async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, object]]:
+async def open_tables(server: Server, clubs: Clubs) -> list[Listed]:
     here = [(table.last_active, table.state) for table in list(server.hub.tables.values())]
     found = []
     for active, state in here + await server.hub.lobbies_elsewhere(4 * MOST):
@@ -55,4 +72,4 @@ async def open_tables(server: Server, clubs: Clubs) -> list[dict[str, object]]:
     found.sort(key=lambda entry: -entry[0])
     shown = found[:MOST]
     rated = await ratings_of(clubs.engine, {host for _, host, _ in shown})
-    return [{**item, "host_rating": rated.get(host)} for _, host, item in shown]
+    return [Listed(**item, host_rating=rated.get(host)) for _, host, item in shown]

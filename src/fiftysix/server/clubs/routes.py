@@ -40,6 +40,7 @@ from ..pages.html import page_route
 from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, part, refusal, table_link
 from ..state.table import TableError
+from ..state.typed_json import Received
 from ..table.live import LiveTable
 from .lobby import open_tables
 from .store import Club, Clubs
@@ -72,7 +73,7 @@ def clubs_of(server: Server) -> Clubs:
 class _Ask:
     """One request's common parts: the server, the language, the player, the JSON body."""
 
-    def __init__(self, request: Request, server: Server, player: Player, body: dict[str, object]) -> None:
+    def __init__(self, request: Request, server: Server, player: Player, body: Received) -> None:
         self.request, self.server, self.player, self.body = request, server, player, body
         self.lang = language_of(request)
         self.clubs = clubs_of(server)
@@ -104,7 +105,7 @@ def endpoint(handler: Callable[[_Ask], Awaitable[Response]], reads: bool = False
         if isinstance(admitted, Response):
             return admitted
         server, lang = admitted
-        body: dict[str, object] = {}
+        body: Received = {}
         if not reads:
             read = await json_body(request)
             if isinstance(read, Response):
@@ -226,7 +227,7 @@ async def _settings(ask: _Ask, club: Club) -> Response:
     return JSONResponse({"watchers": watchers})
 
 
-async def club_table(ask: _Ask, club_id: str, form: dict[str, object]) -> LiveTable | Response:
+async def club_table(ask: _Ask, club_id: str, form: Received) -> LiveTable | Response:
     """A new table of the club, hosted by the asker (private: its link reaches members through the club page);
     else the refusal (the form, or a quota)."""
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import TypedDict
 
 from sqlalchemy import Boolean, MetaData, String, Table, delete, select, update
@@ -177,7 +177,7 @@ class Clubs:
 
     async def recent_matches(self, club_id: str, limit: int = 20,
                              withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None,
-                             ) -> list[dict[str, object]]:
+                             ) -> list[ClubMatch]:
         """The latest finished matches at the club's tables (but those at tables ``withheld`` names now)."""
         # the club's tables by their index, each table's matches by ``matches_table`` (which covers the id): only
         # the ids and times of the club's matches are sorted, and only the newest ``limit`` rows are read whole
@@ -190,9 +190,10 @@ class Clubs:
                        matches.c.summary).where(matches.c.id.in_(newest.scalar_subquery()))
                 .order_by(matches.c.finished.desc(), matches.c.id.desc()))).all()
         hidden = await withheld(sorted({r.table_code for r in rows})) if withheld is not None and rows else set()
-        return [dict(r._mapping) for r in rows if r.table_code not in hidden]
+        return [ClubMatch(id=r.id, table_code=r.table_code, game=r.game, preset=r.preset, finished=r.finished,
+                          summary=r.summary) for r in rows if r.table_code not in hidden]
 
-    async def leaderboard(self, club_id: str, family: str) -> list[dict[str, object]]:
+    async def leaderboard(self, club_id: str, family: str) -> list[Standing]:
         """The members by rating in ``family`` ("56" or "55"), best first (``rating``: the figure every page shows,
         :func:`..matches.rating.display`; ``mu`` and ``sigma`` for tools), whether it is still provisional, the rated
         matches and when each last finished a match of the family; members without a rated match last, by name."""
@@ -210,13 +211,34 @@ class Clubs:
                  .where(club_members.c.club_id == club_id).order_by(club_members.c.name, member))
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        board = [{"id": r.player, "name": r.name,
-                  "rating": display(r.mu) if r.mu is not None else None,
-                  "mu": r.mu, "sigma": r.sigma,
-                  "provisional": r.mu is None or r.matches < PROVISIONAL,
-                  "matches": r.matches or 0,
-                  "last_played": r.last_played} for r in rows]
+        board = [Standing(id=r.player, name=r.name, rating=display(r.mu) if r.mu is not None else None,
+                          mu=r.mu, sigma=r.sigma, provisional=r.mu is None or r.matches < PROVISIONAL,
+                          matches=r.matches or 0, last_played=r.last_played) for r in rows]
         return sorted(board, key=_board_order)
+
+
+class ClubMatch(TypedDict):
+    """A finished match at a club's table, as the club page lists it (``summary``: as the match stored it)."""
+
+    id: int
+    table_code: str
+    game: str
+    preset: str | None
+    finished: int
+    summary: object
+
+
+class Standing(TypedDict):
+    """A member on the club's leaderboard of a family (``rating``: the figure every page shows)."""
+
+    id: str
+    name: str
+    rating: int | None
+    mu: float | None
+    sigma: float | None
+    provisional: bool
+    matches: int
+    last_played: int | None     # unix time of their last match of the family
 
 
 async def forget(conn: AsyncConnection, player: str) -> None:
@@ -235,7 +257,7 @@ async def forget(conn: AsyncConnection, player: str) -> None:
             await conn.execute(delete(clubs).where(clubs.c.id == club_id))
 
 
-def _board_order(row: Mapping[str, object]) -> tuple[bool, float, str]:
+def _board_order(row: Standing) -> tuple[bool, float, str]:
     """Rated members first, best first, then by name."""
     rating = row["rating"]
-    return (rating is None, -float(rating) if isinstance(rating, int | float) else 0.0, str(row["name"]))
+    return (rating is None, -float(rating) if rating is not None else 0.0, row["name"])

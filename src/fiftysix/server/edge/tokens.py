@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 
@@ -36,6 +37,15 @@ class Player:
     generation: int = 0     # the player's sign-out generation the token was issued in
 
 
+class TokenData(TypedDict):
+    """What a player token signs: the player's id and name, their sign-out generation and the device's session."""
+
+    id: str
+    name: str
+    g: int
+    s: NotRequired[str]
+
+
 class Tokens:
     def __init__(self, secret: str, generations: dict[str, int] | None = None, max_age: int = MAX_AGE,
                  clock: Callable[[], float] = time.time) -> None:
@@ -52,7 +62,7 @@ class Tokens:
     def issue(self, name: str, player_id: str | None = None, session: str = "") -> tuple[Player, str]:
         pid = player_id or secrets.token_hex(8)
         player = Player(pid, name, session=session, generation=self.generations.get(pid, 0))
-        data: dict[str, object] = {"id": player.id, "name": player.name, "g": player.generation}
+        data = TokenData(id=player.id, name=player.name, g=player.generation)
         if session:
             data["s"] = session
         return player, self._signer.dumps(data)

@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar, cast
 
 from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -29,6 +29,9 @@ async def played_together(engine: AsyncEngine, a: str, b: str) -> bool:
         return (await conn.execute(query)).first() is not None
 
 
+T = TypeVar("T")
+
+
 def _obj(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
@@ -37,8 +40,27 @@ Withheld = Callable[[list[str]], Awaitable[set[str]]]
 """Which of the given table codes' matches may not be shown now."""
 
 
+class Rating(TypedDict):
+    """A rating as a profile shows it (``shown``: the conservative figure; ``display``: the page's)."""
+
+    mu: float
+    sigma: float
+    shown: float
+    display: int
+    matches: int
+    provisional: bool
+
+
+class Profile(TypedDict):
+    player: str
+    ratings: dict[str, Rating]              # by family
+    stats: dict[str, FamilyStats]           # by family
+    matches: list[PlayedMatch]              # a page, newest first
+    more: bool
+
+
 async def profile(engine: AsyncEngine, player: str, before: int | None = None,
-                  withheld: Withheld | None = None) -> dict[str, object]:
+                  withheld: Withheld | None = None) -> Profile:
     """A person's ratings, stats over every finished match, results by partner, and a page of matches
     (finished before unix time ``before``, newest first); matches at tables ``withheld`` names are left out of
     the matches and the stats (a running club night's tables: their boards are not shown yet)."""
@@ -49,11 +71,11 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None,
         page, more = await _page(conn, player, before, hidden)
         rated = list(await conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
                                         .where(ratings.c.player_id == player, ratings.c.matches > 0)))
-    return {"player": player,
-            "ratings": {r.family: _rating(float(r.mu), float(r.sigma), int(r.matches)) for r in rated},
-            "stats": _stats(player, [r for r in counted if r.table_code not in hidden]),
-            "matches": [_match(player, r) for r in page],
-            "more": more}
+    return Profile(player=player,
+                   ratings={r.family: _rating(float(r.mu), float(r.sigma), int(r.matches)) for r in rated},
+                   stats=_stats(player, [r for r in counted if r.table_code not in hidden]),
+                   matches=[_match(player, r) for r in page],
+                   more=more)
 
 
 def _newest(player: str) -> Select[Any]:
@@ -92,7 +114,7 @@ async def _page(conn: AsyncConnection, player: str, before: int | None,
         last = rows[-1]
 
 
-async def ratings_of(engine: AsyncEngine, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], dict[str, object]]:
+async def ratings_of(engine: AsyncEngine, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], Rating]:
     """The ratings of the (player, family) pairs ``wanted``, in one query, each as a profile shows it; a pair with
     no rated match is left out."""
     if not wanted:
@@ -106,9 +128,9 @@ async def ratings_of(engine: AsyncEngine, wanted: set[tuple[str, str]]) -> dict[
             for r in rows if (r.player_id, r.family) in wanted}
 
 
-def _rating(mu: float, sigma: float, count: int) -> dict[str, object]:
-    return {"mu": round(mu, 2), "sigma": round(sigma, 2), "shown": round(rating.shown(mu, sigma), 1),
-            "display": rating.display(mu), "matches": count, "provisional": count < rating.PROVISIONAL}
+def _rating(mu: float, sigma: float, count: int) -> Rating:
+    return Rating(mu=round(mu, 2), sigma=round(sigma, 2), shown=round(rating.shown(mu, sigma), 1),
+                  display=rating.display(mu), matches=count, provisional=count < rating.PROVISIONAL)
 
 
 def _change(stored: Any) -> Any:
@@ -177,23 +199,57 @@ def _sides(player: str, team: int, summary: MatchSummary) -> tuple[list[Side], l
     return partners, opponents
 
 
-def _match(player: str, r: Any) -> dict[str, object]:
+class BySide(TypedDict, Generic[T]):
+    partners: list[T]
+    opponents: list[T]
+
+
+class DealLink(TypedDict):
+    number: int
+    record: str         # the deal's record's address
+    review: str         # its review page's
+
+
+class PlayedMatch(TypedDict):
+    """One of a person's matches as their profile lists it."""
+
+    id: int
+    table: str
+    match: int
+    game: str
+    preset: str | None
+    finished: int
+    team: int
+    place: int
+    won: bool
+    partners: list[Side]
+    opponents: list[Side]
+    computers: BySide[str]                  # the computer players' bots
+    computer_levels: BySide[str | None]     # ... and their levels
+    rated: bool
+    rating: Any                             # the stored change with its shown figures (:func:`_change`)
+    record: str
+    deals: list[DealLink]
+
+
+def _match(player: str, r: Any) -> PlayedMatch:
     summary: MatchSummary = _obj(r.summary)
     partners, opponents = _sides(player, r.team, summary)
     bots = summary.get("bots", {})
     code = r.table_code
     ours = bots.get(str(r.team), [])
     theirs = [b for t, bs in bots.items() if t != str(r.team) for b in bs]
-    return {"id": r.id, "table": code, "match": r.match_no, "game": r.game, "preset": r.preset,
-            "finished": r.finished, "team": r.team, "place": r.rank, "won": r.rank == 0,
-            "partners": partners, "opponents": opponents,
-            "computers": {"partners": ours, "opponents": theirs},
-            "computer_levels": {"partners": [_level(r.game, b) for b in ours],
-                                "opponents": [_level(r.game, b) for b in theirs]},
-            "rated": bool(r.rated), "rating": _change(_obj(r.rating)),
-            "record": f"/api/tables/{code}/matches/{r.match_no}.json",
-            "deals": [{"number": n, "record": f"/api/tables/{code}/deals/{n}.json",
-                       "review": f"/review?table={code}&deal={n}"} for n in range(r.first_deal, r.last_deal + 1)]}
+    return PlayedMatch(
+        id=r.id, table=code, match=r.match_no, game=r.game, preset=r.preset,
+        finished=r.finished, team=r.team, place=r.rank, won=r.rank == 0,
+        partners=partners, opponents=opponents,
+        computers=BySide(partners=ours, opponents=theirs),
+        computer_levels=BySide(partners=[_level(r.game, b) for b in ours],
+                               opponents=[_level(r.game, b) for b in theirs]),
+        rated=bool(r.rated), rating=_change(_obj(r.rating)),
+        record=f"/api/tables/{code}/matches/{r.match_no}.json",
+        deals=[DealLink(number=n, record=f"/api/tables/{code}/deals/{n}.json", review=f"/review?table={code}&deal={n}")
+               for n in range(r.first_deal, r.last_deal + 1)])
 
 
 def _stats(player: str, rows: list[Any]) -> dict[str, FamilyStats]:

@@ -23,6 +23,7 @@ from typing import TypedDict, cast
 from sqlalchemy import Insert, Table, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from ..state.typed_json import Received
 from . import rating
 from .capture import DealFacts, MatchEnd
 from .schema import deal_seats, match_players, matches, ratings
@@ -142,12 +143,13 @@ async def _facts(conn: AsyncConnection, end: MatchEnd) -> list[DealFacts]:
     return [cast(DealFacts, _json(r[0])) for r in rows]
 
 
-def _json(value: object) -> dict[str, object]:
+def _json(value: object) -> Received:
+    """A JSON column's object as read back (SQLite's driver gives text, PostgreSQL's a dict already)."""
     import json
     loaded = json.loads(value) if isinstance(value, str) else value
     if not isinstance(loaded, dict):
         raise ValueError(f"a JSON object was expected, not {type(loaded).__name__}")
-    return dict(loaded)
+    return loaded
 
 
 async def _current(conn: AsyncConnection, family: str, people: list[str]) -> dict[str, rating.Entry]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from ...games import game_of_preset
 from ..state.dealing import board_dealer as board_dealer  # the table deals a fixed board by this rule
+from ..state.typed_json import Received
 
 
 def board_seed(event_seed: str, board: int) -> int:
@@ -16,7 +17,7 @@ def board_seed(event_seed: str, board: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 2
 
 
-def board_result(result: Mapping[str, object], width: int) -> tuple[list[int], dict[str, object] | None, object]:
+def board_result(result: Mapping[str, object], width: int) -> tuple[list[int], Received | None, object]:
     """A table's stored deal result read as a board's: the gain of each of the ``width`` directions (the deal's
     ``score``; nothing to anyone when nobody declared), the contract and whether it was made."""
     score = result.get("score")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ...core.errors import RulesError
 from ...core.meaning import N_, Meaning
 from ...games import game_of_preset
 from ..edge.names import check_name
+from ..state.typed_json import Received
 
 MAX_BOARDS, MAX_TABLES = 32, 16
 EVENT_NAME = 40
@@ -16,7 +19,7 @@ class FormError(ValueError):
     """A refused event form; its argument the :class:`Meaning` to show."""
 
 
-def _count(body: dict[str, object], key: str, low: int, high: int) -> int:
+def _count(body: Received, key: str, low: int, high: int) -> int:
     value = body.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise FormError(Meaning(N_("{what} must be a whole number from {low} to {high}"),
@@ -24,7 +27,19 @@ def _count(body: dict[str, object], key: str, low: int, high: int) -> int:
     return value
 
 
-def check_form(body: dict[str, object], now: int) -> dict[str, object]:
+class NightForm(TypedDict):
+    """An event's columns, checked (:func:`check_form`)."""
+
+    name: str
+    game: str
+    preset: str
+    level: str
+    starts: int | None      # unix time; ``None``: when every table is full
+    boards: int
+    tables: int
+
+
+def check_form(body: Received, now: int) -> NightForm:
     """The event's columns from ``body``: name, preset (its game), boards, tables, level, starts.
 
     :raises FormError: naming the first field refused.
@@ -45,5 +60,5 @@ def check_form(body: dict[str, object], now: int) -> dict[str, object]:
         raise FormError(Meaning(N_("the start time must be a time in the coming year: seconds since 1970 from "
                                    "{now} to {last}, or empty to start when every table is full"),
                                 {"now": now, "last": now + MAX_AHEAD}))
-    return {"name": name, "game": game.name, "preset": str(body["preset"]), "level": level, "starts": starts,
-            "boards": _count(body, "boards", 1, MAX_BOARDS), "tables": _count(body, "tables", 2, MAX_TABLES)}
+    return NightForm(name=name, game=game.name, preset=str(body["preset"]), level=level, starts=starts,
+                     boards=_count(body, "boards", 1, MAX_BOARDS), tables=_count(body, "tables", 2, MAX_TABLES))

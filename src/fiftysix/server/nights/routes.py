@@ -41,6 +41,8 @@ from ..edge.names import check_name
 from ..edge.safejson import JSONResponse
 from ..serving import Server, address_of, part, table_link
 from ..state.errors import TableError
+from ..table.client_messages import ClientMessage, Pause, Replace, Resume
+from ..table.protocol import send_as
 from .boards import directions
 from .draw import draw, open_places
 from .form import FormError, check_form
@@ -49,7 +51,6 @@ from .running import (
     PAUSED,
     RUNNING,
     MadeTable,
-    as_host,
     at_every_table,
     close_event,
     close_if_played,
@@ -150,16 +151,34 @@ async def _create(ask: _Ask) -> Response:
     return JSONResponse({"id": night_id, "url": f"/club#n={night_id}"})
 
 
-def _summary(summary: BoardSummary, key: str | None) -> dict[str, object]:
+class BoardRow(TypedDict):
+    """A board's contract and result at one table, with where to read it (see :func:`_summary`)."""
+
+    contract: object
+    made: object
+    deal: int
+    record: str
+    review: str
+    analysis: str
+
+
+class EventTableLink(TypedDict):
+    table: int
+    url: str | None         # only to a table the reader may read now
+    yours: bool
+    boards_finished: int
+
+
+def _summary(summary: BoardSummary, key: str | None) -> BoardRow:
     """A board row's contract and result, with links to the table's record of that deal, its review and its
     double-dummy marks (the review page).  ``key``: the table's link secret, which the club page gives every
     member already; the table's own rule still refuses a person seated at another table until the event closes."""
     code, deal = summary["code"], summary["deal"]
     query, fragment = (f"?k={key}", f"#k={key}") if key else ("", "")
-    return {"contract": summary["contract"], "made": summary["made"], "deal": deal,
-            "record": f"/api/tables/{code}/deals/{deal}.json{query}",
-            "review": f"/review?table={code}&deal={deal}{fragment}",
-            "analysis": f"/api/tables/{code}/deals/{deal}/review{query}"}
+    return BoardRow(contract=summary["contract"], made=summary["made"], deal=deal,
+                    record=f"/api/tables/{code}/deals/{deal}.json{query}",
+                    review=f"/review?table={code}&deal={deal}{fragment}",
+                    analysis=f"/api/tables/{code}/deals/{deal}/review{query}")
 
 
 def _score(value: Fraction | float) -> float:
@@ -186,18 +205,18 @@ async def _view(ask: _Ask) -> Response:
                                        for s, p in zip(table, places(table), strict=True)]})
 
 
-async def _links(ask: _Ask, night: Night, teams: list[TeamRow]) -> list[dict[str, object]]:
+async def _links(ask: _Ask, night: Night, teams: list[TeamRow]) -> list[EventTableLink]:
     """The event's tables, each with the boards it has finished (so whoever runs it sees a table that stalls);
     a link only to a table the reader may read as it is now (:func:`.visibility.may_read`: their own, or any
     once the event is closed)."""
     progress = await nights_of(ask.server).progress(night["id"])
     mine = next((t["table"] for t in teams if ask.player.id in t["players"]), None)
-    out: list[dict[str, object]] = []
+    out: list[EventTableLink] = []
     for row in await nights_of(ask.server).tables_of(night["id"]):
         open_ = progress is not None and may_read(progress, ask.player.id, row["table"], LIVE)
         done = 0 if progress is None else sum(1 for t, _b in progress.finished if t == row["table"])
-        out.append({"table": row["table"], "url": table_link(row["code"], None) if open_ else None,
-                    "yours": mine == row["table"], "boards_finished": done})
+        out.append(EventTableLink(table=row["table"], url=table_link(row["code"], None) if open_ else None,
+                                  yours=mine == row["table"], boards_finished=done))
     return out
 
 
@@ -236,7 +255,7 @@ async def _sign_up(ask: _Ask) -> Response:
     if night["status"] != "open":
         return ask.no(N_("sign-up is over: the event has started"))
     name, table, direction = ask.body.get("name"), ask.body.get("table"), ask.body.get("direction")
-    partners = ask.body.get("partners") or []
+    partners = _ids(ask.body.get("partners") or [])
     try:
         name = check_name(name, "team name", TEAM_NAME)
     except ValueError as e:
@@ -247,7 +266,7 @@ async def _sign_up(ask: _Ask) -> Response:
         return ask.no(Meaning(N_("table must be 1 to {tables} and direction 0 to {last}"),
                               {"tables": night["tables"], "last": max(seats)}))
     most = seats.count(direction)
-    if not isinstance(partners, list) or len(partners) >= most or not all(isinstance(p, str) for p in partners):
+    if partners is None or len(partners) >= most:
         return ask.no(Meaning(N_("partners must be a list of up to {most} member ids"), {"most": most - 1}))
     for partner in partners:
         if not await ask.clubs.is_member(club["id"], partner):
@@ -259,6 +278,13 @@ async def _sign_up(ask: _Ask) -> Response:
     if night["starts"] is None and len(await store.teams(night["id"])) == night["tables"] * (max(seats) + 1):
         await _start_now(ask, night, club)      # start when full: every place at every table has its team
     return JSONResponse({"team": name, "table": table, "direction": direction})
+
+
+def _ids(value: object) -> list[str] | None:
+    """A body's list of member ids, or ``None`` when it is no list of text."""
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        return None
+    return [str(p) for p in value]
 
 
 async def _draw(ask: _Ask) -> Response:
@@ -274,9 +300,8 @@ async def _draw(ask: _Ask) -> Response:
     names = {m["id"]: m["name"] for m in await ask.clubs.members(club["id"])}
     teams = await store.teams(night["id"])
     signed = {p for t in teams for p in t["players"]}
-    players = ask.body.get("players")
-    if not isinstance(players, list) or not 0 < len(players) <= 128 \
-            or not all(isinstance(p, str) and p in names and p not in signed for p in players):
+    players = _ids(ask.body.get("players"))
+    if players is None or not 0 < len(players) <= 128 or not all(p in names and p not in signed for p in players):
         return ask.no(N_("players must be a list of members who have no team yet"))
     seats = directions(night["preset"])
     places = open_places(night["tables"], max(seats) + 1, {Seat(t["table"], t["direction"]) for t in teams})
@@ -337,7 +362,7 @@ async def _start(ask: _Ask) -> Response:
     return JSONResponse({"status": RUNNING, "tables": made})
 
 
-async def _control(ask: _Ask, message: dict[str, object], status: str | None) -> Response:
+async def _control(ask: _Ask, message: ClientMessage, status: str | None) -> Response:
     found = await _night(ask, running=True)
     if isinstance(found, Response):
         return found
@@ -353,11 +378,11 @@ async def _control(ask: _Ask, message: dict[str, object], status: str | None) ->
 
 async def _pause(ask: _Ask) -> Response:
     """Who runs the event pauses every table of it (no moves, no computer moves, clocks stop)."""
-    return await _control(ask, {"type": "pause"}, PAUSED)
+    return await _control(ask, Pause(), PAUSED)
 
 
 async def _resume(ask: _Ask) -> Response:
-    return await _control(ask, {"type": "resume"}, RUNNING)
+    return await _control(ask, Resume(), RUNNING)
 
 
 async def _replace(ask: _Ask) -> Response:
@@ -371,8 +396,8 @@ async def _replace(ask: _Ask) -> Response:
     where = await seat_of(ask.server, nights_of(ask.server), night, player) if isinstance(player, str) else None
     if where is None:
         return ask.no(NOT_SEATED, 404)
-    refusals = await as_host(ask.server, where[0], night["owner"],
-                             {"type": "replace", "seat": where[1], "bot": event_bot(night)})
+    refusals = await send_as(ask.server.handle, where[0], night["owner"],
+                             Replace(seat=where[1], bot=event_bot(night)))
     if refusals:
         return ask.no(refusals[0])
     return JSONResponse({"replaced": player, "seat": where[1]})

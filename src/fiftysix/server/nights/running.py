@@ -21,8 +21,9 @@ from ..matches.store import rate_teams
 from ..serving import Server, table_link
 from ..state import events as ev
 from ..state.table import LOBBY
-from ..table.connection import Connection
+from ..table.client_messages import ClientMessage
 from ..table.live import LiveTable
+from ..table.protocol import send_as
 from .boards import directions
 from .scoring import Seat, Standing, places, standings
 from .store import EventTable, Night, Nights, TeamRow
@@ -129,29 +130,15 @@ async def _seat_and_deal(table: LiveTable, night: Night, teams: list[Team],
     table.expect_seated()
 
 
-async def at_every_table(server: Server, store: Nights, night: Night,
-                         message: dict[str, object]) -> list[str]:
+async def at_every_table(server: Server, store: Nights, night: Night, message: ClientMessage) -> list[str]:
     """Send ``message`` to every table of the event as its host (the owner), on whichever process writes it;
     the tables' refusals."""
     refusals = []
     for row in await store.tables_of(night["id"]):
         table = await server.hub.get(row["code"])
         if table is not None:
-            refusals += await as_host(server, table, night["owner"], message)
+            refusals += await send_as(server.handle, table, night["owner"], message)
     return refusals
-
-
-async def as_host(server: Server, table: LiveTable, host: str, message: dict[str, object]) -> list[str]:
-    """``message`` handled as if the host sent it over the socket (forwarded to the table's writer with many
-    processes); the refusals it got."""
-    conn = Connection(host)
-    await server.handle(table, conn, message)
-    out = []
-    while not conn.queue.empty():
-        sent = conn.queue.get_nowait()
-        if sent is not None and sent.get("type") == "error":
-            out.append(str(sent.get("message")))
-    return out
 
 
 NOT_SEATED = N_("that member has no seat at this event's tables")

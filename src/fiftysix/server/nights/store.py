@@ -18,9 +18,11 @@ from sqlalchemy import Boolean, Column, Integer, MetaData, String, Table, Text, 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..state.typed_json import Received
 from ..storage.columns import CODE, FAMILY, ID, NAME, SECONDS, key, optional, required
 from ..storage.db import deals
 from .boards import board_result, directions
+from .form import NightForm
 from .scoring import Seat
 from .visibility import CLOSED, Progress
 
@@ -72,7 +74,7 @@ class EventTable(TypedDict):
 
 
 class BoardSummary(TypedDict):
-    contract: dict[str, object] | None
+    contract: Received | None       # as the deal's stored result gives it
     made: object
     code: str
     deal: int
@@ -97,7 +99,7 @@ class Nights:
         self.engine = engine
         self._table_event: dict[str, tuple[str, int] | None] = {}   # code -> (event, number): never changes
 
-    async def create(self, club_id: str, owner: str, form: dict[str, object]) -> str:
+    async def create(self, club_id: str, owner: str, form: NightForm) -> str:
         """A new open event; ``form`` is checked already (name, game, preset, boards, tables, level, starts)."""
         event_id = secrets.token_urlsafe(16)
         async with self.engine.begin() as conn:
@@ -231,8 +233,8 @@ class Nights:
         for r in rows:
             result = r.result if isinstance(r.result, dict) else json.loads(r.result)
             results, contract, made = board_result(result, width)
-            out[(int(r.table_no), int(r.number))] = {"results": results, "summary": {
-                "contract": contract, "made": made, "code": str(r.code), "deal": int(r.number)}}
+            out[(int(r.table_no), int(r.number))] = BoardDone(results=results, summary=BoardSummary(
+                contract=contract, made=made, code=str(r.code), deal=int(r.number)))
         return out
 
     async def progress(self, event_id: str) -> Progress | None:

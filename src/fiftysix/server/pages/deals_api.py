@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Hashable
+from typing import TypedDict
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,6 +19,7 @@ from ..edge.safejson import JSONResponse, encode
 from ..review import PENDING, ReviewBusy, ReviewError, record_key
 from ..serving import Reach, Server, address_of, refusal, serving, with_body
 from ..state.table import deal_summary
+from ..state.typed_json import Received
 from ..table.live import LiveTable
 from ..table.messages import table_info
 
@@ -129,19 +131,26 @@ async def api_review(request: Request) -> Response:
     record = await server.db.deal_record(table.code, number)
     if record is None:
         return refusal(f"table {code[:16]} has no finished deal {number}", 404)
-    return await _review(f"{table.code}:{number}", record, 0, {"code": table.code, "number": number},
+    return await _review(f"{table.code}:{number}", record, 0, _StoredDeal(code=table.code, number=number),
                          request)
 
 
 @with_body
-async def api_review_file(request: Request, body: dict[str, object]) -> Response:
+async def api_review_file(request: Request, body: Received) -> Response:
     record, index = body.get("record"), body.get("deal", 0)
     if not isinstance(record, dict) or not isinstance(index, int) or isinstance(index, bool):
         return refusal('send {"record": a deal or match record, "deal": the match\'s deal number from 0}')
-    return await _review(record_key(record, index), record, index, {}, request)
+    return await _review(record_key(record, index), record, index, _StoredDeal(), request)
 
 
-async def _review(key: str, record: object, index: int, extra: dict[str, object], request: Request) -> Response:
+class _StoredDeal(TypedDict, total=False):
+    """Which stored deal a review is of (none: a dropped record's)."""
+
+    code: str
+    number: int
+
+
+async def _review(key: str, record: object, index: int, extra: _StoredDeal, request: Request) -> Response:
     server = serving(request)
     reviews, lang, address = server.reviews, language_of(request), address_of(request)
     if not reviews.known(key):      # a new review costs a worker's CPU: a bucket per address

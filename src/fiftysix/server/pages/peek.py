@@ -32,6 +32,7 @@ from ..edge.safejson import JSONResponse
 from ..edge.tokens import COOKIE, Player
 from ..serving import Server, address_of, json_body, part, refusal, serving
 from ..state.table import MATCH_OVER, PLAYING, TableState
+from ..state.typed_json import Received
 from ..table.live import Connection, LiveTable
 from ..table.outgoing import Error, Outgoing, PeekAsk, PeekHand, PeekRefused
 from .peek_store import PeekStore
@@ -103,7 +104,7 @@ class _Asked:
     server: Server
     table: LiveTable
     player: Player          # the body's player (its token), else the cookie's
-    body: dict[str, object]
+    body: Received
     lang: str
 
     @property

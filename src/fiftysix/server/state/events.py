@@ -31,13 +31,8 @@ class Event(Kinded):
 
     def to_json(self) -> dict[str, object]:
         """The stored JSON object: ``kind`` first, then the fields in order, sparse ones only when set."""
-        out: dict[str, object] = {"kind": self.kind}
-        for name, _, sparse in _FIELDS[type(self)]:
-            value = getattr(self, name)
-            if value is None and sparse:
-                continue
-            out[name] = value
-        return out
+        return {"kind": self.kind, **{name: v for name, _, sparse in _FIELDS[type(self)]
+                                      if (v := getattr(self, name)) is not None or not sparse}}
 
 
 @dataclass(frozen=True)

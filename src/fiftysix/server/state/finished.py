@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 RECENT_DEALS = 20
@@ -22,6 +23,6 @@ class FinishedDeal:
         return deal_summary(self.number, self.match_no, self.deal_no, self.result)
 
 
-def deal_summary(number: int, match_no: int, deal_no: int, result: dict[str, object]) -> dict[str, object]:
+def deal_summary(number: int, match_no: int, deal_no: int, result: Mapping[str, object]) -> dict[str, object]:
     return {"number": number, "match": match_no, "deal": deal_no, "contract": result.get("contract"),
             "made": result.get("made"), "score": result.get("score"), "points": result.get("points")}

@@ -10,7 +10,14 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import fields
-from typing import ClassVar, Union
+from typing import ClassVar, TypeAlias, Union
+
+Json: TypeAlias = "str | int | float | bool | None | list[Json] | dict[str, Json]"
+"""Any JSON value, declared once: only for JSON from outside the program's own types (a request's body, a client's
+message before it is decoded, a record read back from the log), which is checked field by field where it is read."""
+
+Received: TypeAlias = "dict[str, Json]"
+"""A JSON object from outside (see :data:`Json`), before it is checked."""
 
 
 class Kinded:
@@ -25,7 +32,7 @@ class Kinded:
 
 
 def accepts(hint: object) -> tuple[type, ...]:
-    """The runtime classes a field's annotation allows (``dict[str, object] | None`` -> ``dict, NoneType``)."""
+    """The runtime classes a field's annotation allows (``dict[str, int] | None`` -> ``dict, NoneType``)."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is Union:
         return tuple(c for arg in typing.get_args(hint) for c in accepts(arg))
     origin = typing.get_origin(hint)

@@ -23,6 +23,7 @@ import ast
 import asyncio
 import functools
 import secrets
+from typing import TypedDict
 
 from sqlalchemy import event, select, text
 from sqlalchemy.engine import Connection, make_url
@@ -161,16 +162,26 @@ class Database(TableLogWriter, TableReads):
             return generation
 
 
-def _engine_options(url: str) -> dict[str, object]:
+class _ConnectArgs(TypedDict):
+    server_settings: dict[str, str]
+    timeout: float
+
+
+class _EngineOptions(TypedDict, total=False):
+    pool_pre_ping: bool
+    connect_args: _ConnectArgs
+
+
+def _engine_options(url: str) -> _EngineOptions:
     """PostgreSQL: every commit of ours is durable before it is acknowledged (``synchronous_commit`` on for our
     sessions, whatever the cluster's default: an acknowledged move must survive the database's crash), and a
     pooled connection is checked before use, so the connections a restart of the database killed are replaced
     instead of failing one request each."""
     if make_url(url).get_backend_name() != "postgresql":
         return {}
-    options: dict[str, object] = {"pool_pre_ping": True}
+    options = _EngineOptions(pool_pre_ping=True)
     if make_url(url).get_driver_name() == "asyncpg":
-        options["connect_args"] = {"server_settings": {"synchronous_commit": "on"}, "timeout": 5}
+        options["connect_args"] = _ConnectArgs(server_settings={"synchronous_commit": "on"}, timeout=5)
     return options
 
 

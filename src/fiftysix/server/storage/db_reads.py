@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from ..state.typed_json import Received
 from .db_schema import EXPIRED, deals, events, tables
 
 
@@ -61,7 +62,7 @@ class TableReads:
                                    .values(status=EXPIRED))
             return len(codes)
 
-    async def deal_summaries(self, code: str, before: int, limit: int) -> list[tuple[int, dict[str, object]]]:
+    async def deal_summaries(self, code: str, before: int, limit: int) -> list[tuple[int, Received]]:
         """Up to ``limit`` finished deals numbered below ``before``, newest first: ``(number, result)``."""
         if not _storable(code) or not -2**31 <= before < 2**31:
             return []
@@ -72,16 +73,17 @@ class TableReads:
             return [(int(r[0]), _json(r[1])) for r in rows]
 
     async def deal_records(self, code: str, first: int, last: int) -> list[dict[str, object]]:
-        """The records of the finished deals numbered ``first`` to ``last``, in order."""
+        """The records of the finished deals numbered ``first`` to ``last``, in order (as a match's record is
+        made of them: :meth:`~fiftysix.server.state.base.TableBase.match_record`)."""
         if not _storable(code):
             return []
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(deals.c.record)
                                       .where(deals.c.table_code == code, deals.c.number >= first,
                                              deals.c.number <= last).order_by(deals.c.number))
-            return [_json(r[0]) for r in rows]
+            return [{**_json(r[0])} for r in rows]
 
-    async def events_of(self, code: str) -> list[dict[str, object]]:
+    async def events_of(self, code: str) -> list[Received]:
         if not _storable(code):
             return []
         async with self.engine.connect() as conn:
@@ -89,9 +91,9 @@ class TableReads:
                                       .order_by(events.c.version))
             return [_json(r[0]) for r in rows]
 
-    async def events_of_tables(self, codes: list[str]) -> dict[str, list[dict[str, object]]]:
+    async def events_of_tables(self, codes: list[str]) -> dict[str, list[Received]]:
         """The logs of a few short tables (lobbies) in one query, each in order."""
-        found: dict[str, list[dict[str, object]]] = {code: [] for code in codes}
+        found: dict[str, list[Received]] = {code: [] for code in codes}
         if not codes:
             return found
         async with self.engine.connect() as conn:
@@ -109,16 +111,17 @@ class TableReads:
                                            .where(events.c.table_code == code))).scalar_one())
 
     async def stream_events(self, code: str) -> AsyncIterator[dict[str, object]]:
-        """A table's events in order, read a batch at a time (a long log is never all in memory)."""
+        """A table's events in order, read a batch at a time (a long log is never all in memory), as a table's
+        history holds them (:class:`~fiftysix.server.table.history.History`)."""
         if not _storable(code):
             return
         async with self.engine.connect() as conn:
             rows = await conn.stream(select(events.c.data).where(events.c.table_code == code)
                                      .order_by(events.c.version).execution_options(yield_per=1000))
             async for row in rows:
-                yield _json(row[0])
+                yield {**_json(row[0])}
 
-    async def deal_record(self, code: str, number: int) -> dict[str, object] | None:
+    async def deal_record(self, code: str, number: int) -> Received | None:
         if not _storable(code) or not -2**31 <= number < 2**31:
             return None
         async with self.engine.connect() as conn:
@@ -132,9 +135,9 @@ def _storable(code: str) -> bool:
     return len(code) <= 16 and "\x00" not in code
 
 
-def _json(value: object) -> dict[str, object]:
+def _json(value: object) -> Received:
     """A JSON column's object (SQLite's driver gives text, PostgreSQL's a dict already)."""
     loaded = json.loads(value) if isinstance(value, str) else value
     if not isinstance(loaded, dict):
         raise ValueError(f"a stored JSON object was expected, not {type(loaded).__name__}")
-    return dict(loaded)
+    return loaded

@@ -46,6 +46,12 @@ class ClientMessage(Kinded):
         return cls(**{name: _checked(name, msg.get(name, default), allowed, check)
                       for name, default, allowed, check in _FIELDS[cls]})
 
+    def to_json(self) -> dict[str, object]:
+        """The JSON object a client sends for this message (a field left at ``None`` or missing is left out): how
+        a feature's command reaches a table the way a person's does, forwarded to its writer with many processes."""
+        return {"type": self.kind, **{f.name: v for f in fields(self)
+                                      if (v := getattr(self, f.name)) is not None and v is not MISSING}}
+
 
 def _checked(name: str, value: object, allowed: tuple[type, ...], check: Check | None) -> object:
     """``value`` when it passes the field's ``check`` or is of a type ``allowed``, else the catalogue's refusal.

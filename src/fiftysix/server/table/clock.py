@@ -23,7 +23,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 from ...core.meaning import N_, Meaning
 from ..state.events import Event, Move
@@ -73,7 +73,7 @@ class TurnClock:
         self.running = False
         self.expired: int | None = None     # the table seat whose time ran out this turn
         self.timer: asyncio.TimerHandle | None = None
-        self.info: dict[str, object] | None = None     # for the messages (without ``now``)
+        self.info: ClockInfo | None = None     # for the messages (without ``now``)
 
     def left(self) -> tuple[float, float]:
         """Move seconds and the whole bank left now."""
@@ -144,12 +144,30 @@ class TurnClock:
             return
         move, bank = self._turn_left()
         now = time.time()
-        self.info = {"seat": self.turn[0], "move_left": round(move, 1), "bank_left": round(bank + self.reserve, 1),
-                     "turn_bank_left": round(bank, 1),
-                     "deadline": round(now + move + bank, 2) if self.running else None,
-                     "paused": paused, "expired": self.expired is not None}
+        self.info = ClockInfo(seat=self.turn[0], move_left=round(move, 1), bank_left=round(bank + self.reserve, 1),
+                              turn_bank_left=round(bank, 1),
+                              deadline=round(now + move + bank, 2) if self.running else None,
+                              paused=paused, expired=self.expired is not None)
 
 
-def clock_message(info: dict[str, object] | None) -> dict[str, object] | None:
-    """The clock as a message carries it: with the server's time now (the page counts from it)."""
-    return None if info is None else {**info, "now": round(time.time(), 2)}
+class ClockInfo(TypedDict):
+    """The turn clock of the person to move: seconds left for the move, the bank and this turn's share of it."""
+
+    seat: int
+    move_left: float
+    bank_left: float
+    turn_bank_left: float
+    deadline: float | None      # unix time it runs out, while it runs
+    paused: bool
+    expired: bool
+
+
+class ClockNow(ClockInfo):
+    """The clock as a message carries it: with the server's time ``now`` (the page counts from it)."""
+
+    now: float
+
+
+def clock_message(info: ClockInfo | None) -> ClockNow | None:
+    """The clock as a message carries it: with the server's time now."""
+    return None if info is None else ClockNow(**info, now=round(time.time(), 2))

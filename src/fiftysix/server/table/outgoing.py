@@ -9,9 +9,13 @@ when it is sent. A new kind: a class here, sent as ``conn.send(Kind(...))``.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from ...core.meaning import Meaning
 from ..state.typed_json import Kinded
+
+if TYPE_CHECKING:
+    from .messages import TableInfo
 
 Text = str | Meaning
 """Words for a person: plain English (the server's own) or a meaning translated when sent."""
@@ -22,13 +26,8 @@ class Outgoing(Kinded):
     """One message to a client; ``kind`` is its ``type``."""
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"type": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.default is None:
-                continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        return {"type": self.kind, **{f.name: list(v) if isinstance(v, tuple) else v for f in fields(self)
+                                      if (v := getattr(self, f.name)) is not None or f.default is not None}}
 
 
 @dataclass(frozen=True)
@@ -116,7 +115,7 @@ class PresenceNow(Outgoing, kind="presence"):
     """Who is here changed (the table's facts as :func:`.messages.table_info` gives them)."""
 
     version: int
-    table: dict[str, object]
+    table: TableInfo
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,24 @@ def read_message(text: str | bytes | None) -> tuple[dict[str, object] | None, st
     return msg, None
 
 
+Handler = Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]]
+"""What handles a client's JSON message at a table: :func:`handle_message`, or the server's (which forwards it
+to the table's writer with many processes, and guards who may send it)."""
+
+
+async def send_as(handle: Handler, table: LiveTable, player: str, message: ClientMessage) -> list[str]:
+    """``message`` handled as if ``player`` sent it over a socket, through ``handle``: how a feature (a club
+    night's owner pausing its tables) commands a table; the refusals it got, as words."""
+    conn = Connection(player)
+    await handle(table, conn, message.to_json())
+    refusals = []
+    while not conn.queue.empty():
+        sent = conn.queue.get_nowait()
+        if sent is not None and sent.get("type") == Error.kind:
+            refusals.append(str(sent.get("message")))
+    return refusals
+
+
 async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
     """Turn a client message into a table event (or an answer), reporting a refusal to ``conn`` alone."""
     try:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypedDict
 
 from ...core.meaning import N_
 
@@ -32,11 +33,19 @@ VALUES: dict[str, dict[str, str]] = {
 }
 
 
-def option_words(options: Iterable[str]) -> dict[str, dict[str, object]]:
+class OptionWords(TypedDict):
+    """An option's words on the create form: its ``label``, ``help`` sentence and ``values``' meanings."""
+
+    label: str
+    help: str
+    values: dict[str, str]
+
+
+def option_words(options: Iterable[str]) -> dict[str, OptionWords]:
     """For each option of a game: its ``label`` and ``help`` sentence, and ``values`` meanings where the game
     gives none (an option missing here is named by its key with spaces)."""
-    out: dict[str, dict[str, object]] = {}
+    out: dict[str, OptionWords] = {}
     for key in options:
         label, help_text = OPTIONS.get(key, (key.replace("_", " ").capitalize(), ""))
-        out[key] = {"label": label, "help": help_text, "values": VALUES.get(key, {})}
+        out[key] = OptionWords(label=label, help=help_text, values=VALUES.get(key, {}))
     return out
