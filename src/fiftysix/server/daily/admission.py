@@ -34,6 +34,11 @@ class Admission:
     line: deque[tuple[str, float]] = field(default_factory=deque)    # (player, last asked), first come first
     ended: deque[float] = field(default_factory=deque)        # when sets in play ended (for the estimate)
     in_play: Callable[[str], bool] = lambda _player: True     # is that player's table still held and playing?
+    since: float | None = None      # when this process began watching sets end
+
+    def __post_init__(self) -> None:
+        if self.since is None:
+            self.since = self.clock()
 
     def ask(self, player: str) -> Waiting | None:
         """``None``: ``player`` may play now (they hold a place in play); else their place in line."""
@@ -68,8 +73,10 @@ class Admission:
             self.ended.popleft()
 
     def _estimate(self, now: float, ahead: int) -> float | None:
-        """Seconds until ``ahead`` more sets end, at the rate they ended over the last :data:`WINDOW`."""
+        """Seconds until ``ahead`` more sets end, at the rate they ended over the last :data:`WINDOW` seconds
+        (or since the process started, if sooner)."""
         if not self.ended:
             return None
-        span = max(now - self.ended[0], 1.0)
+        assert self.since is not None
+        span = max(min(WINDOW, now - self.since), 1.0)
         return ahead * span / len(self.ended)

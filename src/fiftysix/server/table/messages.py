@@ -105,7 +105,9 @@ def event_info(state: TableState) -> dict[str, object] | None:
     playing = state.status == "playing"
     board = min(state.boards, state.deals_count + 1 if playing else max(1, state.deals_count))
     return {"night": state.night, "board": board, "boards": state.boards,
-            "last": state.deals_count >= state.boards, "standings": f"/club#n={state.night}"}
+            "last": state.deals_count >= state.boards,
+            # today's deals' tables are events named "daily:DAY:SET" (server/daily): their standings are /daily
+            "standings": "/daily" if state.night.startswith("daily:") else f"/club#n={state.night}"}
 
 
 def _spectators(state: TableState, presence: Presence) -> dict[str, object]:
