@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import tempfile
@@ -115,10 +116,8 @@ async def person(table: Any, pid: str, think: float, boards: int, excess: list[f
             excess.append(time.monotonic() - sent)
             continue
         wake.clear()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(wake.wait(), 1.0)
-        except TimeoutError:
-            pass
 
 
 async def tables(hub: Any, n: int, preset: str, bot: str, boards: int) -> list[Any]:
