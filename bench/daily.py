@@ -165,7 +165,7 @@ async def run(mode: str, level: str, players: int, preset: str, boards: int, thi
         stop.set()
         cpu = time.process_time() - cpu
         await asyncio.gather(*tasks, return_exceptions=True)
-        p99s = [statistics.quantiles(v, n=100)[98] for v in excess.values() if len(v) >= 20]
+        p99s = [statistics.quantiles(v, n=100)[98] for v in excess.values() if len(v) >= 5] or [float("nan")]
         pooled = sorted(x for v in excess.values() for x in v)
         print(f"{players} players, {preset}, level {level} ({bot}), think {think} s, {seconds:.0f} s: "
               f"{len(pooled)} moves, excess p50 {1000 * pooled[len(pooled) // 2]:.1f} ms, "

@@ -67,7 +67,7 @@ def stored(live: LiveServer, code: str) -> dict[int, list[int]]:
 
 
 def play_to(page: Any, live: LiveServer, code: str, boards: int) -> None:
-    page.wait_for_selector("#hand .card")
+    page.wait_for_selector("#hand .card, #next-btn")     # a board in play, or the last one over (a resume)
     until(page, lambda p: len(stored(live, code)) >= boards, limit=240, play=True)
 
 
