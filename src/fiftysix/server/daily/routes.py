@@ -15,7 +15,9 @@ Every answer that holds another player's board goes through :func:`.rule.may_rea
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 
 from starlette.requests import Request
@@ -136,18 +138,17 @@ async def _board(ask: _Ask) -> Response:
     return JSONResponse({"board": board, "players": len(here), "field": _field(here.values()),
                          "mine": None if mine is None else {
                              "result": mine["results"][0], "comparison": _score(compared[ask.player.id]),
-                             "review": f"/review#t={mine['code']}&d={board}"}})
+                             "review": f"/review?table={mine['code']}&deal={board}"}})
 
 
-def _field(rows: object) -> list[dict[str, object]]:
-    """What the field bid and made on a board, most often first: contract, made, result and how many."""
+def _field(rows: Iterable[Played]) -> list[dict[str, object]]:
+    """What the field bid and made on a board, most often first: each contract (as the deal stored it: value,
+    trump, the team that took it, doubling), whether it was made, the seat 0 side's gain and how many tables."""
     counts: Counter[tuple[str, object, int]] = Counter()
-    for row in rows:  # type: ignore[attr-defined]
-        r: Played = row
-        c = r["contract"] or {}
-        label = " ".join(str(c[k]) for k in ("bid", "trump", "by") if k in c) or "-"
-        counts[(label, r["made"], r["results"][0])] += 1
-    return [{"contract": c, "made": m, "result": res, "count": n} for (c, m, res), n in counts.most_common()]
+    for r in rows:
+        counts[(json.dumps(r["contract"], sort_keys=True), r["made"], r["results"][0])] += 1
+    return [{"contract": json.loads(c), "made": m, "result": res, "count": n}
+            for (c, m, res), n in counts.most_common()]
 
 
 async def _ranking(ask: _Ask) -> Response:

@@ -1,6 +1,6 @@
 // Today's deals: the day's sets, your progress and running standing in each, the start (or resume) button, the
 // line when the server is full, and each board's page (what the field bid and made) once you have finished it.
-import { clear, h, knownName, levelName } from "./dom.js";
+import { clear, h, knownName, levelName, trumpText } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +18,14 @@ async function api(path, body) {
   if (res.status === 401) $("dl-name-box").classList.remove("hidden");
   if (!res.ok) showError(data.error || res.statusText);
   return res.ok ? { status: res.status, ...data } : null;
+}
+
+/** A contract in words, from the seat 0 side's view: "40 ♠ spades by your side ×2". */
+function contractWords(c) {
+  if (!c) return t("no contract");
+  const team = c.team === 0 ? t("your side") : t("the other side");
+  const doubled = c.multiplier > 1 ? ` ×${c.multiplier}` : "";
+  return t("{value} {trump} by {team}", { value: c.value, trump: trumpText(c.strain || c.trump), team }) + doubled;
 }
 
 const signed = (x) => (x > 0 ? `+${formatNumber(x)}` : formatNumber(x));
@@ -43,7 +51,7 @@ async function showBoard(preset, board) {
   if (!data) return;
   box.append(h("h2", {}, t("{preset}, board {n}", { preset, n: board })),
     h("p", {}, t("Played by {n}", { n: data.players })));
-  const rows = data.field.map((f) => h("tr", {}, h("td", {}, f.contract),
+  const rows = data.field.map((f) => h("tr", {}, h("td", {}, contractWords(f.contract)),
     h("td", {}, f.made === true ? t("made") : f.made === false ? t("failed") : "–"),
     h("td", {}, signed(f.result)), h("td", {}, formatNumber(f.count))));
   box.append(h("table", { class: "daily-field" }, h("thead", {}, h("tr", {}, h("th", {}, t("Contract")),
