@@ -14,7 +14,8 @@ from .rule import Day
 from .seeds import DEFAULT_LEVEL, DEFAULT_SETS, DailySet, day_end, day_of, parse_sets
 from .store import DailyStore, Played
 
-DEFAULT_CAPACITY = 40
+DEFAULT_CAPACITY = 20
+"""Sets one process plays at once by default: about what one core holds at the club level (docs/benchmarks.md)."""
 LEVELS = ("beginner", "club", "expert")
 
 
