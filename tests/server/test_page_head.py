@@ -22,6 +22,7 @@ SHARED_HEAD = [
 ]
 TITLES = {"index": "fiftysix: play 56 and 55 with friends", "table": "fiftysix table",
           "history": "History · fiftysix", "account": "Account · fiftysix", "club": "Clubs · fiftysix",
+          "daily": "Today's deals · fiftysix",
           "review": "Deal review · fiftysix", "offline": "fiftysix: offline", "notfound": "No such table · fiftysix"}
 
 
@@ -63,7 +64,7 @@ def served(code: str) -> dict[str, tuple[str, int]]:
     """Each page's URL as a visitor (or the service worker) reaches it: the page's name and the status."""
     return {"/": ("index", 200), f"/t/{code}": ("table", 200), "/t/ZZZZZZ": ("notfound", 404),
             "/history": ("history", 200), "/account": ("account", 200), "/signin": ("account", 200),
-            "/club": ("club", 200), "/review": ("review", 200), "/offline": ("offline", 200),
+            "/club": ("club", 200), "/daily": ("daily", 200), "/review": ("review", 200), "/offline": ("offline", 200),
             **{f"/static/{name}.html": (name, 200) for name in PAGES}}
 
 

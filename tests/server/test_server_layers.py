@@ -12,7 +12,7 @@ SERVER = Path(__file__).resolve().parents[2] / "src" / "fiftysix" / "server"
 # from the ground up: a module may import its own layer and those before it
 LAYERS = ["services.py", "review.py", "state", "edge", "storage", "table", "cluster", "serving.py", "pages", "features",
           "app.py"]
-FEATURES = {"accounts", "clubs", "matches", "nights"}
+FEATURES = {"accounts", "clubs", "daily", "matches", "nights"}
 """The feature folders: one layer (a feature may use another: a club night's tables are a club's)."""
 
 

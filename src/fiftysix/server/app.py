@@ -20,6 +20,7 @@ Routes::
     GET  /account, /signin, /api/account...   accounts, devices, sign-in links, recovery codes (accounts/routes.py)
     GET  /club, /api/clubs..., /api/lobby   clubs and finding a public game (clubs/routes.py)
     /api/nights/...                      club nights: duplicate events (nights/routes.py)
+    GET /daily, /api/daily/...           today's deals: the same boards for everyone (daily/routes.py)
     POST /api/tables/{code}/peek[/answer]   a watcher asks to see a seated person's hand (peek.py)
 
 A private table's reads need membership (the cookie), its secret (``?k=``; in ``hello`` on the websocket)
@@ -53,6 +54,8 @@ from .accounts.routes import routes as account_routes
 from .accounts.store import Accounts
 from .clubs.guard import install as install_clubs
 from .clubs.routes import routes as club_routes
+from .daily.guard import install as install_daily
+from .daily.routes import routes as daily_routes
 from .edge.lang import language_of, localize_catalogue
 from .edge.limits import QuotaError
 from .edge.names import TABLE_NAME
@@ -251,6 +254,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *account_routes(),  # accounts, devices, sign-in links, recovery codes (server/accounts)
         *passkey_routes(),  # passkeys where the page has a secure context (server/accounts/passkeys.py)
         *night_routes(),    # club nights: duplicate events (server/nights)
+        *daily_routes(),    # today's deals: the same boards for everyone, played with computers (server/daily)
         *club_routes(),     # clubs and the list of public tables (server/clubs)
         *peek_routes(),     # a watcher asks to see a seated person's hand (peek.py)
     ]
@@ -258,6 +262,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     server.revoked_devices = Accounts(server.db.engine).revoked     # signed-out devices' tokens stay refused
     install_clubs(server)   # club tables seat only members
     install_nights(server)  # a player of a running event watches only their own table
+    install_daily(server)   # a daily table deals the day's boards; nobody sees a board before playing it
     install_peeks(server)   # a watcher who saw a hand sits only after the match
     middleware = [Middleware(Edge, allowed_origins=server.settings.allowed_origins,
                              max_body=server.settings.max_body, secure_cookies=server.settings.cookies_secure,

@@ -24,7 +24,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-PAGES = ("index", "table", "history", "account", "club", "review", "offline", "notfound")
+PAGES = ("index", "table", "history", "account", "club", "daily", "review", "offline", "notfound")
 HEAD_ELEMENTS = ("<title", "<meta", "<link")
 
 

@@ -230,8 +230,10 @@ def event_info(state: TableState) -> EventInfo | None:
         return None
     playing = state.status == "playing"
     board = min(state.boards, state.deals_count + 1 if playing else max(1, state.deals_count))
+    # today's deals' tables are events named "daily:DAY:SET" (server/daily): their standings are /daily
+    standings = "/daily" if state.night.startswith("daily:") else f"/club#n={state.night}"
     return EventInfo(night=state.night, board=board, boards=state.boards, last=state.deals_count >= state.boards,
-                     standings=f"/club#n={state.night}")
+                     standings=standings)
 
 
 def _matches_with_deals(state: TableState) -> int:

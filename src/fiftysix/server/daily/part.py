@@ -1,0 +1,63 @@
+"""The server's daily part: the operator's sets and level, the secret the seeds come from, the store, the line
+(``FIFTYSIX_DAILY``: the sets, such as ``56-6:8,56-4:8``; ``FIFTYSIX_DAILY_LEVEL``: beginner, club or expert;
+``FIFTYSIX_DAILY_CAPACITY``: the sets one process plays at once, from docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from ..serving import Server, part
+from .admission import Admission
+from .rule import Day
+from .seeds import DEFAULT_LEVEL, DEFAULT_SETS, DailySet, day_end, day_of, parse_sets
+from .store import DailyStore, Played
+
+DEFAULT_CAPACITY = 20
+"""Sets one process plays at once by default: about what one core holds at the club level (docs/benchmarks.md)."""
+LEVELS = ("beginner", "club", "expert")
+
+
+class Daily:
+    def __init__(self, server: Server, sets: tuple[DailySet, ...], level: str, capacity: int,
+                 clock: Callable[[], float] = time.time) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"daily level {level!r}: one of {', '.join(LEVELS)}")
+        self.server, self.sets, self.level, self.clock = server, sets, level, clock
+        self.store = DailyStore(server.db.engine)
+        self.codes: dict[str, str] = {}       # player -> their table in play here (for the line)
+        self.admission = Admission(capacity, in_play=self._in_play)
+        self._secret: str | None = None
+
+    def _in_play(self, player: str) -> bool:
+        code = self.codes.get(player)
+        return code is not None and code in self.server.hub.tables
+
+    def set_of(self, preset: str) -> DailySet | None:
+        return next((s for s in self.sets if s.preset == preset), None)
+
+    def today(self) -> str:
+        return day_of(self.clock())
+
+    def over(self, day: str) -> bool:
+        return self.clock() >= day_end(day)
+
+    async def secret(self) -> str:
+        if self._secret is None:
+            self._secret = self.server.settings.secret or await self.server.db.secret()
+        return self._secret
+
+    async def day(self, day: str, preset: str) -> tuple[Day, dict[tuple[str, int], Played]]:
+        found = self.set_of(preset)
+        boards = found.boards if found is not None else 0
+        return await self.store.day(day, preset, boards, self.over(day))
+
+
+def daily_of(server: Server) -> Daily:
+    """The server's daily part, made on first use from the environment."""
+    def make() -> Daily:
+        return Daily(server, parse_sets(os.environ.get("FIFTYSIX_DAILY", DEFAULT_SETS)),
+                     os.environ.get("FIFTYSIX_DAILY_LEVEL", DEFAULT_LEVEL),
+                     int(os.environ.get("FIFTYSIX_DAILY_CAPACITY", DEFAULT_CAPACITY)))
+    return part(server, Daily, make)
