@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ..nights.boards import board_result, directions
+from ..state.typed_json import Received
 from ..storage.columns import CODE, SECONDS, key, required
 from ..storage.db import deals
 from .rule import Day
@@ -43,7 +44,7 @@ class Played(TypedDict):
     """Board ``board`` as one player's table played it."""
 
     results: list[int]
-    contract: dict[str, object] | None
+    contract: Received | None       # as the deal's stored result gives it
     made: object
     code: str
 
