@@ -55,6 +55,11 @@ def test_the_split_classes_stay_small() -> None:
                        "ClusterTable", "Replica"}
 
 
+def test_no_server_class_is_over_the_limit_with_its_bases() -> None:
+    over = class_size.long_classes_with_bases(ROOT / "src" / "fiftysix" / "server", WHOLE_LIMIT)
+    assert over == []
+
+
 @pytest.mark.xfail(strict=True, reason="VectorEnv, CompiledAuction and TableArrays are composed on branch compres")
 def test_no_research_class_is_over_the_limit_with_its_bases() -> None:
     over = class_size.long_classes_with_bases(ROOT / "src" / "fiftysix" / "research", WHOLE_LIMIT)
