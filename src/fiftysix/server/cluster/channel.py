@@ -4,15 +4,19 @@ a word to read the log again (a part of :class:`.table.ClusterTable`, heard by :
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from ..table.messages import Presence
 from .bus import Bus, table_channel
+from .messages import PublishedPresence
 
 
-def published(presence: Presence) -> dict[str, object]:
+def published(presence: Presence) -> PublishedPresence:
     """A :class:`Presence` as JSON (sets as sorted lists); :func:`.replica.heard_presence` reads it back."""
-    return {f.name: sorted(v) if isinstance(v := getattr(presence, f.name), set) else v for f in fields(Presence)}
+    return {"online": sorted(presence.online), "covered": sorted(presence.covered), "clock": presence.clock}
+
+
+def heard_presence(published: PublishedPresence) -> Presence:
+    """The writer's :class:`Presence` as published."""
+    return Presence(online=set(published["online"]), covered=set(published["covered"]), clock=published["clock"])
 
 
 class Channel:

@@ -20,9 +20,10 @@ from ..services import REDIS, WORDS, Services
 from ..table.live import Connection, LiveTable
 from ..table.outgoing import Error
 from ..table.protocol import handle_message
-from .bus import ALL, Bus, Heard, inbox
+from .bus import ALL, Bus, inbox
 from .failover import Failover
 from .lease import Lease
+from .messages import DoneMessage, Heard, ReplyMessage, RequestMessage, TellMessage
 from .table import ClusterTable, Relayed
 
 WRITES = frozenset({"join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "offer",
@@ -67,7 +68,8 @@ class Forwarding:
             await handle_message(table, conn, msg)
             return
         rid = next(self.ids)
-        request = {"op": "req", "code": table.code, "from": self.hub.me, "rid": rid, "player": conn.player, "msg": msg}
+        request: RequestMessage = {"op": "req", "code": table.code, "from": self.hub.me, "rid": rid,
+                                   "player": conn.player, "msg": msg}
         deadline = time.monotonic() + FORWARD
         try:
             while time.monotonic() < deadline:
@@ -97,7 +99,7 @@ class Forwarding:
         finally:
             self.waiting.pop(rid, None)
 
-    async def _forward(self, owner: str, request: dict[str, object]) -> int:
+    async def _forward(self, owner: str, request: RequestMessage) -> int:
         """Send a change to its writer's inbox; 0 when nobody got it (or Redis just went away)."""
         try:
             return await self.hub.bus.publish(inbox(owner), request)
@@ -116,15 +118,15 @@ class Forwarding:
                 self.hub.later(table.replica.resync())
                 self.hub.failover.send_here(table)
 
-    async def _serve(self, data: Heard) -> None:
+    async def _serve(self, data: RequestMessage) -> None:
         """A change forwarded by another process's replica."""
-        origin, rid = str(data["from"]), int(data["rid"])
-        table = self.hub.tables.get(str(data.get("code")))
+        origin, rid = data["from"], data["rid"]
+        table = self.hub.tables.get(data["code"])
         if table is None or not table.writer:
             self.hub.bus.publish_soon(inbox(origin), {"op": "done", "rid": rid, "retry": True})
             return
         try:
-            await handle_message(table, Relayed(self.hub.bus, origin, rid, data.get("player")), data["msg"])
+            await handle_message(table, Relayed(self.hub.bus, origin, rid, data["player"]), data["msg"])
         finally:
             self.hub.bus.publish_soon(inbox(origin), {"op": "done", "rid": rid})
 
@@ -146,12 +148,12 @@ class Forwarding:
         self.hub.bus.publish_soon(ALL, {"op": "tell", "from": self.hub.me, "code": code, "player": player, "m": message,
                                     "seatless": seatless})
 
-    def _told(self, data: Heard) -> None:
+    def _told(self, data: TellMessage) -> None:
         """Another process's :meth:`tell_elsewhere`: to this process's connections of that player, if any (with
         ``seatless``, only while they hold no seat in this process's copy of the table)."""
-        table = self.hub.tables.get(str(data.get("code")))
-        player = str(data.get("player"))
-        if table is None or (data.get("seatless") and table.state.seat_of(player) is not None):
+        table = self.hub.tables.get(data["code"])
+        player = data["player"]
+        if table is None or (data["seatless"] and table.state.seat_of(player) is not None):
             return
         for conn in list(table.conns):
             if conn.player == player:
@@ -159,37 +161,38 @@ class Forwarding:
 
     def heard(self, channel: str, data: Heard) -> None:
         """Every message from Redis (on the reader task: quick, no waiting)."""
-        op = data.get("op")
         if channel.startswith("fs:t:"):
             code = channel[5:]
             if code in self.hub.early:
                 self.hub.early[code].append(data)
             elif (table := self.hub.tables.get(code)) is not None:
                 table.replica.receive(data)
-        elif op == "req":
+        elif data["op"] == "req":
             self.hub.later(self._serve(data))
-        elif op == "reply" or op == "done":
-            waiting = self.waiting.get(int(data["rid"]))
-            if waiting is None:
-                return
-            table, conn, done = waiting
-            if op == "reply":
-                table.replica.answer(conn, data["msg"])
-            elif not done.done():
-                done.set_result(not data.get("retry"))
-        elif op == "here":
-            table = self.hub.tables.get(str(data.get("code")))
+        elif data["op"] == "reply" or data["op"] == "done":
+            self._answered(data)
+        elif data["op"] == "here":
+            table = self.hub.tables.get(data["code"])
             if table is not None and table.writer:
-                knocks = data.get("knocks")
-                table.set_remote(str(data["from"]), set(data.get("players", ())),
-                                 {str(p): str(n) for p, n in knocks.items()} if isinstance(knocks, dict) else None)
-        elif data.get("from") == self.hub.me:
+                table.set_remote(data["from"], set(data["players"]), dict(data["knocks"]))
+        elif data["op"] not in ("signout", "revoke", "forget", "tell") or data["from"] == self.hub.me:
             return
-        elif op == "tell":
+        elif data["op"] == "tell":
             self._told(data)
-        elif op == "signout" and self.hub.on_signout is not None:
-            self.hub.on_signout(str(data["player"]), int(data["gen"]))
-        elif op == "revoke" and self.hub.on_revoke is not None:
-            self.hub.on_revoke(str(data["player"]), str(data["session"]))
-        elif op == "forget" and self.hub.on_forget is not None:
-            self.hub.on_forget(str(data["player"]))
+        elif data["op"] == "signout" and self.hub.on_signout is not None:
+            self.hub.on_signout(data["player"], data["gen"])
+        elif data["op"] == "revoke" and self.hub.on_revoke is not None:
+            self.hub.on_revoke(data["player"], data["session"])
+        elif data["op"] == "forget" and self.hub.on_forget is not None:
+            self.hub.on_forget(data["player"])
+
+    def _answered(self, data: ReplyMessage | DoneMessage) -> None:
+        """The writer's answer to a change this process forwarded: a message for its client, or done."""
+        waiting = self.waiting.get(data["rid"])
+        if waiting is None:
+            return
+        table, conn, done = waiting
+        if data["op"] == "reply":
+            table.replica.answer(conn, data["msg"])
+        elif not done.done():
+            done.set_result(not data.get("retry"))

@@ -37,11 +37,12 @@ from ..storage.db import Database
 from ..table.history import History
 from ..table.hub import Hub, creation_event
 from ..table.live import Connection, LiveTable, Timing
-from .bus import Bus, Heard, table_channel
+from .bus import Bus, table_channel
 from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
 from .failover import Failover, hosted_of
 from .forwarding import Forwarding
 from .lease import Lease
+from .messages import Heard
 from .table import ClusterTable
 
 log = logging.getLogger("fiftysix.server")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import fields
 from typing import TYPE_CHECKING, Protocol
 
 from ..state.table import TableError, TableState
@@ -15,7 +14,8 @@ from ..table.connection import Connection
 from ..table.history import History
 from ..table.knocks import Knocking
 from ..table.messages import Presence
-from .bus import Heard
+from .channel import heard_presence
+from .messages import EventMessage, Heard
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -48,17 +48,6 @@ class Followed(Protocol):
     def show(self, presence: Presence, event: dict[str, object] | None = None) -> None: ...
 
 
-def _presence(data: object) -> Presence:
-    """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
-    presence = Presence()
-    published = data if isinstance(data, dict) else {}
-    for f in fields(Presence):
-        if f.name in published:
-            value = published[f.name]
-            setattr(presence, f.name, set(value) if isinstance(getattr(presence, f.name), set) else value)
-    return presence
-
-
 class Replica:
     """What a table does while another process writes it: the writer's channel followed, the answers waiting for
     their event (``waiting``), who writes it (``owner``), the events arriving while the log is read again
@@ -79,36 +68,34 @@ class Replica:
         if self.early is not None:
             self.early.append(data)
             return
-        op = data.get("op")
-        if op == "writer":
-            origin = data.get("from")
-            self.owner = origin if isinstance(origin, str) else None
+        if data["op"] == "writer":
+            self.owner = data["from"]
             self.shared_knocks = {}     # the new writer publishes them again as it hears of them
             table.door.tell_host_here()
             table.here()
             # the old writer may have stored its last event and died before publishing it: the new writer
             # read it from the log, but no later event shows the gap here while that event's seat waits
             self.hub.later(self.resync())
-        elif op == "reread":    # the writer's memory was ahead of the log: the log is the truth, whatever version
+        elif data["op"] == "reread":    # the writer's memory was ahead of the log: the log is the truth
             self.early = []     # from now on, events wait until the log is read (a new event may reuse a version)
             self.hub.later(self._read_log(always=True))
-        elif op == "knocks":
-            self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
+        elif data["op"] == "knocks":
+            self.shared_knocks = dict(data["k"])
             table.door.tell_host_here()
-        elif op == "say":
+        elif data["op"] == "say":
             for conn in list(table.conns):
                 conn.send(dict(data["m"]))
-        elif op == "answer":
-            self.shared_knocks.pop(str(data["player"]), None)
-            table.door.answer_knock(str(data["player"]), bool(data["admitted"]))
-        elif op == "presence":
-            table.show(_presence(data["p"]))
-        elif op == "event":
+        elif data["op"] == "answer":
+            self.shared_knocks.pop(data["player"], None)
+            table.door.answer_here(data["player"], data["admitted"])
+        elif data["op"] == "presence":
+            table.show(heard_presence(data["p"]))
+        elif data["op"] == "event":
             self._event(data)
 
-    def _event(self, data: Heard) -> None:
+    def _event(self, data: EventMessage) -> None:
         """The writer's stored event: applied here in order, or the log read again at a gap."""
-        version = int(data["v"])
+        version = data["v"]
         if version <= self.table.state.version:
             return
         if version != self.table.state.version + 1:
@@ -120,7 +107,7 @@ class Replica:
             log.exception("table %s: a published event does not apply here; reading the log", self.table.code)
             self.hub.later(self.resync())
             return
-        self.table.show(_presence(data["p"]), data["e"])
+        self.table.show(heard_presence(data["p"]), data["e"])
         self.answer_later()
 
     def follow(self, owner: str | None) -> None:
