@@ -20,12 +20,12 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..services import REDIS, Services
+from .messages import Heard
 
 log = logging.getLogger("fiftysix.server")
 
@@ -43,8 +43,6 @@ def table_channel(code: str) -> str:
     return f"fs:t:{code}"
 
 
-Heard = dict[str, Any]
-"""A message heard on Redis: JSON that one of this server's processes published (trusted, read by key)."""
 Handler = Callable[[str, Heard], None]
 
 
@@ -152,11 +150,11 @@ class Bus:
         await self.pubsub.subscribe(*self.channels)
         self._stale = False
 
-    def publish_soon(self, channel: str, message: dict[str, object]) -> None:
+    def publish_soon(self, channel: str, message: Heard) -> None:
         """Queue a message; the publisher sends queued messages in order, many in one round trip."""
         self._out.put_nowait((channel, json.dumps(message, separators=(",", ":")).encode()))
 
-    async def publish(self, channel: str, message: dict[str, object]) -> int:
+    async def publish(self, channel: str, message: Heard) -> int:
         """Publish now; how many subscribers got it (0: nobody listens, e.g. a dead process's inbox).
 
         :raises redis.exceptions.RedisError: when Redis is away (the heartbeat then judges at once).
@@ -219,7 +217,7 @@ class Bus:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else str(channel)
             try:
-                data = json.loads(message["data"])
+                data: Heard = json.loads(message["data"])     # published by this server's processes (messages.py)
                 self.handler(channel, data)
             except Exception:
                 log.exception("a message on %s could not be handled", channel)

@@ -35,13 +35,14 @@ from ..edge.limits import Limits, searching_bots
 from ..state.table import TableError, TableState, replay_into
 from ..storage.db import Database
 from ..table.history import History
-from ..table.hub import creation_event
+from ..table.hub import Hub, creation_event
 from ..table.live import Connection, LiveTable, Timing
-from .bus import Bus, Heard, table_channel
+from .bus import Bus, table_channel
 from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
-from .failover import hosted_of
+from .failover import Failover, hosted_of
 from .forwarding import Forwarding
 from .lease import Lease
+from .messages import Heard
 from .table import ClusterTable
 
 log = logging.getLogger("fiftysix.server")
@@ -50,25 +51,26 @@ def process_name() -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterHub(Forwarding):
-    """The hub of one of many processes: leases, replicas, forwarding and failover (module docstring)."""
+class ClusterHub(Hub):
+    """The hub of one of many processes (module docstring): a hub whose tables are written here or followed, with
+    two parts of its own, each handed the hub: the leases and failover (``failover``, :class:`.failover.Failover`)
+    and the messages between processes (``forwarding``, :class:`.forwarding.Forwarding`)."""
 
     def __init__(self, db: Database, timing: Timing, limits: Limits, redis_url: str,
                  lease_ttl: float = 3.0) -> None:
         super().__init__(db, timing, limits)
         self.me = process_name()
-        self.bus = Bus(redis_url, self.me, self._heard, self.services)
-        self.bus.on_back = self._redis_back
+        self.failover = Failover(self)
+        self.forwarding = Forwarding(self)
+        self.bus = Bus(redis_url, self.me, self.forwarding.heard, self.services)
+        self.bus.on_back = self.forwarding.redis_back
         self.lease = Lease(db, self.me, ttl=lease_ttl, renew_every=lease_ttl / 3)
         self.counters = Counters(self.bus.redis)
         self.lookups = SharedLookups(limits, self.counters)
         self.shared_quotas = SharedQuotas(limits, self.counters)
-        self.tables = {}
+        self.tables: dict[str, ClusterTable] = {}   # type: ignore[assignment]  # a hub of clustered tables
         self._watch_ids = itertools.count(1)
-        self._ticks = 0
-        self._early: dict[str, list[Heard]] = {}
-        self._waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
-        self._ids = itertools.count(1)
+        self.early: dict[str, list[Heard]] = {}     # tables being loaded as replicas: their channel's messages
         self._tasks: set[asyncio.Task[None]] = set()
         # the writer's quota bookkeeping, by table code: who created it, and whether it counts open in Redis
         self.hosts: dict[str, Hosted] = {}
@@ -78,7 +80,38 @@ class ClusterHub(Forwarding):
         self.on_revoke: Callable[[str, str], None] | None = None     # ... and a device signed out elsewhere
         self.on_forget: Callable[[str], None] | None = None          # ... and an account deleted elsewhere
 
+    def later(self, work: Awaitable[object]) -> None:
+        """Run ``work`` in its own task (kept until it ends)."""
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("cluster work failed")
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
+    # -- what the tables and the server call, done by the parts ---------------------------------------------------
+    async def demote(self, table: ClusterTable) -> None:
+        await self.failover.demote(table)
+
+    def send_here(self, table: ClusterTable) -> None:
+        self.failover.send_here(table)
+
+    async def route(self, table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+        await self.forwarding.route(table, conn, msg)
+
+    def tell_signout(self, player: str, generation: int) -> None:
+        self.forwarding.tell_signout(player, generation)
+
+    def tell_revoked(self, player: str, session: str) -> None:
+        self.forwarding.tell_revoked(player, session)
+
+    def tell_forget(self, player: str) -> None:
+        self.forwarding.tell_forget(player)
+
+    def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
+        self.forwarding.tell_elsewhere(code, player, message, seatless)
     def _live(self, state: TableState, history: History) -> LiveTable:
         return ClusterTable(self, state, history, None)
 
@@ -115,7 +148,7 @@ class ClusterHub(Forwarding):
         are taken over by that loop (by whichever process comes first)."""
         await self.bus.start()
         self._janitor = asyncio.create_task(self._sweep_loop(), name="idle tables")
-        self._ticker = asyncio.create_task(self._lease_loop(), name="leases")
+        self._ticker = asyncio.create_task(self.failover.lease_loop(), name="leases")
         return 0
 
     async def stop(self) -> None:
@@ -125,7 +158,7 @@ class ClusterHub(Forwarding):
                 await self._ticker
         held = {code: t.epoch for code, t in self.tables.items() if t.epoch is not None}
         with contextlib.suppress(Exception):    # this process's spectators stop counting at once
-            await self.counters.drop([p for t in self.tables.values() for p in t.watchers_now()])
+            await self.counters.drop([p for t in self.tables.values() for p in t.watching.now(t.conns)])
         await super().stop()
         for code, epoch in held.items():    # others take these over at once instead of after the lease
             with contextlib.suppress(Exception):
@@ -136,13 +169,13 @@ class ClusterHub(Forwarding):
         """:meth:`Hub._bring` as this table's writer if its lease is free, else as a replica of its writer."""
         epoch = (await self.lease.take([code])).get(code)
         if epoch is None:       # a replica: listen first, so no event falls between the log and the channel
-            self._early[code] = []
+            self.early[code] = []
             await self.bus.watch(table_channel(code))
         try:
             state, history = await self.load(code)
         except Exception:
             if epoch is None:
-                self._early.pop(code, None)
+                self.early.pop(code, None)
                 await self.bus.unwatch(table_channel(code))
             raise
         if epoch is not None:
@@ -151,8 +184,8 @@ class ClusterHub(Forwarding):
         table = ClusterTable(self, state, history, epoch, owner)
         # no await from here until Hub.get has registered the table: a message on its channel goes to
         # _early or to the table, never nowhere
-        for data in self._early.pop(code, []):
-            table.receive(data)
+        for data in self.early.pop(code, []):
+            table.replica.receive(data)
         if epoch is not None:
             log.info("table %s: writing it here (epoch %d)", code, epoch)
         return table

@@ -1,20 +1,21 @@
 """A replica's side of a clustered table: it follows the writer's channel (events, presence, who asks to join,
 a new writer), reads the log again when it misses something, and holds the writer's answers until their event
-has arrived.  Part of :class:`.table.ClusterTable`.
+has arrived.  A part of :class:`.table.ClusterTable`, handed the table.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
-from dataclasses import fields
 from typing import TYPE_CHECKING, Protocol
 
 from ..state.table import TableError, TableState
+from ..table.connection import Connection
 from ..table.history import History
-from ..table.live import Connection, LiveTable
-from ..table.messages import Presence, snapshot, table_info
-from .bus import Heard
+from ..table.knocks import Knocking
+from ..table.messages import Presence
+from .channel import heard_presence
+from .messages import EventMessage, Heard
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -29,96 +30,104 @@ class ReplicaHost(Protocol):
     async def load(self, code: str) -> tuple[TableState, History]: ...
 
 
-def _presence(data: Heard) -> Presence:
-    """The writer's :class:`Presence` as published (every field: sets travel as lists)."""
-    presence = Presence()
-    for f in fields(Presence):
-        if f.name in data:
-            value = data[f.name]
-            setattr(presence, f.name, set(value) if isinstance(getattr(presence, f.name), set) else value)
-    return presence
+class Followed(Protocol):
+    """What the replica's side needs of its table: whether it writes now, its state, connections, lock and door,
+    and the steps that show what the writer published to this process's viewers."""
 
-
-class Replica(LiveTable):
-    """A table whose writer may be another process: what this process does while it only follows."""
-
-    hub: ReplicaHost
-    owner: str | None
-    later: list[tuple[int, Connection, dict[str, object]]]   # answers waiting for their event
-    early: list[Heard] | None                               # events arriving while the log is read again
-    shared_knocks: dict[str, str]                         # everyone asking, as the writer published it
+    state: TableState
+    conns: set[Connection]
+    lock: asyncio.Lock
+    door: Knocking
 
     @property
-    def writer(self) -> bool:
-        return self.epoch is not None
+    def code(self) -> str: ...
+    @property
+    def writer(self) -> bool: ...
+    def here(self) -> None: ...
+    def adopt(self, state: TableState, history: History, always: bool = True) -> None: ...
+    def show(self, presence: Presence, event: dict[str, object] | None = None) -> None: ...
 
-    def here(self) -> None:
-        """Tell the writer who is online here (and who asks to join here)."""
-        raise NotImplementedError
+
+class Replica:
+    """What a table does while another process writes it: the writer's channel followed, the answers waiting for
+    their event (``waiting``), who writes it (``owner``), the events arriving while the log is read again
+    (``early``), and who asks to join on any process as the writer published it (``shared_knocks``)."""
+
+    def __init__(self, table: Followed, hub: ReplicaHost, owner: str | None) -> None:
+        self.table, self.hub = table, hub
+        self.owner = owner      # the process that writes the table (this one's name while it does)
+        self.waiting: list[tuple[int, Connection, dict[str, object]]] = []
+        self.early: list[Heard] | None = None
+        self.shared_knocks: dict[str, str] = {}
 
     def receive(self, data: Heard) -> None:
         """A message on the table's channel (the writer's events, presence, a new writer)."""
-        if self.writer:
+        table = self.table
+        if table.writer:
             return
         if self.early is not None:
             self.early.append(data)
             return
-        op = data.get("op")
-        if op == "writer":
-            self.owner = data.get("from")
+        if data["op"] == "writer":
+            self.owner = data["from"]
             self.shared_knocks = {}     # the new writer publishes them again as it hears of them
-            LiveTable.tell_host(self)
-            self.here()
+            table.door.tell_host_here()
+            table.here()
             # the old writer may have stored its last event and died before publishing it: the new writer
             # read it from the log, but no later event shows the gap here while that event's seat waits
             self.hub.later(self.resync())
-        elif op == "reread":    # the writer's memory was ahead of the log: the log is the truth, whatever version
+        elif data["op"] == "reread":    # the writer's memory was ahead of the log: the log is the truth
             self.early = []     # from now on, events wait until the log is read (a new event may reuse a version)
             self.hub.later(self._read_log(always=True))
-        elif op == "knocks":
-            self.shared_knocks = {str(p): str(n) for p, n in dict(data["k"]).items()}
-            LiveTable.tell_host(self)
-        elif op == "say":
-            LiveTable.send_all(self, dict(data["m"]))
-        elif op == "answer":
-            self.shared_knocks.pop(str(data["player"]), None)
-            LiveTable.answer_knock(self, str(data["player"]), bool(data["admitted"]))
-        elif op == "presence":
-            self.presence = _presence(data["p"])
-            LiveTable.broadcast_presence(self)
-        elif op == "event":
-            version = int(data["v"])
-            if version <= self.state.version:
-                return
-            if version != self.state.version + 1:
-                self.hub.later(self.resync())
-                return
-            try:
-                self.state.apply(data["e"])
-            except TableError:
-                log.exception("table %s: a published event does not apply here; reading the log", self.code)
-                self.hub.later(self.resync())
-                return
-            self.history.append(data["e"])
-            self.last_active = time.time()
-            self.presence = _presence(data["p"])
-            info = table_info(self.state, self.presence)
-            for conn in list(self.conns):
-                conn.send(snapshot(self.state, self.presence, conn.player, data["e"], info))
-            self._answer_later()
+        elif data["op"] == "knocks":
+            self.shared_knocks = dict(data["k"])
+            table.door.tell_host_here()
+        elif data["op"] == "say":
+            for conn in list(table.conns):
+                conn.send(dict(data["m"]))
+        elif data["op"] == "answer":
+            self.shared_knocks.pop(data["player"], None)
+            table.door.answer_here(data["player"], data["admitted"])
+        elif data["op"] == "presence":
+            table.show(heard_presence(data["p"]))
+        elif data["op"] == "event":
+            self._event(data)
+
+    def _event(self, data: EventMessage) -> None:
+        """The writer's stored event: applied here in order, or the log read again at a gap."""
+        version = data["v"]
+        if version <= self.table.state.version:
+            return
+        if version != self.table.state.version + 1:
+            self.hub.later(self.resync())
+            return
+        try:
+            self.table.state.apply(data["e"])
+        except TableError:
+            log.exception("table %s: a published event does not apply here; reading the log", self.table.code)
+            self.hub.later(self.resync())
+            return
+        self.table.show(heard_presence(data["p"]), data["e"])
+        self.answer_later()
+
+    def follow(self, owner: str | None) -> None:
+        """The process that writes this table now, as the lease says (a replica forwards changes to it)."""
+        if not self.table.writer:
+            self.owner = owner
 
     def answer(self, conn: Connection, message: dict[str, object]) -> None:
         """An answer from the writer: a ``moved`` waits until its event has been sent here."""
         version = message.get("version")
-        if message.get("type") == "moved" and isinstance(version, int) and version > self.state.version:
-            self.later.append((version, conn, message))
+        if message.get("type") == "moved" and isinstance(version, int) and version > self.table.state.version:
+            self.waiting.append((version, conn, message))
         else:
             conn.send(message)
 
-    def _answer_later(self) -> None:
-        if self.later:
-            due = [x for x in self.later if x[0] <= self.state.version]
-            self.later = [x for x in self.later if x[0] > self.state.version]
+    def answer_later(self) -> None:
+        """Send the answers whose event has arrived."""
+        if self.waiting:
+            due = [x for x in self.waiting if x[0] <= self.table.state.version]
+            self.waiting = [x for x in self.waiting if x[0] > self.table.state.version]
             for _v, conn, message in due:
                 conn.send(message)
 
@@ -133,14 +142,11 @@ class Replica(LiveTable):
         """The work of :meth:`resync`, events arriving meanwhile held in ``early`` (set by the caller); with
         ``always``, a full state is sent even when the log ends at the version this replica holds."""
         try:
-            async with self.lock:
-                state, history = await self.hub.load(self.code)
-                if always or state.version != self.state.version:
-                    self.state, self.history = state, history
-                    for conn in list(self.conns):
-                        conn.send(snapshot(self.state, self.presence, conn.player))
+            async with self.table.lock:
+                state, history = await self.hub.load(self.table.code)
+                self.table.adopt(state, history, always)
         finally:
             waiting, self.early = self.early or [], None
         for data in waiting:
             self.receive(data)
-        self._answer_later()
+        self.answer_later()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import fields
 from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
@@ -18,12 +17,14 @@ from ..state.table import DEAL_OVER, TableError, TableState
 from ..storage.attached import Attached
 from ..storage.db import Fenced
 from ..table.history import History
-from ..table.live import Connection, LiveTable, NotStored, spectators_refusal
-from ..table.messages import Presence, snapshot
+from ..table.live import Connection, LiveTable, NotStored
+from ..table.messages import Presence
 from ..table.outgoing import Outgoing
-from .bus import Bus, Heard, inbox, table_channel
-from .counters import watch_key
+from .bus import Bus, inbox
+from .channel import Channel
+from .remote import Elsewhere
 from .replica import Replica
+from .watching import Watching
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -75,10 +76,11 @@ class Relayed(Connection):
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
 
-class ClusterTable(Replica):
-    """A table that is either this process's to write (``epoch`` set) or a replica of another's."""
-
-    hub: TableHost
+class ClusterTable(LiveTable):
+    """A table that is either this process's to write (``epoch`` set) or a replica of another's: a live table
+    with three parts of its own, each handed what it needs: the replica's side (``replica``, following the
+    writer's channel), the writer's record of the other processes (``elsewhere``) and the spectators counted on
+    every process (``watching``)."""
 
     def __init__(self, hub: TableHost, state: TableState, history: History, epoch: int | None,
                  owner: str | None = None) -> None:
@@ -90,58 +92,53 @@ class ClusterTable(Replica):
                          finishing=hub.finishing_writes)
         self.hub = hub
         self.epoch = epoch
-        self.owner: str | None = hub.me if epoch is not None else owner
-        self.remote: dict[str, set[str]] = {}     # the writer's: process -> its people online here
-        self.later: list[tuple[int, Connection, dict[str, object]]] = []    # answers waiting for their event
-        self.early: list[Heard] | None = None    # events arriving while the log is read again
-        self.remote_knocks: dict[str, dict[str, str]] = {}   # the writer's: process -> who asks to join there
-        self.shared_knocks: dict[str, str] = {}      # a replica's: everyone asking, as the writer published it
-        self.watching: dict[Connection, str] = {}    # connections without a seat here -> their fs:watch member
+        self.replica = Replica(self, hub, hub.me if epoch is not None else owner)
+        self.elsewhere = Elsewhere()
+        self.watching = Watching(hub, code, lambda: self.state, self.limits.spectators)
+        self.channel = Channel(hub.bus, code)
+        self.door.elsewhere = ClusterKnocks(self)
+
+    @property
+    def writer(self) -> bool:
+        return self.epoch is not None
 
     def start(self) -> None:
         if self.writer:
             super().start()
 
-    def _update_clock(self) -> None:
+    def update_clock(self) -> None:
         # the turn clock runs on the writer only; replicas show what its published presence says
         if self.writer:
-            super()._update_clock()
+            super().update_clock()
 
-    def follow(self, owner: str | None) -> None:
-        """The process that writes this table now, as the lease says (a replica forwards changes to it)."""
-        if not self.writer:
-            self.owner = owner
+    def show(self, presence: Presence, event: dict[str, object] | None = None) -> None:
+        """A replica's viewers shown the writer's presence, with the event it published (applied to the state)."""
+        self.presence = presence
+        if event is None:
+            self.presences.broadcast_here()
+            return
+        self.history.append(event)
+        self.last_active = time.time()
+        self.send_change(event)
 
     def take_over(self, epoch: int, state: TableState, history: History) -> None:
         """Become the writer (the caller holds the lock and the lease of ``epoch``), with the state read from
         the log: viewers get a full state if it moved on since this replica's copy, answers waiting for an
         event are sent."""
-        self.epoch, self.owner = epoch, self.hub.me
-        if state.version != self.state.version:
-            self.state, self.history = state, history
-            for conn in list(self.conns):
-                conn.send(snapshot(self.state, self.presence, conn.player))
+        self.epoch, self.replica.owner = epoch, self.hub.me
+        self.adopt(state, history, always=False)
         self.presence.online = self.local_players()
-        self.remote, self.remote_knocks = {}, {}
-        self._answer_later()
-
-    def announce(self) -> None:
-        """The writer, after Redis was away: tell the replicas who is here and the host who asks to join."""
-        self.broadcast_presence()
-        self.tell_host()
+        self.elsewhere.clear()
+        self.replica.answer_later()
 
     def pause(self) -> None:
         """Stop being the writer here: no computer players, no drop timers (the connections stay)."""
         self.epoch = None
-        self.remote_knocks, self.shared_knocks = {}, {}
-        for timer in self.drop_timers.values():
-            timer.cancel()
-        self.drop_timers.clear()
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
+        self.elsewhere.knocks, self.replica.shared_knocks = {}, {}
+        self.presences.cancel_drops()
+        self.computers.cancel()
 
-    def here(self) -> None:
+    def here(self) -> None:     # who is online here, to the writer
         self.hub.send_here(self)
 
     def local_players(self) -> set[str]:
@@ -159,51 +156,34 @@ class ClusterTable(Replica):
             if isinstance(e.__context__, Fenced):
                 self.hub.later(self.hub.demote(self))
             raise
-        self.hub.bus.publish_soon(table_channel(self.code), {"op": "event", "v": self.state.version,
-                                                             "e": self.history.events[-1], "p": self._who()})
+        self.channel.event(self.state.version, self.history.events[-1], self.presence)
 
     async def reload(self) -> None:
         """:meth:`LiveTable.reload`, and every replica reads the log again too (they applied the events the log
         lost, as published)."""
         await super().reload()
         if self.writer:
-            self.hub.bus.publish_soon(table_channel(self.code), {"op": "reread"})
-
-    def _who(self) -> dict[str, object]:
-        return {f.name: sorted(v) if isinstance(v := getattr(self.presence, f.name), set) else v
-                for f in fields(Presence)}
+            self.channel.reread()
 
     def broadcast_presence(self) -> None:
         super().broadcast_presence()
         if self.writer:
-            self.hub.bus.publish_soon(table_channel(self.code), {"op": "presence", "p": self._who()})
-
-    def online_elsewhere(self, player: str) -> bool:
-        return any(player in players for players in self.remote.values())
+            self.channel.presence(self.presence)
 
     def set_remote(self, process: str, players: set[str], knocks: dict[str, str] | None = None) -> None:
         """The writer hears who is online at ``process`` (people coming and going count as here) and, with
         ``knocks``, who asks to join there."""
-        if knocks is not None and knocks != self.remote_knocks.get(process, {}):
-            if knocks:
-                self.remote_knocks[process] = knocks
-            else:
-                self.remote_knocks.pop(process, None)
+        if knocks is not None and self.elsewhere.set_knocks(process, knocks):
             self.tell_host()
-        before = set(self.presence.online)
-        if players:
-            self.remote[process] = players
-        else:
-            self.remote.pop(process, None)
-        for p in players - before:
-            super()._came_back(p)
-        gone = before - self.local_players() - set().union(*self.remote.values())
+        came, gone = self.elsewhere.heard(process, players, set(self.presence.online), self.local_players())
+        for p in came:
+            super().came_back(p)
         for p in gone:
             self.presence.online.discard(p)
             if self.state.seat_of(p) is not None:
-                super()._schedule_drop(p)
+                super().schedule_drop(p)
         if gone:
-            self._send_presence()
+            self.presences.send_presence()
 
     # -- connections on either ---------------------------------------------------------------------------
     async def connect(self, conn: Connection, since: int | None) -> bool:
@@ -211,41 +191,11 @@ class ClusterTable(Replica):
 
         :raises TableError: when the table has as many spectators as it may, on all processes together.
         """
-        if self.state.seat_of(conn.player) is None:     # counted as one process counts them (``watchers``)
-            host = conn.player == self.state.host
-            member = self.hub.watch_member()
-            most = self.limits.spectators
-            full = await self.hub.count_watcher(self.code, member, 1 << 30 if host else most)
-            if full is not None:
-                raise TableError(spectators_refusal(full, most))
-            self.watching[conn] = member
-        try:
-            connected = await super().connect(conn, since)
-        except BaseException:
-            self.unwatch(conn)
-            raise
-        if not connected:
-            self.unwatch(conn)
-        return connected
-
-    def unwatch(self, conn: Connection) -> None:
-        member = self.watching.pop(conn, None)
-        if member is not None:
-            self.hub.later(self.hub.counters.drop([(watch_key(self.code), member)]))
-
-    def watchers_now(self) -> list[tuple[str, str]]:
-        """This process's connections without a seat, as ``fs:watch`` members (who sat down stops counting,
-        who stood up starts)."""
-        current = {c for c in self.conns if self.state.seat_of(c.player) is None}
-        for conn in [c for c in self.watching if c not in current]:
-            self.unwatch(conn)
-        for conn in current - set(self.watching):
-            self.watching[conn] = self.hub.watch_member()
-        return [(watch_key(self.code), member) for member in self.watching.values()]
+        return await self.watching.counted(conn, lambda: LiveTable.connect(self, conn, since))
 
     def disconnect(self, conn: Connection) -> None:
-        self.unwatch(conn)
-        if not self.writer or (conn.player is not None and self.online_elsewhere(conn.player)):
+        self.watching.uncount(conn)
+        if not self.writer or (conn.player is not None and self.elsewhere.online(conn.player)):
             if conn in self.conns:
                 self.last_active = time.time()
             self.conns.discard(conn)
@@ -254,19 +204,19 @@ class ClusterTable(Replica):
             return
         super().disconnect(conn)
 
-    def _came_back(self, player: str) -> None:
+    def came_back(self, player: str) -> None:
         if self.writer:
-            super()._came_back(player)
+            super().came_back(player)
         else:
             self.here()
 
-    def _schedule_drop(self, player: str) -> None:
+    def schedule_drop(self, player: str) -> None:
         if self.writer:
-            super()._schedule_drop(player)
+            super().schedule_drop(player)
 
     def pending_action(self) -> tuple[str, int] | None:
         pending = super().pending_action()
-        if pending is None and self.writer and not self.conns and any(self.remote.values()) \
+        if pending is None and self.writer and not self.conns and self.elsewhere.anyone() \
                 and self.state.status == DEAL_OVER:     # people watching elsewhere: the table goes on
             seated = [s.player for s in self.state.seats if s.player is not None]
             if not any(p in self.presence.online for p in seated):
@@ -281,35 +231,27 @@ class ClusterTable(Replica):
     def send_all(self, message: Outgoing | dict[str, object]) -> None:
         super().send_all(message)
         if self.writer:     # the viewers on other processes too
-            sent = message.to_json() if isinstance(message, Outgoing) else message
-            self.hub.bus.publish_soon(table_channel(self.code), {"op": "say", "m": sent})
+            self.channel.say(message.to_json() if isinstance(message, Outgoing) else message)
 
-    # -- asking to join a private table: the writer gathers who asks on every process -------------------------
+
+class ClusterKnocks:
+    """Who asks to join on the other processes (the door's ``elsewhere``): the writer gathers them from every
+    process and publishes the list and the host's answers; a replica shows the list the writer published and tells
+    the writer who asks here."""
+
+    def __init__(self, table: ClusterTable) -> None:
+        self.table = table
+
     def asking(self) -> dict[str, str]:
-        merged: dict[str, str] = {}
-        if self.writer:
-            for knocks in self.remote_knocks.values():
-                merged.update(knocks)
+        return self.table.elsewhere.asking() if self.table.writer else dict(self.table.replica.shared_knocks)
+
+    def told(self, asking: dict[str, str]) -> None:
+        if self.table.writer:
+            self.table.channel.knocks(asking)
         else:
-            merged.update(self.shared_knocks)
-        merged.update(super().asking())
-        return merged
+            self.table.here()
 
-    def local_knocks(self) -> dict[str, str]:
-        return LiveTable.asking(self)
-
-    def tell_host(self) -> None:
-        super().tell_host()        # the host's connections here
-        if self.writer:             # ... and on every other process
-            self.hub.bus.publish_soon(table_channel(self.code), {"op": "knocks", "k": self.asking()})
-        else:
-            self.here()
-
-    def answer_knock(self, player: str, admitted: bool) -> None:
-        """The writer's answer goes to whoever asked, on whichever process they wait."""
-        if self.writer:
-            for knocks in self.remote_knocks.values():
-                knocks.pop(player, None)
-            self.hub.bus.publish_soon(table_channel(self.code),
-                                      {"op": "answer", "player": player, "admitted": admitted})
-        super().answer_knock(player, admitted)
+    def answered(self, player: str, admitted: bool) -> None:
+        if self.table.writer:
+            self.table.elsewhere.answered(player)
+            self.table.channel.answer(player, admitted)

@@ -181,7 +181,7 @@ class _Socket:
             return await self.not_in(verdict)
         if await self.gated(conn):
             return LEAVE
-        self.table.forget_knock(conn)
+        self.table.door.forget_knock(conn)
         if not await self.join_table(hello.version):
             return LEAVE
         for message in self.server.db.services.messages():     # a service down now: say so at once
@@ -278,7 +278,7 @@ class _Socket:
         server.signed_in(self.ws, None, self.who)
         self.who = None
         if conn is not None:
-            self.table.forget_knock(conn)
+            self.table.door.forget_knock(conn)
             if conn in self.table.conns:
                 self.table.disconnect(conn)
             conn.send(None)
@@ -294,7 +294,7 @@ async def _ask(table: LiveTable, conn: Connection, msg: Ask) -> None:
         conn.send(Error("choose a name first: the host sees it when you ask"))
         return
     try:
-        table.knock(conn, clean_name(msg.name))
+        table.door.knock(conn, clean_name(msg.name))
     except ValueError as e:
         conn.send(Error(str(e)))
     except TableError as e:

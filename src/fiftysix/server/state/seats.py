@@ -4,73 +4,76 @@ from __future__ import annotations
 
 from ...core.meaning import N_, Meaning
 from . import events as ev
-from .base import LOBBY, PLAYING, Seat, TableBase
+from .base import LOBBY, PLAYING, Seat, TableFields
 from .errors import TableError
 
 
-class Seating(TableBase):
+class Seating:
     """The events by which people come to the table and take and leave seats."""
 
-    def _on_join(self, e: ev.Join) -> ev.Event:
-        if self.players.get(e.player) == e.name:
+    def __init__(self, table: TableFields) -> None:
+        self.t = table
+
+    def on_join(self, e: ev.Join) -> ev.Event:
+        if self.t.players.get(e.player) == e.name:
             raise TableError(Meaning("you have joined this table already as {name}", {"name": e.name}))
-        self.players[e.player] = e.name
+        self.t.players[e.player] = e.name
         return e
 
-    def _on_admit(self, e: ev.Admit) -> ev.Event:
+    def on_admit(self, e: ev.Admit) -> ev.Event:
         """The host lets a person into a private table (who asked without the link)."""
-        self._check_host(e.player)
-        if e.who in self.players:
-            raise TableError(Meaning("{name} is at this table already", {"name": self.players[e.who]}))
-        self.players[e.who] = e.name
+        self.t.check_host(e.player)
+        if e.who in self.t.players:
+            raise TableError(Meaning("{name} is at this table already", {"name": self.t.players[e.who]}))
+        self.t.players[e.who] = e.name
         return e
 
-    def _on_sit(self, e: ev.Sit) -> ev.Event:
+    def on_sit(self, e: ev.Sit) -> ev.Event:
         player, seat = e.player, e.seat
-        self._check_seat(seat)
-        if player not in self.players:
+        self.t.check_seat(seat)
+        if player not in self.t.players:
             raise TableError(N_("join the table with a name before taking a seat"))
-        target = self.seats[seat]
+        target = self.t.seats[seat]
         if target.player == player:
             raise TableError(Meaning("you are already in seat {seat}", {"seat": seat}))
         if target.player is not None:
             raise TableError(Meaning("seat {seat} belongs to {name}",
-                                     {"seat": seat, "name": self.players[target.player]}))
-        current = self.seat_of(player)
-        if current is not None and self.status == PLAYING:
+                                     {"seat": seat, "name": self.t.players[target.player]}))
+        current = self.t.seat_of(player)
+        if current is not None and self.t.status == PLAYING:
             raise TableError(N_("you cannot change seats during a deal"))
-        if self.status != LOBBY and target.empty:
+        if self.t.status != LOBBY and target.empty:
             raise TableError(Meaning("seat {seat} is not in this match", {"seat": seat}))
-        if self.status == PLAYING and self.seat_rule:
+        if self.t.status == PLAYING and self.t.seat_rule:
             self._check_seat_rule(player, seat)
         if current is not None:
-            self.seats[current] = Seat(bot=self.fill) if self.status != LOBBY else Seat()
-        self.seats[seat] = Seat(player=player)
-        if self.status == PLAYING and seat in self.offered and self.seers[seat] is None:
-            self.seers[seat] = player
-            self.offered.discard(seat)
+            self.t.seats[current] = Seat(bot=self.t.fill) if self.t.status != LOBBY else Seat()
+        self.t.seats[seat] = Seat(player=player)
+        if self.t.status == PLAYING and seat in self.t.offered and self.t.seers[seat] is None:
+            self.t.seers[seat] = player
+            self.t.offered.discard(seat)
         return e
 
     def _check_seat_rule(self, player: str, seat: int) -> None:
         """During a deal: back to your own seat; holding none, a seat whose person left it or one offered."""
-        if player in self.seers:
-            held = self.seers.index(player)
+        if player in self.t.seers:
+            held = self.t.seers.index(player)
             if held != seat:
                 raise TableError(Meaning(N_("during a deal you may only go back to your own seat {seat}; the other "
                                             "seats are free when the deal is over"), {"seat": held}))
-        elif self.seers[seat] is None and seat not in self.offered:
+        elif self.t.seers[seat] is None and seat not in self.t.offered:
             raise TableError(Meaning(N_("a computer player plays seat {seat} this deal: take it when the deal is "
                                         "over, or ask the host to offer it to you"), {"seat": seat}))
 
-    def _on_stand(self, e: ev.Stand) -> ev.Event:
-        current = self.seat_of(e.player)
+    def on_stand(self, e: ev.Stand) -> ev.Event:
+        current = self.t.seat_of(e.player)
         if current is None:
             raise TableError(N_("you have no seat"))
-        if self.status == LOBBY:
-            self.seats[current] = Seat()
+        if self.t.status == LOBBY:
+            self.t.seats[current] = Seat()
         else:
             from ...bots.levels import club_bot  # the bots when a computer first takes a seat: a quick start
 
-            bot = self.fill or club_bot(self.game.name)
-            self.seats[current] = Seat(bot=bot)
+            bot = self.t.fill or club_bot(self.t.game.name)
+            self.t.seats[current] = Seat(bot=bot)
         return e

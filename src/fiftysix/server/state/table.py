@@ -17,16 +17,12 @@ that is not theirs.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from ...core.deal import Deal
 from ...core.errors import FiftySixError, RulesError
 from ...core.meaning import N_, Meaning
-from ...core.options import Rules
 from ...games import GAMES
-from ...games.spec import GameSpec, MatchLike
 from . import events as ev
 from .base import DEAL_OVER as DEAL_OVER
 from .base import LOBBY as LOBBY
@@ -34,51 +30,29 @@ from .base import MATCH_OVER as MATCH_OVER
 from .base import MOVE_IDS as MOVE_IDS
 from .base import PLAYING as PLAYING
 from .base import Seat as Seat
+from .base import TableFields
 from .dealing import Dealing
 from .errors import EventError
 from .errors import TableError as TableError  # where the server reads it from
-from .history import RECENT_DEALS as RECENT_DEALS
-from .history import FinishedDeal as FinishedDeal
-from .history import deal_summary as deal_summary
+from .finished import RECENT_DEALS as RECENT_DEALS
+from .finished import FinishedDeal as FinishedDeal
+from .finished import deal_summary as deal_summary
 from .host import HostControls
 from .seats import Seating
 
 
 @dataclass
-class TableState(Seating, HostControls, Dealing):
-    """A table: its fields, and :meth:`apply_event`, which hands each event to the part of its concern
-    (:mod:`fiftysix.server.state`: seats, host, dealing, clock, history)."""
+class TableState(TableFields):
+    """A table: its fields (:class:`~.base.TableFields`), and :meth:`apply_event`, which hands each event to the
+    part of its concern, each part handed the fields: who sits where (:class:`~.seats.Seating`), the host's
+    controls (:class:`~.host.HostControls`), the deals (:class:`~.dealing.Dealing`)."""
 
-    code: str
-    version: int = 0
-    created: tuple[GameSpec, Rules] | None = None     # the game and its rules, once the create event is applied
-    name: str = ""
-    host: str = ""
-    fill: str | None = None
-    grace: float = 60.0
-    players: dict[str, str] = field(default_factory=dict)     # player id -> name at this table
-    seats: list[Seat] = field(default_factory=list)
-    status: str = LOBBY
-    match: MatchLike | None = None
-    deal: Deal | None = None
-    match_no: int = 0
-    deals_count: int = 0                                       # finished deals over the table's life
-    last_finished: FinishedDeal | None = None                  # the latest, with its record (to store it)
-    recent_deals: deque[dict[str, object]] = field(default_factory=lambda: deque(maxlen=RECENT_DEALS))
-    match_starts: list[int] = field(default_factory=list)     # the first deal number of each match
-    private: bool = False
-    secret: str | None = None       # the link's secret of a private table
-    seat_rule: bool = False         # the seat rule (above); False only for tables logged before it existed
-    seers: list[str | None] = field(default_factory=list)   # per table seat: who may see its hand this deal
-    offered: set[int] = field(default_factory=set)           # computer players' seats the host offered
-    replacing: dict[int, tuple[str, str]] = field(default_factory=dict)  # seat -> (person, bot) at the next deal
-    move_ids: dict[str, dict[str, int]] = field(default_factory=dict)   # person -> recent move id -> version
-    clock: dict[str, float] | None = None    # the turn clock {"move", "bank"} seconds, or None (server/table/clock.py)
-    banks: list[float] = field(default_factory=list)         # per table seat: its time bank left this match
-    paused: bool = False                                      # by the host: no moves, no bot moves, clocks stop
-    rated: bool = True                                        # False: a club night's table (see events.Create)
-    night: str | None = None                                  # a club night's table: the event's id, its boards
-    boards: int | None = None
+    seating: Seating = field(init=False, repr=False, compare=False)
+    hosting: HostControls = field(init=False, repr=False, compare=False)
+    dealing: Dealing = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.seating, self.hosting, self.dealing = Seating(self), HostControls(self), Dealing(self)
 
     def apply(self, event: Mapping[str, object]) -> dict[str, object]:
         """Check and apply one event in its stored JSON form; returns it as it is stored (moves in canonical
@@ -101,37 +75,37 @@ class TableState(Seating, HostControls, Dealing):
             case ev.Create():
                 stored = self._on_create(event)
             case ev.Move():
-                stored = self._on_move(event)
+                stored = self.dealing.on_move(event)
             case ev.Join():
-                stored = self._on_join(event)
+                stored = self.seating.on_join(event)
             case ev.Admit():
-                stored = self._on_admit(event)
+                stored = self.seating.on_admit(event)
             case ev.Sit():
-                stored = self._on_sit(event)
+                stored = self.seating.on_sit(event)
             case ev.Stand():
-                stored = self._on_stand(event)
+                stored = self.seating.on_stand(event)
             case ev.Offer():
-                stored = self._on_offer(event)
+                stored = self.hosting.on_offer(event)
             case ev.AddBot():
-                stored = self._on_bot(event)
+                stored = self.hosting.on_bot(event)
             case ev.RemoveBot():
-                stored = self._on_unbot(event)
+                stored = self.hosting.on_unbot(event)
             case ev.Swap():
-                stored = self._on_swap(event)
+                stored = self.hosting.on_swap(event)
             case ev.Replace():
-                stored = self._on_replace(event)
+                stored = self.hosting.on_replace(event)
             case ev.Start():
-                stored = self._on_start(event)
+                stored = self.dealing.on_start(event)
             case ev.Rematch():
-                stored = self._on_rematch(event)
+                stored = self.dealing.on_rematch(event)
             case ev.NextDeal():
-                stored = self._on_next(event)
+                stored = self.dealing.on_next(event)
             case ev.Pause():
-                stored = self._on_pause(event)
+                stored = self.hosting.on_pause(event)
             case ev.Resume():
-                stored = self._on_resume(event)
+                stored = self.hosting.on_resume(event)
             case ev.HandHost():
-                stored = self._on_host(event)
+                stored = self.hosting.on_host(event)
             case _:   # pragma: no cover - every class of events.EVENTS has its case
                 raise EventError(f"no case for event {event.kind!r}")
         self.version += 1
@@ -158,7 +132,7 @@ class TableState(Seating, HostControls, Dealing):
         self.players[e.host] = e.host_name
         self.seats = [Seat() for _ in range(rules.players)]
         host_seat = 0 if e.host_seat is None else e.host_seat
-        self._check_seat(host_seat)
+        self.check_seat(host_seat)
         self.seats[host_seat] = Seat(player=e.host)
         stored = game.rules_to_json(rules)     # a preset's name, or the options that differ from its preset
         assert isinstance(stored, str | dict), stored

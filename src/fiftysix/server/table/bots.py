@@ -1,13 +1,14 @@
 """The computer players of a table: which seat a computer plays now, what it does next, and the loop that makes
-its moves through the table's one writer (a part of :class:`~.live.LiveTable`)."""
+its moves through the table's one writer (a part of :class:`~.live.LiveTable`, handed the table)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ...core.moves import PASS
 from ..edge.limits import INLINE_BOTS
@@ -44,9 +45,10 @@ def default_bot(game: str) -> str:
         return "random"
 
 
-class ComputerPlayers:
-    """Drives the computer players: a seat's own bot, or the table's fill for a person who is away, out of time
-    or may not see this deal; the next deal when no seated person is here to ask for it."""
+class BotsOwner(Protocol):
+    """What the computer players need of their table: its state, presence, clock, pacing, lock, wake-up and
+    connections, its one writer, the seeds of the next deal, and what to do next (:meth:`pending_action`: a
+    clustered table adds a case)."""
 
     state: TableState
     presence: Presence
@@ -54,41 +56,62 @@ class ComputerPlayers:
     timing: Timing
     lock: asyncio.Lock
     wake: asyncio.Event
-    bots: dict[tuple[int, str], Bot]
     conns: set[Connection]
-    dealt_all = False       # a club night's table past its last board: no computer deals a next deal
 
-    if TYPE_CHECKING:
-        @property
-        def code(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    async def commit(self, event: ev.Event) -> None: ...
+    async def next_seed(self) -> tuple[int, bool]: ...
+    async def next_start(self) -> tuple[int, int]: ...
+    def pending_action(self) -> tuple[str, int] | None: ...
 
-        async def commit(self, event: ev.Event) -> None: ...
 
-        async def next_seed(self) -> tuple[int, bool]: ...
+class ComputerPlayers:
+    """Drives the computer players: a seat's own bot, or the table's fill for a person who is away, out of time
+    or may not see this deal; the next deal when no seated person is here to ask for it.  It owns the bots made,
+    the loop's task, and whether a club night's table has dealt all its boards."""
 
-        async def next_start(self) -> tuple[int, int]: ...
+    def __init__(self, table: BotsOwner) -> None:
+        self.table = table
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.dealt_all = False       # a club night's table past its last board: no computer deals a next deal
 
-    def _bot_for(self, table_seat: int, clock: bool = True) -> str | None:
-        seat = self.state.seats[table_seat]
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._bot_loop(), name=f"bots {self.table.code}")
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    def bot_for(self, table_seat: int, clock: bool = True) -> str | None:
+        seat = self.table.state.seats[table_seat]
         if seat.bot is not None:
             return seat.bot
-        if seat.player is not None and (seat.player in self.presence.covered
-                                        or not self.state.may_see(seat.player, table_seat)
-                                        or (clock and self.clock.expired == table_seat)):
-            return self.state.fill or default_bot(self.state.game.name)
+        if seat.player is not None and (seat.player in self.table.presence.covered
+                                        or not self.table.state.may_see(seat.player, table_seat)
+                                        or (clock and self.table.clock.expired == table_seat)):
+            return self.table.state.fill or default_bot(self.table.state.game.name)
         return None
 
-    def pending_action(self) -> tuple[str, int] | None:
+    def next_action(self) -> tuple[str, int] | None:
         """What the computer players should do next: ``("move", table seat)``, ``("next", -1)``,
         ``("rematch", -1)`` or nothing."""
-        state = self.state
+        state = self.table.state
         if state.paused:
             return None
         if state.status == PLAYING:
             seat = state.to_move_table_seat()
-            if seat is not None and self._bot_for(seat) is not None:
+            if seat is not None and self.bot_for(seat) is not None:
                 return ("move", seat)
-        elif state.status == DEAL_OVER and (self.conns or not state.rated) and not self.dealt_all:
+        elif state.status == DEAL_OVER and (self.table.conns or not state.rated) and not self.dealt_all:
             # with no one there at all a table pauses; a club night's table deals its boards on (its computers
             # cover the people away), so that no other table of the event waits for it
             if not self._anyone_seated_here():
@@ -100,30 +123,30 @@ class ComputerPlayers:
         return None
 
     def _anyone_seated_here(self) -> bool:
-        return any(s.player in self.presence.online for s in self.state.seats if s.player is not None)
+        return any(s.player in self.table.presence.online for s in self.table.state.seats if s.player is not None)
 
     async def _bot_loop(self) -> None:
         backoff = 0.0
         while True:
-            await self.wake.wait()
-            self.wake.clear()
-            while (pending := self.pending_action()) is not None:
-                delay = self.timing.bot_delay if pending[0] == "move" else self.timing.next_delay
+            await self.table.wake.wait()
+            self.table.wake.clear()
+            while (pending := self.table.pending_action()) is not None:
+                delay = self.table.timing.bot_delay if pending[0] == "move" else self.table.timing.next_delay
                 if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
                     delay *= random.uniform(0.7, 1.3)
                     await asyncio.sleep(delay)
-                async with self.lock:
-                    if self.pending_action() != pending:
+                async with self.table.lock:
+                    if self.table.pending_action() != pending:
                         continue
                     try:
-                        await self.commit(await self._bot_event(pending))
+                        await self.table.commit(await self._bot_event(pending))
                         backoff = 0.0
                     except NotStored:    # the database is away: try again, less and less often
                         backoff = min(BACKOFF, max(0.1, 2 * backoff))
                     except NoMoreDeals:     # a club night's last board: the computers wait with the people
                         self.dealt_all = True
                     except TableError as e:
-                        log.warning("table %s: a computer player's move was refused: %s", self.code, e)
+                        log.warning("table %s: a computer player's move was refused: %s", self.table.code, e)
                         backoff = 0.05
                 if backoff:
                     await asyncio.sleep(backoff)
@@ -131,20 +154,20 @@ class ComputerPlayers:
     async def _bot_event(self, pending: tuple[str, int]) -> ev.Event:
         kind, table_seat = pending
         if kind == "next":
-            return ev.NextDeal(seed=(await self.next_seed())[0])
+            return ev.NextDeal(seed=(await self.table.next_seed())[0])
         if kind == "rematch":       # in the host's name: the event's owner hosts every table of the event
-            seed, dealer = await self.next_start()
-            return ev.Rematch(player=self.state.host, seed=seed, dealer=dealer)
+            seed, dealer = await self.table.next_start()
+            return ev.Rematch(player=self.table.state.host, seed=seed, dealer=dealer)
         from ...bots import make_bot
         from ...bots.base import RandomBot
 
-        name = self._bot_for(table_seat) or "random"
-        state = self.state
+        name = self.bot_for(table_seat) or "random"
+        state = self.table.state
         assert state.deal is not None, "a computer player's move is pending only during a deal"
         deal_seat = state.deal_seat(table_seat)
         seen = state.game.observation(state.deal, deal_seat, state.match)   # built from the deal: no JSON
         legal = seen.legal or ()
-        timed_out = self.clock.expired == table_seat
+        timed_out = self.table.clock.expired == table_seat
         if timed_out and seen.phase == "auction" and PASS.text in legal:
             # a person whose clock ran out in the auction passes: the computer never bids them into a contract
             return ev.Move(seat=table_seat, move=PASS.text, by=name, timeout=True)
@@ -157,7 +180,7 @@ class ComputerPlayers:
             else:   # a searching bot thinks in a worker thread, so other tables go on meanwhile
                 move = await asyncio.to_thread(bot.choose, seen)
         except Exception:  # a faulty bot must not stop the table: the fallback plays
-            log.exception("table %s: bot %s failed; a random move is played", self.code, name)
+            log.exception("table %s: bot %s failed; a random move is played", self.table.code, name)
             move = RandomBot().choose(seen)
         if move not in legal:
             move = RandomBot().choose(seen)

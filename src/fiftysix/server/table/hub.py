@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypedDict
 
 from ...core.errors import RulesError
 from ...core.meaning import words_of
@@ -283,24 +284,67 @@ def levels_for(game: str) -> dict[str, str]:
     return {level: bot for level, bot in levels(game).items() if bot in bot_names(game)}
 
 
-def level_figures(game: str) -> dict[str, dict[str, object]]:
-    """What each level is measured to gain over another (:data:`fiftysix.bots.levels.FIGURES`)."""
-    from ...bots.levels import figures_for
+class OptionChoices(TypedDict, total=False):
+    """What an option of the create form allows: a span of numbers (``min``, ``max``, and whether ``null`` is
+    allowed too) or a list of ``values``; with what each value means (``descriptions``), when the game says."""
+
+    min: int
+    max: int
+    null: bool
+    values: list[object]
+    descriptions: dict[str, str]
+
+
+class FigureJson(TypedDict):
+    """A :class:`~fiftysix.bots.levels.LevelFigure` as JSON (its fields, by name)."""
+
+    kind: str
+    value: float
+    low: float
+    high: float
+    over: str
+    preset: str
+    pairs: int
+    unit: str
+
+
+class GameCatalogue(TypedDict):
+    """One game in the create form's catalogue (:func:`catalogue`)."""
+
+    presets: dict[str, object]        # preset -> its full rules as JSON (the game's rules_to_json)
+    options: dict[str, OptionChoices]
+    bots: list[str]
+    levels: dict[str, str]
+    level_figures: dict[str, FigureJson]
+    default_bot: str
+    side_word: str
+    descriptions: dict[str, str]
+    default_preset: str
+    option_words: dict[str, dict[str, object]]     # words.option_words: each option's label, help and values
+    default: bool
+
+
+def level_figures(game: str) -> dict[str, FigureJson]:
+    """What each level is measured to gain over another (:data:`fiftysix.bots.levels.FIGURES`), of the levels
+    offered."""
+    from ...bots.levels import FIGURES
 
     offered = levels_for(game)
-    return {level: f for level, f in figures_for(game).items() if level in offered and f["over"] in offered}
+    return {level: FigureJson(kind=f.kind, value=f.value, low=f.low, high=f.high, over=f.over, preset=f.preset,
+                              pairs=f.pairs, unit=f.unit)
+            for level, f in FIGURES.get(game, {}).items() if level in offered and f.over in offered}
 
 
-def catalogue() -> dict[str, dict[str, object]]:
+def catalogue() -> dict[str, GameCatalogue]:
     """Games, presets (with a sentence each), their options, allowed values and what the values mean, and the
     bots: what the create form offers."""
-    out: dict[str, dict[str, object]] = {}
+    out: dict[str, GameCatalogue] = {}
     for name, game in GAMES.items():
         presets = {}
         for preset in game.presets():
             rules = game.rules_from_json(preset)
             presets[preset] = game.rules_to_json(rules, full=True)
-        options: dict[str, dict[str, object]] = {}
+        options: dict[str, OptionChoices] = {}
         for key, allowed in game.choices.items():
             spans = [v for v in allowed if type(v) is range]     # a span of numbers: its bounds
             options[key] = ({"min": min(r.start for r in spans), "max": max(r.stop - 1 for r in spans),

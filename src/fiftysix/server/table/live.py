@@ -12,24 +12,21 @@ behind is dropped, and gets a fresh ``state`` when it comes back).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from ...core.meaning import N_, Meaning
 from ..edge.limits import INLINE_BOTS, Buckets, Limits
 from ..services import service_of
 from ..state import events as ev
-from ..state.dealing import board_dealer
 from ..state.table import TableError, TableState
 from ..storage.attached import Attached
 from ..storage.db import Database, LogGap
 from .bots import ComputerPlayers, NotStored, default_bot
 from .clock import TurnClock
 from .connection import Connection
+from .deal_links import DealDone, DealLinks, DealSeed, Finishing
 from .history import History
 from .knocks import Knocking
 from .messages import Presence, snapshot, table_info
@@ -37,12 +34,10 @@ from .outgoing import Outgoing, Synced
 from .presence import Presences
 from .timing import Timing
 
-if TYPE_CHECKING:
-    from ...bots.base import Bot
-
 log = logging.getLogger("fiftysix.server")
 
-__all__ = ["INLINE_BOTS", "Connection", "LiveTable", "NotStored", "Timing", "default_bot"]
+__all__ = ["INLINE_BOTS", "Connection", "DealDone", "DealSeed", "Finishing", "LiveTable", "NotStored", "Timing",
+           "default_bot"]
 
 
 
@@ -60,33 +55,23 @@ async def read_log(db: Database, code: str, replay_limit: int) -> tuple[TableSta
     return await History.load_stream(code, count, db.stream_events(code), replay_limit)
 
 
-DealSeed = Callable[[int], Awaitable[int | None]]
-"""The seed a table must deal as its ``n``-th deal, or ``None`` (any seed): a club night's board (server/nights)."""
-
-Finishing = Callable[[TableState, list[int]], Sequence[Attached]]
-"""Told as a deal finishes, before its event is stored (the state after it, the table seats that played it):
-what to write in the event's transaction (a finished deal's people, the match it ended and its rating:
-server/matches subscribes)."""
-
-DealDone = Callable[[int, dict[str, object], list[int]], Awaitable[None]]
-"""Told after a finished deal is stored: its number, its result, the standings (a club night's board, server/nights)."""
-
 BotCheck = Callable[[str], Awaitable[None] | None]
 """The hub's quota on searching computer players, given the bot's name (a coroutine with many processes:
 counted in Redis); raises :class:`~fiftysix.server.edge.limits.QuotaError`."""
 
 
-class LiveTable(Knocking, ComputerPlayers, Presences):
+class LiveTable:
     """A table in this process: its state and history, its connections and presence, its clock; the asking at
-    its door (:class:`~.knocks.Knocking`), its computer players (:class:`~.bots.ComputerPlayers`) and
-    who is here (:class:`~.presence.Presences`) are parts of their own."""
+    its door (``door``, :class:`~.knocks.Knocking`), its computer players (``computers``,
+    :class:`~.bots.ComputerPlayers`) and the grace of who went (``presences``, :class:`~.presence.Presences`) are
+    parts with their own state, each handed the table."""
 
     def __init__(self, db: Database, state: TableState, history: History, timing: Timing,
                  limits: Limits | None = None, check_bot: BotCheck | None = None,
                  deal_seed: DealSeed | None = None, deal_done: DealDone | None = None,
                  finishing: Finishing | None = None) -> None:
         self.db = db
-        self.deal_seed, self.deal_done, self.finishing = deal_seed, deal_done, finishing
+        self.links = DealLinks(deal_seed, finishing, deal_done)
         self.limits = limits or Limits()
         self.renames = Buckets(self.limits.renames_per_hour / 3600, self.limits.renames_per_hour, keep=1000)
         self.reaction_limit = Buckets(self.limits.reactions_per_minute / 60, self.limits.reaction_burst, keep=1000)
@@ -94,7 +79,6 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         self.changes = Buckets(self.limits.changes_per_minute / 60, self.limits.change_burst, keep=1000)
         self.table_changes = Buckets(self.limits.table_changes_per_minute / 60, self.limits.table_change_burst)
         self.clock = TurnClock(self._clock_ran_out)
-        self.knocks: dict[str, tuple[str, set[Connection]]] = {}   # asking to join: player -> (name, connections)
         # the hub's quota on searching computer players (a coroutine with many processes: counted in Redis)
         self.check_bot = check_bot
         self.state = state
@@ -105,12 +89,11 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.presence = Presence()
-        self.bots: dict[tuple[int, str], Bot] = {}
-        self.drop_timers: dict[str, asyncio.TimerHandle] = {}
         self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-        self._presence_dirty = False
         self.epoch: int | None = None       # the lease's fencing epoch with many processes (cluster/relay.py)
+        self.door = Knocking(self)
+        self.computers = ComputerPlayers(self)
+        self.presences = Presences(self)
 
     @property
     def code(self) -> str:
@@ -119,8 +102,8 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
     def start(self) -> None:
         """Begin driving the computer players; seated people count as dropped until they connect."""
         self.expect_seated()
-        self.task = asyncio.create_task(self._bot_loop(), name=f"bots {self.code}")
-        self._update_clock()
+        self.computers.start()
+        self.update_clock()
         self.wake.set()
 
     def expect_seated(self) -> None:
@@ -128,16 +111,12 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         unless they come (at the start, and after the server seated people itself: a club night's teams)."""
         for seat in self.state.seats:
             if seat.player is not None and seat.player not in self.presence.online:
-                self._schedule_drop(seat.player)       # from now: a grace period is counted afresh
+                self.schedule_drop(seat.player)       # from now: a grace period is counted afresh
 
     async def stop(self) -> None:
-        for timer in self.drop_timers.values():
-            timer.cancel()
+        self.presences.cancel_drops()
         self.clock.stop()
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        await self.computers.stop()
         for conn in list(self.conns):
             conn.send(None)
 
@@ -160,10 +139,7 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         f = self.state.last_finished
         if self.state.deals_count > before and f is not None:
             finished = (f.number, f.record, f.result)
-            try:
-                attached = tuple(self.finishing(self.state, played)) if self.finishing is not None else ()
-            except Exception:   # history and ratings must never cost the table its move
-                log.exception("table %s: the facts of deal %s could not be read", self.code, f.number)
+            attached = self.links.writes(self.state, played)
         try:
             await self.db.append(self.code, self.state.version, stored, self.state.status, finished, self.epoch,
                                  attached)
@@ -180,32 +156,40 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
             self.state = self.history.rebuild()    # back to what the database holds (all of it was stored)
             raise NotStored(N_("the server could not save that just now; please try again")) from None
         self.history.append(stored)
-        if finished is not None and self.deal_done is not None and self.state.match is not None:
-            try:
-                await self.deal_done(finished[0], finished[2], list(self.state.match.standings))
-            except Exception:   # the deal is in the log; its board row can be written again from it
-                log.exception("table %s: deal %s could not be reported", self.code, finished[0])
+        if finished is not None:
+            await self.links.report(self.state, finished[0], finished[2])
         self.last_active = time.time()
-        self._update_clock()
+        self.update_clock()
+        self.send_change(stored)
+        self.presences.flush_presence()
+        self.wake.set()
+
+    def send_change(self, stored: dict[str, object]) -> None:
+        """The stored event ``stored``, to every viewer with their view of the state after it."""
         info = table_info(self.state, self.presence)     # the same for every viewer
         for conn in list(self.conns):
             conn.send(snapshot(self.state, self.presence, conn.player, stored, info))
-        self._flush_presence()
-        self.wake.set()
 
     async def reload(self) -> None:
         """Read the state again from the stored log (the caller holds the lock) and send every viewer a full
         state.  If the database cannot be read now, the state of the recent history stands (the next change
         finds out again)."""
         try:
-            self.state, self.history = await read_log(self.db, self.code, self.timing.replay_limit)
+            state, history = await read_log(self.db, self.code, self.timing.replay_limit)
         except Exception:
             log.exception("table %s: reading the log again failed", self.code)
             self.state = self.history.rebuild()
             return
-        self._update_clock()
-        for conn in list(self.conns):
-            conn.send(snapshot(self.state, self.presence, conn.player))
+        self.adopt(state, history)
+
+    def adopt(self, state: TableState, history: History, always: bool = True) -> None:
+        """The state read from the log (unless it is at this table's version and not ``always``): the clock follows
+        it, and every viewer gets it whole."""
+        if always or state.version != self.state.version:
+            self.state, self.history = state, history
+            self.update_clock()
+            for conn in list(self.conns):
+                conn.send(snapshot(self.state, self.presence, conn.player))
 
     # -- connections ----------------------------------------------------------------------------------
     async def connect(self, conn: Connection, since: int | None) -> bool:
@@ -234,10 +218,10 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
             else:
                 conn.send({**snapshot(self.state, self.presence, conn.player), "applied": applied})
             if conn.player is not None:
-                self._came_back(conn.player)
+                self.came_back(conn.player)
                 if conn.player == self.state.host and self.asking():
-                    conn.send(self.knock_list())
-            self._flush_presence()
+                    conn.send(self.door.knock_list())
+            self.presences.flush_presence()
             self.wake.set()     # a table that paused with no one there goes on
             return True
 
@@ -250,12 +234,44 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
         """Open connections of people without a seat here."""
         return sum(1 for c in self.conns if self.state.seat_of(c.player) is None)
 
+    def disconnect(self, conn: Connection) -> None:
+        """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
+        if conn in self.conns:
+            self.last_active = time.time()
+        self.conns.discard(conn)
+        if conn.player is not None and not any(c.player == conn.player for c in self.conns):
+            self.presences.went(conn.player)
+
+    # -- what a clustered table changes of the parts' steps (cluster/table.py) --------------------------------
+    def came_back(self, player: str) -> None:
+        self.presences.came_back(player)
+
+    def schedule_drop(self, player: str) -> None:
+        self.presences.schedule_drop(player)
+
+    def broadcast_presence(self) -> None:
+        self.presences.broadcast_here()
+
+    def pending_action(self) -> tuple[str, int] | None:
+        """What the computer players should do next (:meth:`.bots.ComputerPlayers.next_action`)."""
+        return self.computers.next_action()
+
+    def answer_knock(self, player: str, admitted: bool) -> None:
+        self.door.answer_knock(player, admitted)
+
+    def asking(self) -> dict[str, str]:
+        """Everyone asking to be let in (player -> the name they gave); with many processes, on any of them."""
+        return self.door.asking()
+
+    def tell_host(self) -> None:
+        self.door.tell_host()
+
     # -- the turn clock (server/table/clock.py) -------------------------------------------------------------
-    def _update_clock(self) -> None:
+    def update_clock(self) -> None:
         if self.state.clock is None:
             return
         seat = self.state.to_move_table_seat()
-        person = seat is not None and self._bot_for(seat, clock=False) is None
+        person = seat is not None and self.computers.bot_for(seat, clock=False) is None
         self.clock.update(self.state, seat if person else None)
         self.presence.clock = self.clock.info
 
@@ -275,18 +291,14 @@ class LiveTable(Knocking, ComputerPlayers, Presences):
 
     def idle_for(self, now: float) -> float:
         """Seconds this table has had nothing to do and no connection (0 while it is busy)."""
-        if self.conns or self.lock.locked() or self.drop_timers or self.pending_action() is not None:
+        if self.conns or self.lock.locked() or self.presences.drop_timers or self.pending_action() is not None:
             return 0.0
         return max(0.0, now - self.last_active)
 
     async def next_seed(self) -> tuple[int, bool]:
-        """The seed of the next deal, and whether it is fixed (a club night's board: the same at every table)."""
-        fixed = None if self.deal_seed is None else await self.deal_seed(self.state.deals_count + 1)
-        return (secrets.randbits(62), False) if fixed is None else (fixed, True)
+        """:meth:`.deal_links.DealLinks.next_seed`."""
+        return await self.links.next_seed(self.state)
 
     async def next_start(self) -> tuple[int, int]:
-        """The seed and first dealer of a match (a start or a rematch): a club night's board is dealt by the same
-        seat at every table (state/dealing.board_dealer), any other match by a seat drawn at random."""
-        seed, fixed = await self.next_seed()
-        seats = len(self.state.seats)
-        return seed, (board_dealer(self.state.deals_count + 1, seats) if fixed else secrets.randbelow(seats))
+        """:meth:`.deal_links.DealLinks.next_start`."""
+        return await self.links.next_start(self.state)

@@ -1,11 +1,10 @@
-"""Who is at a table: connections that go and come back, the grace before the computer covers a seated person
-who went, and the presence told to everyone (a part of :class:`~.live.LiveTable`)."""
+"""Who is at a table: the grace before the computer covers a seated person who went, and the presence told to
+everyone (a part of :class:`~.live.LiveTable`)."""
 
 from __future__ import annotations
 
 import asyncio
-import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..state.table import TableState
 from .connection import Connection
@@ -13,72 +12,81 @@ from .messages import Presence, table_info
 from .outgoing import PresenceNow
 
 
-class Presences:
-    """The table's connections and presence; a seated person who goes is covered after the grace period."""
+class PresenceOwner(Protocol):
+    """What the presence needs of its table: its connections, state, presence, lock and wake-up, its clock, and
+    the steps a clustered table changes (:meth:`schedule_drop`, :meth:`broadcast_presence`)."""
 
     conns: set[Connection]
-    presence: Presence
     state: TableState
-    drop_timers: dict[str, asyncio.TimerHandle]
+    presence: Presence
     lock: asyncio.Lock
     wake: asyncio.Event
-    last_active: float
-    _presence_dirty: bool
 
-    if TYPE_CHECKING:
-        def _update_clock(self) -> None: ...
+    def update_clock(self) -> None: ...
+    def schedule_drop(self, player: str) -> None: ...
+    def broadcast_presence(self) -> None: ...
 
-    def disconnect(self, conn: Connection) -> None:
-        """Forget a connection (synchronous: it also runs while the connection's task is being cancelled)."""
-        if conn in self.conns:
-            self.last_active = time.time()
-        self.conns.discard(conn)
-        player = conn.player
-        if player is None or any(c.player == player for c in self.conns):
-            return
-        self.presence.online.discard(player)
-        if self.state.seat_of(player) is not None:
-            self._schedule_drop(player)
-        self._send_presence()
 
-    def _came_back(self, player: str) -> None:
+class Presences:
+    """The drop timers of seated people who went (covered by a computer after the grace period), and whether the
+    presence waits to be told after the change being stored."""
+
+    def __init__(self, table: PresenceOwner) -> None:
+        self.table = table
+        self.drop_timers: dict[str, asyncio.TimerHandle] = {}
+        self.dirty = False
+
+    def went(self, player: str) -> None:
+        """``player``'s last connection went: not online; covered after the grace period if seated."""
+        self.table.presence.online.discard(player)
+        if self.table.state.seat_of(player) is not None:
+            self.table.schedule_drop(player)
+        self.send_presence()
+
+    def came_back(self, player: str) -> None:
         timer = self.drop_timers.pop(player, None)
         if timer is not None:
             timer.cancel()
-        self.presence.online.add(player)
-        self.presence.covered.discard(player)
-        self._send_presence()
+        self.table.presence.online.add(player)
+        self.table.presence.covered.discard(player)
+        self.send_presence()
 
-    def _schedule_drop(self, player: str) -> None:
+    def schedule_drop(self, player: str) -> None:
         old = self.drop_timers.pop(player, None)
         if old is not None:
             old.cancel()
         loop = asyncio.get_running_loop()
-        self.drop_timers[player] = loop.call_later(self.state.grace, self._cover, player)
+        self.drop_timers[player] = loop.call_later(self.table.state.grace, self._cover, player)
+
+    def cancel_drops(self) -> None:
+        for timer in self.drop_timers.values():
+            timer.cancel()
+        self.drop_timers.clear()
 
     def _cover(self, player: str) -> None:
         """The grace period is over: a computer player takes the dropped player's seat for now."""
         self.drop_timers.pop(player, None)
-        if self.state.seat_of(player) is None or player in self.presence.online:
+        if self.table.state.seat_of(player) is None or player in self.table.presence.online:
             return
-        self.presence.covered.add(player)
-        self._send_presence()
-        self.wake.set()
+        self.table.presence.covered.add(player)
+        self.send_presence()
+        self.table.wake.set()
 
-    def _send_presence(self) -> None:
+    def send_presence(self) -> None:
         """Tell everyone who is online, now, or (while a change is being stored) right after it."""
-        if self.lock.locked():
-            self._presence_dirty = True
+        if self.table.lock.locked():
+            self.dirty = True
         else:
-            self.broadcast_presence()
+            self.table.broadcast_presence()
 
-    def _flush_presence(self) -> None:
-        if self._presence_dirty:
-            self.broadcast_presence()
+    def flush_presence(self) -> None:
+        if self.dirty:
+            self.table.broadcast_presence()
 
-    def broadcast_presence(self) -> None:
-        self._presence_dirty = False
-        self._update_clock()
-        info = table_info(self.state, self.presence)
-        for conn in list(self.conns):
-            conn.send(PresenceNow(self.state.version, info))
+    def broadcast_here(self) -> None:
+        """The presence to every connection on this process."""
+        self.dirty = False
+        self.table.update_clock()
+        info = table_info(self.table.state, self.table.presence)
+        for conn in list(self.table.conns):
+            conn.send(PresenceNow(self.table.state.version, info))
