@@ -1,0 +1,197 @@
+"""``POST /api/play``: one tap to a game.
+
+The route seats the person at the public table of the default game that :func:`.matching.choose` picks (a free
+seat, or a computer's seat between deals), or opens a public table with computers in the other seats and deals at
+once; its answer says which (``outcome``: ``seated``, ``new`` or ``already``) in the person's language.
+
+Concurrency: on one process one lock (:class:`Desk`) holds each tap from reading the openings to its seat, so
+people arriving at once are seated one after another: nobody is seated twice (a person seated at a table
+reachable by Play gets that table back) and no seat is given twice.  With many processes every seat is taken by a
+``sit`` sent to the table's writer (the cluster owner of its lease, ``server.handle`` forwards it), which refuses a
+seat someone took first; the route then tries the next opening, so a table is never over-filled.  Two taps of one
+person on two processes at the same instant are not held apart (no lock spans processes here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from ...core.meaning import N_, Meaning
+from ...games import DEFAULT_PRESET, game_of_preset
+from ...i18n import tr
+from ..edge.lang import language_of
+from ..edge.limits import QuotaError
+from ..edge.names import TABLE_NAME
+from ..edge.safejson import JSONResponse
+from ..edge.tokens import COOKIE, clean_name
+from ..matches import rating
+from ..matches.queries import ratings_of
+from ..serving import Server, address_of, part, refusal, serving, set_cookie, table_link, with_body
+from ..state.table import DEAL_OVER, LOBBY, PLAYING, TableError, TableState
+from ..table.connection import Connection
+from ..table.live import LiveTable
+from .matching import Opening, ranked
+
+SEATED, NEW, ALREADY = "seated", "new", "already"
+
+
+@dataclass
+class Desk:
+    """The process's one lock over Play: a tap reads the openings and takes its seat before the next tap reads."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def playable(state: TableState) -> bool:
+    """A table Play may seat people at: public, of the default preset, not a club night's."""
+    if state.created is None or state.private or state.night is not None:
+        return False
+    rules = state.game.rules_to_json(state.rules, full=True)
+    return isinstance(rules, dict) and rules.get("preset") == DEFAULT_PRESET
+
+
+def takeable(state: TableState) -> tuple[int, ...]:
+    """The seats a newcomer may take now: before the match any seat no person holds, between deals a
+    computer's (the newcomer plays it from the next deal)."""
+    if state.paused or state.status not in (LOBBY, DEAL_OVER):
+        return ()
+    return tuple(i for i, s in enumerate(state.seats)
+                 if s.player is None and (state.status == LOBBY or s.bot is not None))
+
+
+async def tables_in_reach(server: Server) -> list[tuple[float, TableState]]:
+    """The tables of this process and the lobbies other processes hold, with when each last changed."""
+    here = [(t.last_active, t.state) for t in list(server.hub.tables.values())]
+    return here + await server.hub.lobbies_elsewhere(400)
+
+
+async def openings(server: Server, family: str) -> list[Opening]:
+    """Every table Play may seat a newcomer at now, with its people's display ratings (guests at the start)."""
+    found = [(since, s) for since, s in await tables_in_reach(server) if playable(s) and takeable(s)]
+    people = {(p.player, family) for _, s in found for p in s.seats if p.player is not None}
+    rated = await ratings_of(server.db.engine, people)
+    out = []
+    for since, s in found:
+        ratings = tuple(_display(rated.get((p.player, family))) for p in s.seats if p.player is not None)
+        out.append(Opening(s.code, s.players.get(s.host or "", ""), takeable(s), ratings, since))
+    return out
+
+
+def _display(found: dict[str, object] | None) -> int:
+    figure = found.get("display") if found else None
+    return figure if isinstance(figure, int) else rating.START
+
+
+async def sent(server: Server, table: LiveTable, player: str, message: dict[str, object]) -> str | None:
+    """``message`` handled as if ``player`` sent it on the table's socket (forwarded to the writer with many
+    processes); the refusal it got, or ``None``."""
+    conn = Connection(player)
+    await server.handle(table, conn, message)
+    while not conn.queue.empty():
+        said = conn.queue.get_nowait()
+        if said is not None and said.get("type") == "error":
+            return str(said.get("message"))
+    return None
+
+
+async def take(server: Server, code: str, player: str, name: str, seat: int) -> LiveTable | None:
+    """Join table ``code`` and sit in ``seat``; the table, or ``None`` when it refused (someone was quicker)."""
+    table = await server.hub.get(code)
+    if table is None or (player not in table.state.players
+                         and await sent(server, table, player, {"type": "join", "name": name}) is not None):
+        return None
+    if await sent(server, table, player, {"type": "sit", "seat": seat}) is not None:
+        return None
+    if getattr(table, "writer", True):     # the writer (with many processes) runs the grace until they connect
+        table.expect_seated()
+    return table
+
+
+def seated_already(server: Server, player: str) -> LiveTable | None:
+    """A table of this process reachable by Play where ``player`` holds a seat (a second tap finds it)."""
+    for table in list(server.hub.tables.values()):
+        state = table.state
+        if playable(state) and state.status in (LOBBY, PLAYING, DEAL_OVER) and state.seat_of(player) is not None:
+            return table
+    return None
+
+
+async def open_new(server: Server, player: str, name: str, lang: str, address: str) -> LiveTable:
+    """A public table of the default preset with the club level's computers in the other seats, dealt at once.
+
+    :raises TableError, QuotaError: as creating a table does."""
+    from ...bots.levels import club_bot  # the bots when a table with computers is first made: a quick start
+
+    game = game_of_preset(DEFAULT_PRESET)
+    table = await server.hub.create(player, name, {
+        "preset": DEFAULT_PRESET, "public": True, "fill": club_bot(game.name),
+        "name": tr(lang, "{name}'s table", name=name)[:TABLE_NAME]}, address)
+    refused = await sent(server, table, player, {"type": "start"})
+    if refused is not None:
+        raise TableError(refused)
+    return table
+
+
+async def play(server: Server, player: str, name: str, lang: str, address: str) -> tuple[str, LiveTable]:
+    """Seat ``player``: what happened and the table."""
+    async with part(server, Desk, Desk).lock:
+        table = seated_already(server, player)
+        if table is not None:
+            return ALREADY, table
+        family = game_of_preset(DEFAULT_PRESET).name
+        mine = (await ratings_of(server.db.engine, {(player, family)})).get((player, family))
+        for opening in ranked(_display(mine), await openings(server, family)):
+            for seat in opening.seats:
+                table = await take(server, opening.code, player, name, seat)
+                if table is not None:
+                    return SEATED, table
+        return NEW, await open_new(server, player, name, lang, address)
+
+
+def said(outcome: str, table: LiveTable, lang: str) -> str:
+    """What happened, in the person's language."""
+    state = table.state
+    host = state.players.get(state.host or "", "")
+    if outcome == SEATED:
+        return tr(lang, "Seated at {host}'s table", host=host)
+    if outcome == ALREADY:
+        return tr(lang, "You have a seat at {host}'s table already", host=host)
+    return tr(lang, "No table had a free seat near your rating: a new table with computers; people who arrive "
+                    "take their seats at the next deal")
+
+
+async def api_play(request: Request, body: dict[str, object]) -> Response:
+    server, lang = serving(request), language_of(request)
+    player = server.signer().read(body.get("token") or request.cookies.get(COOKIE))
+    try:
+        name = clean_name(body["player_name"]) if body.get("player_name") else None
+    except ValueError as e:
+        return refusal(str(e), lang=lang)
+    if player is None and name is None:
+        return refusal(Meaning(N_("choose your name first")), lang=lang)
+    token = None
+    if name is not None and (player is None or player.name != name):
+        player, token = server.signer().issue(name, *((player.id, player.session) if player is not None else ()))
+    assert player is not None
+    try:
+        outcome, table = await play(server, player.id, player.name, lang, address_of(request))
+    except TableError as e:
+        return refusal(e.message, lang=lang)
+    except QuotaError as e:
+        return refusal(e.message, 429, lang=lang)
+    state = table.state
+    response = JSONResponse({"outcome": outcome, "code": table.code, "url": table_link(table.code, state.secret),
+                             "seat": state.seat_of(player.id), "host": state.players.get(state.host or "", ""),
+                             "message": said(outcome, table, lang)})
+    if token is not None:
+        set_cookie(response, token, server.signer().max_age)
+    return response
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/api/play", with_body(api_play), methods=["POST"])]
