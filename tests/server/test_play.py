@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from fiftysix.server.play.matching import WINDOWS, Opening, choose, distance, ranked, seat_all
 from fiftysix.server.play.routes import playable, takeable
-from fiftysix.server.state.table import DEAL_OVER, PLAYING, TableState
+from fiftysix.server.state.table import DEAL_OVER, PLAYING, TableError, TableState
 from fiftysix.server.table.hub import creation_event
 from helpers.live import LiveServer
 
@@ -88,7 +88,9 @@ def test_a_computer_seat_is_offered_between_deals_and_the_newcomer_plays_it_from
     state.apply_event(creation_event("p-host", "Host", {"preset": "56-6", "fill": "rules", "public": True}))
     assert playable(state) and takeable(state) == (1, 2, 3, 4, 5)        # before the match: every free seat
     state.apply({"kind": "start", "player": "p-host", "seed": 5, "dealer": 0})
-    assert takeable(state) == ()                                         # mid-deal: nothing
+    state.apply({"kind": "pause", "player": "p-host"})
+    assert takeable(state) == ()                                         # paused by its host: nothing
+    state.apply({"kind": "resume", "player": "p-host"})
     _play_out(state)
     assert state.status == DEAL_OVER and takeable(state) == (1, 2, 3, 4, 5)   # between deals: the computers'
     state.apply({"kind": "join", "player": "p-new", "name": "New"})
@@ -100,6 +102,30 @@ def test_a_computer_seat_is_offered_between_deals_and_the_newcomer_plays_it_from
     other = TableState("Z")
     other.apply_event(creation_event("p-host", "Host", {"preset": "56-4", "public": True}))
     assert not playable(private) and not playable(other)                 # private, or not the default game
+
+
+def test_a_computer_seat_claimed_mid_deal_is_the_claimants_from_the_next_deal() -> None:
+    state = TableState("X")
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-6", "fill": "rules", "public": True}))
+    for who in ("p-ann", "p-bo"):
+        state.apply({"kind": "join", "player": who, "name": who})
+    with pytest.raises(TableError, match="no deal is in progress"):
+        state.apply({"kind": "claim", "player": "p-ann", "seat": 2})
+    state.apply({"kind": "start", "player": "p-host", "seed": 5, "dealer": 0})
+    assert takeable(state) == (1, 2, 3, 4, 5)
+    with pytest.raises(TableError, match="no computer player"):
+        state.apply({"kind": "claim", "player": "p-ann", "seat": 0})               # the host's own seat
+    state.apply({"kind": "claim", "player": "p-ann", "seat": 2})
+    assert state.seats[2].player is None and takeable(state) == (1, 3, 4, 5)       # the computer plays this deal
+    with pytest.raises(TableError, match="takes seat 2 from the next deal"):
+        state.apply({"kind": "claim", "player": "p-bo", "seat": 2})
+    with pytest.raises(TableError, match="a seat at this table already"):
+        state.apply({"kind": "claim", "player": "p-ann", "seat": 3})
+    _play_out(state)
+    with pytest.raises(TableError, match="takes seat 2 from the next deal"):
+        state.apply({"kind": "sit", "player": "p-bo", "seat": 2})                 # between deals: still Ann's
+    state.apply({"kind": "next", "player": "p-host", "seed": 6})
+    assert state.seats[2].player == "p-ann" and state.seers[2] == "p-ann" and state.claims == {}
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +155,9 @@ def test_many_people_tapping_play_at_once_fill_the_open_tables_then_get_new_ones
     names = ["Anu", "Bina", *[f"P{i}" for i in range(14)]]
     taps, answers = asyncio.run(_taps(live.url, names))
     seated = Counter(a["outcome"] for a in answers)
-    assert seated["seated"] == 10 and seated["new"] == 4 and seated["already"] == 1, seated   # 14: 5 + 5 seats, 4 new
+    # 14 people: 5 + 5 free seats, then a new table with computers whose 5 computers' seats the next 3 take from
+    # its next deal (the new table deals at once)
+    assert seated == {"seated": 10, "new": 1, "next_deal": 3, "already": 1}, seated
     by_person: dict[str, set[str]] = {}
     for token, a in zip(taps, answers, strict=True):
         by_person.setdefault(token, set()).add(a["code"])
@@ -138,10 +166,14 @@ def test_many_people_tapping_play_at_once_fill_the_open_tables_then_get_new_ones
         assert len(people) <= len(a["table"]["seats"])
         if a["outcome"] == "seated":
             assert a["message"] == f"Seated at {a['host']}'s table" and a["host"] in ("Anu", "Bina")
+        if a["outcome"] == "next_deal":
+            new = next(b for b in answers if b["outcome"] == "new")
+            assert a["code"] == new["code"] and a["table"]["claimed"] and a["seat"] in a["table"]["claimed"]
         if a["outcome"] == "new":
             assert a["message"].startswith("No table had a free seat near your rating")
     assert all(len(codes) == 1 for codes in by_person.values())       # nobody seated at two tables
     seats = Counter((a["code"], a["seat"]) for a in answers if a["outcome"] != "already")
+    assert len(seats) == 14
     assert all(n == 1 for n in seats.values()), seats                  # no seat given twice
 
 

@@ -1,8 +1,9 @@
 """``POST /api/play``: one tap to a game.
 
 The route seats the person at the public table of the default game that :func:`.matching.choose` picks (a free
-seat, or a computer's seat between deals), or opens a public table with computers in the other seats and deals at
-once; its answer says which (``outcome``: ``seated``, ``new`` or ``already``) in the person's language.
+seat, or a computer's seat: between deals at once, mid-deal from the next deal by the table's ``claim``), or opens
+a public table with computers in the other seats and deals at once; its answer says which (``outcome``:
+``seated``, ``next_deal``, ``new`` or ``already``) in the person's language.
 
 Concurrency: on one process one lock (:class:`Desk`) holds each tap from reading the openings to its seat, so
 people arriving at once are seated one after another: nobody is seated twice (a person seated at a table
@@ -37,7 +38,7 @@ from ..table.connection import Connection
 from ..table.live import LiveTable
 from .matching import Opening, ranked
 
-SEATED, NEW, ALREADY = "seated", "new", "already"
+SEATED, NEXT_DEAL, NEW, ALREADY = "seated", "next_deal", "new", "already"
 
 
 @dataclass
@@ -56,12 +57,12 @@ def playable(state: TableState) -> bool:
 
 
 def takeable(state: TableState) -> tuple[int, ...]:
-    """The seats a newcomer may take now: before the match any seat no person holds, between deals a
-    computer's (the newcomer plays it from the next deal)."""
-    if state.paused or state.status not in (LOBBY, DEAL_OVER):
+    """The seats a newcomer may take: before the match any seat no person holds; once it began a computer's
+    that nobody claimed (between deals the newcomer sits at once, mid-deal they play it from the next deal)."""
+    if state.paused or state.status not in (LOBBY, PLAYING, DEAL_OVER):
         return ()
     return tuple(i for i, s in enumerate(state.seats)
-                 if s.player is None and (state.status == LOBBY or s.bot is not None))
+                 if s.player is None and (state.status == LOBBY or s.bot is not None) and i not in state.claims)
 
 
 async def tables_in_reach(server: Server) -> list[tuple[float, TableState]]:
@@ -73,13 +74,18 @@ async def tables_in_reach(server: Server) -> list[tuple[float, TableState]]:
 async def openings(server: Server, family: str) -> list[Opening]:
     """Every table Play may seat a newcomer at now, with its people's display ratings (guests at the start)."""
     found = [(since, s) for since, s in await tables_in_reach(server) if playable(s) and takeable(s)]
-    people = {(p.player, family) for _, s in found for p in s.seats if p.player is not None}
+    people = {(p, family) for _, s in found for p in people_at(s)}
     rated = await ratings_of(server.db.engine, people)
     out = []
     for since, s in found:
-        ratings = tuple(_display(rated.get((p.player, family))) for p in s.seats if p.player is not None)
+        ratings = tuple(_display(rated.get((p, family))) for p in people_at(s))
         out.append(Opening(s.code, s.players.get(s.host or "", ""), takeable(s), ratings, since))
     return out
+
+
+def people_at(state: TableState) -> list[str]:
+    """The people seated at a table and those who take a computer's seat from the next deal."""
+    return [s.player for s in state.seats if s.player is not None] + list(state.claims.values())
 
 
 def _display(found: dict[str, object] | None) -> int:
@@ -99,24 +105,27 @@ async def sent(server: Server, table: LiveTable, player: str, message: dict[str,
     return None
 
 
-async def take(server: Server, code: str, player: str, name: str, seat: int) -> LiveTable | None:
-    """Join table ``code`` and sit in ``seat``; the table, or ``None`` when it refused (someone was quicker)."""
+async def take(server: Server, code: str, player: str, name: str, seat: int) -> tuple[str, LiveTable] | None:
+    """Join table ``code`` and sit in ``seat`` (mid-deal: claim it for the next deal); what happened and the
+    table, or ``None`` when it refused (someone was quicker, or a deal began or ended meanwhile)."""
     table = await server.hub.get(code)
     if table is None or (player not in table.state.players
                          and await sent(server, table, player, {"type": "join", "name": name}) is not None):
         return None
-    if await sent(server, table, player, {"type": "sit", "seat": seat}) is not None:
+    kind = "claim" if table.state.status == PLAYING else "sit"
+    if await sent(server, table, player, {"type": kind, "seat": seat}) is not None:
         return None
     if getattr(table, "writer", True):     # the writer (with many processes) runs the grace until they connect
         table.expect_seated()
-    return table
+    return (NEXT_DEAL if kind == "claim" else SEATED), table
 
 
 def seated_already(server: Server, player: str) -> LiveTable | None:
     """A table of this process reachable by Play where ``player`` holds a seat (a second tap finds it)."""
     for table in list(server.hub.tables.values()):
         state = table.state
-        if playable(state) and state.status in (LOBBY, PLAYING, DEAL_OVER) and state.seat_of(player) is not None:
+        if playable(state) and state.status in (LOBBY, PLAYING, DEAL_OVER) and (
+                state.seat_of(player) is not None or player in state.claims.values()):
             return table
     return None
 
@@ -147,9 +156,9 @@ async def play(server: Server, player: str, name: str, lang: str, address: str) 
         mine = (await ratings_of(server.db.engine, {(player, family)})).get((player, family))
         for opening in ranked(_display(mine), await openings(server, family)):
             for seat in opening.seats:
-                table = await take(server, opening.code, player, name, seat)
-                if table is not None:
-                    return SEATED, table
+                taken = await take(server, opening.code, player, name, seat)
+                if taken is not None:
+                    return taken
         return NEW, await open_new(server, player, name, lang, address)
 
 
@@ -159,6 +168,8 @@ def said(outcome: str, table: LiveTable, lang: str) -> str:
     host = state.players.get(state.host or "", "")
     if outcome == SEATED:
         return tr(lang, "Seated at {host}'s table", host=host)
+    if outcome == NEXT_DEAL:
+        return tr(lang, "Seated at {host}'s table: a deal is on, you play from the next one", host=host)
     if outcome == ALREADY:
         return tr(lang, "You have a seat at {host}'s table already", host=host)
     return tr(lang, "No table had a free seat near your rating: a new table with computers; people who arrive "
@@ -186,11 +197,17 @@ async def api_play(request: Request, body: dict[str, object]) -> Response:
         return refusal(e.message, 429, lang=lang)
     state = table.state
     response = JSONResponse({"outcome": outcome, "code": table.code, "url": table_link(table.code, state.secret),
-                             "seat": state.seat_of(player.id), "host": state.players.get(state.host or "", ""),
+                             "seat": seat_of(state, player.id), "host": state.players.get(state.host or "", ""),
                              "message": said(outcome, table, lang)})
     if token is not None:
         set_cookie(response, token, server.signer().max_age)
     return response
+
+
+def seat_of(state: TableState, player: str) -> int | None:
+    """The seat ``player`` holds, or the one they take from the next deal."""
+    seat = state.seat_of(player)
+    return seat if seat is not None else next((s for s, who in state.claims.items() if who == player), None)
 
 
 def routes() -> list[BaseRoute]:

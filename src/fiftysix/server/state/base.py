@@ -65,6 +65,7 @@ class TableBase:
     seers: list[str | None]
     offered: set[int]
     replacing: dict[int, tuple[str, str]]
+    claims: dict[int, str]
     move_ids: dict[str, dict[str, int]]
     clock: dict[str, float] | None
     banks: list[float]

@@ -117,6 +117,10 @@ class Dealing(TimeBanks, DealHistory):
             if self.seats[seat].player == person:
                 self.seats[seat] = Seat(bot=bot)
         self.replacing = {}
+        for seat, person in self.claims.items():   # people who took a computer's seat during the last deal
+            if self.seats[seat].player is None and self.seat_of(person) is None:
+                self.seats[seat] = Seat(player=person)
+        self.claims = {}
         self.deal = self.match.new_deal(seed)
         self.status = PLAYING
         self.seers = [s.player for s in self.seats]

@@ -36,6 +36,7 @@ class Seating(TableBase):
         if target.player is not None:
             raise TableError(Meaning("seat {seat} belongs to {name}",
                                      {"seat": seat, "name": self.players[target.player]}))
+        self._check_unclaimed(player, seat)
         current = self.seat_of(player)
         if current is not None and self.status == PLAYING:
             raise TableError(N_("you cannot change seats during a deal"))
@@ -46,10 +47,35 @@ class Seating(TableBase):
         if current is not None:
             self.seats[current] = Seat(bot=self.fill) if self.status != LOBBY else Seat()
         self.seats[seat] = Seat(player=player)
+        self.claims = {s: who for s, who in self.claims.items() if who != player}     # seated: no claim left
         if self.status == PLAYING and seat in self.offered and self.seers[seat] is None:
             self.seers[seat] = player
             self.offered.discard(seat)
         return e
+
+    def _on_claim(self, e: ev.Claim) -> ev.Event:
+        """During a deal a person takes a computer player's seat from the next deal (between deals, or before the
+        match, they sit at once): one tap to a game seats a newcomer at a table mid-deal this way."""
+        player, seat = e.player, e.seat
+        self._check_seat(seat)
+        if player not in self.players:
+            raise TableError(N_("join the table with a name before taking a seat"))
+        if self.status != PLAYING:
+            raise TableError(N_("no deal is in progress: take the seat now"))
+        if self.seats[seat].player is not None or self.seats[seat].bot is None:
+            raise TableError(Meaning(N_("seat {seat} has no computer player to take over"), {"seat": seat}))
+        if self.seat_of(player) is not None or player in self.claims.values():
+            raise TableError(N_("you have a seat at this table already"))
+        self._check_unclaimed(player, seat)
+        self.claims[seat] = player
+        return e
+
+    def _check_unclaimed(self, player: str, seat: int) -> None:
+        """A computer's seat someone takes from the next deal is theirs."""
+        claimant = self.claims.get(seat)
+        if claimant is not None and claimant != player:
+            raise TableError(Meaning(N_("{name} takes seat {seat} from the next deal"),
+                                     {"seat": seat, "name": self.players.get(claimant, "?")}))
 
     def _check_seat_rule(self, player: str, seat: int) -> None:
         """During a deal: back to your own seat; holding none, a seat whose person left it or one offered."""

@@ -74,6 +74,7 @@ def table_info(state: TableState, presence: Presence) -> dict[str, object]:
         "fill_level": level_of(state.game.name, state.fill),
         "add_bot": club_bot(state.game.name),     # what "Add computer" seats when the table has no fill
         "replacing": sorted(state.replacing),     # seats the host gave a computer from the next deal
+        "claimed": sorted(state.claims),          # computers' seats a person takes from the next deal
         "grace": state.grace,
         "status": state.status,
         "private": state.private,
