@@ -26,7 +26,7 @@ openings = st.lists(st.builds(
     Opening, code=st.text("ABCDEFGH", min_size=3, max_size=3), host=st.just("h"),
     seats=st.lists(st.integers(1, SEATS - 1), unique=True, max_size=SEATS - 1).map(lambda s: tuple(sorted(s))),
     ratings=st.lists(st.integers(900, 2100), min_size=1, max_size=SEATS - 1).map(tuple),
-    since=st.floats(0, 100)), max_size=8, unique_by=lambda o: o.code)
+    since=st.floats(0, 100), now=st.booleans()), max_size=8, unique_by=lambda o: o.code)
 arrivals = st.lists(st.tuples(st.sampled_from([f"p{i}" for i in range(12)]), st.integers(900, 2100)), max_size=20)
 
 
@@ -50,17 +50,18 @@ def test_seating_never_overfills_never_seats_twice_and_picks_the_nearest(tables:
         if p.code is None:
             assert all(distance(rating[p.player], o) > WINDOWS[-1] for o in state if o.seats and o.ratings)
             state.append(Opening(f"new-{picks.index(p)}", p.player, tuple(range(1, SEATS)), (rating[p.player],),
-                                 float(picks.index(p))))
+                                 float(picks.index(p)), now=False))
             continue
         chosen = next(o for o in state if o.code == p.code)
         d = distance(rating[p.player], chosen)
         narrowest = next(w for w in WINDOWS if d <= w)
         assert all(distance(rating[p.player], o) >= d for o in state if o.seats and o.ratings)
-        assert not any(distance(rating[p.player], o) <= narrowest and (distance(rating[p.player], o), o.since)
-                       < (d, chosen.since) for o in state if o.seats and o.ratings)
+        assert not any(distance(rating[p.player], o) <= narrowest and (distance(rating[p.player], o), not o.now,
+                                                                       o.since) < (d, not chosen.now, chosen.since)
+                       for o in state if o.seats and o.ratings)
         state[state.index(chosen)] = Opening(chosen.code, chosen.host,
                                              tuple(s for s in chosen.seats if s != p.seat),
-                                             (*chosen.ratings, rating[p.player]), chosen.since)
+                                             (*chosen.ratings, rating[p.player]), chosen.since, chosen.now)
 
 
 def test_the_nearest_wins_and_a_tie_goes_to_the_table_waiting_longest() -> None:
@@ -72,6 +73,10 @@ def test_the_nearest_wins_and_a_tie_goes_to_the_table_waiting_longest() -> None:
     assert choose(1000, [far]) is None                                   # 800 away: beyond the widest window
     assert choose(1500, [Opening("FULL", "d", (), (1500,), 0.0)]) is None          # no seat to take
     assert choose(1500, [Opening("EMPTY", "e", (1,), (), 0.0)]) is None            # nobody there to play with
+    mid_deal = Opening("MID", "f", (3,), (1460,), 0.5, now=False)
+    assert choose(1500, [mid_deal, older]) == older                     # as near: a seat played at once first
+    nearer = Opening("MID2", "g", (3,), (1490,), 9.0, now=False)
+    assert choose(1500, [nearer, near]) == nearer                       # nearer wins over playing at once
 
 
 def _play_out(state: TableState) -> None:

@@ -4,8 +4,9 @@ An *opening* is a public table of the default game that is not started or is bet
 may take (an empty seat, or a computer's: it is handed over for the next deal) and at least one person seated.
 Near means the smallest distance between the newcomer's rating and the mean rating of the people seated, within
 the narrowest of :data:`WINDOWS` that holds any opening (so a window widens only when the narrower one is empty);
-beyond the widest there is no match and the newcomer gets a new table with computers.  Ties go to the table
-waiting longest.
+beyond the widest there is no match and the newcomer gets a new table with computers.  Of tables as near, one
+where the newcomer plays at once (before its match, or between deals) comes before one mid-deal (a computer's
+seat taken from the next deal), then the table waiting longest.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ WINDOWS = (100, 200, 400)
 @dataclass(frozen=True)
 class Opening:
     """A table a newcomer may sit at: its code, its host's name, the seats free to take, the display ratings of
-    the people seated (a guest counts at the starting rating) and since when it waits (unix seconds)."""
+    the people seated (a guest counts at the starting rating), since when it waits (unix seconds) and whether
+    the newcomer plays at once there (``False``: a deal is on, the seat is theirs from the next)."""
 
     code: str
     host: str
     seats: tuple[int, ...]
     ratings: tuple[int, ...]
     since: float
+    now: bool = True
 
 
 @dataclass(frozen=True)
@@ -44,13 +47,14 @@ def distance(rating: int, opening: Opening) -> float:
 
 
 def choose(rating: int, openings: Sequence[Opening], windows: Sequence[int] = WINDOWS) -> Opening | None:
-    """The opening for a newcomer of ``rating``: nearest within the narrowest window that holds one, ties by the
-    longest waiting (then by code, so the choice is the same on every process); ``None``: none near enough."""
+    """The opening for a newcomer of ``rating``: nearest within the narrowest window that holds one, ties to a
+    seat played at once, then the longest waiting (then by code, so the choice is the same on every process);
+    ``None``: none near enough."""
     fit = [o for o in openings if o.seats and o.ratings]
     for window in windows:
         near = [o for o in fit if distance(rating, o) <= window]
         if near:
-            return min(near, key=lambda o: (distance(rating, o), o.since, o.code))
+            return min(near, key=lambda o: (distance(rating, o), not o.now, o.since, o.code))
     return None
 
 
@@ -78,7 +82,7 @@ def seat_all(arrivals: Sequence[tuple[str, int]], openings: Sequence[Opening], s
         best = choose(rating, tables, windows)
         if best is None:
             code = f"new-{len(picks)}"
-            tables.append(Opening(code, player, tuple(range(1, seats)), (rating,), float(len(picks))))
+            tables.append(Opening(code, player, tuple(range(1, seats)), (rating,), float(len(picks)), now=False))
             picks.append(Pick(player, None, None))
             continue
         seat = min(best.seats)

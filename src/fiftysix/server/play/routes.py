@@ -79,7 +79,8 @@ async def openings(server: Server, family: str) -> list[Opening]:
     out = []
     for since, s in found:
         ratings = tuple(_display(rated.get((p, family))) for p in people_at(s))
-        out.append(Opening(s.code, s.players.get(s.host or "", ""), takeable(s), ratings, since))
+        out.append(Opening(s.code, s.players.get(s.host or "", ""), takeable(s), ratings, since,
+                           now=s.status != PLAYING))
     return out
 
 
