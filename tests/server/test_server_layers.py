@@ -1,7 +1,7 @@
 """The server's folders stand in layers (issues 42 and 56): a module imports only from its own folder and the layers
-below it (read from the source with ``ast``).  The feature folders (accounts, clubs, matches, nights) are one layer
-above the table core and the pages they serve: the table publishes what happens (a deal finishing, a deal stored,
-a read to judge) and features subscribe, so nothing below them imports one (no exemption: issue 56)."""
+below it (read from the source with ``ast``).  The feature folders (accounts, clubs, matches, nights, play) are one
+layer above the table core and the pages they serve: the table publishes what happens (a deal finishing, a deal
+stored, a read to judge) and features subscribe, so nothing below them imports one (no exemption: issue 56)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ SERVER = Path(__file__).resolve().parents[2] / "src" / "fiftysix" / "server"
 # from the ground up: a module may import its own layer and those before it
 LAYERS = ["services.py", "review.py", "state", "edge", "storage", "table", "cluster", "serving.py", "pages", "features",
           "app.py"]
-FEATURES = {"accounts", "clubs", "daily", "matches", "nights"}
+FEATURES = {"accounts", "clubs", "daily", "matches", "nights", "play"}
 """The feature folders: one layer (a feature may use another: a club night's tables are a club's)."""
 
 

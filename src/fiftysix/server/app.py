@@ -19,6 +19,7 @@ Routes::
     GET  /history, /api/players/{id}/history   a person's matches, stats and ratings (matches/routes.py)
     GET  /account, /signin, /api/account...   accounts, devices, sign-in links, recovery codes (accounts/routes.py)
     GET  /club, /api/clubs..., /api/lobby   clubs and finding a public game (clubs/routes.py)
+    POST /api/play                  one tap to a game: a seat near your rating, or a table with computers (play/)
     /api/nights/...                      club nights: duplicate events (nights/routes.py)
     GET /daily, /api/daily/...           today's deals: the same boards for everyone (daily/routes.py)
     POST /api/tables/{code}/peek[/answer]   a watcher asks to see a seated person's hand (peek.py)
@@ -73,6 +74,7 @@ from .pages.html import STATIC
 from .pages.peek import install as install_peeks
 from .pages.peek import routes as peek_routes
 from .pages.socket import table_socket
+from .play.routes import routes as play_routes
 from .services import RETRY_AFTER, WORDS, service_message, service_of
 from .serving import Server, Settings, address_of, refusal, serving, set_cookie, table_link, with_body
 from .state.table import TableError
@@ -256,6 +258,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *night_routes(),    # club nights: duplicate events (server/nights)
         *daily_routes(),    # today's deals: the same boards for everyone, played with computers (server/daily)
         *club_routes(),     # clubs and the list of public tables (server/clubs)
+        *play_routes(),     # one tap to a game (server/play)
         *peek_routes(),     # a watcher asks to see a seated person's hand (peek.py)
     ]
     subscribe_matches(server.hub)   # every finished deal and match into history, rated (matches/subscribe.py)

@@ -27,7 +27,7 @@ from .messages import DoneMessage, Heard, ReplyMessage, RequestMessage, TellMess
 from .table import ClusterTable, Relayed
 
 WRITES = frozenset({"join", "sit", "stand", "bot", "unbot", "swap", "start", "next", "rematch", "move", "offer",
-                    "admit", "refuse", "react"})
+                    "admit", "refuse", "react", "claim"})
 """Client messages the writer answers (changes of the table, answers to who asks to join, reactions with their
 rate limit): a replica forwards them to the writer."""
 ATTEMPT = 2.0       # seconds to wait for the writer to answer a forwarded message before asking again

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from ..table.clock import ClockInfo
+
 
 class PublishedPresence(TypedDict):
     """A table's :class:`~..table.messages.Presence` as published (its sets as sorted lists)."""
 
     online: list[str]
     covered: list[str]
-    clock: dict[str, object] | None     # the turn clock's info, as :class:`Presence` holds it
+    clock: ClockInfo | None     # the turn clock's info, as :class:`Presence` holds it
 
 
 class EventMessage(TypedDict):

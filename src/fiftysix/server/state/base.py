@@ -68,6 +68,7 @@ class TableFields:
     seers: list[str | None] = field(default_factory=list)   # per table seat: who may see its hand this deal
     offered: set[int] = field(default_factory=set)           # computer players' seats the host offered
     replacing: dict[int, tuple[str, str]] = field(default_factory=dict)  # seat -> (person, bot) at the next deal
+    claims: dict[int, str] = field(default_factory=dict)      # seat -> person taking a computer's seat next deal
     move_ids: dict[str, dict[str, int]] = field(default_factory=dict)   # person -> recent move id -> version
     clock: dict[str, float] | None = None    # the turn clock {"move", "bank"} seconds, or None (server/table/clock.py)
     banks: list[float] = field(default_factory=list)         # per table seat: its time bank left this match

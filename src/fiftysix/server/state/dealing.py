@@ -108,6 +108,10 @@ class Dealing:
             if self.t.seats[seat].player == person:
                 self.t.seats[seat] = Seat(bot=bot)
         self.t.replacing = {}
+        for seat, person in self.t.claims.items():   # people who took a computer's seat during the last deal
+            if self.t.seats[seat].player is None and self.t.seat_of(person) is None:
+                self.t.seats[seat] = Seat(player=person)
+        self.t.claims = {}
         self.t.deal = self.t.match.new_deal(seed)
         self.t.status = PLAYING
         self.t.seers = [s.player for s in self.t.seats]

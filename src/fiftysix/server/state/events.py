@@ -117,6 +117,10 @@ class Sit(_AtSeat, kind="sit"):
     """A person takes a seat."""
 
 
+class Claim(_AtSeat, kind="claim"):
+    """A person takes a computer player's seat from the next deal (one tap to a game: a table mid-deal)."""
+
+
 class Offer(_AtSeat, kind="offer"):
     """The host offers a computer player's seat no person has seen this deal."""
 
@@ -182,7 +186,7 @@ class Move(Event, kind="move"):
 
 EVENTS: dict[str, type[Event]] = {c.kind: c for c in (
     Create, Join, Admit, Offer, Sit, Stand, AddBot, RemoveBot, Swap, Start, Rematch, NextDeal, Move, Pause, Resume,
-    Replace, HandHost)}
+    Replace, HandHost, Claim)}
 """Every event class by its stored ``kind``."""
 
 

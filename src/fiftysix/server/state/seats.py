@@ -39,6 +39,7 @@ class Seating:
         if target.player is not None:
             raise TableError(Meaning("seat {seat} belongs to {name}",
                                      {"seat": seat, "name": self.t.players[target.player]}))
+        self._check_unclaimed(player, seat)
         current = self.t.seat_of(player)
         if current is not None and self.t.status == PLAYING:
             raise TableError(N_("you cannot change seats during a deal"))
@@ -49,10 +50,35 @@ class Seating:
         if current is not None:
             self.t.seats[current] = Seat(bot=self.t.fill) if self.t.status != LOBBY else Seat()
         self.t.seats[seat] = Seat(player=player)
+        self.t.claims = {s: who for s, who in self.t.claims.items() if who != player}     # seated: no claim left
         if self.t.status == PLAYING and seat in self.t.offered and self.t.seers[seat] is None:
             self.t.seers[seat] = player
             self.t.offered.discard(seat)
         return e
+
+    def on_claim(self, e: ev.Claim) -> ev.Event:
+        """During a deal a person takes a computer player's seat from the next deal (between deals, or before the
+        match, they sit at once): one tap to a game seats a newcomer at a table mid-deal this way."""
+        player, seat = e.player, e.seat
+        self.t.check_seat(seat)
+        if player not in self.t.players:
+            raise TableError(N_("join the table with a name before taking a seat"))
+        if self.t.status != PLAYING:
+            raise TableError(N_("no deal is in progress: take the seat now"))
+        if self.t.seats[seat].player is not None or self.t.seats[seat].bot is None:
+            raise TableError(Meaning(N_("seat {seat} has no computer player to take over"), {"seat": seat}))
+        if self.t.seat_of(player) is not None or player in self.t.claims.values():
+            raise TableError(N_("you have a seat at this table already"))
+        self._check_unclaimed(player, seat)
+        self.t.claims[seat] = player
+        return e
+
+    def _check_unclaimed(self, player: str, seat: int) -> None:
+        """A computer's seat someone takes from the next deal is theirs."""
+        claimant = self.t.claims.get(seat)
+        if claimant is not None and claimant != player:
+            raise TableError(Meaning(N_("{name} takes seat {seat} from the next deal"),
+                                     {"seat": seat, "name": self.t.players.get(claimant, "?")}))
 
     def _check_seat_rule(self, player: str, seat: int) -> None:
         """During a deal: back to your own seat; holding none, a seat whose person left it or one offered."""

@@ -82,6 +82,8 @@ class TableState(TableFields):
                 stored = self.seating.on_admit(event)
             case ev.Sit():
                 stored = self.seating.on_sit(event)
+            case ev.Claim():
+                stored = self.seating.on_claim(event)
             case ev.Stand():
                 stored = self.seating.on_stand(event)
             case ev.Offer():

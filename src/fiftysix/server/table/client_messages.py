@@ -147,6 +147,7 @@ class _AtSeat(ClientMessage):
 class Sit(_AtSeat, kind="sit"): ...
 class RemoveBot(_AtSeat, kind="unbot"): ...
 class Offer(_AtSeat, kind="offer"): ...
+class Claim(_AtSeat, kind="claim"): ...
 class Host(_AtSeat, kind="host"): ...
 
 
@@ -188,7 +189,7 @@ class Explain(ClientMessage, kind="explain"):
 
 MESSAGES: dict[str, type[ClientMessage]] = {c.kind: c for c in (
     Hello, Join, Sit, Stand, AddBot, RemoveBot, Swap, Start, NextDeal, Rematch, Move, Explain, AskState, Ping,
-    Offer, Ask, Admit, Refuse, React, Pause, Resume, Replace, Host)}
+    Offer, Ask, Admit, Refuse, React, Pause, Resume, Replace, Host, Claim)}
 """Every client message by its ``type``, in the order the protocol lists them."""
 
 TYPES = tuple(MESSAGES)

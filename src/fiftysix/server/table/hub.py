@@ -31,7 +31,7 @@ from ..storage.db import Database
 from .clock import clock_rule
 from .history import History
 from .live import Finishing, LiveTable, Timing, default_bot, read_log
-from .words import option_words
+from .words import OptionWords, option_words
 
 log = logging.getLogger("fiftysix.server")
 
@@ -320,7 +320,7 @@ class GameCatalogue(TypedDict):
     side_word: str
     descriptions: dict[str, str]
     default_preset: str
-    option_words: dict[str, dict[str, object]]     # words.option_words: each option's label, help and values
+    option_words: dict[str, OptionWords]     # words.option_words: each option's label, help and values
     default: bool
 
 

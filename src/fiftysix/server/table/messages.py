@@ -104,6 +104,7 @@ class TableInfo(TypedDict):
     fill_level: str | None
     add_bot: str | None         # what "Add computer" seats when the table has no fill
     replacing: list[int]        # seats the host gave a computer from the next deal
+    claimed: list[int]          # computers' seats a person takes from the next deal
     grace: object
     status: str
     private: bool
@@ -199,6 +200,7 @@ def table_info(state: TableState, presence: Presence) -> TableInfo:
         fill_level=level_of(state.game.name, state.fill),
         add_bot=club_bot(state.game.name),
         replacing=sorted(state.replacing),
+        claimed=sorted(state.claims),
         grace=state.grace,
         status=state.status,
         private=state.private,

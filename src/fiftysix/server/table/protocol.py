@@ -6,6 +6,7 @@ Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``t
                                                        key = a private table's link secret (both optional)
     {"type": "join", "name": "Asha"}                   become a member of the table (watching)
     {"type": "sit", "seat": 2}   {"type": "stand"}     take or leave a seat
+    {"type": "claim", "seat": 2}                       mid-deal: take a computer player's seat from the next deal
     {"type": "bot", "seat": 3, "bot": "random"}        host: a computer player in a seat
     {"type": "unbot", "seat": 3}                       host: remove it (before the start)
     {"type": "swap", "a": 0, "b": 1}                   host: swap two seats (between deals)
@@ -56,6 +57,7 @@ from .client_messages import (
     Admit,
     Ask,
     AskState,
+    Claim,
     ClientMessage,
     Explain,
     Hello,
@@ -85,7 +87,7 @@ from .reactions import react
 
 MAX_MESSAGE = 4096
 
-CHANGES = frozenset({"sit", "stand", "bot", "unbot", "swap", "offer", "pause", "resume", "replace", "host"})
+CHANGES = frozenset({"sit", "claim", "stand", "bot", "unbot", "swap", "offer", "pause", "resume", "replace", "host"})
 """Messages that change the table without playing: each is a logged event, so they are rate limited
 (``Limits.changes_per_minute`` per member, ``table_changes_per_minute`` per table): the log grows with play."""
 
@@ -267,6 +269,8 @@ async def _event(table: LiveTable, player: str, msg: ClientMessage) -> ev.Event:
     match msg:
         case Sit():
             return ev.Sit(player=player, seat=_seat_number(table, msg.seat))
+        case Claim():
+            return ev.Claim(player=player, seat=_seat_number(table, msg.seat))
         case RemoveBot():
             return ev.RemoveBot(player=player, seat=_seat_number(table, msg.seat))
         case Offer():
