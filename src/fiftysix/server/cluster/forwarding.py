@@ -16,7 +16,7 @@ from typing import Protocol
 from redis.exceptions import RedisError
 
 from ...core.meaning import N_
-from ..services import REDIS, WORDS, Services
+from ..services import REDIS, WORDS, Services, service_message
 from ..table.live import Connection, LiveTable
 from ..table.outgoing import Error
 from ..table.protocol import handle_message
@@ -80,7 +80,7 @@ class Forwarding:
                 self.waiting[rid] = (table, conn, done)
                 if not self.hub.bus.up:     # no way to the writer: say so, do not spin
                     conn.send(self.hub.services.messages()[0] if self.hub.services.messages() else
-                              {"type": "service", "service": REDIS, "ok": False})
+                              service_message(REDIS, False))
                     break
                 if table.replica.owner is not None and await self._forward(table.replica.owner, request) > 0:
                     with contextlib.suppress(TimeoutError):
