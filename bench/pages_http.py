@@ -325,7 +325,7 @@ async def explain_sqlite(path: Path) -> None:
 
 COPIED = {"matches": {"rated"}, "match_players": set(), "ratings": set(), "clubs": {"watchers"},
           "club_members": set(), "club_tables": set(), "club_events": {"rated"}, "club_event_teams": set(),
-          "club_event_tables": set()}
+          "club_event_tables": set(), "person_stats": set(), "person_forms": set(), "person_partners": set()}
 """The seed's tables copied to PostgreSQL, and their boolean columns (SQLite stores 0 and 1)."""
 
 

@@ -53,6 +53,7 @@ from .accounts.routes import routes as account_routes
 from .accounts.store import Accounts
 from .clubs.guard import install as install_clubs
 from .clubs.routes import routes as club_routes
+from .edge import looplag
 from .edge.lang import language_of, localize_catalogue
 from .edge.limits import QuotaError
 from .edge.names import TABLE_NAME
@@ -217,6 +218,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        sampler = looplag.from_env()        # FIFTYSIX_LOOP_LAG_MS: what holds the loop, logged with its stack
+        if sampler is not None:
+            sampler.start()
         await server.startup()
         warming = threading.Thread(target=warm_up, name="fiftysix warm-up")
         later = asyncio.get_running_loop().call_later(WARM_AFTER, warming.start)
@@ -225,6 +229,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             later.cancel()
             await server.shutdown()
+            if sampler is not None:
+                sampler.stop()
 
     routes = [
         Route("/", html.page_route("index")),
