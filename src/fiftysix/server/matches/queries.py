@@ -42,7 +42,7 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None,
     the matches and the stats (a running club night's tables: their boards are not shown yet).  The stats are
     the person's kept sums (:mod:`.tally`), less the matches withheld: no read grows with their matches."""
     async with engine.connect() as conn:
-        pending = list(await conn.execute(_at_running_nights(player))) if withheld is not None else []
+        pending = await _at_running_nights(conn, player) if withheld is not None else []
         hidden = await withheld(sorted({r.table_code for r in pending})) if withheld is not None and pending \
             else set()
         page, more = await _page(conn, player, before, hidden)
@@ -65,20 +65,25 @@ def _newest(player: str) -> Select[Any]:
             .order_by(match_players.c.finished.desc(), match_players.c.match_id.desc()))
 
 
-def _at_running_nights(player: str) -> Select[Any]:
-    """A person's matches at the tables of club nights not closed: the only ones a ``withheld`` may name.  Read
-    from the open nights (``club_events_open``) to their tables' matches (``matches_table``), so it costs those
-    nights' matches, not the person's."""
+async def _at_running_nights(conn: AsyncConnection, player: str) -> list[Any]:
+    """A person's matches at the tables of club nights not closed: the only ones a ``withheld`` may name.  First
+    those nights' matches (from ``club_events_open`` to their tables and ``matches_table``: few), then the person's
+    rows among them by key, so it costs the running nights' matches, never the person's."""
     from ..nights.store import event_tables, events  # a feature beside this one: its tables only
     from ..nights.visibility import CLOSED
 
-    return (select(match_players.c.team, match_players.c.rank, matches.c.table_code, matches.c.game,
-                   match_players.c.stats, matches.c.summary, matches.c.id)
-            .select_from(events)
-            .join(event_tables, event_tables.c.event_id == events.c.id)
-            .join(matches, matches.c.table_code == event_tables.c.code)
-            .join(match_players, and_(match_players.c.match_id == matches.c.id, match_players.c.player_id == player))
-            .where(events.c.status != literal(CLOSED, literal_execute=True)))  # as the partial index says it
+    running = [r.id for r in await conn.execute(
+        select(matches.c.id).select_from(events)
+        .join(event_tables, event_tables.c.event_id == events.c.id)
+        .join(matches, matches.c.table_code == event_tables.c.code)
+        .where(events.c.status != literal(CLOSED, literal_execute=True)))]     # as the partial index says it
+    if not running:
+        return []
+    return list(await conn.execute(
+        select(match_players.c.team, match_players.c.rank, matches.c.table_code, matches.c.game,
+               match_players.c.stats, matches.c.summary, matches.c.id)
+        .join(matches, matches.c.id == match_players.c.match_id)
+        .where(match_players.c.match_id.in_(running), match_players.c.player_id == player)))
 
 
 async def _kept(conn: AsyncConnection, player: str) -> dict[str, tally.Family]:
