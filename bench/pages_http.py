@@ -325,7 +325,7 @@ async def explain_sqlite(path: Path) -> None:
 
 COPIED = {"matches": {"rated"}, "match_players": set(), "ratings": set(), "clubs": {"watchers"},
           "club_members": set(), "club_tables": set(), "club_events": {"rated"}, "club_event_teams": set(),
-          "club_event_tables": set()}
+          "club_event_tables": set(), "person_stats": set(), "person_forms": set(), "person_partners": set()}
 """The seed's tables copied to PostgreSQL, and their boolean columns (SQLite stores 0 and 1)."""
 
 
@@ -374,6 +374,27 @@ async def explain_pg(path: Path, url: str) -> None:
     await db.close()
 
 
+async def profile_cpu(url: str, players: int, samples: int, rng: random.Random) -> list[float]:
+    """The CPU time (this process, the driver's thread included) of a random player's history read."""
+    from fiftysix.server.matches.queries import profile
+
+    async def shown(_codes: list[str]) -> set[str]:      # no night is running: nothing withheld
+        return set()
+
+    db = Database(url)
+    took: list[float] = []
+    try:
+        for n in range(samples + 10):
+            player = f"p{rng.randrange(players):06d}"
+            began = time.process_time()
+            await profile(db.engine, player, None, shown)
+            if n >= 10:         # the first few warm the caches
+                took.append(time.process_time() - began)
+    finally:
+        await db.close()
+    return took
+
+
 def serve(url: str, port: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen([sys.executable, "-m", "fiftysix", "serve", "--port", str(port), "--db", url,
                                "--log-level", "warning", "--max-connections-per-address", "0"],
@@ -409,6 +430,9 @@ def main() -> None:
     parser.add_argument("--pg", action="store_true",
                         help="serve from a throwaway PostgreSQL (tests/helpers/pg.py) the seed is copied into")
     parser.add_argument("--only", action="append", default=[], help="time only these pages (repeatable)")
+    parser.add_argument("--profile-cpu", action="store_true",
+                        help="only the history read (matches.queries.profile) in-process, in CPU time: what a "
+                             "loaded machine's waits do not move")
     args = parser.parse_args()
     players, matches, clubs = 10_000, int(200_000 * args.scale), 300
     rng = random.Random(args.seed)
@@ -432,6 +456,9 @@ def main() -> None:
                 run(args, work, url, players, clubs, rng)
     elif args.explain:
         asyncio.run(explain_sqlite(work))
+    elif args.profile_cpu:
+        took = asyncio.run(profile_cpu(_url(work), players, args.samples, rng))
+        print(f"{'history read (CPU)':20s} {_ms(took)}  load {_load()}", flush=True)
     else:
         run(args, work, _url(work), players, clubs, rng)
     _drop(work)

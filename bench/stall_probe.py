@@ -211,7 +211,7 @@ def main() -> None:
                                    "--db", f"sqlite+aiosqlite:///{tmp}/probe.db", "--bot-delay", str(args.bot_delay),
                                    *serve_args], env=env, stderr=log)
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120     # a loaded machine (load 20+) took over 30 s to start it
             while True:
                 try:
                     urllib.request.urlopen(f"http://127.0.0.1:{port}/static/extras.css", timeout=2).read()

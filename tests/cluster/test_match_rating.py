@@ -1,6 +1,6 @@
 """Exactly-once ratings with two server processes: the writer is killed (kill -9) after it wrote a finished
 match's row and before the ratings, inside that transaction; the other process takes the table over, plays
-the last card again, and stores the match end and its rating update once."""
+the last card again, and stores the match end, its rating update and the person's kept stats once."""
 
 from __future__ import annotations
 
@@ -57,5 +57,7 @@ def test_kill_9_between_match_end_and_rating_rates_once(start: Callable[..., Pro
     mu, sigma, count, last = row.split("|")
     assert (int(count), last) == (1, f"{code}/1")        # updated once, by this match
     assert (float(mu), float(sigma)) == pytest.approx(tuple(after))
+    # the kept stats follow the same rule: this one match, counted once
+    assert sql(pg_cluster, dbname, f"SELECT matches FROM person_stats WHERE player_id = '{player}'") == ["1"]
     assert sql(pg_cluster, dbname, "SELECT COUNT(*) FROM deal_seats")[0] == \
         sql(pg_cluster, dbname, f"SELECT COUNT(*) FROM deals WHERE table_code = '{code}'")[0]

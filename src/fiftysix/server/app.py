@@ -57,6 +57,7 @@ from .clubs.guard import install as install_clubs
 from .clubs.routes import routes as club_routes
 from .daily.guard import install as install_daily
 from .daily.routes import routes as daily_routes
+from .edge import looplag
 from .edge.lang import language_of, localize_catalogue
 from .edge.limits import QuotaError
 from .edge.names import TABLE_NAME
@@ -223,6 +224,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        sampler = looplag.from_env()        # FIFTYSIX_LOOP_LAG_MS: what holds the loop, logged with its stack
+        if sampler is not None:
+            sampler.start()
         await server.startup()
         warming = threading.Thread(target=warm_up, name="fiftysix warm-up")
         later = asyncio.get_running_loop().call_later(WARM_AFTER, warming.start)
@@ -231,6 +235,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             later.cancel()
             await server.shutdown()
+            if sampler is not None:
+                sampler.stop()
 
     routes = [
         Route("/", html.page_route("index")),

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..clubs.store import club_members, clubs
 from ..edge.names import TABLE_NAME
-from ..matches.schema import matches
+from ..matches.schema import matches, person_partners
 from ..nights.store import events as nights
 from ..nights.store import teams
 from ..pages.peek_store import peeks
@@ -98,6 +98,7 @@ async def scrub_names(conn: AsyncConnection, player_id: str) -> None:
         if isinstance(kept, dict) and player_id in kept:
             await conn.execute(update(matches).where(matches.c.id == match_id)
                                .values(summary={**summary, "names": {p: n for p, n in kept.items() if p != player_id}}))
+    await conn.execute(update(person_partners).where(person_partners.c.partner_id == player_id).values(name=""))
     await conn.execute(update(peeks).where(peeks.c.watcher == player_id, peeks.c.name.is_not(None))
                        .values(name=FORMER))
     await _rename_owned(conn, player_id, names)

@@ -253,6 +253,11 @@ ABORT = "fiftysix.abort"
 AFTER_CLOSE = 65536
 """Bytes a websocket client may send after the server's close frame before it is cut off."""
 
+PARSE_AT_ONCE = 16384
+"""Bytes of a websocket's input parsed in one turn of the loop: a client that sends without pause hands the
+server up to 256 KiB a read, thousands of small frames, and parsing them all at once held the loop for hundreds
+of ms (issue 59, found by :mod:`.looplag`); the rest waits for the next turn, the socket's reading paused."""
+
 
 def abort_of(scope: Any) -> Callable[[str], None] | None:
     """The function that cuts a websocket off at once (given why, for the log), when served by
@@ -277,6 +282,7 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: 
         _counted: bool = False
 
         _after_close: int = 0           # bytes received since the server sent its close frame
+        _rest: bytes = b""              # input not parsed yet (:data:`PARSE_AT_ONCE`)
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             self._slot, self._counted = slots.handover.pop(transport, (None, False))
@@ -303,7 +309,28 @@ def guarded_websocket(base: type[asyncio.Protocol], slots: Slots, send_timeout: 
                 if self._after_close > AFTER_CLOSE:
                     self.abort(f"over {AFTER_CLOSE} bytes after the server's close")
                     return
+            if self._rest:              # behind already: in order, after what waits
+                self._rest += data
+                return
+            self._parse(data)
+
+        def _parse(self, data: bytes) -> None:
+            """Parse at most :data:`PARSE_AT_ONCE` bytes now, the rest on the loop's next turn."""
+            if len(data) > PARSE_AT_ONCE:
+                self._rest = data[PARSE_AT_ONCE:]
+                data = data[:PARSE_AT_ONCE]
+                self.transport.pause_reading()
+                asyncio.get_running_loop().call_soon(self._parse_rest)
             super().data_received(data)
+
+        def _parse_rest(self) -> None:
+            rest, self._rest = self._rest, b""
+            if self.transport.is_closing() or not rest:
+                return
+            self._parse(rest)
+            # uvicorn pauses reading too, until the app has taken what it queued: its pause stands
+            if not self._rest and not self.transport.is_closing() and not getattr(self, "read_paused", False):
+                self.transport.resume_reading()
 
         def connection_lost(self, exc: Exception | None) -> None:
             slots.close(self._slot, self._counted)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Generic, NotRequired, TypedDict, TypeVar, cast
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar
 
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import Select, and_, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import rating
-from .schema import match_players, matches, ratings
-from .store import MatchSummary, PersonStats
+from . import rating, tally
+from .schema import COUNTS, match_players, matches, person_forms, person_partners, person_stats, ratings
+from .store import MatchSummary
+from .tally import FamilyStats
 
 PAGE = 50
 """Matches a page of the history lists (newest first)."""
@@ -63,17 +62,20 @@ async def profile(engine: AsyncEngine, player: str, before: int | None = None,
                   withheld: Withheld | None = None) -> Profile:
     """A person's ratings, stats over every finished match, results by partner, and a page of matches
     (finished before unix time ``before``, newest first); matches at tables ``withheld`` names are left out of
-    the matches and the stats (a running club night's tables: their boards are not shown yet)."""
+    the matches and the stats (a running club night's tables: their boards are not shown yet).  The stats are
+    the person's kept sums (:mod:`.tally`), less the matches withheld: no read grows with their matches."""
     async with engine.connect() as conn:
-        counted = list(await conn.execute(_counted(player)))
-        hidden = await withheld(sorted({r.table_code for r in counted})) if withheld is not None and counted \
+        pending = await _at_running_nights(conn, player) if withheld is not None else []
+        hidden = await withheld(sorted({r.table_code for r in pending})) if withheld is not None and pending \
             else set()
         page, more = await _page(conn, player, before, hidden)
+        families = await _kept(conn, player)
+        await _take_off(conn, player, families, [r for r in pending if r.table_code in hidden], hidden)
         rated = list(await conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
                                         .where(ratings.c.player_id == player, ratings.c.matches > 0)))
     return Profile(player=player,
                    ratings={r.family: _rating(float(r.mu), float(r.sigma), int(r.matches)) for r in rated},
-                   stats=_stats(player, [r for r in counted if r.table_code not in hidden]),
+                   stats=tally.shown(families),
                    matches=[_match(player, r) for r in page],
                    more=more)
 
@@ -86,9 +88,63 @@ def _newest(player: str) -> Select[Any]:
             .order_by(match_players.c.finished.desc(), match_players.c.match_id.desc()))
 
 
-def _counted(player: str) -> Select[Any]:
-    """What the stats count of each of a person's matches: only the columns they read."""
-    return _newest(player).add_columns(match_players.c.stats, matches.c.summary)
+async def _at_running_nights(conn: AsyncConnection, player: str) -> list[Any]:
+    """A person's matches at the tables of club nights not closed: the only ones a ``withheld`` may name.  First
+    those nights' matches (from ``club_events_open`` to their tables and ``matches_table``: few), then the person's
+    rows among them by key, so it costs the running nights' matches, never the person's."""
+    from ..nights.store import event_tables, events  # a feature beside this one: its tables only
+    from ..nights.visibility import CLOSED
+
+    running = [r.id for r in await conn.execute(
+        select(matches.c.id).select_from(events)
+        .join(event_tables, event_tables.c.event_id == events.c.id)
+        .join(matches, matches.c.table_code == event_tables.c.code)
+        .where(events.c.status != literal(CLOSED, literal_execute=True)))]     # as the partial index says it
+    if not running:
+        return []
+    return list(await conn.execute(
+        select(match_players.c.team, match_players.c.rank, matches.c.table_code, matches.c.game,
+               match_players.c.stats, matches.c.summary, matches.c.id)
+        .join(matches, matches.c.id == match_players.c.match_id)
+        .where(match_players.c.match_id.in_(running), match_players.c.player_id == player)))
+
+
+async def _kept(conn: AsyncConnection, player: str) -> dict[str, tally.Family]:
+    """The person's stats rows: a row per family, per form declared, per partner."""
+    out: dict[str, tally.Family] = {}
+    for r in await conn.execute(select(person_stats).where(person_stats.c.player_id == player)):
+        out[r.family] = tally.Family(counts={c: int(getattr(r, c)) for c in COUNTS})
+    for r in await conn.execute(select(person_forms).where(person_forms.c.player_id == player)):
+        out.setdefault(r.family, tally.Family()).forms[r.form] = [int(r.declared), int(r.made)]
+    for r in await conn.execute(select(person_partners).where(person_partners.c.player_id == player)):
+        out.setdefault(r.family, tally.Family()).partners[r.partner_id] = tally.Partner(
+            int(r.matches), int(r.won), str(r.name), str(r.last_match))
+    return out
+
+
+async def _take_off(conn: AsyncConnection, player: str, families: dict[str, tally.Family], rows: list[Any],
+                    hidden: set[str]) -> None:
+    """The withheld matches ``rows`` taken off the sums; a partner whose kept name came from one of them gets
+    the name of their newest match shown."""
+    gone = {r.id for r in rows}
+    for r in rows:
+        if r.game in families:
+            families[r.game].take_off(tally.share(player, r.team, r.rank, _obj(r.stats), _obj(r.summary)))
+    for game, family in families.items():
+        for partner, entry in family.partners.items():
+            if entry.last_match in gone and entry.matches > 0:
+                entry.name = await _name_shown(conn, player, partner, game, hidden)
+
+
+async def _name_shown(conn: AsyncConnection, player: str, partner: str, game: str, hidden: set[str]) -> str:
+    """The name ``partner`` had in their newest match shown as ``player``'s partner in ``game``."""
+    other = match_players.alias("other")
+    query = (_newest(player).add_columns(matches.c.summary)
+             .join(other, and_(other.c.match_id == match_players.c.match_id, other.c.player_id == partner,
+                               other.c.team == match_players.c.team))
+             .where(matches.c.game == game, matches.c.table_code.not_in(sorted(hidden))).limit(1))
+    row = (await conn.execute(query)).first()
+    return "" if row is None else dict(_obj(row.summary).get("names", {})).get(partner, "")
 
 
 async def _page(conn: AsyncConnection, player: str, before: int | None,
@@ -158,39 +214,6 @@ class Side(TypedDict):
     team: NotRequired[int]
 
 
-class PartnerStats(TypedDict):
-    id: str
-    name: str
-    matches: int
-    won: int
-
-
-class FamilyStats(TypedDict):
-    """A person's results in one family of games (the profile's ``stats``)."""
-
-    matches: int
-    won: int
-    deals: int
-    declared: int
-    made: int
-    forms: dict[str, dict[str, int]]    # the form of a winning bid -> {declared, made}
-    per_deal: float
-    partners: list[PartnerStats]
-
-
-@dataclass
-class _Tally:
-    """A family's counts while the rows are read."""
-
-    matches: int = 0
-    won: int = 0
-    deals: int = 0
-    declared: int = 0
-    made: int = 0
-    gain: int = 0
-    forms: dict[str, list[int]] = field(default_factory=dict)
-
-
 def _sides(player: str, team: int, summary: MatchSummary) -> tuple[list[Side], list[Side]]:
     names = summary.get("names", {})
     people = summary.get("people", {})
@@ -250,33 +273,3 @@ def _match(player: str, r: Any) -> PlayedMatch:
         record=f"/api/tables/{code}/matches/{r.match_no}.json",
         deals=[DealLink(number=n, record=f"/api/tables/{code}/deals/{n}.json", review=f"/review?table={code}&deal={n}")
                for n in range(r.first_deal, r.last_deal + 1)])
-
-
-def _stats(player: str, rows: list[Any]) -> dict[str, FamilyStats]:
-    """Per family: matches, won, deals, contracts declared and made (56: by bid form), the average tables (56)
-    or points (55) a deal, and results by partner."""
-    out: dict[str, _Tally] = {}
-    partners: dict[str, dict[str, PartnerStats]] = defaultdict(dict)
-    for r in rows:
-        s = cast(PersonStats, _obj(r.stats))
-        f = out.setdefault(r.game, _Tally())
-        f.matches += 1
-        f.won += r.rank == 0
-        f.deals += int(s.get("deals", 0))
-        f.declared += int(s.get("declared", 0))
-        f.made += int(s.get("made", 0))
-        f.gain += int(s.get("gain", 0))
-        for form, (declared, made) in s.get("forms", {}).items():
-            both = f.forms.setdefault(form, [0, 0])
-            both[0] += declared
-            both[1] += made
-        for p in _sides(player, r.team, _obj(r.summary))[0]:
-            entry = partners[r.game].setdefault(p["id"], {"id": p["id"], "name": p["name"], "matches": 0, "won": 0})
-            entry["matches"] += 1
-            entry["won"] += r.rank == 0
-    return {game: {"matches": f.matches, "won": f.won, "deals": f.deals, "declared": f.declared, "made": f.made,
-                   "forms": {k: {"declared": v[0], "made": v[1]} for k, v in sorted(f.forms.items())},
-                   # (a person's row is written only for a match they played a deal of: ``deals`` is never 0)
-                   "per_deal": round(f.gain / f.deals, 2) if f.deals else 0.0,
-                   "partners": sorted(partners[game].values(), key=lambda e: (-e["matches"], e["name"], e["id"]))}
-            for game, f in out.items()}

@@ -1,8 +1,9 @@
-"""The tables of finished matches and ratings (created by migration 0006)."""
+"""The tables of finished matches and ratings (created by migration 0006), and each person's stats kept as the
+matches finish (migration 0014)."""
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Boolean, Float, Index, Integer, MetaData, String, Table
+from sqlalchemy import JSON, Boolean, Float, Index, Integer, MetaData, String, Table, Text
 
 from ..storage.columns import CODE, FAMILY, ID, PLAYER, SECONDS, key, optional, required
 
@@ -42,4 +43,30 @@ ratings = Table(
     *required(mu=Float, sigma=Float,
               matches=Integer,      # rated matches so far
               last_match=ID),
+)
+
+# A person's stats, added to in the transaction that stores each of their matches (matches/store.py), so the
+# history page reads a row per family, form and partner instead of every match they played (issue 59).
+COUNTS = ("matches", "won", "deals", "declared", "made", "gain")
+"""What ``person_stats`` adds up per person and family (``gain``: tables or points won over their deals)."""
+
+person_stats = Table(
+    "person_stats", metadata,
+    *key(player_id=PLAYER, family=FAMILY),
+    *required(**{name: Integer for name in COUNTS}),
+)
+
+person_forms = Table(
+    "person_forms", metadata,
+    # 56: the contracts a person declared and made by the form of the winning bid
+    *key(player_id=PLAYER, family=FAMILY, form=String(64)),
+    *required(declared=Integer, made=Integer),
+)
+
+person_partners = Table(
+    "person_partners", metadata,
+    # the matches a person played with each partner (a person of their team) and won; the partner's name as the
+    # newest of those matches kept it ("" once their account is deleted), and which match that was
+    *key(player_id=PLAYER, family=FAMILY, partner_id=PLAYER),
+    *required(matches=Integer, won=Integer, name=Text, last_finished=SECONDS, last_match=ID),
 )

@@ -7,7 +7,8 @@ ratings only when that insert made a row.  So a redelivered or replayed match en
 process killed before the commit leaves neither the event, the match nor the ratings: the table's new writer
 (after a restart, or another process after the lease) plays that last card again and stores all three.
 Ratings rows are locked in player order (``FOR UPDATE`` on PostgreSQL), so two processes finishing matches
-of the same person at once update one after the other.
+of the same person at once update one after the other.  Each person's stats rows (``person_stats``, ``_forms``,
+``_partners``) are added to by the same rule, in the same transaction, after the match's row was made: once.
 """
 
 from __future__ import annotations
@@ -18,15 +19,15 @@ import signal
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import Any, TypedDict, cast
 
-from sqlalchemy import Insert, Table, select
+from sqlalchemy import Insert, Table, and_, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..state.typed_json import Received
-from . import rating
+from . import rating, tally
 from .capture import DealFacts, MatchEnd
-from .schema import deal_seats, match_players, matches, ratings
+from .schema import COUNTS, deal_seats, match_players, matches, person_forms, person_partners, person_stats, ratings
 
 KILL_BEFORE_RATING = "FIFTYSIX_TEST_KILL_BEFORE_RATING"
 """Tests only: a file path; the first match end in a process with it set kills the process (SIGKILL) after
@@ -76,12 +77,17 @@ async def write_deals(conn: AsyncConnection, rows: list[DealSeatRow]) -> None:
         await conn.execute(deal_seats.insert(), rows)
 
 
-def _insert_once(conn: AsyncConnection, table: Table) -> Insert:
+def _insert(conn: AsyncConnection, table: Table) -> Any:
+    """The dialect's ``INSERT`` (both have ``on_conflict_do_nothing`` / ``_do_update``)."""
     if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
-        return pg_insert(table).on_conflict_do_nothing()
+        return pg_insert(table)
     from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-    return sqlite_insert(table).on_conflict_do_nothing()
+    return sqlite_insert(table)
+
+
+def _insert_once(conn: AsyncConnection, table: Table) -> Insert:
+    return _insert(conn, table).on_conflict_do_nothing()  # type: ignore[no-any-return]
 
 
 class _Tally:
@@ -240,8 +246,45 @@ async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
          "rating": {"before": [current[p].mu, current[p].sigma], "after": list(plan.new[p])}
          if p in plan.new else None}
         for p in plan.people])
+    await _add_stats(conn, end, plan)
     await _write_ratings(conn, end.game, end.id, current, plan.new)
     return True
+
+
+async def _add_stats(conn: AsyncConnection, end: MatchEnd, plan: _Plan) -> None:
+    """Each person's share of the match added to their stats rows (a row made at their first match)."""
+    family = end.game
+    counted: list[dict[str, object]] = []
+    forms: list[dict[str, object]] = []
+    partners: list[dict[str, object]] = []
+    for p in plan.people:
+        team = plan.team_of[p]
+        part = tally.share(p, team, end.ranks[team], plan.stats[p], plan.summary)
+        counted.append({"player_id": p, "family": family, **part.counts})
+        forms += [{"player_id": p, "family": family, "form": form, "declared": d, "made": m}
+                  for form, (d, m) in part.forms.items()]
+        partners += [{"player_id": p, "family": family, "partner_id": q, "matches": 1, "won": part.counts["won"],
+                      "name": name, "last_finished": end.finished, "last_match": end.id} for q, name in part.partners]
+    await _add(conn, person_stats, ("player_id", "family"), COUNTS, counted)
+    await _add(conn, person_forms, ("player_id", "family", "form"), ("declared", "made"), forms)
+    await _add(conn, person_partners, ("player_id", "family", "partner_id"), ("matches", "won"), partners,
+               newest=("name", "last_finished", "last_match"))
+
+
+async def _add(conn: AsyncConnection, table: Table, keys: tuple[str, ...], sums: tuple[str, ...],
+               rows: list[dict[str, object]], newest: tuple[str, ...] = ()) -> None:
+    """Rows added to ``table`` by key: ``sums`` added up, ``newest`` taken from the newer match (its
+    ``last_finished``, then ``last_match``, as the history's order), in one statement however many rows."""
+    if not rows:
+        return
+    stmt = _insert(conn, table)
+    new = stmt.excluded
+    changes: dict[str, Any] = {c: table.c[c] + new[c] for c in sums}
+    if newest:
+        newer = or_(new.last_finished > table.c.last_finished,
+                    and_(new.last_finished == table.c.last_finished, new.last_match > table.c.last_match))
+        changes |= {c: case((newer, new[c]), else_=table.c[c]) for c in newest}
+    await conn.execute(stmt.on_conflict_do_update(index_elements=list(keys), set_=changes), rows)
 
 
 async def _write_ratings(conn: AsyncConnection, family: str, key: str, current: dict[str, rating.Entry],

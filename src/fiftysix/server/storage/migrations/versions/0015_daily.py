@@ -10,7 +10,7 @@ from alembic import op
 from fiftysix.server.storage.columns import CODE, SECONDS, key, optional, required
 
 revision = "0015_daily"
-down_revision = "0013_page_indexes"
+down_revision = "0014_person_stats"
 
 
 def upgrade() -> None:
