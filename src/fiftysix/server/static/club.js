@@ -114,10 +114,13 @@ function tableForm(club) {
     h("label", { for: "preset" }, t("Game")), h("select", { id: "preset" }), h("div", { class: "muted", id: "preset-help" }),
     h("p", { class: "muted" }, t("Options and house rules")), h("div", { id: "options" }),
     h("label", { for: "fill" }, t("Empty seats")), h("select", { id: "fill", "aria-describedby": "fill-help" }),
-    h("div", { id: "fill-help", class: "muted opt-help" }));
+    h("div", { id: "fill-help", class: "muted opt-help" }),
+    h("label", { for: "cl-grace" }, t("When a player drops, a computer plays for them after (seconds)")),
+    h("input", { id: "cl-grace", type: "number", min: 0, max: 3600, value: 60 }));
   const make = h("button", { type: "button", class: "primary", id: "cl-table-btn", disabled: true }, t("Create table"));
   make.addEventListener("click", async () => {
-    const body = { preset: presetOf(), options: options(), fill: document.getElementById("fill").value || null };
+    const body = { preset: presetOf(), options: options(), fill: $("fill").value || null,
+                   grace: Number($("cl-grace").value || 60) };
     const data = await api(`/api/clubs/${club.id}/tables`, body);
     if (data) location.href = data.url;
   });

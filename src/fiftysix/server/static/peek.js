@@ -32,14 +32,31 @@ async function post(S, path, body) {
   return res.ok ? data : { error: data.error || data.message || res.statusText };
 }
 
-/** The bar a seated person is asked in: fixed at the window's top, over the header and never over their hand
- * or call panel (which sit lower), and without moving anything they might be about to tap. */
+/** Puts the bar at the window's top, or its foot when the top would cover the hand or the call panel (the
+ * player scrolled down to them). */
+function placeBar(bar) {
+  if (bar.classList.contains("hidden")) return;
+  const height = bar.getBoundingClientRect().height;
+  const covers = (top, bottom) => ["hand-panel", "action-panel"].some((id) => {
+    const el = document.getElementById(id);
+    if (!el || el.classList.contains("hidden")) return false;
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top < bottom && r.bottom > top;
+  });
+  bar.classList.toggle("at-foot", covers(0, height) && !covers(innerHeight - height, innerHeight));
+}
+
+/** The bar a seated person is asked in: fixed at an edge of the window, over neither their hand nor the call
+ * panel, and moving nothing they might be about to tap. */
 function askBar() {
   let bar = document.getElementById("peek-bar");
   if (!bar) {
     bar = h("section", { id: "peek-bar", class: "peek-bar hidden", "aria-live": "polite",
                          "aria-label": t("Asks to see your hand") });
     document.body.append(bar);
+    // the page scrolls and its panels grow under the bar while it shows: it follows them frame by frame
+    const follow = () => { placeBar(bar); requestAnimationFrame(follow); };
+    requestAnimationFrame(follow);
   }
   return bar;
 }
@@ -49,18 +66,22 @@ export function renderPeek(S, showError) {
   const panel = document.getElementById("peek-panel");
   if (!panel) return;
   clear(panel);
-  const bar = clear(askBar());
-  bar.classList.add("hidden");
+  const bar = askBar();
   const table = S.table;
   const you = S.you;
   if (!table || !you || !you.player || table.status !== "playing") {
     peeks.hands = {};
     peeks.asked = {};
+    peeks.asks = [];
     panel.classList.add("hidden");
+    clear(bar).classList.add("hidden");
+    bar.dataset.asks = "";
     return;
   }
   const parts = [];
   if (you.seat === null || you.seat === undefined) {
+    clear(bar).classList.add("hidden");
+    bar.dataset.asks = "";
     for (const seat of table.seats.filter((s) => s.kind === "player")) {
       const hand = peeks.hands[seat.seat];
       if (hand) {
@@ -86,7 +107,10 @@ export function renderPeek(S, showError) {
       parts.push(h("div", { class: "row" }, ask,
         peeks.refused[seat.seat] ? h("span", { class: "muted" }, t("{name} said no", { name: seat.name })) : null));
     }
-  } else {
+  } else if (bar.dataset.asks !== JSON.stringify(peeks.asks)) {
+    // redrawn only when the asks change: a table update must not swap the buttons under a finger
+    bar.dataset.asks = JSON.stringify(peeks.asks);
+    clear(bar);
     const asks = [];
     for (const a of peeks.asks) {
       const answer = (word) => async () => {
@@ -100,13 +124,14 @@ export function renderPeek(S, showError) {
         b.addEventListener("click", answer(word));
         return b;
       };
-      asks.push(h("div", { class: "peek-ask" },
-        h("span", {}, t("{name} (watching) asks to see your hand", { name: a.name || "?" })), " ",
+      const says = t("{name} (watching) asks to see your hand", { name: a.name || "?" });
+      asks.push(h("div", { class: "peek-ask" }, h("span", { title: says }, says),
         button("allow", t("Allow")), button("refuse", t("Refuse")), button("always", t("Always allow"))));
     }
     bar.append(...asks);
     bar.classList.toggle("hidden", !asks.length);
   }
+  placeBar(bar);
   panel.append(...parts);
   panel.classList.toggle("hidden", !parts.length);
 }
