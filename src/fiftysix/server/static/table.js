@@ -11,6 +11,7 @@ import { openShare } from "./share.js";
 import { initRules } from "./rules.js";
 import { noteReaction } from "./reactions.js";
 import { onPeekMessage, renderPeek } from "./peek.js";
+import { AWAY } from "./picker.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -136,8 +137,10 @@ function onMessage(msg) {
     case "error":
       if (msg.id) S.outbox = S.outbox.filter((m) => m.id !== msg.id);
       S.sentAt = null;
-      // a move the server could not store while its database is away: the banner already says the table waits
+      // a move the server could not store while its database is away: the banner already says the table waits,
+      // and the line under the hand says why the card came back (no second red message)
       if (!Object.keys(S.services).length) showError(msg.message);
+      else if (msg.id) S.why = AWAY();
       break;
     default:
       onPeekMessage(msg);
