@@ -1,13 +1,13 @@
-"""The whole journey of issues 43 and 57 in real Chromium, in English and in Malayalam (a 1366 desktop and a 390
-phone): two people (two browser contexts) make accounts; one makes a club on the club page, whose invite link shows at
-once; the other opens it on a phone, is greeted by the club's name with their name already filled in (no second name
+"""The whole journey of issues 43 and 57 in real Chromium, in English and in Malayalam (a 1366 desktop and a 390 phone):
+two people (two browser contexts) make accounts; one makes a club on the club page, whose invite link shows at once;
+the other opens it on a phone, is greeted by the club's name with their name already filled in (no second name
 prompt) and joins; the owner makes a short club table on the page (game, preset, computer level chosen there); they
-play a match with computer players; then both see it in their history, the same rating figure (never negative) on
-the history, the match line, the club's leaderboard and a club-mate's stats page, both ratings moved with the right
+play a match with computer players; then both see it in their history, the same rating figure (never negative) on the
+history, the match line, the club's leaderboard and a club-mate's stats page, both ratings moved with the right
 signs, the club's leaderboard orders them (both are regulars with established ratings: two new accounts on opposing
-sides rate nothing, docs/server.md "Who is rated, and farming"); a third context signs in as the first player with a one-time link and
-sees the same history; it signs out; the second person deletes their account and the first one's history shows "a
-former player" in their seat. (The passkey sign-up and sign-in on localhost: test_account_page.py.)"""
+sides rate nothing, docs/server.md "Who is rated, and farming"); a third context signs in as the first player with a
+one-time link and sees the same history; it signs out; the second person deletes their account and the first one's
+history shows "a former player" in their seat. (The passkey sign-up and sign-in on localhost: test_account_page.py.)"""
 
 from __future__ import annotations
 
