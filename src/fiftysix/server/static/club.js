@@ -238,7 +238,8 @@ async function main() {
   } else if (hash.get("n")) {
     await showNight(hash.get("n"), api, clear($("cl-club")), (name) => { $("cl-title").textContent = name; });
   }
-  if (!hash.get("i")) await mine();      // the invite page asks nothing of a visitor who has no player yet
+  if (hash.get("i")) $("cl-mine").classList.add("hidden");   // the invite page asks nothing of a newcomer
+  else await mine();
 }
 
 window.addEventListener("hashchange", () => location.reload());
