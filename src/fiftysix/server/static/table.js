@@ -158,7 +158,11 @@ function onMessage(msg) {
  *  bring what now matters into view, as the long list of bids or the score sheet may have scrolled it away. */
 let lastStage = null;
 function keepInView() {
-  if (!S.table || !S.view || !S.table.match) return;
+  if (!S.table || !S.view || !S.table.match) {
+    // a match that starts on this page is followed (the host scrolled down to "Start"): the first call in view
+    if (S.table && S.table.status === "lobby") lastStage = "lobby";
+    return;
+  }
   const over = S.table.status === "deal_over" || S.table.status === "match_over";
   const stage = `${S.table.match.number}.${S.table.match.deal_number}:${over ? "over" : S.view.phase}`;
   if (stage === lastStage) return;
@@ -186,7 +190,10 @@ function keepInView() {
   const score = document.getElementById("score-panel");
   const bottom = (shown(turn) ? turn : felt).getBoundingClientRect().bottom;
   const top = score.getBoundingClientRect().top;
-  if (bottom - top <= innerHeight) {
+  const head = document.querySelector("main").getBoundingClientRect().top;    // the header too, when it fits
+  if (bottom - head <= innerHeight) {
+    if (head < 0 || bottom > innerHeight) scrollBy(0, head);
+  } else if (bottom - top <= innerHeight) {
     if (top < 0 || bottom > innerHeight) score.scrollIntoView({ block: "start" });
   } else if (!(fits(felt) && (!shown(turn) || fits(turn)))) {
     felt.scrollIntoView({ block: "start" });
