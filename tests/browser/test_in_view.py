@@ -114,3 +114,32 @@ def test_the_finished_trick_shrunk_aside_hides_no_seat(
     overlaps = page.evaluate(OVERLAPS)
     assert not any(overlaps), f"the finished trick covers a seat's box: {overlaps} square px"
     context.close()
+
+
+FIRST_CALL = [("360", "ml"), ("1366", "en")]
+
+
+@pytest.mark.parametrize(("width", "lang"), FIRST_CALL, ids=[f"{w}-{lang}" for w, lang in FIRST_CALL])
+def test_the_first_call_of_a_match_started_here_is_in_view(server: LiveServer, browser: Any, width: str,
+                                                            lang: str) -> None:
+    """The host scrolls down the lobby to Start: the match's first call opens in the window, not above it (issue 57
+    item 6, 360 in Malayalam); on a desktop the header stays when the table fits below it."""
+    viewport = SIZES[width]
+    touch = viewport["width"] < 700
+    context = browser.new_context(viewport=viewport, is_mobile=touch, has_touch=touch,
+                                  locale="ml-IN" if lang == "ml" else "en-GB")
+    page = context.new_page()
+    create_table(page, server.url, "56-4", start=False)
+    page.wait_for_selector("#start-btn")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.locator("#start-btn").dispatch_event("click")
+    page.wait_for_selector("#action-panel:not(.hidden)")
+    assert_table_in_view(page, "at the first call")
+    if width == "1366":
+        boxes = page.evaluate("""() => ['main', '#action-panel'].map((sel) => {
+          const b = document.querySelector(sel).getBoundingClientRect(); return [b.top, b.bottom, innerHeight]; })""")
+        (head, _, _), (_, panel, height) = boxes
+        assert head >= -1, f"the header is scrolled off: {boxes}"
+        assert panel <= height + 1, f"the call panel runs below the window: {boxes}"
+    page.screenshot(path=f"test-artifacts/first-call-{width}-{lang}.png")
+    context.close()

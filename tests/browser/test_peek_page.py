@@ -5,13 +5,14 @@ sit at the table until the match ends."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from helpers.live import LiveServer, browser_api
-from helpers.page import seated
+from helpers.page import call, my_turn, seated
 
 pytestmark = pytest.mark.browser
 
@@ -50,15 +51,38 @@ def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, b
     asha.click("#start-btn")
     ask = chandra.wait_for_selector("#peek-panel [data-peek-ask='0']")
     assert "Asha" in ask.inner_text()
-    ask.click()
-    asha.wait_for_selector("#peek-panel .peek-ask")
-    assert "Chandra" in asha.inner_text("#peek-panel")
-    asha.click("#peek-panel [data-peek-answer='allow']")
-    shown = chandra.wait_for_selector("#peek-panel .peek-hand[data-peek-seat='0']").inner_text()
+    chandra.locator("#peek-panel [data-peek-ask='0']").click()      # a locator: the panel redraws as computers play
+    chandra.wait_for_selector("#peek-panel [data-peek-asked='0']")
+    # the ask reaches Asha at the top of her window, wherever she has scrolled, over none of her cards
+    asha.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    bar = asha.wait_for_selector("#peek-bar .peek-ask")
+    assert "Chandra" in bar.inner_text()
+    asha.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    box = asha.locator("#peek-bar").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    for part in asha.locator("#hand-panel .card, #action-panel:not(.hidden) button").all():
+        c = part.bounding_box() if part.is_visible() else None
+        assert c is None or c["y"] >= box["y"] + box["height"] or c["y"] + c["height"] <= box["y"], (c, box)
+    asha.screenshot(path="test-artifacts/peek-asked-360.png")
+    # the watcher's "asked, waiting" outlives the table's updates (the computers keep playing meanwhile)
+    updates = len(frames["chandra"])
+    deadline = time.monotonic() + 20
+    while len(frames["chandra"]) < updates + 3 and time.monotonic() < deadline:
+        for page in (asha, ben):        # the people call when their turn comes: the table moves on
+            if my_turn(page):
+                call(page)
+        chandra.wait_for_timeout(200)
+    assert len(frames["chandra"]) >= updates + 3
+    assert asha.locator("#peek-bar .peek-ask").count() == 1      # the bar outlives the updates too, once
+    assert chandra.locator("#peek-panel [data-peek-asked='0']").is_visible()
+    assert chandra.locator("#peek-panel [data-peek-ask='0']").count() == 0
+    asha.locator("#peek-bar [data-peek-answer='allow']").click()
+    shown = chandra.wait_for_selector("#peek-panel .peek-hand[data-peek-seat='0']")
+    chandra.screenshot(path="test-artifacts/peek-hand-360.png", full_page=True)
     assert any('"peek_hand"' in f for f in frames["chandra"])
     assert not any('"peek_hand"' in f for f in frames["ben"] + frames["asha"])
     assert not any('"peek_ask"' in f for f in frames["ben"] + frames["chandra"])
-    cards = shown.split(":", 1)[1].split()
+    cards = [c.get_attribute("data-card") for c in shown.query_selector_all(".card")]    # drawn as cards
     views = [m["view"] for m in map(json.loads, frames["asha"]) if isinstance(m.get("view"), dict)]
     assert sorted(cards) == sorted(views[-1]["hand"]), (shown, views[-1]["hand"])     # Asha's own hand
     # the watcher who saw a hand may not take a seat in this match

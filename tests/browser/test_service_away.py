@@ -58,6 +58,12 @@ def test_a_database_outage_is_one_message_and_no_turn(server: LiveServer, browse
         "the server could not save that just now; please try again", lang)}))
     page.wait_for_timeout(300)
     assert page.locator("#error").is_hidden()
+    # a card tapped meanwhile stays in the hand and the line under it says why (issue 57 item 6)
+    away = translate("Not played: the table is waiting for the server's database. Your card stays in your hand; "
+                     "play goes on when it is back.", lang)
+    page.locator("#hand .card").first.dispatch_event("click")
+    page.wait_for_function("(text) => document.getElementById('card-why')?.textContent === text", arg=away)
+    assert page.locator("#error").is_hidden()
     service(True)
     page.wait_for_function("() => !!document.querySelector('#action-panel.you-move')")
     assert page.locator("#conn-banner").is_hidden() and page.title().startswith("●")

@@ -28,6 +28,7 @@ FORM = {"name": "Friday night", "preset": "56-4", "boards": 1, "tables": 2, "lev
 # every POST route of clubs and club nights, with a body its owner (or, for "ben"/"chen", that person) could send
 ROUTES: list[tuple[str, str, dict[str, Any]]] = [
     ("/api/clubs", "owner", {"name": "Evil club"}),
+    ("/api/clubs/invited", "chen", {"invite": "{invite}"}),
     ("/api/clubs/join", "chen", {"invite": "{invite}"}),
     ("/api/clubs/{club}/invite", "owner", {}),
     ("/api/clubs/{club}/revoke", "owner", {}),

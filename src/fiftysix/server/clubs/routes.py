@@ -7,6 +7,8 @@ Routes::
     POST /api/clubs                  {"name"} -> {"id", "invite"}: a new club, you its owner
     GET  /api/clubs/{id}             a member's view: members (by name), open tables, recent matches
     GET  /api/clubs/{id}/leaderboard?family=56   members by rating (server/matches)
+    POST /api/clubs/invited          {"invite"} -> {"name"}: the club an invite is to (no player needed: the
+                                     invite page names the club before asking the invitee's name)
     POST /api/clubs/join             {"invite", "name"?} -> {"id"}: become a member
     POST /api/clubs/{id}/invite      owner: a new invite (the old one fails from now on)
     POST /api/clubs/{id}/revoke      owner: no invite works until a new one is made
@@ -25,6 +27,7 @@ process, may ask only so often.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TypedDict
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -39,11 +42,12 @@ from ..edge.tokens import COOKIE, Player, clean_name
 from ..pages.html import page_route
 from ..pages.route_guard import RouteGuard
 from ..serving import Server, address_of, json_body, part, refusal, table_link
-from ..state.table import TableError
+from ..state.table import MATCH_OVER, TableError
 from ..state.typed_json import Received
 from ..table.live import LiveTable
+from ..table.messages import level_of
 from .lobby import open_tables
-from .store import Club, Clubs
+from .store import Club, ClubMatch, Clubs
 
 PER_ADDRESS = (3.0, 60)     # club requests a second per address on average, and at once (a club page
                             # asks 5-8: the club, each family's leaderboard, its nights, your clubs)
@@ -144,6 +148,32 @@ async def _mine(ask: _Ask) -> Response:
     return JSONResponse({"clubs": await ask.clubs.mine(ask.player.id)})
 
 
+BAD_INVITE = N_("this invite link does not work: it was mistyped or the owner made a new one; "
+                "ask the owner for the current link")
+
+
+async def api_invited(request: Request) -> Response:
+    """The club's name for an invite, asked before the invitee has a player; a wrong invite is counted against
+    the address like a wrong join."""
+    admitted = GUARD.admit(request)
+    if isinstance(admitted, Response):
+        return admitted
+    server, lang = admitted
+    body = await json_body(request)
+    if isinstance(body, Response):
+        return body
+    address = address_of(request)
+    if await server.lookups.refused(address):
+        return refusal(server.lookups.refusal(), 429, lang)
+    invite = body.get("invite")
+    name = await clubs_of(server).invited_to(invite) \
+        if isinstance(invite, str) and 0 < len(invite) <= SECRET_MAX else None
+    if name is None:
+        await server.lookups.failed(address)
+        return refusal(BAD_INVITE, 404, lang)
+    return JSONResponse({"name": name})
+
+
 async def _join(ask: _Ask) -> Response:
     invite = ask.body.get("invite")
     address = address_of(ask.request)
@@ -160,9 +190,49 @@ async def _join(ask: _Ask) -> Response:
         club_id = await ask.clubs.join(invite, ask.player.id, name)
     if club_id is None:
         await ask.server.lookups.failed(address)
-        return ask.no(N_("this invite link does not work: it was mistyped or the owner made a new one; "
-                         "ask the owner for the current link"), 404)
+        return ask.no(BAD_INVITE, 404)
     return JSONResponse({"id": club_id, "url": f"/club#c={club_id}"})
+
+
+class MatchSide(TypedDict):
+    people: list[str]           # the names they had at the table ("" for a former player)
+    computers: list[str]        # each computer's level
+    won: bool
+    standing: object
+
+
+class MatchLine(TypedDict):
+    id: int
+    game: str
+    preset: str | None
+    finished: int
+    sides: list[MatchSide]
+    url: str
+
+
+def _mapping(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def match_line(row: ClubMatch) -> MatchLine:
+    """A recent match as the club page shows it: each side's people (by the name they had at the table, ``""``
+    for a former player) and computers (their level), its place and standing, and a link to its first deal."""
+    summary = _mapping(row["summary"])
+    ranks, standings = summary.get("ranks"), summary.get("standings")
+    ranks = ranks if isinstance(ranks, list) else []
+    standings = standings if isinstance(standings, list) else []
+    people, names, bots = (_mapping(summary.get(k)) for k in ("people", "names", "bots"))
+    game = row["game"]
+    sides = [MatchSide(people=[str(names.get(p, "")) for p, t in people.items() if t == team],
+                       computers=[level_of(game, str(b)) or "" for b in _list(bots.get(str(team)))],
+                       won=rank == 0, standing=standings[team] if team < len(standings) else None)
+             for team, rank in enumerate(ranks)]
+    return MatchLine(id=row["id"], game=game, preset=row["preset"], finished=row["finished"], sides=sides,
+                     url=f"/review?table={row['table_code']}&deal={row['first_deal']}")
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 async def _view(ask: _Ask, club: Club) -> Response:
@@ -174,7 +244,7 @@ async def _view(ask: _Ask, club: Club) -> Response:
     for state in here + [state for _, state in await hub.open_elsewhere([c for c in codes if c not in hub.tables])]:
         # a table the reader may not read as it is now (a club night's, while it runs) is not listed: its link
         # would carry the secret to a board not finished everywhere (the event's page lists its tables)
-        if state.created is not None and state.status != "finished" \
+        if state.created is not None and state.status != MATCH_OVER \
                 and await ask.server.gate(state.code, ask.player.id) is None:
             tables.append({"code": state.code, "name": state.name, "status": state.status, "game": state.game.name,
                            "free": sum(1 for s in state.seats if s.empty),
@@ -183,7 +253,8 @@ async def _view(ask: _Ask, club: Club) -> Response:
                          "you": ask.player.id, "is_owner": club["owner"] == ask.player.id,
                          "watchers": club["watchers"], "members": await ask.clubs.members(club["id"]),
                          "tables": tables,
-                         "matches": await ask.clubs.recent_matches(club["id"], withheld=ask.server.withheld)})
+                         "matches": [match_line(m) for m in
+                                     await ask.clubs.recent_matches(club["id"], withheld=ask.server.withheld)]})
 
 
 async def _leaderboard(ask: _Ask, club: Club) -> Response:
@@ -262,6 +333,7 @@ def routes() -> list[BaseRoute]:
             Route("/api/lobby", api_lobby),
             Route("/api/clubs", endpoint(_mine, reads=True), methods=["GET"]),
             Route("/api/clubs", endpoint(_create), methods=["POST"]),
+            Route("/api/clubs/invited", api_invited, methods=["POST"]),
             Route("/api/clubs/join", endpoint(_join), methods=["POST"]),
             Route("/api/clubs/{club}", club_endpoint(_view, reads=True)),
             Route("/api/clubs/{club}/leaderboard", club_endpoint(_leaderboard, reads=True)),

@@ -107,6 +107,12 @@ class Clubs:
                                        .where(club_members.c.player == player).order_by(clubs.c.name))).all()
         return [{"id": r.id, "name": r.name, "owner": r.owner == player} for r in rows]
 
+    async def invited_to(self, invite: str) -> str | None:
+        """The name of the club whose current invite is ``invite`` (to greet the invitee), else ``None``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(clubs.c.name).where(clubs.c.invite_hash == invite_hash(invite)))).first()
+        return None if row is None else str(row.name)
+
     async def join(self, invite: str, player: str, name: str) -> str | None:
         """The club whose current invite is ``invite``, with ``player`` a member now; ``None``: no such invite
         (forged or revoked), and nothing changed."""
@@ -187,11 +193,11 @@ class Clubs:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(matches.c.id, matches.c.table_code, matches.c.game, matches.c.preset, matches.c.finished,
-                       matches.c.summary).where(matches.c.id.in_(newest.scalar_subquery()))
+                       matches.c.first_deal, matches.c.summary).where(matches.c.id.in_(newest.scalar_subquery()))
                 .order_by(matches.c.finished.desc(), matches.c.id.desc()))).all()
         hidden = await withheld(sorted({r.table_code for r in rows})) if withheld is not None and rows else set()
         return [ClubMatch(id=r.id, table_code=r.table_code, game=r.game, preset=r.preset, finished=r.finished,
-                          summary=r.summary) for r in rows if r.table_code not in hidden]
+                          summary=r.summary, first_deal=r.first_deal) for r in rows if r.table_code not in hidden]
 
     async def leaderboard(self, club_id: str, family: str) -> list[Standing]:
         """The members by rating in ``family`` ("56" or "55"), best first (``rating``: the figure every page shows,
@@ -226,6 +232,7 @@ class ClubMatch(TypedDict):
     preset: str | None
     finished: int
     summary: object
+    first_deal: int
 
 
 class Standing(TypedDict):

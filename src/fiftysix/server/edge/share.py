@@ -84,13 +84,14 @@ def loopback_only(base: str) -> bool:
 
 
 def check_path(path: object) -> str:
-    """A table page's path (with its fragment).
+    """A table page's path (with its fragment), or a club's invite (``/club#i=SECRET``).
 
-    :raises ValueError: when it is not ``/t/CODE`` (and an optional ``#k=...``) of at most 200 characters.
+    :raises ValueError: when it is neither, or over 200 characters.
     """
-    if not isinstance(path, str) or not path.startswith("/t/") or len(path) > MAX_PATH or not path.isprintable() \
-            or " " in path:
-        raise ValueError(f"path must be a table's path like /t/ABC234 (at most {MAX_PATH} characters)")
+    if not isinstance(path, str) or not path.startswith(("/t/", "/club#i=")) or len(path) > MAX_PATH \
+            or not path.isprintable() or " " in path:
+        raise ValueError(f"path must be a table's path like /t/ABC234 or a club's invite like /club#i=... "
+                         f"(at most {MAX_PATH} characters)")
     return path
 
 

@@ -27,7 +27,9 @@ function renderDevices(devices) {
     const revoke = d.current ? h("span", {}, t("this device"))
       : h("button", { type: "button", onclick: () => act(() => call("/api/account/devices/revoke", { device: d.id })) },
         t("Sign out"));
+    // two phones of one make read alike: when each signed in tells them apart
     list.append(h("li", {}, h("span", {}, d.label || "?"), " · ",
+      h("span", { class: "device-since" }, t("signed in {when}", { when: when(d.created) })), " · ",
       h("span", {}, t("last used {when}", { when: when(d.seen) })), " · ", revoke));
   }
 }
@@ -49,7 +51,10 @@ async function passkeySignIn() {
   await call("/api/account/passkeys/signin", { credential: got.toJSON() });
 }
 
+let hasRecovery = false;
+
 function render(me) {
+  hasRecovery = Boolean(me.recovery);
   $("ac-out").classList.add("hidden");
   $("ac-in").classList.remove("hidden");
   $("ac-name").value = me.name;
@@ -91,7 +96,8 @@ $("ac-link").addEventListener("click", () => act(async () => {
     h("p", {}, t("It works once, until {when}.", { when: when(made.expires) })));
 }));
 $("ac-recovery").addEventListener("click", () => act(async () => {
-  if (!confirm(t("A new code replaces the old one, which stops working. Make a new one?"))) return;
+  // the warning only when there is an old code to replace
+  if (hasRecovery && !confirm(t("A new code replaces the old one, which stops working. Make a new one?"))) return;
   const made = await call("/api/account/recovery", {});
   $("ac-recovery-code").textContent = made.code;
 }));

@@ -97,7 +97,12 @@ export function trumpText(trump) {
 /** A computer player in words: its level ("a computer player (expert)"), else the program's name. */
 export function botWord(bot, level) {
   const levels = { beginner: t("beginner"), club: t("club player"), expert: t("expert") };
-  return level && levels[level] ? levels[level] : t("the “{bot}” program", { bot });
+  return level && levels[level] ? levels[level] : program(bot);
+}
+
+/** A program of no level by name; "random" is an English word, so it is said in the page's language. */
+function program(bot) {
+  return bot === "random" ? t("a computer playing at random") : t("the “{bot}” program", { bot });
 }
 
 const COLOR_WORDS = () => [t("Blue"), t("Red"), t("Green"), t("Orange"), t("Purple"), t("Teal"), t("Pink"),
@@ -108,7 +113,7 @@ export const colorWord = (team) => COLOR_WORDS()[team % 9];
 /** A computer player's one name outside a table's seats: its level as the table names it ("Club player"). */
 export function levelName(level, bot) {
   const levels = { beginner: t("Beginner"), club: t("Club player"), expert: t("Expert") };
-  return level && levels[level] ? levels[level] : t("the “{bot}” program", { bot });
+  return level && levels[level] ? levels[level] : program(bot);
 }
 
 /** The one rating figure every page shows (the server's ``display``): "1540", or "1500?" while provisional. */

@@ -22,6 +22,7 @@ function suitOf(call) {
 export function whyNot(S, c, cd) {
   const v = c.v;
   if (!S.online) return t("Reconnecting: wait until the table is back.");
+  if (serviceDown(S)) return AWAY();
   if (c.t.paused) return t("The host has paused the table: play goes on when they resume it.");
   if (S.sentAt !== null) return t("Your move is on its way to the table.");
   if (v.to_move !== c.me) {
@@ -103,6 +104,9 @@ function playLastCard(S, v, actions) {
 }
 
 /** The server's database or Redis is not answering (its `service` messages): no move can be stored now. */
+/** Why a card stays in the hand while the server's database is away (a tap, or a card sent and refused). */
+export const AWAY = () => t("Not played: the table is waiting for the server's database. Your card stays in your hand; play goes on when it is back.");
+
 export const serviceDown = (S) => Object.keys(S.services || {}).length > 0;
 
 export function renderAction(S, c, actions, panel) {

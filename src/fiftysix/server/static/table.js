@@ -11,6 +11,7 @@ import { openShare } from "./share.js";
 import { initRules } from "./rules.js";
 import { noteReaction } from "./reactions.js";
 import { onPeekMessage, renderPeek } from "./peek.js";
+import { AWAY } from "./picker.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 
@@ -136,8 +137,10 @@ function onMessage(msg) {
     case "error":
       if (msg.id) S.outbox = S.outbox.filter((m) => m.id !== msg.id);
       S.sentAt = null;
-      // a move the server could not store while its database is away: the banner already says the table waits
+      // a move the server could not store while its database is away: the banner already says the table waits,
+      // and the line under the hand says why the card came back (no second red message)
       if (!Object.keys(S.services).length) showError(msg.message);
+      else if (msg.id) S.why = AWAY();
       break;
     default:
       onPeekMessage(msg);
@@ -155,7 +158,11 @@ function onMessage(msg) {
  *  bring what now matters into view, as the long list of bids or the score sheet may have scrolled it away. */
 let lastStage = null;
 function keepInView() {
-  if (!S.table || !S.view || !S.table.match) return;
+  if (!S.table || !S.view || !S.table.match) {
+    // a match that starts on this page is followed (the host scrolled down to "Start"): the first call in view
+    if (S.table && S.table.status === "lobby") lastStage = "lobby";
+    return;
+  }
   const over = S.table.status === "deal_over" || S.table.status === "match_over";
   const stage = `${S.table.match.number}.${S.table.match.deal_number}:${over ? "over" : S.view.phase}`;
   if (stage === lastStage) return;
@@ -183,7 +190,10 @@ function keepInView() {
   const score = document.getElementById("score-panel");
   const bottom = (shown(turn) ? turn : felt).getBoundingClientRect().bottom;
   const top = score.getBoundingClientRect().top;
-  if (bottom - top <= innerHeight) {
+  const head = document.querySelector("main").getBoundingClientRect().top;    // the header too, when it fits
+  if (bottom - head <= innerHeight) {
+    if (head < 0 || bottom > innerHeight) scrollBy(0, head);
+  } else if (bottom - top <= innerHeight) {
     if (top < 0 || bottom > innerHeight) score.scrollIntoView({ block: "start" });
   } else if (!(fits(felt) && (!shown(turn) || fits(turn)))) {
     felt.scrollIntoView({ block: "start" });
