@@ -32,14 +32,14 @@ class KittyTables:
         self._place_kind = [0] * 64       # a place of the deal's card bits -> the bit of its card's kind
         for j, place in enumerate(tables.kind_shift.tolist()):
             self._place_kind[place] = 1 << j
-        self.o_kitty, self.o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
-                                                             o["highest_trump_card"])
+        self._o_kitty, self._o_high_seat, self._o_high_card = (o["kitty_size"], o["highest_trump_seat"],
+                                                               o["highest_trump_card"])
         self._sl_discard, self._sl_pending = tables.layout.slice("discard"), tables.layout.slice("pending_discard")
         self._sl_high = slice(o["highest_trump_seat"], o["highest_trump_card"] + k)
 
     def start(self, tables: list[int]) -> None:
         """Tables just dealt: the kitty on the table, no discard."""
-        self.tables.pub[tables, self.o_kitty] = self.size
+        self.tables.pub[tables, self._o_kitty] = self.size
         self.discard_cards[tables] = self.pending[tables] = 0.0
         self.bidder[tables] = -1
         for i in tables:
@@ -95,7 +95,7 @@ class KittyTables:
         t = self.tables
         deal: Any = t.deal_list[i]
         kind = t.kind
-        t.pub[i, self.o_kitty] = 0 if deal.kitty_taken else self.size
+        t.pub[i, self._o_kitty] = 0 if deal.kitty_taken else self.size
         self.bidder[i] = -1 if deal.bidder is None else deal.bidder
         discard = self.discard_cards[i]
         discard.fill(0.0)
@@ -112,7 +112,7 @@ class KittyTables:
         pub[self._sl_high] = 0.0
         if deal.highest is not None:
             seat, card, _ = deal.highest
-            pub[self.o_high_seat + seat] = 1.0
+            pub[self._o_high_seat + seat] = 1.0
             pub[self._o_high_card + self.tables.kind[card]] = 1.0
 
     def observe(self, out: FloatArray, S: IntArray) -> None:
