@@ -295,7 +295,8 @@ def test_every_deal_of_the_env_is_the_engines_deal_of_its_documented_seed(preset
                 expected_seed = rngs[i].getrandbits(63)
                 assert info["deal_seed"][i] == expected_seed
                 deal = fast.game.new_deal(fast.rules, seed=expected_seed, dealer=fast.dealer)
-                if fast.auction.lazy[i]:     # the compiled auction's table: no engine deal yet, the deal is its arrays
+                if fast.auction is not None and fast.auction.lazy[i]:    # the compiled auction's table: no engine
+                    # deal yet, the deal is its arrays
                     held = np.zeros_like(fast.tables.hands[i])
                     for s, hand in enumerate(deal.hands):
                         for c in hand:
