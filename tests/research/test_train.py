@@ -57,7 +57,7 @@ def test_imitation_plays_the_teachers_moves_and_learns_them() -> None:
         env.reset(seed=9)
         hits = total = 0
         for _ in range(40):
-            seats = env._to_move.copy()
+            seats = env.tables.to_move.copy()
             want = teacher.actions(tables, seats)
             p = policy.probabilities(policy.features(env.observe_seats(seats)), env.action_masks())
             hits += int((p.argmax(axis=1) == want).sum())

@@ -99,7 +99,7 @@ def test_dealing_is_the_seeded_chance_step() -> None:
         actions = env.sample_legal(rng)
         for i, a in enumerate(actions.tolist()):
             if not done[i]:
-                move = env._moves[a]
+                move = env.bank.moves[a]
                 deals[i].push(move)
         _, rewards, terminations, _, info = env.step(actions)
         for i in range(4):

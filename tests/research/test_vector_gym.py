@@ -91,9 +91,9 @@ def test_55_memory_stays_bounded_over_many_steps() -> None:
     for step in range(1500):
         env.step(env.sample_legal(rng))
         if step % 100 == 99:
-            sizes.append(len(env._row_of_id) + len(env._row_of) + len(env._bid_ids))
+            sizes.append(len(env.bank.row_of_id) + len(env.bank.row_of) + len(env.arrays.bid_ids))
     assert max(sizes) <= vector_bank._ROW_IDS_KEPT + 1000
-    assert len(env._row_of) < 1000 and len(env._bid_ids) < 1000
+    assert len(env.bank.row_of) < 1000 and len(env.arrays.bid_ids) < 1000
 
 
 def test_recording_a_55_table_mid_discard_refuses_rather_than_drop_the_chosen_cards() -> None:
@@ -101,14 +101,14 @@ def test_recording_a_55_table_mid_discard_refuses_rather_than_drop_the_chosen_ca
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     for _ in range(200):
-        discarding = [i for i in range(16) if env.deals[i].phase == "discard" and env._pending_kinds[i]]
+        discarding = [i for i in range(16) if env.deals[i].phase == "discard" and env.kitty_tables.pending_kinds[i]]
         if discarding:
             break
         env.step(env.sample_legal(rng))
     assert discarding
     with pytest.raises(ValueError, match="discard is being made"):
         env.record(discarding[0])
-    others = [i for i in range(16) if not env._pending_kinds[i]]
+    others = [i for i in range(16) if not env.kitty_tables.pending_kinds[i]]
     assert env.record(others[0])["rules"]
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from fiftysix.records import deal_record  # noqa: E402
 from fiftysix.research.vector import VectorEnv  # noqa: E402
+from fiftysix.research.vector_deal import Dealing  # noqa: E402
 
 PRESETS: list[Any] = ["56-4", "56-6", "56-8", "56-announce", "56-pairs-6", "56-pairs-8",
                       {"preset": "56-4", "scoring": "points", "multiplier": "plus1plus2"},
@@ -114,6 +115,26 @@ def test_reading_the_deals_in_the_middle_of_play_changes_nothing(preset: str) ->
                 env.load(0, ref.deals[1], deal_seed=7)
 
 
+@pytest.mark.parametrize("preset", ["56-4", "56-8"])
+def test_a_deal_loaded_in_its_play_at_a_table_in_the_compiled_auction_is_played_as_the_engines(preset: str) -> None:
+    """A deal put at a table in the middle of its compiled auction leaves that auction: the kernel plays the
+    loaded deal's cards (its calls made), never one of them as a call of the auction it replaced."""
+    fast, ref = both(preset, 4)
+    fast.reset(seed=3)
+    ref.reset(seed=3)
+    assert fast.auction is not None and fast.auction.in_auction.all()
+    deal = fast.game.new_deal(fast.rules, seed=99, dealer=fast.dealer)
+    while deal.phase == "auction":
+        deal.push(deal.legal_moves()[-1])
+    for env in (fast, ref):
+        env.load(0, deal, deal_seed=99)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        actions = ref.sample_legal(rng)
+        same_answer(fast.step(actions), ref.step(actions))
+    assert [d.history for d in fast.deals] == [d.history for d in ref.deals]
+
+
 def record_or_why(env: VectorEnv, i: int) -> Any:
     """Table ``i``'s record, or why there is none (55: in the middle of a discard made card by card)."""
     try:
@@ -150,7 +171,7 @@ def legal_by_tables(env: VectorEnv, hand: list[Any], led: Any, trump: int) -> se
     kinds = env.enc.kinds
     held = sum(1 << kinds.index(c) for c in hand)
     j = kinds.index(led)
-    bits = held & int(env._allowed[trump, j]) if held & int(env._oblige[trump, j]) else held
+    bits = held & int(env.play.allowed[trump, j]) if held & int(env.play.oblige[trump, j]) else held
     return {c for m, c in enumerate(kinds) if bits >> m & 1}
 
 
@@ -184,7 +205,7 @@ def test_a_wrong_renege_rule_fails_the_comparison() -> None:
     for t in range(4):
         for j, c in enumerate(fast.enc.kinds):
             if play.IS_TRUMP[t][c]:
-                fast._oblige[t, j] = fast._allowed[t, j]
+                fast.play.oblige[t, j] = fast.play.allowed[t, j]
     answers = fast.reset(seed=11), ref.reset(seed=11)
     rng = np.random.default_rng(11)
     for _ in range(2000):
@@ -210,11 +231,11 @@ def test_the_compiled_dealing_deals_from_each_seed_what_the_engine_deals(preset:
     from fiftysix.research import vector_jit_arrays
 
     env = VectorEnv(preset, 1)
-    env._jit = vector_jit_arrays     # (56-hidden's env has no compiled play; its deck is dealt the same way)
-    env._init_dealing()
+    dealing = Dealing(env.tables, vector_jit_arrays)    # (56-hidden's env has no compiled play; its deck is dealt
+    assert dealing.deck_places is not None              # the same way)
     once = np.zeros((len(seeds), env.n), np.int64)
     twice = np.zeros_like(once)
-    vector_jit_arrays.deal_masks(np.array(seeds, np.int64), *env._deck_places, env.n, env.rules.hand_size,
+    vector_jit_arrays.deal_masks(np.array(seeds, np.int64), *dealing.deck_places, env.n, env.rules.hand_size,
                                  once, twice)
     for t, seed in enumerate(seeds):
         deal = Deal56.from_seed(env.rules, seed, env.dealer)
@@ -236,13 +257,13 @@ def test_the_compiled_dealing_deals_55_from_each_seed_what_the_engine_deals(pres
     from fiftysix.research import vector_jit_arrays
 
     env = VectorEnv(preset, len(seeds))
-    assert env._deck_places is not None
+    assert env.dealing.deck_places is not None
     once = np.zeros((len(seeds), env.n + 1), np.int64)
-    vector_jit_arrays.deal_masks(np.array(seeds, np.int64), *env._deck_places, env.n + 1, env.rules.hand_size,
+    vector_jit_arrays.deal_masks(np.array(seeds, np.int64), *env.dealing.deck_places, env.n + 1, env.rules.hand_size,
                                  once, np.zeros_like(once))
     assert set(deck_bits()) == {1 << b for b in range(52)}
-    env._draw_seeds = lambda tables: [seeds[i] for i in tables]    # type: ignore[method-assign]
-    mine = env._fresh_deals(list(range(len(seeds))))
+    env.dealing.draw_seeds = lambda tables: [seeds[i] for i in tables]    # type: ignore[method-assign]
+    mine = env.dealing.fresh_deals(list(range(len(seeds))))
     for t, seed in enumerate(seeds):
         deal = Deal55.from_seed(env.rules, seed, env.dealer)
         assert once[t, :env.n].tolist() == deal._once, seed
@@ -274,15 +295,16 @@ def test_every_deal_of_the_env_is_the_engines_deal_of_its_documented_seed(preset
                 expected_seed = rngs[i].getrandbits(63)
                 assert info["deal_seed"][i] == expected_seed
                 deal = fast.game.new_deal(fast.rules, seed=expected_seed, dealer=fast.dealer)
-                if fast._lazy[i]:     # the compiled auction's table: no engine deal yet, the deal is its arrays
-                    held = np.zeros_like(fast._hands[i])
+                if fast.auction is not None and fast.auction.lazy[i]:    # the compiled auction's table: no engine
+                    # deal yet, the deal is its arrays
+                    held = np.zeros_like(fast.tables.hands[i])
                     for s, hand in enumerate(deal.hands):
                         for c in hand:
-                            held[s, fast._kind[c]] += 1
-                    assert np.array_equal(fast._hands[i], held)
-                    assert (fast._to_move[i], fast._auction[i, 6]) == (deal.to_move, 0)
+                            held[s, fast.tables.kind[c]] += 1
+                    assert np.array_equal(fast.tables.hands[i], held)
+                    assert (fast.tables.to_move[i], fast.auction.auction[i, 6]) == (deal.to_move, 0)
                     continue
-                mine = fast._deal_list[i]
+                mine = fast.tables.deal_list[i]
                 assert (mine.dealt, mine.to_move, mine.history) == (deal.dealt, deal.to_move, [])
                 assert getattr(mine, "kitty", None) == getattr(deal, "kitty", None)     # (55's)
         if min(dealt) >= 3:
@@ -326,7 +348,7 @@ def test_reading_one_table_makes_only_its_deal() -> None:
         actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
         answer = fast.step(actions)
         ref.step(actions)
-    assert fast._lazy.all()
+    assert fast.auction.lazy.all()
     assert fast.record(2) == deal_record(ref.deals[2])
-    assert fast._lazy.tolist() == [True, True, False, True, True]
+    assert fast.auction.lazy.tolist() == [True, True, False, True, True]
     assert [d.history for d in fast.deals] == [d.history for d in ref.deals]

@@ -40,7 +40,7 @@ def test_each_discard_card_is_one_the_engines_legal_discards_allow(preset: str, 
             deal = env.deals[i]
             if deal.phase != "discard":
                 continue
-            chosen = list(env._pending_kinds[i])
+            chosen = list(env.kitty_tables.pending_kinds[i])
             expected, legal = engine_next_kinds(env, deal, chosen)
             got = np.flatnonzero(info["action_mask"][i]).tolist()
             assert got == [env.first_card + k for k in expected], (i, chosen)

@@ -71,7 +71,7 @@ def test_each_value_of_each_option_is_played_by_the_kernels_as_declared_and_as_t
     rules_obj = GAMES[game][0].from_json(rules)
     env = VectorEnv(rules, num_tables=2)
     assert env.compiled == vector_support.compiled_play(rules_obj)
-    assert (env._call_kernel is not None) == (game == "56" and vector_support.compiled_auction(rules_obj))
+    assert (env.auction is not None) == (game == "56" and vector_support.compiled_auction(rules_obj))
     if env.compiled:
         run_both(rules, seed=7, steps=60, tables=4)
 

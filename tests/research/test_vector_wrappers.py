@@ -119,8 +119,8 @@ def test_next_step_ends_a_deal_then_deals_the_next_at_the_next_step_ignoring_the
     due = np.zeros(tables, np.bool_)
     ends = starts = 0
     for _ in range(250):
-        to_move = env._to_move.copy()
-        seeds, done = env._seed_array.copy(), env._episode_array.copy()
+        to_move = env.tables.to_move.copy()
+        seeds, done = env.dealing.seed_array.copy(), env.dealing.episode_array.copy()
         actions = np.where(due, 10**6, env.sample_legal(rng))
         obs, rewards, terminations, truncations, info = env.step(actions)
         assert not truncations.any()
@@ -159,5 +159,5 @@ def test_next_step_replays_the_deals_of_same_step() -> None:
                 ends += 1
                 obs_n, r_n, t_n, _, info = nxt.step(np.array([0]))
                 assert not r_n.any() and not t_n.any()
-                assert info["deal_seed"][0] == same._seed_array[0]
+                assert info["deal_seed"][0] == same.dealing.seed_array[0]
         assert ends >= 2

@@ -41,22 +41,24 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
 
-from ..core.cards import Card
-from ..core.deal import AUCTION, DISCARD
+from ..core.deal import DISCARD, Deal
+from ..core.moves import Move
 from .compact import PHASES, PHASES_WITH_KITTY, Layout, Piece, encode_view
 from .seated import BotSeats, check_bots
 from .table import Encoding
 from .vector_arrays import TableArrays
-from .vector_auction import CompiledAuction
+from .vector_auction import compiled_auction
 from .vector_bank import LegalBank
-from .vector_base import BoolArray, FloatArray, IntArray
+from .vector_base import BoolArray, FloatArray, IntArray, Tables
 from .vector_deal import Dealing
 from .vector_kitty import KittyTables
 from .vector_modes import autoreset_mode
 from .vector_modes import reward_seat as resolve_reward_seat
+from .vector_play import arrays_kernel, compiled_play
+from .vector_step import Steps
 
 
-class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, GymVectorEnv):
+class VectorEnv(GymVectorEnv):
     """``num_tables`` tables of one ruleset of 56 or 55, stepped together: a ``gymnasium.vector.VectorEnv``.
 
     ``num_envs`` is ``num_tables``; ``single_observation_space`` is a ``Box`` of the compact observation,
@@ -95,71 +97,28 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self.autoreset_mode = mode = autoreset_mode(autoreset)
         seated = check_bots(bots, enc.n, enc.game.name) if bots else {}
         self.reward_seat = resolve_reward_seat(reward_seat, enc.n, seated)
-        self.game = enc.game
-        self.rules = enc.rules
-        self.dealer = enc.dealer
-        self.num_tables = num_tables
-        self.layout = layout = Layout(enc)
-        self.n = n = enc.n
-        self.k = k = len(enc.kinds)
-        self.num_actions = enc.num_actions
-        self.observation_size = layout.size
-        self.first_card = enc.first_card
-        self._kind = [-1] * 52
-        for i, c in enumerate(enc.kinds):
-            self._kind[int(c)] = i
-        self._team_of = tuple(enc.team_of)
-        N = num_tables
-        self._pub = np.zeros((N, layout.size), np.float32)     # every piece but the private ones
-        self._hands = np.zeros((N, n, k), np.float32)
-        self._phase = np.zeros(N, np.int64)
-        self._leader = np.full(N, -1, np.int64)
-        self._to_move = np.zeros(N, np.int64)
-        self._trump = np.full(N, -1, np.int64)
-        self._trump_public = np.ones(N, np.bool_)
-        self._declarer = np.full(N, -1, np.int64)
-        self._rows = np.zeros(N, np.int64)      # each table's bank row of legal moves other than cards
-        self._bits = np.zeros(N, np.int64)      # and its legal card kinds, bit i for kind i
-        self._ark = np.arange(k, dtype=np.int64)
-        self._bits_version = object()     # a new object whenever _bits changes
-        self._unpacked = None
-        self._kind_bit = [0] * 52
-        for j, c in enumerate(enc.kinds):
-            self._kind_bit[int(c)] = 1 << j
-        self._deal_list = []
-        self.compiled = False
-        self.deal_seeds = [-1] * N
-        self.episodes = [0] * N
-        self._seed_array = np.full(N, -1, np.int64)     # (the two lists as arrays, for the info)
-        self._episode_array = np.zeros(N, np.int64)
-        self._rngs = []
-        self._init_bank()
-        self._phase_code = {p: i for i, p in enumerate(layout.phases)}
-        self.kitty = enc.kitty
-        o = layout.offsets
-        self._o_seat, self._o_to_move, self._o_phase = o["seat"], o["to_move"], o["phase"]
-        self._o_played, self._o_trick, self._o_leader = o["played"], o["trick"], o["trick_leader"]
-        self._sl_trick, self._sl_points, self._sl_hand = (layout.slice(p) for p in ("trick", "points", "hand"))
-        self._o_trump = o["trump"]
-        self._init_bids()
-        bits_of = type(self.game.new_deal(self.rules, seed=0)).BITS.bit
-        self._kind_shift = np.array([bits_of[c].bit_length() - 1 for c in enc.kinds], np.int64)
-        self._kind_bits = np.zeros(52, np.int64)   # card -> its kind's bit
-        for j, c in enumerate(enc.kinds):
-            self._kind_bits[int(c)] = 1 << j
-        if enc.kitty:
-            self._init_kitty()      # (after the kinds' places)
-        self._ar = np.arange(N)
-        self._row_base = self._ar * layout.size
-        self._ready = False
-        self.autoreset = mode != AutoresetMode.DISABLED
-        self._same_step = mode == AutoresetMode.SAME_STEP
-        self._due = np.zeros(N, np.bool_)           # NEXT_STEP: the tables whose deal ended at the last step
-        self._observer = np.zeros(N, np.int64)      # the seat that moved last: it observes a deal's end
+        self.game, self.rules, self.dealer, self.num_tables = enc.game, enc.rules, enc.dealer, num_tables
+        self.n, self.k, self.kitty = enc.n, len(enc.kinds), enc.kitty
+        self.num_actions, self.first_card = enc.num_actions, enc.first_card
+        # the parts, each with its own state, handed the parts it reads
+        self.tables = t = Tables(enc, num_tables)
+        self.layout = t.layout
+        self.observation_size = t.layout.size
+        self.play = compiled_play(t, compiled, bool(seated))
+        self.compiled = self.play is not None
+        jit = arrays_kernel() if self.compiled else None
+        self.bank = LegalBank(t, jit)
+        self.kitty_tables = KittyTables(t) if enc.kitty else None
+        self.arrays = TableArrays(t, self.bank, self.kitty_tables, jit)
+        self.dealing = Dealing(t, jit)
+        self.auction = compiled_auction(t, self.play, self.bank, self.arrays, self.dealing)
+        self.steps = Steps(t, self.bank, self.arrays, self.dealing, self.play, self.auction, mode)
+        self.autoreset = self.steps.autoreset
+        self._ready = False     # reset() was called
+        self._due = np.zeros(num_tables, np.bool_)           # NEXT_STEP: the tables whose deal ended at the last step
+        self._observer = np.zeros(num_tables, np.int64)      # the seat that moved last: it observes a deal's end
         self._init_spaces()
         self.bot_seats = BotSeats(seated, self.game.name, num_tables) if seated else None
-        self._init_play(compiled, bots is not None and len(bots) > 0)
-        self._init_auction()
 
     def _init_spaces(self) -> None:
         """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
@@ -187,22 +146,14 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         if options:
             raise ValueError(f"reset takes no options; got {sorted(options)}")
         base = seed if seed is not None else random.SystemRandom().getrandbits(62)
-        self._rngs = [random.Random(f"{base}:{i}") for i in range(self.num_tables)]
-        self.episodes = [0] * self.num_tables
-        self._episode_array[:] = 0
+        self.dealing.reseed(base)
         self._due[:] = False
-        tables = list(range(self.num_tables))
-        if self._call_kernel is not None:
-            self._deal_list = [None] * self.num_tables    # type: ignore[list-item]
-            self._deal_compiled(tables)
-        else:
-            self._deal_list = self._fresh_deals(tables)
-            self._start(tables)
-            self._to_move[:] = [-1 if d.to_move is None else d.to_move for d in self._deal_list]
+        self.steps.deal_all()
         self._ready = True
         if self.bot_seats is not None:    # the bots call until a learner's seat is to move (no deal ends so)
             self.bot_seats.reset(base)
-            self._bots_play(np.zeros((self.num_tables, self.n), np.float32), np.zeros(self.num_tables, np.bool_))
+            self._opponents_play(np.zeros((self.num_tables, self.n), np.float32),
+                                 np.zeros(self.num_tables, np.bool_))
         return self._observe_movers(), self._info()
 
     def step(self, actions: Sequence[int] | npt.NDArray[Any]) -> tuple[
@@ -218,102 +169,140 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         """
         if not self._ready:
             raise RuntimeError("call reset() before step()")
-        acts = self._check(actions)
-        np.copyto(self._observer, self._to_move, where=self._to_move >= 0)
+        steps, to_move = self.steps, self.tables.to_move
+        acts = self.bank.check(actions, self._refusal)
+        np.copyto(self._observer, to_move, where=to_move >= 0)
         rewards = np.zeros((self.num_tables, self.n), np.float32)
-        due = np.flatnonzero(self._due).tolist()     # (NEXT_STEP: their actions were ignored by _check)
-        terminations = self._step_held(acts, rewards) if self._holds_every_table() else self._move(acts, rewards)
+        due = np.flatnonzero(self._due).tolist()     # (NEXT_STEP: their actions were ignored by the check)
+        held = steps.holds_every_table(self._due)
+        terminations = steps.step_held(acts, rewards) if held else steps.move(acts, rewards)
         if due:
-            self._deal_next(due, self._to_move)
-        return self._answer(rewards, terminations)
-
-    def _move(self, acts: IntArray, rewards: FloatArray) -> BoolArray:
-        """Every table's move of a step (where the kernels do not hold every table): the kernels' cards and calls,
-        then the engine's moves.  Returns the terminations."""
-        N = self.num_tables
-        terminations = np.zeros(N, np.bool_)
-        compiled = self._play_compiled(acts, rewards) if self.compiled else None
-        if compiled is not None:
-            acts = np.where(compiled[0], -1, acts)      # the engine's moves: the others are played
-        called = self._call_compiled(acts) if self._call_kernel is not None else None
-        if called is not None:
-            acts = np.where(called[0], -1, acts)        # (after the cards: a table whose auction ends plays next)
-        deals, moves, first_card, ncalls = self._deal_list, self._moves, self.first_card, self._ncalls
-        ends: list[int] = []        # tables whose trick ended
-        resync: list[int] = []      # other moves (trump choice, ?, CLAIM) and auctions that ended
-        over: list[int] = []
-        rows = np.zeros(N, np.int64)
-        bits = np.zeros(N, np.int64)
-        to_move = np.full(N, -1, np.int64)     # (a deal not over has a seat to move)
-        legal_code, kind_bit = self._legal_code, self._kind_bit
-        if self.kitty:      # 55 discards, one card at a time: not card play (these tables skip the pass below)
-            for i in np.flatnonzero((self._phase == self._discard_code) & (acts >= 0)).tolist():
-                to_move[i], rows[i], bits[i] = self._discard_step(i, int(acts[i]))
-                acts[i] = -1
-        # one pass over the engine's tables (not over: autoreset=False leaves -1): the move, then the next seat's
-        # legal moves as (bank row, card bits)
-        engine = np.flatnonzero(acts >= 0).tolist()
-        for i, a in zip(engine, acts[engine].tolist(), strict=True):
-            deal = deals[i]
-            deal.push(moves[a])   # the validating push (the mask said legal)
-            if a >= first_card:
-                if not deal.trick_cards:
-                    ends.append(i)
-                    if deal.is_over:
-                        over.append(i)
-                        continue
-            elif a >= ncalls or deal.phase != AUCTION:
-                resync.append(i)
-                if deal.is_over:
-                    over.append(i)
-                    continue
-                if deal.phase == DISCARD:   # 55: the auction ended; the bidder took the kitty
-                    to_move[i], bits[i] = deal.to_move, self._begin_discard(i)  # type: ignore[assignment]
-                    continue
-            to_move[i] = deal.to_move     # type: ignore[assignment]
-            legal: Any = deal.legal_moves()
-            if legal[-1].__class__ is Card:      # the play's legal cards (other moves come after any cards)
-                b = 0
-                for c in legal:
-                    b |= kind_bit[c]
-                bits[i] = b
-            else:
-                rows[i], bits[i] = legal_code(legal)
-        if engine:
-            self._write_moves(acts, ends, resync)
-        self._rows[:] = rows
-        self._bits[:] = bits
-        self._bits_version = object()
-        if compiled is not None:
-            self._compiled_done(compiled, resync, over, rewards, terminations, to_move)
-        elif over:
-            self._deals_ended(over, rewards, to_move)
-            terminations[over] = True
-        self._to_move[:] = to_move
-        if called is not None:
-            self._calls_done(called)
-        return terminations
-
-    def _answer(self, rewards: FloatArray, terminations: BoolArray) -> tuple[
-            FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
-        """``step``'s answer, once the bots (if any) have played up to a learner's turn."""
+            steps.deal_next(due, to_move)
         if self.bot_seats is not None:
-            self._bots_play(rewards, terminations)
+            self._opponents_play(rewards, terminations)
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
             self._due[:] = terminations
         seat = self.reward_seat
         out = rewards[:, seat] if isinstance(seat, int) else rewards     # (else "all")
         return (self._observe_movers(), out, terminations, np.zeros(self.num_tables, np.bool_), self._info())
 
-    def _bots_play(self, rewards: FloatArray, terminations: BoolArray) -> None:
+    def _opponents_play(self, rewards: FloatArray, terminations: BoolArray) -> None:
+        """The seam where the opponents' decisions are taken: after the learner's moves (and after ``reset``), the
+        seated bots move at every table until a learner's seat is to move, a deal they end writing its
+        ``rewards`` and ``terminations``."""
         assert self.bot_seats is not None
-        self.bot_seats.play(self.deals, self._to_move.tolist(), self._team_of, rewards, terminations,
-                            self._deal_ended_by_bot, self._sync)
+        steps = self.steps
+        self.bot_seats.play(steps.deals(), self.tables.to_move.tolist(), self.tables.team_of, rewards, terminations,
+                            steps.deal_ended_by_bot, steps.sync)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "to_move": self._to_move.copy(),
-                "deal_seed": self._seed_array.copy(), "deals_done": self._episode_array.copy()}
+        return {"action_mask": self.bank.action_masks(), "to_move": self.tables.to_move.copy(),
+                "deal_seed": self.dealing.seed_array.copy(), "deals_done": self.dealing.episode_array.copy()}
 
+    def _refusal(self, i: int, action: int) -> str:
+        """What :meth:`step` says of an action that is not legal at table ``i``."""
+        deal = self.steps.deal_at(i)
+        discarding = deal.phase == DISCARD
+        legal = [f"{a} ({self.enc.action_text(a, discarding)})" for a in self.legal_actions(i)]
+        what = (f"{action} ({self.enc.action_text(action, discarding)})" if 0 <= action < self.num_actions
+                else f"{action} (not an action: actions are 0-{self.num_actions - 1})")
+        return (f"table {i}: action {what} is not legal for seat {deal.to_move} now ({deal.phase}); "
+                f"legal: {', '.join(legal)}; no table was changed")
+
+    # -- reading the tables ----------------------------------------------------------------------------
+    @property
+    def deals(self) -> list[Deal]:
+        """Each table's engine deal (with the calls and cards of the compiled auction and play pushed on it)."""
+        return self.steps.deals()
+
+    @property
+    def deal_seeds(self) -> list[int]:
+        """Each table's current deal's seed (-1: not known)."""
+        return self.dealing.deal_seeds
+
+    @property
+    def episodes(self) -> list[int]:
+        """The deals each table has finished since :meth:`reset`."""
+        return self.dealing.episodes
+
+    def action_masks(self) -> BoolArray:
+        """(N, actions): True for each legal action of each table's seat to move."""
+        return self.bank.action_masks()
+
+    def sample_legal(self, rng: np.random.Generator) -> IntArray:
+        """One uniformly drawn legal action per table (the random policy, without an (N, actions) draw); 0 at a
+        table with no legal action (a deal's end: the action is ignored)."""
+        return self.bank.sample_legal(rng)
+
+    def legal_actions(self, i: int) -> list[int]:
+        """The legal actions at table ``i``, in increasing order."""
+        return self.bank.legal_actions(i)
+
+    def action_of(self, move: Move) -> int:
+        """The action number of an engine move."""
+        return self.bank.action_of(move)
+
+    def observe_seats(self, seats: Sequence[int] | IntArray) -> FloatArray:
+        """(N, D): the compact observation of table ``i`` for seat ``seats[i]``."""
+        return self.arrays.observe_seats(seats)
+
+    def observe(self, i: int, seat: int) -> FloatArray:
+        """The compact observation of table ``i`` for ``seat``, shape (D,)."""
+        seats = np.array(self.tables.to_move.clip(0))
+        seats[i] = seat
+        out: FloatArray = self.observe_seats(seats)[i]
+        return out
+
+    def _observe_movers(self) -> FloatArray:
+        """Each table's seat to move, or at a deal's end the seat that moved last."""
+        to_move = self.tables.to_move
+        return self.observe_seats(np.where(to_move >= 0, to_move, self._observer))
+
+    # -- putting a chosen deal at a table ----------------------------------------------------------------
+    def load(self, i: int, deal: Deal, deal_seed: int = -1) -> None:
+        """Put ``deal`` (at any position; a copy is kept) at table ``i`` (reset to a chosen deal); the table's
+        next deals follow from its seed as before.  ``info["deal_seed"]`` shows ``deal_seed`` (-1: not known).
+
+        :raises ValueError: for a deal of other rules or another dealer, or one that is over.
+        :raises RuntimeError: before :meth:`reset`.
+        """
+        if not self._ready:
+            raise RuntimeError("call reset() before load()")
+        if not 0 <= i < self.num_tables:
+            raise ValueError(f"table must be 0-{self.num_tables - 1}, not {i}")
+        if deal.rules != self.rules or deal.dealer != self.dealer:
+            raise ValueError(f"table {i}: the deal is of other rules or another dealer than this env's "
+                             f"({self.enc.preset}, dealer {self.dealer})")
+        if deal.is_over:
+            raise ValueError(f"table {i}: the deal is over")
+        self.deals[i] = deal.copy()
+        self.dealing.deal_seeds[i] = self.dealing.seed_array[i] = deal_seed
+        self._due[i] = False
+        self.steps.sync(i)
+
+    def record(self, i: int) -> dict[str, Any]:
+        """Table ``i``'s deal as it stands, as a deal record (``records.md``: JSON, portable).
+
+        :raises ValueError: in the middle of a 55 discard made card by card (a record holds whole moves; the
+            cards chosen so far would be lost).
+        """
+        from ..records import deal_record
+
+        if self.kitty_tables is not None and self.kitty_tables.pending_kinds[i]:
+            chosen = [str(self.enc.kinds[k]) for k in self.kitty_tables.pending_kinds[i]]
+            raise ValueError(f"table {i}: a discard is being made card by card ({' '.join(chosen)} chosen so "
+                             f"far): a record holds whole moves only; record the table once the discard is made")
+        return deal_record(self.steps.deal_at(i))
+
+    def load_record(self, i: int, record: dict[str, Any]) -> None:
+        """Put the deal of a deal record (at the position it leaves the deal) at table ``i``.
+
+        :raises RecordError: for a record that does not replay.
+        :raises ValueError: for a deal of other rules or another dealer, or one that is over.
+        """
+        from ..records import read_deal
+
+        self.load(i, read_deal(record))
 
 
 __all__ = ["PHASES", "PHASES_WITH_KITTY", "Layout", "Piece", "VectorEnv", "encode_view"]

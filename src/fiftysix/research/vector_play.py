@@ -24,8 +24,8 @@ from ..games.fifty_five import rules as rules55
 from ..games.fifty_five import scoring as scoring55
 from ..games.fifty_six import deal_score
 from ..games.fifty_six import play as play56  # the game's play rule, by its public name
-from .vector_base import CALLS_MADE, BoolArray, FloatArray, IntArray, VectorTables
-from .vector_support import compiled_play
+from .vector_base import BoolArray, FloatArray, IntArray, Tables
+from .vector_support import compiled_play as plays_rules
 
 _TRUMPS = (*SUITS, None)
 """The kernel's trump index: 0-3 a suit, 4 none."""
@@ -40,7 +40,7 @@ def _kernel() -> Any:
     return play_cards
 
 
-def _arrays_kernel() -> Any:
+def arrays_kernel() -> Any:
     """The compiled check, masks and observations (:mod:`.vector_jit_arrays`), or None where numba does not
     import."""
     try:
@@ -85,144 +85,145 @@ def _tables55(kinds: list[Any]) -> tuple[IntArray, IntArray, IntArray, int, int]
     return keys, oblige, allowed, play55.TRICK_BONUS, (base + 1) * 8
 
 
-class CompiledPlay(VectorTables):
-    """The card play of the tables past their auction, compiled."""
+def compiled_play(tables: Tables, compiled: bool, seated: bool) -> CompiledPlay | None:
+    """The compiled play of ``tables``, where the rules allow it (None: the engine plays every card); ``compiled``
+    asks for it, ``seated``: bots play in the env (they push moves on the engine deals, so the engine keeps every
+    table)."""
+    kernel = _kernel() if compiled else None
+    play = tables.game.play
+    # the rules the kernel implements, as .vector_support declares them option by option
+    usable = (play is play56 or play is play55) and plays_rules(tables.rules) and not seated
+    return CompiledPlay(tables, kernel) if usable and kernel is not None else None
 
-    def _init_play(self, compiled: bool, seated: bool) -> None:
-        """The compiled play's arrays and tables; ``compiled`` asks for it, ``seated``: bots play in the env (they
-        push moves on the engine deals, so the engine keeps every table)."""
-        rules: Any = self.rules
-        kernel = _kernel() if compiled else None
+
+class CompiledPlay:
+    """The card play of the tables past their auction, compiled: each table's trick, points, tricks won and
+    contract, the cards played (for its engine deal to catch up), and the play's rules as the kernel's tables;
+    the observation's arrays are written in :class:`~.vector_base.Tables`."""
+
+    def __init__(self, tables: Tables, kernel: Any) -> None:
+        self.tables, self._kernel = tables, kernel
+        rules: Any = tables.rules
         # the kernel's tables are 56's or 55's play rule: the game's own play rule says which applies
-        self._is55 = self.game.play is play55
-        # the rules the kernel implements, as .vector_support declares them option by option
-        usable = (self.game.play is play56 or self._is55) and compiled_play(rules) and not seated
-        self._play_kernel: Any = kernel if usable else None
-        self.compiled = self._play_kernel is not None
-        self._jit = _arrays_kernel() if self.compiled else None
-        self._init_dealing()
-        N, n = self.num_tables, self.n
-        self._live = np.zeros(N, np.bool_)            # the tables in compiled play
-        self._in_trick = np.zeros(N, np.int64)
+        self._is55 = tables.game.play is play55
+        N, n = tables.num_tables, tables.n
+        self.engine_may_hold = True     # a table may have gone to the engine since the kernels last held every one
+        self.live = np.zeros(N, np.bool_)            # the tables in compiled play
+        self.in_trick = np.zeros(N, np.int64)
         self._trick_kinds = np.zeros((N, n), np.int64)
-        self._team_points = np.zeros((N, rules.n_teams), np.int64)
-        self._trump_at = np.zeros(N, np.int64)       # 0-3 a suit, 4 none
+        self.team_points = np.zeros((N, rules.n_teams), np.int64)
+        self.trump_at = np.zeros(N, np.int64)       # 0-3 a suit, 4 none
         self._cards_played = np.zeros((N, rules.deck_size), np.int64)
-        self._n_played = np.zeros(N, np.int64)
-        self._n_pushed = np.zeros(N, np.int64)       # of those, already pushed on the engine deal
-        self._team = np.zeros(N, np.int64)
-        self._value = np.zeros(N, np.int64)
-        self._scores = np.zeros((N, 2, n), np.int64)
-        self._tricks_won = np.zeros((N, rules.n_teams), np.int64)
+        self.n_played = np.zeros(N, np.int64)
+        self.n_pushed = np.zeros(N, np.int64)       # of those, already pushed on the engine deal
+        self.team = np.zeros(N, np.int64)
+        self.value = np.zeros(N, np.int64)
+        self.scores = np.zeros((N, 2, n), np.int64)
+        self.tricks_won = np.zeros((N, rules.n_teams), np.int64)
         self._high = np.zeros((N, 3), np.int64)        # 55: the highest trump's key, seat and kind (key 0: none)
         self._contracts: list[Any] = [None] * N         # 55: scored here, by the game's own function
         self._score_rows: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}
-        kinds = self.enc.kinds
+        kinds = tables.enc.kinds
         self._kind_suit = np.array([(play55 if self._is55 else play56).SUIT[c] for c in kinds], np.int64)
         self._cards_of = np.array([int(c) for c in kinds], np.int64)
-        self._keys, self._oblige, self._allowed, self._trick_bonus, self._trump_min = (
+        self.keys, self.oblige, self.allowed, self._trick_bonus, self._trump_min = (
             _tables55 if self._is55 else _tables56)(list(kinds))
         self._high_bonus = rules55.BONUS if self._is55 else 0
-        self._o_high = self._o_high_seat if self._is55 else 0
-        self._team_arr = np.array(self._team_of, np.int64)
-        self._o_points = self._sl_points.start
+        self._o_high = tables.layout.offsets["highest_trump_seat"] if self._is55 else 0
+        self._team_arr = np.array(tables.team_of, np.int64)
+        self._o_points = tables.sl_points.start
 
-    def _catch_up_all(self) -> None:
-        """Make the engine deals of the compiled auction and push the calls and cards of the compiled auction and
-        play on them (for anyone reading ``deals``)."""
-        behind = self._lazy | (self._auction[:, CALLS_MADE] > self._calls_pushed) | (self._n_played > self._n_pushed)
-        for i in np.flatnonzero(behind).tolist():
-            self._catch_up(i)
+    def behind(self) -> BoolArray:
+        """The tables whose engine deal lacks cards the kernel played."""
+        return self.n_played > self.n_pushed
 
-    def _catch_up(self, i: int) -> None:
-        self._catch_up_calls(i)
-        deal, kinds = self._deal_list[i], self.enc.kinds
+    def catch_up(self, i: int) -> None:
+        """Push the cards the kernel played at table ``i`` on its engine deal (its calls pushed)."""
+        t = self.tables
+        deal, kinds = t.deal_list[i], t.enc.kinds
         played = self._cards_played[i]
-        kind_of = self._kind
-        for at in range(int(self._n_pushed[i]), int(self._n_played[i])):
+        kind_of = t.kind
+        for at in range(int(self.n_pushed[i]), int(self.n_played[i])):
             deal.push(kinds[kind_of[int(played[at])]])
-        self._n_pushed[i] = self._n_played[i]
+        self.n_pushed[i] = self.n_played[i]
 
-    def _enter_play(self, i: int) -> None:
-        """Table ``i``'s deal is in its play (just begun, or loaded there): its cards are the kernel's from now."""
-        self._engine_may_hold = True
-        deal: Any = self._deal_list[i]
+    def holds_every_table(self, others: BoolArray, due: BoolArray) -> bool:
+        """Whether every table is in the compiled play, in ``others`` or ``due`` (looked at again only after a
+        table may have left the kernels: :meth:`enter`, :meth:`leave`)."""
+        if self.engine_may_hold:
+            self.engine_may_hold = not bool((others | self.live | due).all())
+        return not self.engine_may_hold
+
+    def enter(self, i: int) -> bool:
+        """Table ``i``'s deal is in its play (just begun, or loaded there): its cards are the kernel's from now.
+        False where it is not (the engine keeps the table)."""
+        self.engine_may_hold = True
+        t = self.tables
+        deal: Any = t.deal_list[i]
         contract = deal.contract
         if deal.phase != PLAY or contract is None:
-            self._leave_play([i])
-            return
-        self._live[i] = True
+            return False
+        self.live[i] = True
         cards = deal.trick_cards
-        self._in_trick[i] = len(cards)
-        self._trick_kinds[i, :len(cards)] = [self._kind[c] for c in cards]
-        self._team_points[i] = deal.points
-        self._trump_at[i] = 4 if deal.trump is None else int(deal.trump)
-        self._n_played[i] = self._n_pushed[i] = 0
-        self._team[i], self._value[i] = contract.team, contract.value
-        self._tricks_won[i] = 0
-        for t in deal.tricks:
-            self._tricks_won[i, self._team_of[t.winner]] += 1
+        self.in_trick[i] = len(cards)
+        self._trick_kinds[i, :len(cards)] = [t.kind[c] for c in cards]
+        self.team_points[i] = deal.points
+        self.trump_at[i] = 4 if deal.trump is None else int(deal.trump)
+        self.n_played[i] = self.n_pushed[i] = 0
+        self.team[i], self.value[i] = contract.team, contract.value
+        self.tricks_won[i] = 0
+        for trick in deal.tricks:
+            self.tricks_won[i, t.team_of[trick.winner]] += 1
         if self._is55:
-            self._enter_play55(i, deal)
-            return
+            self._enter55(i, deal)
+            return True
         key = (contract.team, contract.value, contract.multiplier)
         rows = self._score_rows.get(key)
         if rows is None:
             made, failed = deal_score(deal.rules, contract, True), deal_score(deal.rules, contract, False)
-            rows = self._score_rows[key] = ([made[t] for t in self._team_of], [failed[t] for t in self._team_of])
-        self._scores[i] = rows
+            rows = self._score_rows[key] = ([made[s] for s in t.team_of], [failed[s] for s in t.team_of])
+        self.scores[i] = rows
+        return True
 
-    def _enter_play55(self, i: int, deal: Any) -> None:
+    def _enter55(self, i: int, deal: Any) -> None:
         """55's part: the highest trump so far, and the contract (its score is the game's, at the end)."""
         self._contracts[i] = deal.contract
         self._high[i] = 0
         if deal.highest is not None:
             seat, card, _ = deal.highest
-            self._high[i] = (play55.KEY[deal.trump][card] * 8 + play55.POINTS[card], seat, self._kind[card])
+            self._high[i] = (play55.KEY[deal.trump][card] * 8 + play55.POINTS[card], seat, self.tables.kind[card])
 
     def _score55(self, over: BoolArray, rewards: FloatArray) -> None:
         """The rewards of 55's deals that ended in the kernel, by the game's own scoring of its points and tricks."""
+        t = self.tables
         for i in np.flatnonzero(over).tolist():
-            contract, points, tricks = self._contracts[i], self._team_points[i].tolist(), self._tricks_won[i].tolist()
-            score = scoring55.deal_score(self.rules, contract, points,  # type: ignore[arg-type]
+            contract, points, tricks = self._contracts[i], self.team_points[i].tolist(), self.tricks_won[i].tolist()
+            score = scoring55.deal_score(t.rules, contract, points,  # type: ignore[arg-type]
                                          scoring55.is_made(contract, points, tricks))
-            rewards[i] = [score[t] for t in self._team_of]
+            rewards[i] = [score[s] for s in t.team_of]
 
-    def _leave_play(self, tables: list[int]) -> None:
+    def leave(self, tables: list[int]) -> None:
         """Tables dealt afresh (or loaded before their play): the engine plays their moves again."""
-        self._live[tables] = self._in_auction[tables] = False
-        self._engine_may_hold = True
-        self._n_played[tables] = self._n_pushed[tables] = 0
+        self.live[tables] = False
+        self.engine_may_hold = True
+        self.n_played[tables] = self.n_pushed[tables] = 0
 
-    def _play_compiled(self, acts: IntArray, rewards: FloatArray, in_place: bool = False) -> tuple[
+    def play(self, acts: IntArray, rewards: FloatArray, in_place: bool = False) -> tuple[
             BoolArray, IntArray, IntArray, BoolArray]:
         """The cards of the tables in compiled play: (those tables, their next seats, their legal card bits, the
-        deals that ended); the seats and bits are the env's own arrays ``in_place`` (a step where every table has a
-        move: :meth:`.vector_auction.CompiledAuction._step_held`), else copies."""
-        live = self._live if in_place else self._live & (acts >= 0)
-        to_move = self._to_move if in_place else self._to_move.copy()
-        bits = self._bits if in_place else self._bits.copy()
-        over = np.zeros(self.num_tables, np.bool_)
-        self._play_kernel(acts, live, self.first_card, self._hands, self._pub, self._o_played, self._o_trick,
-                          self._o_points, self._trick_kinds, self._in_trick, self._leader, self._team_points,
-                          self._team_arr, self._kind_suit, self._keys, self._trump_at, self._cards_of,
-                          self._cards_played, self._n_played, self._team, self._value, self._scores, rewards,
-                          over, to_move, bits, self._oblige, self._allowed, self._trick_bonus, self._tricks_won,
-                          self._high, self._o_high, self._trump_min, self._high_bonus, not self._is55)
+        deals that ended); the seats and bits are the tables' own arrays ``in_place`` (a step where every table has
+        a move: :meth:`.vector_step.Steps.step_held`), else copies."""
+        t = self.tables
+        live = self.live if in_place else self.live & (acts >= 0)
+        to_move = t.to_move if in_place else t.to_move.copy()
+        bits = t.bits if in_place else t.bits.copy()
+        over = np.zeros(t.num_tables, np.bool_)
+        self._kernel(acts, live, t.first_card, t.hands, t.pub, t.o_played, t.o_trick, self._o_points,
+                     self._trick_kinds, self.in_trick, t.leader, self.team_points, self._team_arr, self._kind_suit,
+                     self.keys, self.trump_at, self._cards_of, self._cards_played, self.n_played, self.team,
+                     self.value, self.scores, rewards, over, to_move, bits, self.oblige, self.allowed,
+                     self._trick_bonus, self.tricks_won, self._high, self._o_high, self._trump_min, self._high_bonus,
+                     not self._is55)
         if self._is55:
             self._score55(over, rewards)
         return live, to_move, bits, over
-
-    def _compiled_done(self, compiled: tuple[BoolArray, IntArray, IntArray, BoolArray], resync: list[int],
-                       over: list[int], rewards: FloatArray, terminations: BoolArray, to_move: IntArray) -> None:
-        """The end of a step with compiled play: the kernel's next seats and legal cards, every deal that ended
-        (the engine's and the kernel's, the kernel's already scored), and the tables whose play begins."""
-        live, next_seat, bits, ended = compiled
-        self._bits[live] = bits[live]
-        to_move[live] = next_seat[live]
-        done = np.flatnonzero(ended).tolist()
-        if over or done:
-            self._deals_ended(over + done, rewards, to_move, frozenset(done))
-            terminations[over + done] = True
-        for i in resync:
-            self._enter_play(i)
