@@ -1,7 +1,7 @@
 // The club page: /club lists your clubs and makes one; /club#c=ID shows a club (members by name, its open tables,
 // recent matches; the owner's invite, removal, hand-over and watchers setting); /club#i=SECRET joins by an invite.
 // Ids and invites ride in the fragment, which browsers send neither to the server nor in a Referer.
-import { clear, dateText, h, knownName, levelName, ratingFigure, ratingNote } from "./dom.js";
+import { clear, copyButton, dateText, h, knownName, levelName, ratingFigure, ratingNote } from "./dom.js";
 import { t } from "./i18n.js";
 import { drawGameChoice, options, presetOf } from "./create-form.js";
 import { nightsSection, showNight } from "./nights.js";
@@ -44,15 +44,7 @@ function inviteLink(club, path, box) {
   const url = location.origin + path;
   const link = h("input", { id: "cl-invite", readonly: true, value: url });
   const status = h("span", { class: "muted", role: "status" });
-  const copy = h("button", { type: "button", class: "primary", id: "cl-invite-copy", onclick: () => {
-    link.select();
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(url).then(() => { status.textContent = t("Link copied."); },
-                                              () => { status.textContent = t("Select the link and copy it."); });
-    } else {
-      status.textContent = t("Select the link and copy it.");
-    }
-  } }, t("Copy link"));
+  const copy = copyButton(link, url, status, "cl-invite-copy");
   const share = navigator.share ? h("button", { type: "button", id: "cl-invite-share", onclick: () =>
     navigator.share({ title: club.name, text: t("Join {club} on fiftysix", { club: club.name }), url }).catch(() => {}),
   }, t("Share")) : null;

@@ -156,3 +156,17 @@ export async function knownName() {
   } catch (_) { /* offline: what the device remembers */ }
   return localStorage.getItem("fiftysix-name") || "";
 }
+
+// A "Copy link" button for a read-only box holding `url`: the clipboard where the page may use it, else the link
+// selected for the person to copy; `status` says which.
+export function copyButton(link, url, status, id) {
+  return h("button", { type: "button", class: "primary", id, onclick: () => {
+    link.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(url).then(() => { status.textContent = t("Link copied."); },
+                                              () => { status.textContent = t("Select the link and copy it."); });
+    } else {
+      status.textContent = t("Select the link and copy it.");
+    }
+  } }, t("Copy link"));
+}

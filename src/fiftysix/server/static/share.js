@@ -1,6 +1,6 @@
 // "Share": the link friends can reach (the server knows its public address) as text, a copy button and a QR
 // code for the phones round one table.  The table's secret rides in the link's fragment.
-import { clear, h } from "./dom.js";
+import { clear, copyButton, h } from "./dom.js";
 import { t } from "./i18n.js";
 
 export async function openShare(path) {
@@ -21,15 +21,7 @@ export async function openShare(path) {
   } catch (_) { /* offline: the page's own address */ }
   const link = h("input", { id: "share-url", readonly: true, value: url, "aria-label": t("link to this table") });
   const status = h("span", { class: "muted", role: "status" });
-  const copy = h("button", { type: "button", class: "primary", id: "copy-link", onclick: () => {
-    link.select();
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(url).then(() => { status.textContent = t("Link copied."); },
-                                              () => { status.textContent = t("Select the link and copy it."); });
-    } else {
-      status.textContent = t("Select the link and copy it.");
-    }
-  } }, t("Copy link"));
+  const copy = copyButton(link, url, status, "copy-link");
   panel.append(h("h2", {}, t("Invite friends")),
     h("p", { class: "muted" }, t("Send this link, or let friends at the table scan the code with their phones.")),
     h("div", { class: "row share-row" }, link, copy, status),
