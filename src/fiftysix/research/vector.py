@@ -44,7 +44,7 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from ..core.cards import Card
 from ..core.deal import AUCTION, DISCARD
 from .compact import PHASES, PHASES_WITH_KITTY, Layout, Piece, encode_view
-from .seated import BotSeats, check_bots
+from .seated import BotSeats, SeatedBot, check_bots
 from .table import Encoding
 from .vector_arrays import TableArrays
 from .vector_auction import CompiledAuction
@@ -54,6 +54,7 @@ from .vector_deal import Dealing
 from .vector_kitty import KittyTables
 from .vector_modes import autoreset_mode
 from .vector_modes import reward_seat as resolve_reward_seat
+from .vector_rules56 import RulesSeats, rules_bots
 
 
 class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, GymVectorEnv):
@@ -75,7 +76,8 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
     :param reward_seat: whose rewards ``step`` returns: ``None`` (default): the learner's lowest seat (seat 0
         without bots), rewards (N,) as Gymnasium's vector wrappers expect; a seat: that seat's, (N,); ``"all"``:
         every seat's team score, (N, seats).
-    :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
+    :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``) or as bot objects (copied for
+        every table): the learner acts for the
         other seats only (:mod:`fiftysix.research.seated`).
     :param compiled: play the cards after the auction (56) or after the discard and the trump choice (55) with a
         numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does), and 56's calls too with
@@ -88,7 +90,7 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
 
     def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
                  autoreset: bool | str | AutoresetMode = True, reward_seat: int | str | None = None,
-                 bots: Mapping[int, str] | None = None, compiled: bool = True) -> None:
+                 bots: Mapping[int, SeatedBot] | None = None, compiled: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
@@ -158,8 +160,10 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
         self._observer = np.zeros(N, np.int64)      # the seat that moved last: it observes a deal's end
         self._init_spaces()
         self.bot_seats = BotSeats(seated, self.game.name, num_tables) if seated else None
-        self._init_play(compiled, bots is not None and len(bots) > 0)
+        compiled_bots = rules_bots(seated, self.rules) if compiled and seated else None   # (.vector_rules56)
+        self._init_play(compiled, bool(seated) and compiled_bots is None)
         self._init_auction()
+        self.rules_seats = RulesSeats(self, compiled_bots) if compiled_bots and self._call_kernel else None
 
     def _init_spaces(self) -> None:
         """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
@@ -307,6 +311,9 @@ class VectorEnv(TableArrays, LegalBank, KittyTables, CompiledAuction, Dealing, G
 
     def _bots_play(self, rewards: FloatArray, terminations: BoolArray) -> None:
         assert self.bot_seats is not None
+        if self.rules_seats is not None:    # the compiled rules bots (.vector_rules56)
+            self.rules_seats.play(self, rewards, terminations)
+            return
         self.bot_seats.play(self.deals, self._to_move.tolist(), self._team_of, rewards, terminations,
                             self._deal_ended_by_bot, self._sync)
 
