@@ -19,12 +19,13 @@ NT = 4
 
 
 @njit(cache=True, nogil=True)
-def _know(i, me, n, k, hands, cards_played, m, card_kind, first_hand, trump, win_keys, kind_suit, history,
+def _know(i, me, n, k, hands, cards_played, m, card_kind, first_hand, trump, win_keys, kind_suit, strength, history,
           ncalls, c_kind, c_suit, c_lo_kind, c_lo_cnt, c_lo_len, c_hi0, c_exact, c_void_last, hand, played,
           played_by, voids, outstanding, shown, shown_seq, shown_cnt, denied, exact_on, exact, trick, held):
     """:class:`Table`'s knowledge of seat ``me`` at table ``i`` into the scratch arrays; returns (trick leader,
     cards in the trick)."""
     hand[:] = 0
+    outstanding[:] = 0
     played[:] = 0
     played_by[:] = 0
     voids[:] = False
@@ -63,6 +64,14 @@ def _know(i, me, n, k, hands, cards_played, m, card_kind, first_hand, trump, win
     for j in range(k):
         left = 2 - played[j] - hand[j]
         outstanding[j] = left if left > 0 else 0
+        hand[k + kind_suit[j]] += hand[j]
+        outstanding[2 * k + kind_suit[j]] += outstanding[j]
+    top_out = np.zeros(4, np.int64)     # a master: no card of its suit above it is out (asked often: kept)
+    for j in range(k):
+        if outstanding[j] > 0 and strength[j] > top_out[kind_suit[j]]:
+            top_out[kind_suit[j]] = strength[j]
+    for j in range(k):
+        outstanding[k + j] = 1 if top_out[kind_suit[j]] <= strength[j] else 0
     last_named = -1
     for ci in range(ncalls):
         a = history[i, ci]
@@ -185,19 +194,14 @@ def _may_hold_higher(seat, me, card, n, k, kind_suit, strength, outstanding, voi
 
 @njit(cache=True, nogil=True)
 def _outstanding_in(suit, k, kind_suit, outstanding):
-    total = 0
-    for j in range(k):
-        if kind_suit[j] == suit:
-            total += outstanding[j]
-    return total
+    """``Table.outstanding_in``: the cards of ``suit`` still out (kept by :func:`_know` after the counts)."""
+    return outstanding[2 * k + suit]
 
 
 @njit(cache=True, nogil=True)
 def _is_master(card, k, kind_suit, strength, outstanding):
-    for j in range(k):
-        if kind_suit[j] == kind_suit[card] and strength[j] > strength[card] and outstanding[j] > 0:
-            return False
-    return True
+    """``Table.is_master`` (kept by :func:`_know` after the counts)."""
+    return outstanding[k + card] == 1
 
 
 @njit(cache=True, nogil=True)
@@ -523,10 +527,7 @@ def _low(cards, nc, trump, k, hand, kind_suit, strength, points, outstanding):
     for m in range(nc):
         c = cards[m]
         s = kind_suit[c]
-        slen = 0
-        for j in range(k):
-            if kind_suit[j] == s:
-                slen += hand[j]
+        slen = hand[k + s]
         key = (((points[c] * 2 + (1 if s == trump else 0)) * 2 + (1 if _is_master(c, k, kind_suit, strength,
                                                                                   outstanding) else 0)) * 16
                + strength[c]) * 64 + (63 - slen)
@@ -766,9 +767,7 @@ def _low_lead(k, hand, cards, nc, trump, declaring, psuits, kind_suit, strength,
                 low = c
         if low < 0:
             continue
-        for j in range(k):
-            if kind_suit[j] == s:
-                slen += hand[j]
+        slen = hand[k + s]
         score = float(slen)
         if (psuits >> s) & 1:
             score += 3
@@ -790,11 +789,11 @@ def rules_moves(movers, out, margins, allowances, n, hands, to_move, in_auction,
     """``out[i]``: the action of the ``rules`` bot of seat ``to_move[i]`` at every table with ``movers[i]`` (a call
     in the compiled auction, a card in the compiled play), with that seat's ``margins`` and ``allowances``."""
     k = hands.shape[2]
-    hand = np.zeros(k, np.int64)
+    hand = np.zeros(k + 4, np.int64)         # (then each suit's length: _know)
     played = np.zeros(k, np.int64)
     played_by = np.zeros((n, k), np.int64)
     voids = np.zeros((n, 4), np.bool_)
-    outstanding = np.zeros(k, np.int64)
+    outstanding = np.zeros(2 * k + 4, np.int64)     # (then each card's master flag, each suit's count: _know)
     shown = np.zeros((n, k), np.int64)
     shown_seq = np.zeros((n, k), np.int64)
     shown_cnt = np.zeros(n, np.int64)
@@ -817,8 +816,8 @@ def rules_moves(movers, out, margins, allowances, n, hands, to_move, in_auction,
         if live[i]:
             trump = trump_at[i]
             m_played = n_played[i]
-        leader, in_trick = _know(i, me, n, k, hands, cards_played, m_played,
-                                 card_kind, first_hand, trump, win_keys, kind_suit, history, ncalls, c_kind, c_suit,
+        leader, in_trick = _know(i, me, n, k, hands, cards_played, m_played, card_kind, first_hand, trump, win_keys,
+                                 kind_suit, strength, history, ncalls, c_kind, c_suit,
                                  c_lo_kind, c_lo_cnt, c_lo_len, c_hi0, c_exact, c_void_last, hand, played, played_by,
                                  voids, outstanding, shown, shown_seq, shown_cnt, denied, exact_on, exact, trick, held)
         if in_auction[i]:
