@@ -26,7 +26,14 @@ best turn is the nearest to what one core does alone (neighbours only ever slow 
         [--bots rules]      # the other teams' seats played by our bot inside the env
 
 With ``--bots`` an episode still counts one deal, the bots' moves included: the figure is what a learner
-playing team 0 against that bot gets.
+playing team 0 against that bot gets.  ``rules`` at 56 with standard bidding is played by the compiled kernels
+(:mod:`fiftysix.research.vector_rules56`: env ``compiled``); ``--reference`` then measures the same seats played by
+the Python bot on the engine (``compiled=False``), the path every other bot takes.  The line ``bots`` gives the
+compiled bots' decisions and those left to the Python bot (tables the kernels do not hold: none here).
+
+Issue 60's figure (learning against seated ``rules`` at 0.5x the engine or better)::
+
+    .venv/bin/python bench/vector_env.py --presets 56-4,56-6 --bots rules --compiled-policy --reference
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import numpy as np
 from numba import njit
 
 from fiftysix.games import game_of_preset
+from fiftysix.research.table import Encoding
 from fiftysix.research.train import team_env
 from fiftysix.research.vector import VectorEnv
 
@@ -150,6 +158,13 @@ def vector_turn(env: VectorEnv, seconds: float, rng: np.random.Generator, policy
     return episodes / spent, drawing / spent
 
 
+def opponents(preset: str, bot: str | None) -> dict[int, str] | None:
+    """The other teams' seats played by ``bot`` (as ``team_env`` seats them), or None."""
+    if bot is None:
+        return None
+    return {s: bot for s, t in enumerate(Encoding(preset).team_of) if t != 0}
+
+
 def measured(env: VectorEnv) -> VectorEnv:
     """The env reset, and one step taken (numba loads its compiled kernel at the first call)."""
     env.reset(seed=1)
@@ -181,7 +196,8 @@ def main() -> None:
     for preset in args.presets.split(","):
         envs = {"compiled" if (e := team_env(preset, args.tables, args.bots)).compiled else "engine": e}
         if args.reference:
-            envs["reference"] = VectorEnv(preset, num_tables=args.tables, compiled=False, autoreset="SameStep")
+            envs["reference"] = VectorEnv(preset, num_tables=args.tables, compiled=False, autoreset="SameStep",
+                                          reward_seat="all", bots=opponents(preset, args.bots))
         rngs = {name: np.random.default_rng(1) for name in envs}
         for env in envs.values():
             measured(env)
@@ -202,6 +218,10 @@ def main() -> None:
             alone = statistics.median([r / (1 - d) for r, d in turns])
             print(f"{preset:10} {name:9} {v:18,.0f} {e:15,.0f} {v / e:6.2f}   {bv:11,.0f} {be:11,.0f} {bv / be:6.2f} "
                   f"{share:7.0%} {alone:10,.0f} {alone / e:6.2f}")
+        seated = envs.get("compiled")
+        if seated is not None and seated.rules_seats is not None:
+            print(f"{preset:10} bots      {seated.rules_seats.decisions:,} compiled decisions, "
+                  f"{seated.rules_seats.fallbacks:,} by the Python bot")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -33,7 +33,9 @@ CASES = [("56-4", {1: "rules", 3: "rules"}), ("56-6", {1: "rules", 3: "random", 
 @pytest.mark.parametrize(("preset", "bots"), CASES)
 def test_the_learner_sees_only_its_seats_with_the_observation_mask_and_rewards_of_its_view(
         preset: str, bots: dict[int, str]) -> None:
-    env = VectorEnv(preset, num_tables=8, bots=bots, autoreset="SameStep", reward_seat="all")
+    # (the engine's env: its deal objects are those the step pushes on; the compiled rules bots of 56-4 and 56-6
+    # replay this env step by step in tests/research/test_vector_rules56.py)
+    env = VectorEnv(preset, num_tables=8, bots=bots, autoreset="SameStep", reward_seat="all", compiled=False)
     learners = set(range(env.n)) - set(bots)
     rng = np.random.default_rng(1)
     obs, info = env.reset(seed=5)

@@ -1,6 +1,7 @@
 """Seats of a :class:`~fiftysix.research.vector.VectorEnv` played by our own bots (``rules``, ``pimc``, ...).
 
     env = VectorEnv("56-4", num_tables=64, bots={1: "rules", 3: "rules"}, reward_seat=0)
+    env = VectorEnv("56-4", bots={1: Rules56Bot(margin=-1), 3: "rules"})     # a bot object, copied per table
 
 The learner acts for the other seats only: after ``reset`` and after each ``step`` the bots play at every table
 until a learner's seat is to move (or the deal is over), so ``obs``, ``info["action_mask"]`` and
@@ -15,6 +16,7 @@ and the learner's actions replay every table exactly.  A bot's answer that is no
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
@@ -35,18 +37,26 @@ class BotMoveError(RuntimeError):
     """A seated bot answered a move that is not legal (names the table, the seat, the move and what is legal)."""
 
 
-def check_bots(bots: Mapping[int, str], seats: int, game: str) -> dict[int, str]:
-    """The seats played by bots, checked: each a seat of the game, each name a bot that plays it, one seat at
-    least left to the learner.
+SeatedBot = str | Bot
+"""A seat's bot: a bot's name (``"rules"``), or a bot object (copied for every table at each ``reset``)."""
+
+
+def check_bots(bots: Mapping[int, SeatedBot], seats: int, game: str) -> dict[int, SeatedBot]:
+    """The seats played by bots, checked: each a seat of the game, each a bot's name that plays it or a bot
+    object (with a ``choose`` method), one seat at least left to the learner.
 
     :raises ValueError: naming what was wrong and what is allowed.
     """
-    out: dict[int, str] = {}
+    out: dict[int, SeatedBot] = {}
     for seat, name in bots.items():
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(seats):
             raise ValueError(f"bots: seat {seat!r} is not a seat; seats are 0-{seats - 1}")
         if not isinstance(name, str):
-            raise ValueError(f"bots: seat {seat}'s bot must be a bot's name, not {name!r}")
+            if not callable(getattr(name, "choose", None)):
+                raise ValueError(f"bots: seat {seat}'s bot must be a bot's name or a bot (with a choose method), "
+                                 f"not {name!r}")
+            out[seat] = name
+            continue
         make_bot(name, 0, game)     # an unknown name: ValueError listing the known ones
         out[seat] = name
     if len(out) == seats:
@@ -65,15 +75,19 @@ class BotSeats:
     :param names: the bot of each bot seat, as :func:`check_bots` returns them.
     """
 
-    def __init__(self, names: dict[int, str], game: str, num_tables: int) -> None:
+    def __init__(self, names: dict[int, SeatedBot], game: str, num_tables: int) -> None:
         self.names, self.game, self.num_tables = names, game, num_tables
         self.seats = frozenset(names)
         self._bots: list[dict[int, Bot]] = []
 
     def reset(self, seed: int) -> None:
         """Fresh bots at every table (a bot may remember what it saw in a deal)."""
-        self._bots = [{s: make_bot(name, bot_seed(seed, i, s), self.game) for s, name in self.names.items()}
-                      for i in range(self.num_tables)]
+        self._bots = [{s: self.made(s, bot_seed(seed, i, s)) for s in self.names} for i in range(self.num_tables)]
+
+    def made(self, seat: int, seed: int) -> Bot:
+        """Seat ``seat``'s bot for one table: made by name with its seed, or a copy of the bot object given."""
+        name = self.names[seat]
+        return make_bot(name, seed, self.game) if isinstance(name, str) else copy.deepcopy(name)
 
     def play(self, deals: Sequence[Deal], to_move: Sequence[int], team_of: Sequence[int], rewards: FloatArray,
              terminations: BoolArray, deal_ended: Callable[[int], None], moved: Callable[[int], None]) -> None:
@@ -108,6 +122,7 @@ class BotSeats:
         move = self._bots[i][seat].choose(seen)
         legal = seen.get("legal") or []
         if move not in legal:
-            raise BotMoveError(f"table {i}: seat {seat}'s bot {self.names[seat]!r} answered {move!r}, "
+            name = getattr(self.names[seat], "name", self.names[seat])
+            raise BotMoveError(f"table {i}: seat {seat}'s bot {name!r} answered {move!r}, "
                                f"which is not legal; legal: {', '.join(legal)}")
         deal.push(move, seat=seat)

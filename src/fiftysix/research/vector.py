@@ -44,7 +44,7 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from ..core.deal import DISCARD, Deal
 from ..core.moves import Move
 from .compact import PHASES, PHASES_WITH_KITTY, Layout, Piece, encode_view
-from .seated import BotSeats, check_bots
+from .seated import BotSeats, SeatedBot, check_bots
 from .table import Encoding
 from .vector_arrays import TableArrays
 from .vector_auction import compiled_auction
@@ -55,6 +55,7 @@ from .vector_kitty import KittyTables
 from .vector_modes import autoreset_mode
 from .vector_modes import reward_seat as resolve_reward_seat
 from .vector_play import arrays_kernel, compiled_play
+from .vector_rules56 import RulesSeats, rules_bots
 from .vector_step import Steps
 
 
@@ -77,7 +78,8 @@ class VectorEnv(GymVectorEnv):
     :param reward_seat: whose rewards ``step`` returns: ``None`` (default): the learner's lowest seat (seat 0
         without bots), rewards (N,) as Gymnasium's vector wrappers expect; a seat: that seat's, (N,); ``"all"``:
         every seat's team score, (N, seats).
-    :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``): the learner acts for the
+    :param bots: seats played by our bots, by name (``{1: "rules", 3: "rules"}``) or as bot objects (copied for
+        every table): the learner acts for the
         other seats only (:mod:`fiftysix.research.seated`).
     :param compiled: play the cards after the auction (56) or after the discard and the trump choice (55) with a
         numba kernel where it can (:mod:`.vector_play`; ``env.compiled`` says if it does), and 56's calls too with
@@ -90,7 +92,7 @@ class VectorEnv(GymVectorEnv):
 
     def __init__(self, rules: object = "56-4", num_tables: int = 64, dealer: int | None = None,
                  autoreset: bool | str | AutoresetMode = True, reward_seat: int | str | None = None,
-                 bots: Mapping[int, str] | None = None, compiled: bool = True) -> None:
+                 bots: Mapping[int, SeatedBot] | None = None, compiled: bool = True) -> None:
         if not isinstance(num_tables, int) or isinstance(num_tables, bool) or num_tables < 1:
             raise ValueError(f"num_tables must be an int of at least 1, not {num_tables!r}")
         self.enc = enc = Encoding(rules, dealer)   # type: ignore[arg-type]
@@ -104,7 +106,8 @@ class VectorEnv(GymVectorEnv):
         self.tables = t = Tables(enc, num_tables)
         self.layout = t.layout
         self.observation_size = t.layout.size
-        self.play = compiled_play(t, compiled, bool(seated))
+        compiled_bots = rules_bots(seated, self.rules) if compiled and seated else None   # (.vector_rules56)
+        self.play = compiled_play(t, compiled, bool(seated) and compiled_bots is None)
         self.compiled = self.play is not None
         jit = arrays_kernel() if self.compiled else None
         self.bank = LegalBank(t, jit)
@@ -119,6 +122,7 @@ class VectorEnv(GymVectorEnv):
         self._observer = np.zeros(num_tables, np.int64)      # the seat that moved last: it observes a deal's end
         self._init_spaces()
         self.bot_seats = BotSeats(seated, self.game.name, num_tables) if seated else None
+        self.rules_seats = RulesSeats(self, compiled_bots) if compiled_bots and self.auction is not None else None
 
     def _init_spaces(self) -> None:
         """The Gymnasium attributes: the spaces of one table and of the batch, the autoreset mode."""
@@ -191,6 +195,9 @@ class VectorEnv(GymVectorEnv):
         seated bots move at every table until a learner's seat is to move, a deal they end writing its
         ``rewards`` and ``terminations``."""
         assert self.bot_seats is not None
+        if self.rules_seats is not None:    # the compiled rules bots (.vector_rules56)
+            self.rules_seats.play(self, rewards, terminations)
+            return
         steps = self.steps
         self.bot_seats.play(steps.deals(), self.tables.to_move.tolist(), self.tables.team_of, rewards, terminations,
                             steps.deal_ended_by_bot, steps.sync)

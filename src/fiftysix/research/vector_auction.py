@@ -69,7 +69,7 @@ class CompiledAuction:
         self.in_auction = np.zeros(N, np.bool_)      # the tables whose calls the kernel makes
         self.lazy = np.zeros(N, np.bool_)            # the tables with no engine deal made yet
         self.auction = np.zeros((N, AUCTION_STATE), np.int64)
-        self._history = np.zeros((N, max(tables.enc.max_calls, 1)), np.int64)
+        self.history = np.zeros((N, max(tables.enc.max_calls, 1)), np.int64)
         self._calls_pushed = np.zeros(N, np.int64)
         calls: list[Call] = list(tables.game.call_vocabulary(rules))
         assert [tables.enc.move_action(c) for c in calls] == list(range(len(calls)))
@@ -130,7 +130,7 @@ class CompiledAuction:
             to_move, rows, bits = t.to_move.copy(), t.rows.copy(), t.bits.copy()
         o = t.layout.offsets
         self._kernel(
-            acts, self.in_auction, self.auction, self._history, self._call_kind, self._call_value,
+            acts, self.in_auction, self.auction, self.history, self._call_kind, self._call_value,
             self._call_step, self._call_strain, self._call_suit, self._call_rows, t.pub, o["last_call"],
             t.layout.call_width, o["calls"], self._o_bid, self.first_hand, self._team_arr, self._closes, MIN_BID,
             self._state_rows, self._closed_rows, self._specials_over_bid,
@@ -186,5 +186,5 @@ class CompiledAuction:
             self._calls_pushed[i] = 0
         deal, moves = t.deal_list[i], self._moves_of_calls
         for at in range(int(self._calls_pushed[i]), int(self.auction[i, CALLS_MADE])):
-            deal.push(moves[int(self._history[i, at])])
+            deal.push(moves[int(self.history[i, at])])
         self._calls_pushed[i] = self.auction[i, CALLS_MADE]

@@ -4,7 +4,8 @@ the numba kernel of :mod:`.vector_jit` over the arrays of every such table at on
 
 Used where the rules allow it (:mod:`.vector_support` declares which): 56 with a public trump and no claims, and
 55 (after its discard and trump choice);
-no seated bots; numba importable.  Elsewhere, or with ``VectorEnv(..., compiled=False)``, every move is the engine's
+no seated bots but the compiled rules bots of 56 (:mod:`.vector_rules56`); numba importable.  Elsewhere, or with
+``VectorEnv(..., compiled=False)``, every move is the engine's
 ``Deal.push`` (the reference the tests compare with).  The kernel's rules tables come from each game's own play
 module: 56's ``trick_key``, ``POINTS`` and ``deal_score`` (made and failed rows); 55's ``KEY``, ``EFFECTIVE_SUIT``,
 ``IS_TRUMP``, ``PRIVILEGED``, ``TRICK_BONUS`` and its rules' ``BONUS``, a deal's score by its own ``is_made`` and
@@ -113,7 +114,7 @@ class CompiledPlay:
         self._trick_kinds = np.zeros((N, n), np.int64)
         self.team_points = np.zeros((N, rules.n_teams), np.int64)
         self.trump_at = np.zeros(N, np.int64)       # 0-3 a suit, 4 none
-        self._cards_played = np.zeros((N, rules.deck_size), np.int64)
+        self.cards_played = np.zeros((N, rules.deck_size), np.int64)
         self.n_played = np.zeros(N, np.int64)
         self.n_pushed = np.zeros(N, np.int64)       # of those, already pushed on the engine deal
         self.team = np.zeros(N, np.int64)
@@ -141,7 +142,7 @@ class CompiledPlay:
         """Push the cards the kernel played at table ``i`` on its engine deal (its calls pushed)."""
         t = self.tables
         deal, kinds = t.deal_list[i], t.enc.kinds
-        played = self._cards_played[i]
+        played = self.cards_played[i]
         kind_of = t.kind
         for at in range(int(self.n_pushed[i]), int(self.n_played[i])):
             deal.push(kinds[kind_of[int(played[at])]])
@@ -220,7 +221,7 @@ class CompiledPlay:
         over = np.zeros(t.num_tables, np.bool_)
         self._kernel(acts, live, t.first_card, t.hands, t.pub, t.o_played, t.o_trick, self._o_points,
                      self._trick_kinds, self.in_trick, t.leader, self.team_points, self._team_arr, self._kind_suit,
-                     self.keys, self.trump_at, self._cards_of, self._cards_played, self.n_played, self.team,
+                     self.keys, self.trump_at, self._cards_of, self.cards_played, self.n_played, self.team,
                      self.value, self.scores, rewards, over, to_move, bits, self.oblige, self.allowed,
                      self._trick_bonus, self.tricks_won, self._high, self._o_high, self._trump_min, self._high_bonus,
                      not self._is55)

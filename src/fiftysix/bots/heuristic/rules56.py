@@ -41,7 +41,7 @@ from .knowledge import (
 )
 
 __all__ = ["ALL_RANKS", "DEFAULT_DECK", "POINTS", "STRAINS", "SUITS", "AuctionState", "Rules56Bot", "Table",
-           "estimate", "hand_features", "points", "rank_of", "read_bid", "strength", "suit_of", "top_run"]
+           "call_suits", "estimate", "hand_features", "points", "rank_of", "read_bid", "strength", "suit_of", "top_run"]
 
 
 # ---- hand evaluation ---------------------------------------------------------------------------------
@@ -186,6 +186,14 @@ def auction_adjustments(t: Table, a: AuctionState) -> dict[str, float]:
             continue
         out[strain] += 1.0 if t.is_partner(seat) else -1.0
     return out
+
+
+def call_suits(call: str) -> set[str]:
+    """The suits a call is read as naming when a partner made it (its last and first letters: ``28H``, ``H28``,
+    ``+2H``; ``28NOES`` reads as spades)."""
+    if call in ("P", "X", "XX"):
+        return set()
+    return {ch for ch in call[-1:] + call[:1] if ch in SUITS}
 
 
 # ---- the bot -----------------------------------------------------------------------------------------
@@ -442,9 +450,7 @@ class Rules56Bot:
         for i, call in enumerate(calls):
             seat = (first + i) % t.n
             if seat != t.seat and t.is_partner(seat):
-                for ch in call[-1:] + call[:1]:
-                    if ch in SUITS and call not in ("P", "X", "XX"):
-                        out.add(ch)
+                out |= call_suits(call)
         return out
 
     def follow(self, t: Table, cards: list[str], may_reveal: bool) -> str:
