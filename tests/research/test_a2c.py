@@ -4,6 +4,8 @@ play on held-out deals with intervals apart."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -62,8 +64,30 @@ def test_adam_moves_towards_a_minimum() -> None:
 def test_a_tiny_run_beats_always_pass_and_random_with_intervals_apart() -> None:
     net, curve, cpu = train(Settings(opponents=None, tables=64, steps=600, cpu_minutes=10, report_every=200))
     assert curve.steps == 600 and len(curve.points) == 3 and cpu > 0
-    learned = interval(evaluate(net, "56-4", deals=400, tables=100, seed=7))       # type: ignore[arg-type]
+    learned = interval(evaluate(net, "56-4", deals=400, tables=100, seed=7))
     passing = interval(evaluate(Policy.zeros(team_env("56-4", 1, None)), "56-4", deals=400, tables=100, seed=7))
     random_ = interval(evaluate(None, "56-4", deals=400, tables=100, seed=7))
     for other in (passing, random_):
         assert learned[0] - learned[1] > other[0] + other[1], (learned, other)
+
+
+def test_a_saved_network_plays_as_the_policy_bot_what_it_plays_greedily_in_the_env(tmp_path: Path) -> None:
+    from fiftysix.research.policy_bot import PolicyBot
+    from fiftysix.research.vector import VectorEnv
+    from fiftysix.views import view
+
+    env = VectorEnv("56-4", num_tables=4, autoreset="SameStep")
+    net = Net.new(env.observation_size, env.num_actions, Policy.zeros(env).scale, hidden=16, seed=2)
+    net.w2 = np.random.default_rng(2).normal(size=net.w2.shape)
+    net.save(str(tmp_path / "net.npz"), "56-4")
+    loaded, rules = Policy.load(str(tmp_path / "net.npz"))
+    assert isinstance(loaded, Net) and rules == "56-4"
+    bot = PolicyBot(loaded, rules)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        greedy = net.probabilities(net.features(obs), info["action_mask"]).argmax(axis=1)
+        for i in range(env.num_tables):
+            move = bot.choose(view(env.deals[i], int(info["to_move"][i])))
+            assert env.enc.text_action(move, env.deals[i].phase) == greedy[i]
+        obs, _, _, _, info = env.step(env.sample_legal(rng))

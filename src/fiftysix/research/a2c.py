@@ -40,6 +40,8 @@ class Settings:
     cpu_minutes: float = 30.0
     steps: int | None = None
     report_every: int = 100
+    imitate: str | None = None          # a bot whose moves the policy learns first (behaviour cloning)
+    imitate_cpu_minutes: float = 0.0
 
 
 @dataclass
@@ -86,6 +88,7 @@ def train(s: Settings, verbose: bool = False, net: Net | None = None,
     opt = opt or Adam(lr=s.lr)
     rng = np.random.default_rng(s.seed)
     learner = np.array([t == 0 for t in env.enc.team_of])
+    teacher = Teacher(env, s.imitate, s.seed) if s.imitate and s.imitate_cpu_minutes > 0 else None
     obs, info = env.reset(seed=s.seed)
     pending = Pending()
     returns: dict[tuple[int, int], float] = {}
@@ -98,12 +101,18 @@ def train(s: Settings, verbose: bool = False, net: Net | None = None,
         curve.steps = step
         actions = env.sample_legal(rng)
         mine = np.flatnonzero(learner[info["to_move"]])
+        if teacher is not None and time.process_time() - start > 60 * s.imitate_cpu_minutes:
+            teacher = None      # behaviour cloning over: the policy plays and learns from the scores
         if len(mine):
             x = net.features(obs[mine])
             mask = info["action_mask"][mine]
-            chosen = _choose(net.probabilities(x, mask), rng)
-            actions[mine] = chosen
-            pending.add(mine, x, chosen, mask, info["deals_done"][mine].copy())
+            if teacher is not None:
+                actions[mine] = taught = teacher.actions(mine, info["to_move"][mine])
+                opt.step(net.params, net.imitation_gradients(net.forward(x, mask), taught))
+            else:
+                chosen = _choose(net.probabilities(x, mask), rng)
+                actions[mine] = chosen
+                pending.add(mine, x, chosen, mask, info["deals_done"][mine].copy())
         obs, rewards, terminations, _, info = env.step(actions)
         for i in np.flatnonzero(terminations).tolist():
             g = float(rewards[i, 0])
@@ -176,7 +185,7 @@ def main() -> None:
         net.save(args.save, args.rules)
     env = team_env(args.rules, 1, args.opponents)
     results = {
-        "learned (greedy)": evaluate(net, args.rules, args.deals, opponents=args.opponents),    # type: ignore[arg-type]
+        "learned (greedy)": evaluate(net, args.rules, args.deals, opponents=args.opponents),
         "always pass": evaluate(Policy.zeros(env), args.rules, args.deals, opponents=args.opponents),
         "random": evaluate(None, args.rules, args.deals, opponents=args.opponents),
         "rules": evaluate_teacher("rules", args.rules, args.deals, opponents=args.opponents),

@@ -110,5 +110,13 @@ class Net:
         grads = [f.x.T @ dh, f.hidden.T @ dz, f.hidden.T @ dv]
         return grads, {"entropy": float(h.mean()), "value_error": float(np.mean((f.value - returns) ** 2))}
 
+    def imitation_gradients(self, f: Forward, taught: IntArray) -> list[FloatArray]:
+        """The gradients of the mean ``-log p(taught)`` (behaviour cloning); the value head is left alone."""
+        dz = f.p.copy()
+        dz[np.arange(len(taught)), taught] -= 1.0
+        dz /= len(taught)
+        dh = (dz @ self.w2.T)[:, :-1] * (f.hidden[:, :-1] > 0)
+        return [f.x.T @ dh, f.hidden.T @ dz, np.zeros_like(self.wv)]
+
     def save(self, path: str, rules: object) -> None:
         np.savez(path, w1=self.w1, w2=self.w2, wv=self.wv, scale=self.scale, rules=json.dumps(rules))

@@ -1,4 +1,4 @@
-"""A learned linear policy (:mod:`.train`) as a bot: in process, or as an outside program of the bot protocol, so
+"""A learned policy (the linear one of :mod:`.train`, the network of :mod:`.a2c`) as a bot: in process, or as an outside program of the bot protocol, so
 the arena can measure it like any other bot (``docs/research.md``)::
 
     fiftysix arena --rules 56-4 --bot "cmd:python -m fiftysix.research.policy_bot POLICY.npz" --bot rules ...
@@ -17,6 +17,7 @@ import numpy as np
 from ..bots.base import Seen, legal_moves, view_json
 from ..bots.protocol import run_bot
 from .table import Encoding
+from .mlp import Net
 from .train import Policy
 from .vector import encode_view
 
@@ -26,7 +27,7 @@ class PolicyBot:
 
     name = "linear"
 
-    def __init__(self, policy: Policy, rules: object) -> None:
+    def __init__(self, policy: Policy | Net, rules: object) -> None:
         self.policy = policy
         self.enc = Encoding(rules)      # type: ignore[arg-type]
         if self.enc.kitty:

@@ -25,6 +25,7 @@ from gymnasium.vector import AutoresetMode
 
 from ..bots import make_bot
 from ..views import view
+from .mlp import Net
 from .seated import bot_seed
 from .table import Encoding
 from .vector import VectorEnv
@@ -49,16 +50,19 @@ class Policy:
         np.savez(path, weights=self.weights, scale=self.scale, rules=json.dumps(rules))
 
     @classmethod
-    def load(cls, path: str) -> tuple[Policy, object]:
-        """A policy written by :meth:`save`, and its rules.
+    def load(cls, path: str) -> tuple[Policy | Net, object]:
+        """A policy written by :meth:`save` or a network written by :meth:`.mlp.Net.save`, and its rules.
 
-        :raises ValueError: for a file that is not such a policy.
+        :raises ValueError: for a file that is neither.
         """
         try:
             with np.load(path) as f:
-                return cls(f["weights"], f["scale"]), json.loads(str(f["rules"]))
+                rules = json.loads(str(f["rules"]))
+                if "w1" in f:
+                    return Net(f["w1"], f["w2"], f["wv"], f["scale"]), rules
+                return cls(f["weights"], f["scale"]), rules
         except (OSError, KeyError, ValueError) as e:
-            raise ValueError(f"{path}: not a policy written by Policy.save ({e})") from None
+            raise ValueError(f"{path}: not a policy written by Policy.save or Net.save ({e})") from None
 
     def features(self, obs: npt.NDArray[np.float32]) -> FloatArray:
         x = obs.astype(np.float64) * self.scale
@@ -202,7 +206,7 @@ def _update(policy: Policy, pending: list[tuple[npt.NDArray[np.int64], FloatArra
     return keep
 
 
-def evaluate(policy: Policy | None, rules: object = "56-4", deals: int = 2000, tables: int = 250,
+def evaluate(policy: Policy | Net | None, rules: object = "56-4", deals: int = 2000, tables: int = 250,
              seed: int = 12345, opponents: str | None = None) -> npt.NDArray[np.float64]:
     """Team 0's score in each of the first deal of ``deals // tables`` resets of ``tables`` tables, team 0 playing
     ``policy`` (greedy) or, with ``None``, at random; the other seats at random or by ``opponents``.  Deals are the
