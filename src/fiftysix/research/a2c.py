@@ -33,7 +33,7 @@ class Settings:
     tables: int = 256
     hidden: int = 128
     lr: float = 1e-3
-    entropy: float = 0.01
+    entropy: float = 0.003
     value_weight: float = 0.5
     update_every: int = 4
     seed: int = 0
@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=256)
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--entropy", type=float, default=0.01)
+    parser.add_argument("--entropy", type=float, default=0.003)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpu-minutes", type=float, default=30.0, help="stop after this much CPU time")
     parser.add_argument("--steps", type=int, default=None)

@@ -1,5 +1,5 @@
-"""A learned policy (the linear one of :mod:`.train`, the network of :mod:`.a2c`) as a bot: in process, or as an outside program of the bot protocol, so
-the arena can measure it like any other bot (``docs/research.md``)::
+"""A learned policy (the linear one of :mod:`.train`, the network of :mod:`.a2c`) as a bot: in process, or as an
+outside program of the bot protocol, so the arena can measure it like any other bot (``docs/research.md``)::
 
     fiftysix arena --rules 56-4 --bot "cmd:python -m fiftysix.research.policy_bot POLICY.npz" --bot rules ...
 
@@ -16,8 +16,8 @@ import numpy as np
 
 from ..bots.base import Seen, legal_moves, view_json
 from ..bots.protocol import run_bot
-from .table import Encoding
 from .mlp import Net
+from .table import Encoding
 from .train import Policy
 from .vector import encode_view
 
