@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from ...core.meaning import N_
 from ..state.events import Event
 from ..state.table import DEAL_OVER, TableError, TableState
+from ..state.typed_json import Received
 from ..storage.attached import Attached
 from ..storage.db import Fenced
 from ..table.history import History
@@ -56,7 +57,7 @@ class TableHost(Protocol):
     async def load(self, code: str) -> tuple[TableState, History]: ...
     async def check_search(self, code: str, bot: str) -> None: ...
     async def board_seed(self, code: str, deal: int) -> int | None: ...
-    async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None: ...
+    async def deal_finished(self, code: str, deal: int, standings: list[int]) -> None: ...
     def finishing_writes(self, state: TableState, played: list[int]) -> list[Attached]: ...
 
 log = logging.getLogger("fiftysix.server")
@@ -88,7 +89,7 @@ class ClusterTable(LiveTable):
         super().__init__(hub.db, state, history, hub.timing, hub.limits,
                          check_bot=lambda bot: hub.check_search(code, bot),
                          deal_seed=lambda n: hub.board_seed(code, n),      # a club night's boards (server/nights)
-                         deal_done=lambda n, result, standings: hub.deal_finished(code, n, result, standings),
+                         deal_done=lambda n, standings: hub.deal_finished(code, n, standings),
                          finishing=hub.finishing_writes)
         self.hub = hub
         self.epoch = epoch
@@ -111,7 +112,7 @@ class ClusterTable(LiveTable):
         if self.writer:
             super().update_clock()
 
-    def show(self, presence: Presence, event: dict[str, object] | None = None) -> None:
+    def show(self, presence: Presence, event: Received | None = None) -> None:
         """A replica's viewers shown the writer's presence, with the event it published (applied to the state)."""
         self.presence = presence
         if event is None:

@@ -110,7 +110,7 @@ class TableReads:
             return int((await conn.execute(select(func.count()).select_from(events)
                                            .where(events.c.table_code == code))).scalar_one())
 
-    async def stream_events(self, code: str) -> AsyncIterator[dict[str, object]]:
+    async def stream_events(self, code: str) -> AsyncIterator[Received]:
         """A table's events in order, read a batch at a time (a long log is never all in memory), as a table's
         history holds them (:class:`~fiftysix.server.table.history.History`)."""
         if not _storable(code):
