@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
+from ..services import ServiceMessage
 from ..state.events import Event
 from ..state.table import DEAL_OVER, TableError, TableState
 from ..state.typed_json import Received
@@ -19,7 +20,7 @@ from ..storage.attached import Attached
 from ..storage.db import Fenced
 from ..table.history import History
 from ..table.live import Connection, LiveTable, NotStored
-from ..table.messages import Presence
+from ..table.messages import Presence, Snapshot
 from ..table.outgoing import Outgoing
 from .bus import Bus, inbox
 from .channel import Channel
@@ -70,9 +71,11 @@ class Relayed(Connection):
         super().__init__(player)
         self.bus, self.origin, self.rid = bus, origin, rid
 
-    def send(self, message: Outgoing | dict[str, object] | None) -> None:
+    def send(self, message: Outgoing | Snapshot | ServiceMessage | dict[str, object] | None) -> None:
         if isinstance(message, Outgoing):
             message = message.to_json()
+        elif message is not None:
+            message = dict(message)
         if message is not None:
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
@@ -229,10 +232,10 @@ class ClusterTable(LiveTable):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
-    def send_all(self, message: Outgoing | dict[str, object]) -> None:
+    def send_all(self, message: Outgoing) -> None:
         super().send_all(message)
         if self.writer:     # the viewers on other processes too
-            self.channel.say(message.to_json() if isinstance(message, Outgoing) else message)
+            self.channel.say(message.to_json())
 
 
 class ClusterKnocks:

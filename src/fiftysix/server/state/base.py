@@ -17,6 +17,7 @@ from ...records import match_record
 from . import events as ev
 from .errors import TableError
 from .finished import RECENT_DEALS, DealSummary, FinishedDeal
+from .typed_json import Received
 
 MOVE_IDS = 64
 """How many recent move ids the table remembers per person (to apply a resent move at most once)."""
@@ -170,6 +171,6 @@ class TableFields:
         last = self.match_starts[match_no] - 1 if match_no < len(self.match_starts) else self.deals_count
         return (first, last) if last >= first else None
 
-    def match_record(self, match_no: int, records: list[dict[str, object]]) -> dict[str, object] | None:
+    def match_record(self, match_no: int, records: list[Received]) -> dict[str, object] | None:
         """The record of match ``match_no`` made of its finished deals' ``records`` (from the database)."""
         return match_record(self.game.name, self.rules, records) if records else None

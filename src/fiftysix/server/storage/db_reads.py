@@ -72,7 +72,7 @@ class TableReads:
                                       .order_by(deals.c.number.desc()).limit(limit))
             return [(int(r[0]), _json(r[1])) for r in rows]
 
-    async def deal_records(self, code: str, first: int, last: int) -> list[dict[str, object]]:
+    async def deal_records(self, code: str, first: int, last: int) -> list[Received]:
         """The records of the finished deals numbered ``first`` to ``last``, in order (as a match's record is
         made of them: :meth:`~fiftysix.server.state.base.TableBase.match_record`)."""
         if not _storable(code):
@@ -81,7 +81,7 @@ class TableReads:
             rows = await conn.execute(select(deals.c.record)
                                       .where(deals.c.table_code == code, deals.c.number >= first,
                                              deals.c.number <= last).order_by(deals.c.number))
-            return [{**_json(r[0])} for r in rows]
+            return [_json(r[0]) for r in rows]
 
     async def events_of(self, code: str) -> list[Received]:
         if not _storable(code):

@@ -21,6 +21,7 @@ from typing import TypedDict
 from ...core.errors import RulesError
 from ...core.meaning import words_of
 from ...games import DEFAULT_PRESET, GAMES, game_of_preset
+from ...i18n import translate
 from ..edge.limits import Limits, Quotas, searching_bots
 from ..edge.names import TABLE_NAME, check_name
 from ..services import service_message, service_of
@@ -361,3 +362,28 @@ def catalogue() -> dict[str, GameCatalogue]:
                      "default_preset": game.default_preset, "option_words": option_words(options),
                      "default": game is game_of_preset(DEFAULT_PRESET)}     # the game the form starts on
     return out
+
+
+def localize_catalogue(catalogue: dict[str, GameCatalogue], lang: str) -> dict[str, GameCatalogue]:
+    """The create form's catalogue with its preset and option sentences in ``lang``."""
+    if lang == "en":
+        return catalogue
+    out: dict[str, GameCatalogue] = {}
+    for game, info in catalogue.items():
+        told = info.copy()
+        told["options"] = {key: _localized_choices(spec, lang) for key, spec in info["options"].items()}
+        told["option_words"] = {key: OptionWords(label=translate(w["label"], lang),
+                                                 help=translate(w["help"], lang) if w["help"] else "",
+                                                 values={v: translate(d, lang) for v, d in w["values"].items()})
+                                for key, w in info["option_words"].items()}
+        told["descriptions"] = {p: translate(d, lang) for p, d in info["descriptions"].items()}
+        out[game] = told
+    return out
+
+
+def _localized_choices(spec: OptionChoices, lang: str) -> OptionChoices:
+    if "descriptions" not in spec:
+        return spec
+    told = spec.copy()
+    told["descriptions"] = {v: translate(d, lang) for v, d in spec["descriptions"].items()}
+    return told

@@ -217,7 +217,9 @@ class LiveTable:
                     conn.send(snapshot(past, self.presence, conn.player, e))
                 conn.send(Synced(current, tuple(applied)))
             else:
-                conn.send({**snapshot(self.state, self.presence, conn.player), "applied": applied})
+                full = snapshot(self.state, self.presence, conn.player)
+                full["applied"] = applied
+                conn.send(full)
             if conn.player is not None:
                 self.came_back(conn.player)
                 if conn.player == self.state.host and self.asking():
@@ -226,7 +228,7 @@ class LiveTable:
             self.wake.set()     # a table that paused with no one there goes on
             return True
 
-    def send_all(self, message: Outgoing | dict[str, object]) -> None:
+    def send_all(self, message: Outgoing) -> None:
         """A message for every viewer that is not a change of the table (a reaction)."""
         for conn in list(self.conns):
             conn.send(message)
