@@ -73,7 +73,7 @@ def test_a_full_server_answers_a_place_in_line_and_plays_on(tmp_path: Path, one_
         assert c.post("/api/daily/start", json={"preset": "56-4"}).json()["code"] == first.json()["code"]
         table = server.hub.tables[first.json()["code"]]
         assert table.state.status == "playing"      # its table plays on: nothing stalled
-        c.portal.call(server.hub.deal_finished, first.json()["code"], 2, {}, [])   # Anu's last board stored
+        c.portal.call(server.hub.deal_finished, first.json()["code"], 2, [])   # Anu's last board stored
         read_as(c, people["Cheru"])
         assert c.post("/api/daily/start", json={"preset": "56-4"}).json()["queued"] == 2   # Biju first
         read_as(c, people["Biju"])

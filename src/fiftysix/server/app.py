@@ -58,7 +58,7 @@ from .clubs.routes import routes as club_routes
 from .daily.guard import install as install_daily
 from .daily.routes import routes as daily_routes
 from .edge import looplag
-from .edge.lang import language_of, localize_catalogue
+from .edge.lang import language_of
 from .edge.limits import QuotaError
 from .edge.names import TABLE_NAME
 from .edge.safejson import JSONResponse
@@ -80,7 +80,7 @@ from .services import RETRY_AFTER, WORDS, service_message, service_of
 from .serving import Server, Settings, address_of, refusal, serving, set_cookie, table_link, with_body
 from .state.table import TableError
 from .state.typed_json import Received
-from .table.hub import catalogue
+from .table.hub import catalogue, localize_catalogue
 from .table.messages import Presence
 
 log = logging.getLogger("fiftysix.server")

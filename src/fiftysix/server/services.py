@@ -34,9 +34,8 @@ class ServiceMessage(TypedDict):
     ok: bool
 
 
-def service_message(service: str, ok: bool) -> dict[str, object]:
-    """As a connection queues it (server/table/connection.py)."""
-    return dict(ServiceMessage(type="service", service=service, ok=ok))
+def service_message(service: str, ok: bool) -> ServiceMessage:
+    return ServiceMessage(type="service", service=service, ok=ok)
 
 
 class Services:
@@ -65,7 +64,7 @@ class Services:
     def ok(self, service: str) -> bool:
         return service not in self.down
 
-    def messages(self) -> list[dict[str, object]]:
+    def messages(self) -> list[ServiceMessage]:
         """What a new viewer must hear now: one message per service that is down."""
         return [service_message(s, False) for s in sorted(self.down)]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...core.meaning import N_
 from ..serving import Gate, Server
+from ..state.typed_json import Received
 from ..table.live import Connection, LiveTable
 from ..table.outgoing import Error
 from .routes import clubs_of
@@ -25,7 +26,7 @@ def install(server: Server) -> None:
     clubs = clubs_of(server)
     inner = server.handle
 
-    async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+    async def handle(table: LiveTable, conn: Connection, msg: Received) -> None:
         if msg.get("type") in SEATING:
             club = await clubs.club_of_table(table.code)
             if club is not None and not await clubs.is_member(club, conn.player):

@@ -210,7 +210,8 @@ class MatchLine(TypedDict):
     url: str
 
 
-def _mapping(value: object) -> dict[str, object]:
+def _mapping(value: object) -> Received:
+    """An object of a match's stored summary (JSON read back), or an empty one where it holds none."""
     return value if isinstance(value, dict) else {}
 
 

@@ -4,6 +4,7 @@ a word to read the log again (a part of :class:`.table.ClusterTable`, heard by :
 
 from __future__ import annotations
 
+from ..state.typed_json import Received
 from ..table.messages import Presence
 from .bus import Bus, table_channel
 from .messages import PublishedPresence
@@ -25,7 +26,7 @@ class Channel:
     def __init__(self, bus: Bus, code: str) -> None:
         self.bus, self.name = bus, table_channel(code)
 
-    def event(self, version: int, event: dict[str, object], presence: Presence) -> None:
+    def event(self, version: int, event: Received, presence: Presence) -> None:
         self.bus.publish_soon(self.name, {"op": "event", "v": version, "e": event, "p": published(presence)})
 
     def presence(self, presence: Presence) -> None:

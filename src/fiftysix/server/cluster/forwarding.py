@@ -17,8 +17,9 @@ from redis.exceptions import RedisError
 
 from ...core.meaning import N_
 from ..services import REDIS, WORDS, Services, service_message
+from ..state.typed_json import Received
 from ..table.live import Connection, LiveTable
-from ..table.outgoing import Error
+from ..table.outgoing import Error, Outgoing
 from ..table.protocol import handle_message
 from .bus import ALL, Bus, inbox
 from .failover import Failover
@@ -62,7 +63,7 @@ class Forwarding:
         self.ids = itertools.count(1)
         self.waiting: dict[int, tuple[ClusterTable, Connection, asyncio.Future[bool]]] = {}
 
-    async def route(self, table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+    async def route(self, table: LiveTable, conn: Connection, msg: Received) -> None:
         """:func:`~fiftysix.server.table.protocol.handle_message`, or to the writer for a change at a replica."""
         if not isinstance(table, ClusterTable) or table.writer or msg["type"] not in WRITES:
             await handle_message(table, conn, msg)
@@ -142,11 +143,11 @@ class Forwarding:
         """Tell every process that ``player``'s account was deleted (their tables are read again from the logs)."""
         self.hub.bus.publish_soon(ALL, {"op": "forget", "from": self.hub.me, "player": player})
 
-    def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
+    def tell_elsewhere(self, code: str, player: str, message: Outgoing, seatless: bool) -> None:
         """To ``player``'s connections to ``code`` on every other process (an ask to see a hand, or the hand for a
         watcher): each process that has the table here delivers it to its own connections of that player."""
-        self.hub.bus.publish_soon(ALL, {"op": "tell", "from": self.hub.me, "code": code, "player": player, "m": message,
-                                    "seatless": seatless})
+        self.hub.bus.publish_soon(ALL, {"op": "tell", "from": self.hub.me, "code": code, "player": player,
+                                        "m": message.to_json(), "seatless": seatless})
 
     def _told(self, data: TellMessage) -> None:
         """Another process's :meth:`tell_elsewhere`: to this process's connections of that player, if any (with

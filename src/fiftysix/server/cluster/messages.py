@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from ..state.typed_json import Received
 from ..table.clock import ClockInfo
 
 
@@ -28,7 +29,7 @@ class EventMessage(TypedDict):
 
     op: Literal["event"]
     v: int
-    e: dict[str, object]
+    e: Received
     p: PublishedPresence
 
 
@@ -69,7 +70,7 @@ WriterMessage = TypedDict("WriterMessage", {"op": Literal["writer"], "from": str
 """The process ``from`` writes the table now."""
 
 RequestMessage = TypedDict("RequestMessage", {"op": Literal["req"], "code": str, "from": str, "rid": int,
-                                              "player": str | None, "msg": dict[str, object]})
+                                              "player": str | None, "msg": Received})
 """A client's message ``msg`` at a replica on process ``from``, for the writer of ``code`` (request ``rid``)."""
 
 

@@ -33,10 +33,13 @@ from redis.exceptions import RedisError
 from ..edge.access import Lookups
 from ..edge.limits import Limits, searching_bots
 from ..state.table import TableError, TableState, replay_into
+from ..state.typed_json import Received
 from ..storage.db import Database
 from ..table.history import History
 from ..table.hub import Hub, creation_event
 from ..table.live import Connection, LiveTable, Timing
+from ..table.outgoing import Outgoing
+from ..table.protocol import Handler
 from .bus import Bus, table_channel
 from .counters import WATCH_TTL, Counters, Hosted, SharedLookups, SharedQuotas, watch_key
 from .failover import Failover, hosted_of
@@ -98,7 +101,7 @@ class ClusterHub(Hub):
     def send_here(self, table: ClusterTable) -> None:
         self.failover.send_here(table)
 
-    async def route(self, table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+    async def route(self, table: LiveTable, conn: Connection, msg: Received) -> None:
         await self.forwarding.route(table, conn, msg)
 
     def tell_signout(self, player: str, generation: int) -> None:
@@ -110,7 +113,7 @@ class ClusterHub(Hub):
     def tell_forget(self, player: str) -> None:
         self.forwarding.tell_forget(player)
 
-    def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
+    def tell_elsewhere(self, code: str, player: str, message: Outgoing, seatless: bool) -> None:
         self.forwarding.tell_elsewhere(code, player, message, seatless)
     def _live(self, state: TableState, history: History) -> LiveTable:
         return ClusterTable(self, state, history, None)
@@ -190,7 +193,7 @@ class ClusterHub(Hub):
             log.info("table %s: writing it here (epoch %d)", code, epoch)
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, object], address: str | None = None,
+    async def create(self, host: str, host_name: str, form: Received, address: str | None = None,
                      event: str | None = None) -> LiveTable:
         """:meth:`Hub.create` with the quotas counted in Redis (``fs:made``, ``fs:open``, ``fs:search``).
 
@@ -267,7 +270,7 @@ class ClusterHub(Hub):
 
 def cluster_parts(db: Database, timing: Timing, limits: Limits, redis_url: str,
                   ) -> tuple[ClusterHub, Lookups,
-                             Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]]]:
+                             Handler]:
     """The hub, the failed-lookup counter and the message handler of one of many processes."""
     hub = ClusterHub(db, timing, limits, redis_url)
     return hub, hub.lookups, hub.route

@@ -10,6 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Protocol
 
 from ..state.table import TableError, TableState
+from ..state.typed_json import Received
 from ..table.connection import Connection
 from ..table.history import History
 from ..table.knocks import Knocking
@@ -45,7 +46,7 @@ class Followed(Protocol):
     def writer(self) -> bool: ...
     def here(self) -> None: ...
     def adopt(self, state: TableState, history: History, always: bool = True) -> None: ...
-    def show(self, presence: Presence, event: dict[str, object] | None = None) -> None: ...
+    def show(self, presence: Presence, event: Received | None = None) -> None: ...
 
 
 class Replica:

@@ -12,13 +12,15 @@ import time
 from typing import TYPE_CHECKING, Protocol
 
 from ...core.meaning import N_
+from ..services import ServiceMessage
 from ..state.events import Event
 from ..state.table import DEAL_OVER, TableError, TableState
+from ..state.typed_json import Received
 from ..storage.attached import Attached
 from ..storage.db import Fenced
 from ..table.history import History
 from ..table.live import Connection, LiveTable, NotStored
-from ..table.messages import Presence
+from ..table.messages import Presence, Snapshot
 from ..table.outgoing import Outgoing
 from .bus import Bus, inbox
 from .channel import Channel
@@ -56,7 +58,7 @@ class TableHost(Protocol):
     async def load(self, code: str) -> tuple[TableState, History]: ...
     async def check_search(self, code: str, bot: str) -> None: ...
     async def board_seed(self, code: str, deal: int) -> int | None: ...
-    async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None: ...
+    async def deal_finished(self, code: str, deal: int, standings: list[int]) -> None: ...
     def finishing_writes(self, state: TableState, played: list[int]) -> list[Attached]: ...
 
 log = logging.getLogger("fiftysix.server")
@@ -69,9 +71,11 @@ class Relayed(Connection):
         super().__init__(player)
         self.bus, self.origin, self.rid = bus, origin, rid
 
-    def send(self, message: Outgoing | dict[str, object] | None) -> None:
+    def send(self, message: Outgoing | Snapshot | ServiceMessage | dict[str, object] | None) -> None:
         if isinstance(message, Outgoing):
             message = message.to_json()
+        elif message is not None:
+            message = dict(message)
         if message is not None:
             self.bus.publish_soon(inbox(self.origin), {"op": "reply", "rid": self.rid, "msg": message})
 
@@ -88,7 +92,7 @@ class ClusterTable(LiveTable):
         super().__init__(hub.db, state, history, hub.timing, hub.limits,
                          check_bot=lambda bot: hub.check_search(code, bot),
                          deal_seed=lambda n: hub.board_seed(code, n),      # a club night's boards (server/nights)
-                         deal_done=lambda n, result, standings: hub.deal_finished(code, n, result, standings),
+                         deal_done=lambda n, standings: hub.deal_finished(code, n, standings),
                          finishing=hub.finishing_writes)
         self.hub = hub
         self.epoch = epoch
@@ -111,7 +115,7 @@ class ClusterTable(LiveTable):
         if self.writer:
             super().update_clock()
 
-    def show(self, presence: Presence, event: dict[str, object] | None = None) -> None:
+    def show(self, presence: Presence, event: Received | None = None) -> None:
         """A replica's viewers shown the writer's presence, with the event it published (applied to the state)."""
         self.presence = presence
         if event is None:
@@ -228,10 +232,10 @@ class ClusterTable(LiveTable):
             return super().idle_for(now)
         return 0.0 if self.conns or self.lock.locked() else max(0.0, now - self.last_active)
 
-    def send_all(self, message: Outgoing | dict[str, object]) -> None:
+    def send_all(self, message: Outgoing) -> None:
         super().send_all(message)
         if self.writer:     # the viewers on other processes too
-            self.channel.say(message.to_json() if isinstance(message, Outgoing) else message)
+            self.channel.say(message.to_json())
 
 
 class ClusterKnocks:

@@ -18,7 +18,7 @@ NOT_YET = N_("this table plays today's deals: you may watch a board of it once y
              "yourself, and never while it is played")
 
 Seeds = Callable[[str, int], Awaitable[int | None]]
-Done = Callable[[str, int, dict[str, object], list[int]], Awaitable[None]]
+Done = Callable[[str, int, list[int]], Awaitable[None]]
 Withheld = Callable[[list[str]], Awaitable[set[str]]]
 
 
@@ -46,11 +46,11 @@ def seeds(server: Server, inner: Seeds | None) -> Seeds:
 def done(server: Server, inner: Done | None) -> Done:
     daily = daily_of(server)
 
-    async def stored(code: str, deal: int, result: dict[str, object], standings: list[int]) -> None:
+    async def stored(code: str, deal: int, standings: list[int]) -> None:
         claim = await daily.store.of_code(code)
         if claim is None:
             if inner is not None:
-                await inner(code, deal, result, standings)
+                await inner(code, deal, standings)
         elif deal >= claim["boards"]:     # the set is over: its place in play is free
             daily.admission.release(claim["player"])
     return stored

@@ -19,6 +19,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import TypedDict
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -33,6 +34,7 @@ from ..serving import table_link
 from ..state import events as ev
 from ..state.errors import TableError
 from ..state.table import LOBBY
+from ..state.typed_json import Received
 from .part import Daily, daily_of
 from .rule import may_read, readable_boards
 from .scoring import board_comparisons, ranking
@@ -141,14 +143,22 @@ async def _board(ask: _Ask) -> Response:
                              "review": f"/review?table={mine['code']}&deal={board}"}})
 
 
-def _field(rows: Iterable[Played]) -> list[dict[str, object]]:
+class FieldLine(TypedDict):
+    """One line of what the field did on a board."""
+
+    contract: Received | None       # as the deal stored it
+    made: object
+    result: int
+    count: int
+
+
+def _field(rows: Iterable[Played]) -> list[FieldLine]:
     """What the field bid and made on a board, most often first: each contract (as the deal stored it: value,
     trump, the team that took it, doubling), whether it was made, the seat 0 side's gain and how many tables."""
     counts: Counter[tuple[str, object, int]] = Counter()
     for r in rows:
         counts[(json.dumps(r["contract"], sort_keys=True), r["made"], r["results"][0])] += 1
-    return [{"contract": json.loads(c), "made": m, "result": res, "count": n}
-            for (c, m, res), n in counts.most_common()]
+    return [FieldLine(contract=json.loads(c), made=m, result=res, count=n) for (c, m, res), n in counts.most_common()]
 
 
 async def _ranking(ask: _Ask) -> Response:

@@ -29,10 +29,10 @@ def install(server: Server) -> None:
     server.withheld = nights_of(server).running_tables
 
 
-def boards_done(server: Server) -> Callable[[str, int, dict[str, object], list[int]], Awaitable[None]]:
+def boards_done(server: Server) -> Callable[[str, int, list[int]], Awaitable[None]]:
     nights = nights_of(server)
 
-    async def done(code: str, deal: int, _result: dict[str, object], _standings: list[int]) -> None:
+    async def done(code: str, deal: int, _standings: list[int]) -> None:
         """The event's last board stored at its last table closes the event (and rates it, once).  The board
         itself needs no writing: its deal's row is the board (:meth:`.store.Nights.finished`)."""
         found = await nights.table_of(code)

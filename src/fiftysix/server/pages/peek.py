@@ -75,7 +75,7 @@ def tell(server: Server, table: LiveTable, player: str, message: Outgoing, seatl
     for conn in list(table.conns):
         if conn.player == player and not (seatless and table.state.seat_of(player) is not None):
             conn.send(message)
-    server.hub.tell_elsewhere(table.code, player, message.to_json(), seatless)
+    server.hub.tell_elsewhere(table.code, player, message, seatless)
 
 
 def peeks_of(server: Server) -> Peeks:
@@ -88,7 +88,7 @@ def install(server: Server) -> None:
     peeks = peeks_of(server)
     inner = server.handle
 
-    async def handle(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+    async def handle(table: LiveTable, conn: Connection, msg: Received) -> None:
         if msg.get("type") == "sit" and not await peeks.may_sit(table.state, conn.player):
             conn.send(Error(SAW_A_HAND))
             return

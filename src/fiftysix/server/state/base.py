@@ -16,7 +16,8 @@ from ...games.spec import GameSpec, MatchLike
 from ...records import match_record
 from . import events as ev
 from .errors import TableError
-from .finished import RECENT_DEALS, FinishedDeal
+from .finished import RECENT_DEALS, DealSummary, FinishedDeal
+from .typed_json import Received
 
 MOVE_IDS = 64
 """How many recent move ids the table remembers per person (to apply a resent move at most once)."""
@@ -60,7 +61,7 @@ class TableFields:
     match_no: int = 0
     deals_count: int = 0                                       # finished deals over the table's life
     last_finished: FinishedDeal | None = None                  # the latest, with its record (to store it)
-    recent_deals: deque[dict[str, object]] = field(default_factory=lambda: deque(maxlen=RECENT_DEALS))
+    recent_deals: deque[DealSummary] = field(default_factory=lambda: deque(maxlen=RECENT_DEALS))
     match_starts: list[int] = field(default_factory=list)     # the first deal number of each match
     private: bool = False
     secret: str | None = None       # the link's secret of a private table
@@ -170,6 +171,6 @@ class TableFields:
         last = self.match_starts[match_no] - 1 if match_no < len(self.match_starts) else self.deals_count
         return (first, last) if last >= first else None
 
-    def match_record(self, match_no: int, records: list[dict[str, object]]) -> dict[str, object] | None:
+    def match_record(self, match_no: int, records: list[Received]) -> dict[str, object] | None:
         """The record of match ``match_no`` made of its finished deals' ``records`` (from the database)."""
         return match_record(self.game.name, self.rules, records) if records else None

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from .errors import EventError
-from .typed_json import Kinded, field_types, fits
+from .typed_json import Json, Kinded, Received, field_types, fits
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,17 @@ class Event(Kinded):
     all the same (its fields typed, equal only to its own class's), and its own class is what the table matches.
     """
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Received:
         """The stored JSON object: ``kind`` first, then the fields in order, sparse ones only when set."""
-        return {"kind": self.kind, **{name: v for name, _, sparse in _FIELDS[type(self)]
+        return {"kind": self.kind, **{name: _stored(v) for name, _, sparse in _FIELDS[type(self)]
                                       if (v := getattr(self, name)) is not None or not sparse}}
+
+
+def _stored(value: object) -> Json:
+    """A field's value as stored: every field is text, a number, a flag, null or an object of them (the
+    rules, the clock), as :func:`decode` reads it back."""
+    assert value is None or isinstance(value, str | int | float | dict), value
+    return value
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ class Create(Event, kind="create"):
     """The table's birth: its game and rules (a preset's name or the options), host, and settings."""
 
     game: str
-    rules: str | dict[str, object]
+    rules: str | dict[str, Json]      # a preset's name, or the options as JSON
     name: str
     host: str
     host_name: str

@@ -39,6 +39,7 @@ from .finished import FinishedDeal as FinishedDeal
 from .finished import deal_summary as deal_summary
 from .host import HostControls
 from .seats import Seating
+from .typed_json import Received
 
 
 @dataclass
@@ -54,7 +55,7 @@ class TableState(TableFields):
     def __post_init__(self) -> None:
         self.seating, self.hosting, self.dealing = Seating(self), HostControls(self), Dealing(self)
 
-    def apply(self, event: Mapping[str, object]) -> dict[str, object]:
+    def apply(self, event: Mapping[str, object]) -> Received:
         """Check and apply one event in its stored JSON form; returns it as it is stored (moves in canonical
         notation).
 

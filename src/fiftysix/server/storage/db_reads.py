@@ -72,7 +72,7 @@ class TableReads:
                                       .order_by(deals.c.number.desc()).limit(limit))
             return [(int(r[0]), _json(r[1])) for r in rows]
 
-    async def deal_records(self, code: str, first: int, last: int) -> list[dict[str, object]]:
+    async def deal_records(self, code: str, first: int, last: int) -> list[Received]:
         """The records of the finished deals numbered ``first`` to ``last``, in order (as a match's record is
         made of them: :meth:`~fiftysix.server.state.base.TableBase.match_record`)."""
         if not _storable(code):
@@ -81,7 +81,7 @@ class TableReads:
             rows = await conn.execute(select(deals.c.record)
                                       .where(deals.c.table_code == code, deals.c.number >= first,
                                              deals.c.number <= last).order_by(deals.c.number))
-            return [{**_json(r[0])} for r in rows]
+            return [_json(r[0]) for r in rows]
 
     async def events_of(self, code: str) -> list[Received]:
         if not _storable(code):
@@ -110,7 +110,7 @@ class TableReads:
             return int((await conn.execute(select(func.count()).select_from(events)
                                            .where(events.c.table_code == code))).scalar_one())
 
-    async def stream_events(self, code: str) -> AsyncIterator[dict[str, object]]:
+    async def stream_events(self, code: str) -> AsyncIterator[Received]:
         """A table's events in order, read a batch at a time (a long log is never all in memory), as a table's
         history holds them (:class:`~fiftysix.server.table.history.History`)."""
         if not _storable(code):

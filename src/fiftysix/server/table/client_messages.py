@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 
 from ...core.meaning import N_, Meaning
 from ..state.table import TableError
-from ..state.typed_json import Kinded, field_types, fits
+from ..state.typed_json import Kinded, Received, field_types, fits
 
 MAX_MOVE = 64
 MAX_MOVE_ID = 32
@@ -41,16 +41,22 @@ class ClientMessage(Kinded):
     dataclass all the same, equal only to its own class's); its own class is what the protocol tells apart."""
 
     @classmethod
-    def from_json(cls, msg: dict[str, object]) -> ClientMessage:
+    def from_json(cls, msg: Received) -> ClientMessage:
         """:raises TableError: for a field of the wrong type (a seat that is no number, a name that is no text)."""
         return cls(**{name: _checked(name, msg.get(name, default), allowed, check)
                       for name, default, allowed, check in _FIELDS[cls]})
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Received:
         """The JSON object a client sends for this message (a field left at ``None`` or missing is left out): how
         a feature's command reaches a table the way a person's does, forwarded to its writer with many processes."""
-        return {"type": self.kind, **{f.name: v for f in fields(self)
+        return {"type": self.kind, **{f.name: _sent(v) for f in fields(self)
                                       if (v := getattr(self, f.name)) is not None and v is not MISSING}}
+
+
+def _sent(value: object) -> str | int:
+    """A field's value as sent: every field of a message is text or a number (a seat, a version)."""
+    assert isinstance(value, str | int), value
+    return value
 
 
 def _checked(name: str, value: object, allowed: tuple[type, ...], check: Check | None) -> object:
@@ -201,7 +207,7 @@ _FIELDS: dict[type[ClientMessage], tuple[tuple[str, object, tuple[type, ...], Ch
 """Per message class: each field's name, its value when left out, the classes it allows and its own check."""
 
 
-def decode(msg: dict[str, object]) -> ClientMessage:
+def decode(msg: Received) -> ClientMessage:
     """The dataclass of a client message (its ``type`` known: :func:`.protocol.read_message` checked it).
 
     :raises TableError: for a move whose text or id is malformed.

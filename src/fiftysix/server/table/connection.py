@@ -5,8 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..services import ServiceMessage
 from .outgoing import Outgoing
+
+if TYPE_CHECKING:
+    from .messages import Snapshot
 
 
 @dataclass(eq=False)
@@ -26,12 +31,15 @@ class Connection:
     lang: str = "en"              # the viewer's language: rules' meanings are translated for it when sent
     states_waiting: int = 0       # full states queued and not yet taken by the sender
 
-    def send(self, message: Outgoing | dict[str, object] | None) -> None:
-        """Queue a message (``None``: close the sender); a state or an event is built by :mod:`.messages`."""
+    def send(self, message: Outgoing | Snapshot | ServiceMessage | dict[str, object] | None) -> None:
+        """Queue a message (``None``: close the sender); a state or an event is built by :mod:`.messages`, a
+        plain ``dict`` is one the table's writer on another process sent back (server/cluster)."""
         if self.dropped is not None:
             return
         if isinstance(message, Outgoing):
             message = message.to_json()
+        elif message is not None:
+            message = dict(message)
         if message is not None and self.queue.qsize() >= self.limit:
             self.drop(f"too slow: {self.limit} messages were waiting to be sent; reconnect for a fresh state")
             return

@@ -22,8 +22,8 @@ Finishing = Callable[[TableState, list[int]], Sequence[Attached]]
 what to write in the event's transaction (a finished deal's people, the match it ended and its rating:
 server/matches subscribes)."""
 
-DealDone = Callable[[int, dict[str, object], list[int]], Awaitable[None]]
-"""Told after a finished deal is stored: its number, its result, the standings (a club night's board, server/nights)."""
+DealDone = Callable[[int, list[int]], Awaitable[None]]
+"""Told after a finished deal is stored: its number and the standings (a club night's board, server/nights)."""
 
 
 class DealLinks:
@@ -53,12 +53,12 @@ class DealLinks:
             log.exception("table %s: the facts of deal %s could not be read", state.code, state.deals_count)
             return ()
 
-    async def report(self, state: TableState, deal: int, result: dict[str, object]) -> None:
+    async def report(self, state: TableState, deal: int) -> None:
         """A finished deal was stored: told to ``deal_done`` (a failure is logged: the deal is in the log, and its
         board row can be written again from it)."""
         if self.deal_done is None or state.match is None:
             return
         try:
-            await self.deal_done(deal, result, list(state.match.standings))
+            await self.deal_done(deal, list(state.match.standings))
         except Exception:
             log.exception("table %s: deal %s could not be reported", state.code, deal)

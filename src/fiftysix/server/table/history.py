@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from ..state.table import TableState, replay_into
+from ..state.typed_json import Received
 
 
 def copy_state(state: TableState) -> TableState:
@@ -30,15 +31,15 @@ def copy_state(state: TableState) -> TableState:
 class History:
     """The state at ``base.version`` and the stored events after it (see the module's docstring)."""
 
-    def __init__(self, base: TableState, events: list[dict[str, object]], limit: int) -> None:
+    def __init__(self, base: TableState, events: list[Received], limit: int) -> None:
         if limit < 1:
             raise ValueError("the history must keep at least one event")
         self.base = base
-        self.events: deque[dict[str, object]] = deque(events)
+        self.events: deque[Received] = deque(events)
         self.limit = limit
 
     @classmethod
-    async def load_stream(cls, code: str, count: int, events: AsyncIterator[dict[str, object]],
+    async def load_stream(cls, code: str, count: int, events: AsyncIterator[Received],
                           limit: int) -> tuple[TableState, History]:
         """The current state of a table and its history, from its ``count`` stored events (one replay, with
         no more than ``limit`` events in memory at once).
@@ -47,7 +48,7 @@ class History:
         """
         split = max(0, count - limit)
         base = TableState(code)
-        recent: list[dict[str, object]] = []
+        recent: list[Received] = []
         async for e in events:
             if base.version < split:
                 replay_into(base, e)
@@ -63,7 +64,7 @@ class History:
         """The version after the last event here (the table's version)."""
         return self.base.version + len(self.events)
 
-    def append(self, event: dict[str, object]) -> None:
+    def append(self, event: Received) -> None:
         """Remember a stored event; past ``2 * limit`` the oldest ``limit`` move into the base."""
         self.events.append(event)
         if len(self.events) > 2 * self.limit:
@@ -74,7 +75,7 @@ class History:
         """Whether the events after version ``since`` are all here, and no more than ``limit`` of them."""
         return self.base.version <= since <= self.version and self.version - since <= self.limit
 
-    def replay_since(self, since: int) -> Iterator[tuple[TableState, dict[str, object]]]:
+    def replay_since(self, since: int) -> Iterator[tuple[TableState, Received]]:
         """Each event after version ``since`` with the table's state right after it (one state object,
         changed in place: use it before taking the next).
 

@@ -21,16 +21,19 @@ from typing import TypedDict
 from ...core.errors import RulesError
 from ...core.meaning import words_of
 from ...games import DEFAULT_PRESET, GAMES, game_of_preset
+from ...i18n import translate
 from ..edge.limits import Limits, Quotas, searching_bots
 from ..edge.names import TABLE_NAME, check_name
 from ..services import service_message, service_of
 from ..state import events as ev
 from ..state.table import PLAYING, TableError, TableState
+from ..state.typed_json import Received
 from ..storage.attached import Attached
 from ..storage.db import Database
 from .clock import clock_rule
 from .history import History
 from .live import Finishing, LiveTable, Timing, default_bot, read_log
+from .outgoing import Outgoing
 from .words import OptionWords, option_words
 
 log = logging.getLogger("fiftysix.server")
@@ -48,7 +51,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         # (code, deal number) -> the fixed seed of a club night's board, or None (installed by server/nights)
         self.deal_seeds: Callable[[str, int], Awaitable[int | None]] | None = None
-        self.deals_done: Callable[[str, int, dict[str, object], list[int]], Awaitable[None]] | None = None
+        self.deals_done: Callable[[str, int, list[int]], Awaitable[None]] | None = None
         # the table's published "a deal is finishing": each subscriber's writes ride in the event's transaction
         # (server/matches: the deal's people, the match it ended and its rating)
         self.finishing: list[Finishing] = []
@@ -78,7 +81,7 @@ class Hub:
         has none."""
         return []
 
-    def tell_elsewhere(self, code: str, player: str, message: dict[str, object], seatless: bool) -> None:
+    def tell_elsewhere(self, code: str, player: str, message: Outgoing, seatless: bool) -> None:
         """Send ``message`` to ``player``'s connections to table ``code`` on other processes (with many; with
         ``seatless``, only while they hold no seat there); one process has no others."""
 
@@ -88,16 +91,16 @@ class Hub:
                          check_bot=lambda bot: (self.quotas.check_search(code, self.status_of)
                                                 if searching_bots([bot]) else None),
                          deal_seed=lambda n: self.board_seed(code, n),
-                         deal_done=lambda n, result, standings: self.deal_finished(code, n, result, standings),
+                         deal_done=lambda n, standings: self.deal_finished(code, n, standings),
                          finishing=self.finishing_writes)
 
     def finishing_writes(self, state: TableState, played: list[int]) -> list[Attached]:
         """What the subscribers to "a deal is finishing" write with the event that finished it."""
         return [write for subscriber in self.finishing for write in subscriber(state, played)]
 
-    async def deal_finished(self, code: str, deal: int, result: dict[str, object], standings: list[int]) -> None:
+    async def deal_finished(self, code: str, deal: int, standings: list[int]) -> None:
         if self.deals_done is not None:
-            await self.deals_done(code, deal, result, standings)
+            await self.deals_done(code, deal, standings)
 
     async def board_seed(self, code: str, deal: int) -> int | None:
         """The fixed seed of table ``code``'s ``deal``-th deal (a club night's board), or ``None``."""
@@ -181,7 +184,7 @@ class Hub:
         self.quotas.resumed(code, state.host, searching_bots([state.fill, *(s.bot for s in state.seats)]))
         return table
 
-    async def create(self, host: str, host_name: str, form: dict[str, object], address: str | None = None,
+    async def create(self, host: str, host_name: str, form: Received, address: str | None = None,
                      event: str | None = None) -> LiveTable:
         """A new table from the create form; the host sits in seat 0.
 
@@ -212,7 +215,7 @@ class Hub:
                 return code
 
 
-def creation_event(host: str, host_name: str, form: dict[str, object], event: str | None = None) -> ev.Create:
+def creation_event(host: str, host_name: str, form: Received, event: str | None = None) -> ev.Create:
     """Check the create form: game, preset, option overrides, bots, grace period, table name (``event``: a club
     night's table, whose matches are not rated)."""
     preset = form.get("preset", DEFAULT_PRESET)
@@ -359,3 +362,28 @@ def catalogue() -> dict[str, GameCatalogue]:
                      "default_preset": game.default_preset, "option_words": option_words(options),
                      "default": game is game_of_preset(DEFAULT_PRESET)}     # the game the form starts on
     return out
+
+
+def localize_catalogue(catalogue: dict[str, GameCatalogue], lang: str) -> dict[str, GameCatalogue]:
+    """The create form's catalogue with its preset and option sentences in ``lang``."""
+    if lang == "en":
+        return catalogue
+    out: dict[str, GameCatalogue] = {}
+    for game, info in catalogue.items():
+        told = info.copy()
+        told["options"] = {key: _localized_choices(spec, lang) for key, spec in info["options"].items()}
+        told["option_words"] = {key: OptionWords(label=translate(w["label"], lang),
+                                                 help=translate(w["help"], lang) if w["help"] else "",
+                                                 values={v: translate(d, lang) for v, d in w["values"].items()})
+                                for key, w in info["option_words"].items()}
+        told["descriptions"] = {p: translate(d, lang) for p, d in info["descriptions"].items()}
+        out[game] = told
+    return out
+
+
+def _localized_choices(spec: OptionChoices, lang: str) -> OptionChoices:
+    if "descriptions" not in spec:
+        return spec
+    told = spec.copy()
+    told["descriptions"] = {v: translate(d, lang) for v, d in spec["descriptions"].items()}
+    return told

@@ -21,6 +21,7 @@ from ..edge.limits import INLINE_BOTS, Buckets, Limits
 from ..services import service_of
 from ..state import events as ev
 from ..state.table import TableError, TableState
+from ..state.typed_json import Received
 from ..storage.attached import Attached
 from ..storage.db import Database, LogGap
 from .bots import ComputerPlayers, NotStored, default_bot
@@ -157,14 +158,14 @@ class LiveTable:
             raise NotStored(N_("the server could not save that just now; please try again")) from None
         self.history.append(stored)
         if finished is not None:
-            await self.links.report(self.state, finished[0], finished[2])
+            await self.links.report(self.state, finished[0])
         self.last_active = time.time()
         self.update_clock()
         self.send_change(stored)
         self.presences.flush_presence()
         self.wake.set()
 
-    def send_change(self, stored: dict[str, object]) -> None:
+    def send_change(self, stored: Received) -> None:
         """The stored event ``stored``, to every viewer with their view of the state after it."""
         info = table_info(self.state, self.presence)     # the same for every viewer
         for conn in list(self.conns):
@@ -216,7 +217,9 @@ class LiveTable:
                     conn.send(snapshot(past, self.presence, conn.player, e))
                 conn.send(Synced(current, tuple(applied)))
             else:
-                conn.send({**snapshot(self.state, self.presence, conn.player), "applied": applied})
+                full = snapshot(self.state, self.presence, conn.player)
+                full["applied"] = applied
+                conn.send(full)
             if conn.player is not None:
                 self.came_back(conn.player)
                 if conn.player == self.state.host and self.asking():
@@ -225,7 +228,7 @@ class LiveTable:
             self.wake.set()     # a table that paused with no one there goes on
             return True
 
-    def send_all(self, message: Outgoing | dict[str, object]) -> None:
+    def send_all(self, message: Outgoing) -> None:
         """A message for every viewer that is not a change of the table (a reaction)."""
         for conn in list(self.conns):
             conn.send(message)

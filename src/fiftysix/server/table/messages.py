@@ -166,6 +166,7 @@ class Snapshot(TypedDict, total=False):
     suggested: list[str]
     event: PublicEvent
     deals: list[object]
+    applied: list[str]      # on a full state after a reconnect: the move ids of the viewer's that were applied
 
 
 def _seat_info(state: TableState, presence: Presence, i: int) -> PlayerSeat | BotSeat | EmptySeat:
@@ -302,7 +303,7 @@ def seat_observation(state: TableState, player: str | None) -> Observation | Non
 
 
 def snapshot(state: TableState, presence: Presence, player: str | None,
-             event: Mapping[str, object] | None = None, info: TableInfo | None = None) -> dict[str, object]:
+             event: Mapping[str, object] | None = None, info: TableInfo | None = None) -> Snapshot:
     """A full message for one viewer: ``state`` (on connect, with the recent finished deals) or ``event``
     (after each change).  ``info``: the table's facts when already made for this version (shared by all
     viewers)."""
@@ -321,7 +322,7 @@ def snapshot(state: TableState, presence: Presence, player: str | None,
         msg["event"] = public_event(state, event)
     else:
         msg["deals"] = list(state.recent_deals)
-    return dict(msg)    # as a connection queues what it sends (server/table/connection.py)
+    return msg
 
 
 def legal_moves(state: TableState, player: str | None) -> list[object] | None:

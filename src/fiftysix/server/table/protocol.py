@@ -50,6 +50,7 @@ from ..edge.limits import QuotaError
 from ..edge.tokens import clean_name
 from ..state import events as ev
 from ..state.table import PLAYING, Seat, TableError
+from ..state.typed_json import Received
 from .client_messages import (
     MISSING,
     TYPES,
@@ -99,7 +100,7 @@ def flood_refusal(rate: float, burst: int) -> Meaning:
                    {"rate": shown, "burst": burst})
 
 
-def read_message(text: str | bytes | None) -> tuple[dict[str, object] | None, str | None]:
+def read_message(text: str | bytes | None) -> tuple[Received | None, str | None]:
     """Parse one client message (a text frame; ``bytes`` for a binary frame): ``(message, None)`` or
     ``(None, error for the client)``."""
     if not isinstance(text, str):
@@ -117,7 +118,7 @@ def read_message(text: str | bytes | None) -> tuple[dict[str, object] | None, st
     return msg, None
 
 
-Handler = Callable[[LiveTable, Connection, dict[str, object]], Awaitable[None]]
+Handler = Callable[[LiveTable, Connection, Received], Awaitable[None]]
 """What handles a client's JSON message at a table: :func:`handle_message`, or the server's (which forwards it
 to the table's writer with many processes, and guards who may send it)."""
 
@@ -135,7 +136,7 @@ async def send_as(handle: Handler, table: LiveTable, player: str, message: Clien
     return refusals
 
 
-async def handle_message(table: LiveTable, conn: Connection, msg: dict[str, object]) -> None:
+async def handle_message(table: LiveTable, conn: Connection, msg: Received) -> None:
     """Turn a client message into a table event (or an answer), reporting a refusal to ``conn`` alone."""
     try:
         await _handle(table, conn, decode(msg))
