@@ -25,7 +25,8 @@ from fiftysix.server.accounts.scrub import scrub_names  # noqa: E402
 from fiftysix.server.matches import queries  # noqa: E402
 from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.schema import match_players, matches  # noqa: E402
-from fiftysix.server.matches.store import MatchSummary, PersonStats, deal_row, record_match, write_deals  # noqa: E402
+from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
+from fiftysix.server.matches.tally import MatchSummary, PersonStats  # noqa: E402
 from fiftysix.server.nights.store import event_tables, events  # noqa: E402
 from fiftysix.server.storage.db import MIGRATIONS, Database  # noqa: E402
 

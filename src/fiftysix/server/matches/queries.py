@@ -11,8 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import rating, tally
 from .schema import COUNTS, match_players, matches, person_forms, person_partners, person_stats, ratings
-from .store import MatchSummary
-from .tally import FamilyStats
+from .tally import FamilyStats, MatchSummary
 
 PAGE = 50
 """Matches a page of the history lists (newest first)."""

@@ -28,6 +28,7 @@ from ..state.typed_json import Received
 from . import rating, tally
 from .capture import DealFacts, MatchEnd
 from .schema import COUNTS, deal_seats, match_players, matches, person_forms, person_partners, person_stats, ratings
+from .tally import MatchSummary, PersonStats
 
 KILL_BEFORE_RATING = "FIFTYSIX_TEST_KILL_BEFORE_RATING"
 """Tests only: a file path; the first match end in a process with it set kills the process (SIGKILL) after
@@ -45,27 +46,6 @@ class DealSeatRow(TypedDict):
     number: int
     match_no: int
     facts: DealFacts
-
-
-class PersonStats(TypedDict):
-    """A person's deals in one match, stored in ``match_players.stats``."""
-
-    deals: int
-    declared: int
-    made: int
-    forms: dict[str, list[int]]     # the form of a winning bid -> [declared, made]
-    gain: int
-
-
-class MatchSummary(TypedDict):
-    """A finished match as ``matches.summary`` stores it."""
-
-    team_of: list[int]
-    ranks: list[int]
-    standings: list[int]
-    people: dict[str, int]          # person -> team
-    bots: dict[str, list[str]]      # team (as text) -> the computers that anchored it
-    names: dict[str, str]           # person -> the name they had at the table
 
 
 def deal_row(code: str, number: int, match_no: int, facts: DealFacts) -> DealSeatRow:

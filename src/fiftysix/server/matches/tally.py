@@ -6,10 +6,28 @@ night's), so all three count alike."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
-if TYPE_CHECKING:       # the store imports this module
-    from .store import MatchSummary, PersonStats
+
+class PersonStats(TypedDict):
+    """A person's deals in one match, stored in ``match_players.stats``."""
+
+    deals: int
+    declared: int
+    made: int
+    forms: dict[str, list[int]]     # the form of a winning bid -> [declared, made]
+    gain: int
+
+
+class MatchSummary(TypedDict):
+    """A finished match as ``matches.summary`` stores it."""
+
+    team_of: list[int]
+    ranks: list[int]
+    standings: list[int]
+    people: dict[str, int]          # person -> team
+    bots: dict[str, list[str]]      # team (as text) -> the computers that anchored it
+    names: dict[str, str]           # person -> the name they had at the table
 
 
 class PartnerStats(TypedDict):
