@@ -65,7 +65,7 @@ def test_the_compiled_rules_takes_every_decision_of_the_python_rules(preset: str
     rng = np.random.default_rng(seed)
     mine = Rules56Bot()
     ended = 0
-    while ended < 64:
+    while ended < 176:      # 12 examples: at least 2,112 deals of each preset, every bot decision compared
         if learner == "random":
             acts = env.sample_legal(rng)
         else:       # the learner's seat played by the Python bot too: the auctions the bots meet among themselves
