@@ -17,6 +17,7 @@ from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.rating import PROVISIONAL  # noqa: E402
 from fiftysix.server.matches.schema import ratings  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
+from fiftysix.server.nights.store import running_matches  # noqa: E402
 from fiftysix.server.storage.db import Database  # noqa: E402
 from helpers.server import client  # noqa: E402
 
@@ -151,7 +152,7 @@ def test_the_keyset_pages_are_the_pages_of_every_row(tmp_path: Path, monkeypatch
                      if f"K{k}" not in hidden]
             assert shown == [7, 6, 5, 1, 0]
             for before in [None, *sorted(set(times)), T1 + 31]:
-                got: Any = await queries.profile(base.engine, "a", before, withheld)
+                got: Any = await queries.profile(base.engine, "a", before, withheld, running_matches)
                 expected = [f"K{k}" for k in shown if before is None or times[k] < before]
                 assert [m["table"] for m in got["matches"]] == expected[:2]
                 assert got["more"] == (len(expected) > 2)

@@ -27,7 +27,11 @@ from fiftysix.server.matches.capture import MatchEnd  # noqa: E402
 from fiftysix.server.matches.schema import match_players, matches  # noqa: E402
 from fiftysix.server.matches.store import deal_row, record_match, write_deals  # noqa: E402
 from fiftysix.server.matches.tally import MatchSummary, PersonStats  # noqa: E402
-from fiftysix.server.nights.store import event_tables, events  # noqa: E402
+from fiftysix.server.nights.store import (  # noqa: E402
+    event_tables,
+    events,
+    running_matches,  # noqa: E402
+)
 from fiftysix.server.storage.db import MIGRATIONS, Database  # noqa: E402
 
 PEOPLE = ["pa", "pb", "pc", "pd", "pe"]
@@ -136,7 +140,7 @@ async def _check(db: Database, running: set[str]) -> None:
     for person in PEOPLE:
         async with db.engine.connect() as conn:
             rows = [r for r in await conn.execute(_counted(person)) if r.table_code not in running]
-        got: Any = await queries.profile(db.engine, person, None, withheld)
+        got: Any = await queries.profile(db.engine, person, None, withheld, running_matches)
         assert got["stats"] == oracle_stats(person, rows), person
 
 
@@ -214,7 +218,7 @@ def test_a_partners_name_from_a_withheld_match_is_not_shown(tmp_path: Any) -> No
 
             async def withheld(codes: list[str]) -> set[str]:
                 return {c for c in codes if c == "NEW"}
-            got: Any = await queries.profile(db.engine, "pa", None, withheld)
+            got: Any = await queries.profile(db.engine, "pa", None, withheld, running_matches)
             assert got["stats"]["56"]["partners"] == [{"id": "pb", "name": "Biju", "matches": 1, "won": 1}]
             got = await queries.profile(db.engine, "pa", None, None)
             assert got["stats"]["56"]["partners"] == [{"id": "pb", "name": "Bijoy", "matches": 2, "won": 2}]

@@ -9,11 +9,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
+
+if TYPE_CHECKING:     # (SQLAlchemy is imported when the database opens: the quick start)
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..i18n import translate
 from .edge.access import PRIVATE, WRONG_KEY, Lookups, admission
@@ -85,6 +88,8 @@ class Server:
         # which of these table codes' finished matches are withheld from history and club pages for now (a
         # running club night's tables: server/nights); None: none are
         self.withheld: Callable[[list[str]], Awaitable[set[str]]] | None = None
+        # the ids of the finished matches ``withheld`` may name, found without a person's matches (server/nights)
+        self.pending_matches: Callable[[AsyncConnection], Awaitable[list[int]]] | None = None
         # the devices signed out since the given unix time (server/accounts sets it; read at startup)
         self.revoked_devices: Callable[[int], Awaitable[set[str]]] | None = None
         self.parts: dict[type, object] = {}     # what a module adds to the server, by its class (:func:`part`)

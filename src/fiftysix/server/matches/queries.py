@@ -6,7 +6,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, NotRequired, TypedDict, TypeVar
 
-from sqlalchemy import Select, and_, literal, or_, select
+from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import rating, tally
@@ -36,6 +36,9 @@ def _obj(value: Any) -> Any:
 
 Withheld = Callable[[list[str]], Awaitable[set[str]]]
 """Which of the given table codes' matches may not be shown now."""
+Pending = Callable[[AsyncConnection], Awaitable[list[int]]]
+"""The ids of the matches a ``Withheld`` may name (a running club night's: server/nights sets it on the server),
+found without reading a person's matches."""
 
 
 class Rating(TypedDict):
@@ -58,13 +61,13 @@ class Profile(TypedDict):
 
 
 async def profile(engine: AsyncEngine, player: str, before: int | None = None,
-                  withheld: Withheld | None = None) -> Profile:
+                  withheld: Withheld | None = None, pending_matches: Pending | None = None) -> Profile:
     """A person's ratings, stats over every finished match, results by partner, and a page of matches
     (finished before unix time ``before``, newest first); matches at tables ``withheld`` names are left out of
     the matches and the stats (a running club night's tables: their boards are not shown yet).  The stats are
     the person's kept sums (:mod:`.tally`), less the matches withheld: no read grows with their matches."""
     async with engine.connect() as conn:
-        pending = await _at_running_nights(conn, player) if withheld is not None else []
+        pending = await _pending(conn, player, pending_matches) if withheld is not None else []
         hidden = await withheld(sorted({r.table_code for r in pending})) if withheld is not None and pending \
             else set()
         page, more = await _page(conn, player, before, hidden)
@@ -87,18 +90,10 @@ def _newest(player: str) -> Select[Any]:
             .order_by(match_players.c.finished.desc(), match_players.c.match_id.desc()))
 
 
-async def _at_running_nights(conn: AsyncConnection, player: str) -> list[Any]:
-    """A person's matches at the tables of club nights not closed: the only ones a ``withheld`` may name.  First
-    those nights' matches (from ``club_events_open`` to their tables and ``matches_table``: few), then the person's
-    rows among them by key, so it costs the running nights' matches, never the person's."""
-    from ..nights.store import event_tables, events  # a feature beside this one: its tables only
-    from ..nights.visibility import CLOSED
-
-    running = [r.id for r in await conn.execute(
-        select(matches.c.id).select_from(events)
-        .join(event_tables, event_tables.c.event_id == events.c.id)
-        .join(matches, matches.c.table_code == event_tables.c.code)
-        .where(events.c.status != literal(CLOSED, literal_execute=True)))]     # as the partial index says it
+async def _pending(conn: AsyncConnection, player: str, pending_matches: Pending | None) -> list[Any]:
+    """A person's rows among the matches ``pending_matches`` finds (those a ``withheld`` may name), by key: it
+    costs those matches, never the person's."""
+    running = await pending_matches(conn) if pending_matches is not None else []
     if not running:
         return []
     return list(await conn.execute(

@@ -57,7 +57,8 @@ async def api_history(request: Request) -> Response:
         return refusal(N_("before must be a whole number (unix seconds)"), 400, lang)
     if before is not None and not 0 <= before < 2**62:
         before = None
-    return JSONResponse({**await profile(server.db.engine, target, before, server.withheld),
+    return JSONResponse({**await profile(server.db.engine, target, before, server.withheld,
+                                       server.pending_matches),
                          "you": target == viewer.id})
 
 

@@ -12,6 +12,7 @@ from ..state.errors import NoMoreDeals
 from .boards import board_seed
 from .routes import nights_of
 from .running import close_if_played
+from .store import running_matches
 from .visibility import may_read
 
 ALL_PLAYED = N_("this table has played every board of the event: the standings are on the club page")
@@ -27,6 +28,7 @@ def install(server: Server) -> None:
     server.hub.deal_seeds = seeds(server)
     server.hub.deals_done = boards_done(server)
     server.withheld = nights_of(server).running_tables
+    server.pending_matches = running_matches
 
 
 def boards_done(server: Server) -> Callable[[str, int, list[int]], Awaitable[None]]:

@@ -14,10 +14,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypedDict
 
-from sqlalchemy import Boolean, Column, Integer, MetaData, String, Table, Text, delete, select, update
+from sqlalchemy import Boolean, Column, Integer, MetaData, String, Table, Text, delete, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..matches.schema import matches
 from ..state.typed_json import Received
 from ..storage.columns import CODE, FAMILY, ID, NAME, SECONDS, key, optional, required
 from ..storage.db import deals
@@ -252,3 +253,13 @@ def _night(row: Any) -> Night:
             "game": str(r["game"]), "preset": str(r["preset"]), "boards": int(r["boards"]),
             "tables": int(r["tables"]), "level": str(r["level"]),
             "starts": None if r["starts"] is None else int(r["starts"]), "status": str(r["status"])}
+
+
+async def running_matches(conn: AsyncConnection) -> list[int]:
+    """The matches at the tables of club nights not closed (from ``club_events_open`` to their tables and
+    ``matches_table``: few): the only ones the nights withhold (:func:`fiftysix.server.matches.queries.profile`)."""
+    return [r.id for r in await conn.execute(
+        select(matches.c.id).select_from(events)
+        .join(event_tables, event_tables.c.event_id == events.c.id)
+        .join(matches, matches.c.table_code == event_tables.c.code)
+        .where(events.c.status != literal(CLOSED, literal_execute=True)))]     # as the partial index says it
