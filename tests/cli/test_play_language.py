@@ -66,7 +66,7 @@ def test_a_whole_deal_in_malayalam_leaves_no_english_words(preset: str, seed: in
             stdin=deal_script(CARDS_56))
     assert r.code == 0, r.err
     out = r.out
-    assert "--- 1-ാം കളി തീർന്നു ---" in out, out[-2000:]           # the deal was played to its end
+    assert "--- 1-ആം കളി തീർന്നു ---" in out, out[-2000:]           # the deal was played to its end
     for words in ("നിങ്ങളുടെ ചീട്ടുകൾ:", "ചെയ്യാവുന്നത്:", "അനുവദനീയമല്ല:", "അത് മനസ്സിലായില്ല: തെറ്റായ വിളി",
                   "പോയിന്റ്:", "സ്കോർ:", "മാച്ചിലെ ടേബിൾ:", "കൈ പിടിച്ചു", "ആവശ്യപ്പെട്ടതുപോലെ 1 കളിക്കു ശേഷം"):
         assert words in out, words                  # the view, refusals, tricks and the deal summary

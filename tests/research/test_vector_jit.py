@@ -159,11 +159,11 @@ def test_a_deal_that_ends_stays_at_its_end_without_autoreset(preset: str) -> Non
 
 
 @pytest.mark.parametrize(("rules", "kw"), [("56-hidden", {}), ("55", {"bots": {1: "rules"}}),
-                                           ("56-4", {"bots": {1: "rules"}}),
+                                           ("56-4", {"bots": {1: "random"}}),
                                            ({"preset": "56-4", "claim": True}, {})])
 def test_the_engine_plays_where_the_kernel_does_not_hold_the_rules(rules: Any, kw: dict[str, Any]) -> None:
-    """A hidden trump (``?``), claims and seated bots (they push on the deals) keep the engine's play: ``compiled``
-    says so."""
+    """A hidden trump (``?``), claims and seated bots other than the compiled ``rules`` of 56 (they push on the
+    deals) keep the engine's play: ``compiled`` says so."""
     assert not VectorEnv(rules, 2, **kw).compiled
 
 

@@ -37,7 +37,7 @@ MAX_PLUS = 13       # +kH: k up to a suit's cards
 def compilable(bot: Bot, rules: Any) -> bool:
     """Whether the kernel plays ``bot`` at these rules: the ``rules`` bot itself (not a subclass: it may decide
     otherwise) in 56 with the compiled auction's rules (standard bidding, the trump the contract's strain)."""
-    return type(bot) is rules56.Rules56Bot and str(rules.game) == "56" and compiled_auction(rules)
+    return type(bot) is rules56.Rules56Bot and compiled_auction(rules)     # (the compiled auction is 56's only)
 
 
 def rules_bots(seated: Mapping[int, str | Bot], rules: Any) -> dict[int, Bot] | None:

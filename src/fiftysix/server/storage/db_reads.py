@@ -140,4 +140,4 @@ def _json(value: object) -> Received:
     loaded = json.loads(value) if isinstance(value, str) else value
     if not isinstance(loaded, dict):
         raise ValueError(f"a stored JSON object was expected, not {type(loaded).__name__}")
-    return loaded
+    return dict(loaded)     # a copy: what the caller changes is not the driver's object
