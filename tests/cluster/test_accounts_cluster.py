@@ -68,13 +68,15 @@ def test_a_device_signed_out_on_one_process_loses_its_hello_sockets_on_the_other
             revoked = await asyncio.to_thread(post, here, "/api/account/devices/revoke", a, {"device": other})
             assert revoked.status_code == 200, revoked.text
             code_seen: int | None = None
-            try:
-                for _ in range(100):
+            deadline = time.monotonic() + 10      # the close comes from the other process, by Redis
+            while time.monotonic() < deadline:
+                try:
                     await asyncio.wait_for(gone.recv(), 0.1)
-            except TimeoutError:
-                pass
-            except ConnectionClosed as e:
-                code_seen = e.rcvd.code if e.rcvd is not None else None
+                except TimeoutError:
+                    continue        # a quiet moment is not the close: wait on (it failed so at load 8)
+                except ConnectionClosed as e:
+                    code_seen = e.rcvd.code if e.rcvd is not None else None
+                    break
             with contextlib.suppress(ConnectionClosed):
                 await gone.send(json.dumps({"type": "start"}))
             await kept.send(json.dumps({"type": "ping"}))
