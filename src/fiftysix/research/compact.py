@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.deal import Deal
 from .layout import COMPACT_PHASES, CompactLayout, Seen
 from .layout import PHASES_WITH_KITTY as PHASES_WITH_KITTY  # (the names this module has always had)
 from .layout import STRAINS as STRAINS
 from .layout import Piece as Piece
+from .layout import auction_fields as auction_fields
 from .table import Encoding
 
 PHASES = COMPACT_PHASES
@@ -27,16 +27,6 @@ BoolArray = npt.NDArray[np.bool_]
 
 Layout = CompactLayout
 """The compact observation's layout (the name the vector env exports)."""
-
-
-def auction_fields(deal: Deal) -> tuple[int, int, int, int]:
-    """The standing bid (value, bidder, strain index, doubled), or (0, -1, -1, 0) while nothing is bid."""
-    auction: Any = deal.auction  # type: ignore[attr-defined]
-    if auction.bidder is None:
-        return 0, -1, -1, 0
-    strain = getattr(auction, "strain", None)      # (55's bids name no suit and are never doubled)
-    return (int(auction.value), int(auction.bidder), 4 if strain is None else int(strain),
-            int(getattr(auction, "doubled", 0)))
 
 
 def trump_fields(deal: Any) -> tuple[int, bool, int, bool]:

@@ -10,24 +10,61 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import Card
-from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP
+from ..core.deal import AUCTION, DISCARD, OVER, PLAY, TRUMP, Deal
 from ..core.moves import Call
+from ..core.options import Rules
 from ..games.observation import Observation, TrickSeen
+from ..games.spec import GameSpec
 
-if TYPE_CHECKING:
-    from .table import Encoding
+
+class Encoding(Protocol):
+    """What a layout reads of a ruleset's encoding (:class:`.table.Encoding` has it): declared here, so the
+    layouts need nothing above them."""
+
+    @property
+    def game(self) -> GameSpec: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def n_teams(self) -> int: ...
+    @property
+    def kinds(self) -> list[Card]: ...
+    @property
+    def kind_of(self) -> dict[str, int]: ...
+    @property
+    def kitty(self) -> int: ...
+    @property
+    def call_width(self) -> int: ...
+    @property
+    def call_features(self) -> dict[str, list[int]]: ...
+    @property
+    def max_calls(self) -> int: ...
+    @property
+    def tricks(self) -> int: ...
 
 FloatArray = npt.NDArray[np.float32]
 
 TABLE_PHASES = ("deal", "auction", "trump", "discard", "play", "over")
 COMPACT_PHASES = (AUCTION, TRUMP, PLAY, OVER)
 PHASES_WITH_KITTY = (AUCTION, DISCARD, TRUMP, PLAY, OVER)
+
+
+def auction_fields(deal: Deal) -> tuple[int, int, int, int]:
+    """The standing bid (value, bidder, strain index, doubled), or (0, -1, -1, 0) while nothing is bid."""
+    auction: Any = deal.auction  # type: ignore[attr-defined]
+    if auction.bidder is None:
+        return 0, -1, -1, 0
+    strain = getattr(auction, "strain", None)      # (55's bids name no suit and are never doubled)
+    return (int(auction.value), int(auction.bidder), 4 if strain is None else int(strain),
+            int(getattr(auction, "doubled", 0)))
 STRAINS = ("S", "H", "D", "C", "NT")
 MAX_NUMBER = 60          # the largest number a call or contract carries (55's slam)
 
@@ -63,9 +100,7 @@ class Seen:
     @cached_property
     def auction_replay(self) -> tuple[list[int], tuple[int, int, int, int]]:
         """Who made each call (the seat to move of a replay of the public calls on a deal of the rules: not always
-        the next seat in 55) and the standing bid (:func:`.compact.auction_fields`)."""
-        from .compact import auction_fields
-
+        the next seat in 55) and the standing bid (:func:`auction_fields`)."""
         enc, o = self.enc, self.obs
         assert o is not None
         vocabulary = {c.text: c for c in enc.game.call_vocabulary(enc.rules)}
