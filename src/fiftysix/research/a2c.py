@@ -137,25 +137,7 @@ def train(s: Settings, verbose: bool = False, net: Net | None = None,
 def evaluate_teacher(name: str, rules: object, deals: int, tables: int = 250, seed: int = 12345,
                      opponents: str | None = "rules") -> FloatArray:
     """Team 0's score in the same deals as :func:`.train.evaluate`, team 0 played by our bot ``name``."""
-    env = team_env(rules, tables, opponents, autoreset=False)
-    learner = np.array([t == 0 for t in env.enc.team_of])
-    teacher = Teacher(env, name, seed)
-    scores: list[float] = []
-    for r in range(deals // tables):
-        obs, info = env.reset(seed=seed + r)
-        rng = np.random.default_rng(seed + r)
-        done = np.zeros(tables, np.bool_)
-        result = np.zeros(tables)
-        while not done.all():
-            actions = env.sample_legal(rng)
-            mine = np.flatnonzero(learner[info["to_move"].clip(0)] & (info["to_move"] >= 0))
-            if len(mine):
-                actions[mine] = teacher.actions(mine, info["to_move"][mine])
-            obs, rewards, terminations, _, info = env.step(actions)
-            result[terminations] = rewards[terminations, 0]
-            done |= terminations
-        scores.extend(result.tolist())
-    return np.array(scores)
+    return evaluate(None, rules, deals, tables, seed, opponents, teacher=name)
 
 
 def interval(scores: npt.NDArray[np.float64]) -> tuple[float, float]:

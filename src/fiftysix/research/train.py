@@ -207,12 +207,13 @@ def _update(policy: Policy, pending: list[tuple[npt.NDArray[np.int64], FloatArra
 
 
 def evaluate(policy: Policy | Net | None, rules: object = "56-4", deals: int = 2000, tables: int = 250,
-             seed: int = 12345, opponents: str | None = None) -> npt.NDArray[np.float64]:
+             seed: int = 12345, opponents: str | None = None, teacher: str | None = None) -> npt.NDArray[np.float64]:
     """Team 0's score in each of the first deal of ``deals // tables`` resets of ``tables`` tables, team 0 playing
-    ``policy`` (greedy) or, with ``None``, at random; the other seats at random or by ``opponents``.  Deals are the
-    same for the same seed whatever the policy."""
+    ``policy`` (greedy), our bot ``teacher``, or with neither at random; the other seats at random or by
+    ``opponents``.  Deals are the same for the same seed whatever the policy."""
     env = team_env(rules, tables, opponents, autoreset=False)
     learner = np.array([t == 0 for t in env.enc.team_of])
+    bots = Teacher(env, teacher, seed) if teacher is not None else None     # team 0 played by our bot instead
     scores: list[float] = []
     for r in range(deals // tables):
         obs, info = env.reset(seed=seed + r)
@@ -222,7 +223,9 @@ def evaluate(policy: Policy | Net | None, rules: object = "56-4", deals: int = 2
         while not done.all():
             actions = env.sample_legal(rng)
             mine = np.flatnonzero(learner[info["to_move"].clip(0)] & (info["to_move"] >= 0))
-            if policy is not None and len(mine):
+            if bots is not None and len(mine):
+                actions[mine] = bots.actions(mine, info["to_move"][mine])
+            elif policy is not None and len(mine):
                 p = policy.probabilities(policy.features(obs[mine]), info["action_mask"][mine])
                 actions[mine] = p.argmax(axis=1)
             obs, rewards, terminations, _, info = env.step(actions)
