@@ -71,7 +71,7 @@ def timed_bots() -> None:
         made = await event(self, pending)
         if pending[0] == "move":
             found = [b for (seat, _), b in self.bots.items() if seat == pending[1]]
-            LAST[self.code] = sum(THINKING.get(id(b), 0.0) for b in found[-1:])
+            LAST[self.table.code] = sum(THINKING.get(id(b), 0.0) for b in found[-1:])
         return made
     table_bots.ComputerPlayers._bot_event = noted     # type: ignore[method-assign]
 
