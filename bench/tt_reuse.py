@@ -90,7 +90,7 @@ def positions(preset: str, spec: str, deals: int, seed: int) -> list[tuple[SeatV
 def decide(v: SeatView, bot_seed: int, options: dict[str, Any], way: str, tables: fast.Tables,
            ) -> tuple[tuple[str, Any], float, int]:
     """One decision one way: its (card, scores), CPU seconds (clearing not counted) and the nodes searched."""
-    fast._DEFAULT = tables    # noqa: SLF001 - the bench swaps the solver's default table
+    fast._DEFAULT.tables = tables    # noqa: SLF001 - the bench swaps the solver's default table (this thread's)
     before = tables.nodes
     spent = [0.0]
     if way == "decision":

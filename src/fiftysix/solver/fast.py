@@ -2,10 +2,14 @@
 
 The transposition table lives in a :class:`Tables` object that is kept between calls (its entries are
 exact facts about positions, keyed by the game, trumps, teams and the maximising team, so later searches
-may reuse them).  One default table is made on first use.
+may reuse them).  One default table is made on first use in each thread: the kernel runs without the GIL
+(``nogil``), so the server's computer players think on both cores and the event loop runs meanwhile, and two
+searches at once must not share a table (an entry is two words, written one after the other).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -39,14 +43,15 @@ class Tables:
         return int(self.stats[k.S_NODES])
 
 
-_DEFAULT: Tables | None = None
+_DEFAULT = threading.local()
 
 
 def default_tables() -> Tables:
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Tables()
-    return _DEFAULT
+    """This thread's table (made on its first search)."""
+    made: Tables | None = getattr(_DEFAULT, "tables", None)
+    if made is None:
+        made = _DEFAULT.tables = Tables()
+    return made
 
 
 def _mtdf(e: Encoded, t: Tables, guess: int = -1) -> int:

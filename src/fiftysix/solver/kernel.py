@@ -1,4 +1,5 @@
-"""The fast double-dummy search, compiled with numba (``@njit(cache=True)``).
+"""The fast double-dummy search, compiled with numba (``@njit(cache=True, nogil=True)``: a search in a thread
+leaves the GIL to the others, so the server's event loop and other computers run meanwhile).
 
 A position is encoded by :mod:`fiftysix.solver.encode` as integer card masks over *slots*: each suit
 (the effective suit in 55, where the A♥ belongs to trumps) owns 16 bits, ``slot = 16 * suit + order``
@@ -68,12 +69,12 @@ S_NODES, S_TT_HITS, S_TT_STORES = 0, 1, 2
 MODE_56, MODE_55 = 0, 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _suit_mask(s: int) -> int:
     return np.int64(0xFFFF) << (16 * s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def legal_mask(one: np.ndarray, seat: int, ntrick: int, led_slot: int, trump: int, mode: int,
                priv: int) -> int:
     """The distinct cards (slot mask) the seat may play to a trick of ``ntrick`` cards led by ``led_slot``."""
@@ -104,7 +105,7 @@ def legal_mask(one: np.ndarray, seat: int, ntrick: int, led_slot: int, trump: in
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def representatives(one: np.ndarray, n: int, seat: int, legal: int, best_slot: int, pts: np.ndarray,
                     priv: int, rep: np.ndarray) -> int:
     """Merge equivalent legal cards of ``seat``: fills ``rep[slot]`` with each legal card's representative
@@ -126,7 +127,7 @@ def representatives(one: np.ndarray, n: int, seat: int, legal: int, best_slot: i
     return reps
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _reps(others: int, legal: int, pts: np.ndarray, priv: int) -> int:
     """The representatives among ``legal`` (one seat's cards): a card is merged into the one above it
     in its suit when their points are equal, neither is privileged, and ``others`` (every other seat's
@@ -148,7 +149,7 @@ def _reps(others: int, legal: int, pts: np.ndarray, priv: int) -> int:
     return reps
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _beats(c: int, best: int, trump: int) -> bool:
     cs = c >> 4
     bs = best >> 4
@@ -157,7 +158,7 @@ def _beats(c: int, best: int, trump: int) -> bool:
     return cs == trump
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _can_beat(lg: int, trump: int, w: int) -> bool:
     """Whether the cards ``lg`` hold one that beats ``w``."""
     ws = w >> 4
@@ -166,7 +167,7 @@ def _can_beat(lg: int, trump: int, w: int) -> bool:
     return trump >= 0 and ws != trump and (lg & _suit_mask(trump)) != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _order(one: np.ndarray, others: int, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, reps: int,
            seat: int, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
            moves: np.ndarray, scores: np.ndarray, ply: int, kmove: int) -> int:
@@ -293,7 +294,7 @@ N_FIELDS = 24
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
         za: np.ndarray, zb: np.ndarray, tt: np.ndarray,
         mv: np.ndarray, sc: np.ndarray, st: np.ndarray, stats: np.ndarray) -> int:
@@ -591,7 +592,7 @@ def _ab(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts
         state = NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _last_trick(one: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int, pts: np.ndarray,
                 leader: int, ntrick: int, bslot: int, bseat: int, tpts: int, bonus: int) -> int:
     """The value of the last trick, each seat still to play holding one card."""
@@ -622,7 +623,7 @@ def _count(typingctx, src):  # type: ignore[no-untyped-def]
     return src(src), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _cheapest(one_q: int, two_q: int, t: int, pm0: int, pm1: int, pm2: int) -> int:
     """The fewest points that ``t`` cards of a hand can carry (the copies of a card counted apart); the
     hand holds at least ``t`` cards.  ``pm0``-``pm2``: the cards worth 0, 1 and 2 points."""
@@ -641,7 +642,7 @@ def _cheapest(one_q: int, two_q: int, t: int, pm0: int, pm1: int, pm2: int) -> i
     return s + 2 * k + 3 * (t - k)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, maxteam: int, trump: int,
                  leader: int, pts: np.ndarray, pm0: int, pm1: int, pm2: int) -> tuple[int, int]:
     """Card points each side is sure to take at a trick start, whatever is played (56 only).
@@ -696,7 +697,7 @@ def _sure_points(one: np.ndarray, two: np.ndarray, n: int, team: np.ndarray, max
     return sure_max, max(sure_min, cash)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _top_trumps(a: int, b: int) -> tuple[int, bool]:
     """Of the trumps the maximising side holds (``a``) and the others hold (``b``): the ones a side holds
     above the other side's best (none if the best is shared), and whether that side is the maximising one."""
@@ -713,7 +714,7 @@ def _top_trumps(a: int, b: int) -> tuple[int, bool]:
     return np.int64(0), True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _cash(one: np.ndarray, two: np.ndarray, n: int, leader: int, pm0: int, pm1: int, pm2: int,
           pts: np.ndarray) -> int:
     """The points the leader's side takes by cashing, when no opponent can ruff: the leader leads the
@@ -743,7 +744,7 @@ def _cash(one: np.ndarray, two: np.ndarray, n: int, leader: int, pm0: int, pm1: 
     return cash
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _mix(x: int) -> int:
     """splitmix64's finaliser (logical shifts on the signed words; multiplications wrap)."""
     x ^= (x >> 30) & 0x3FFFFFFFF
@@ -760,7 +761,7 @@ def _mix(x: int) -> int:
 RANK_KEYS = np.random.default_rng(5603).integers(1, 2**63 - 1, size=16, dtype=np.int64) | 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv: int, trump: int,
                 held: np.ndarray, sa: np.ndarray) -> tuple[int, int]:
     """Two hashes of the hands up to relative ranks and the order of the plain suits.
@@ -805,7 +806,7 @@ def _canon_hash(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray, priv:
     return ha, _mix(ha ^ np.int64(0x3C6EF372FE94F82B))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _points_in_hands(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray) -> tuple[int, int]:
     rem = 0
     cnt = 0
@@ -820,7 +821,7 @@ def _points_in_hands(one: np.ndarray, two: np.ndarray, n: int, pts: np.ndarray) 
     return rem, cnt
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
            za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
            leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int,
@@ -844,7 +845,7 @@ def search(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, 
     return _ab(one, two, team, ctx, pts, priv, za, zb, tt, mv, sc, st, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def upper_bound(one: np.ndarray, two: np.ndarray, ctx: np.ndarray, pts: np.ndarray, ntrick: int,
                 tpts: int) -> int:
     """The points still to be scored: cards in hands and in the trick, and the tricks' own points."""
@@ -853,7 +854,7 @@ def upper_bound(one: np.ndarray, two: np.ndarray, ctx: np.ndarray, pts: np.ndarr
     return rem + tpts + ctx[C_BONUS] * ((cnt + ntrick) // n)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray, priv: int,
          za: np.ndarray, zb: np.ndarray, tt: np.ndarray, stats: np.ndarray,
          leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int, tpts: int,
@@ -900,7 +901,7 @@ def mtdf(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pt
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def value_after(one: np.ndarray, two: np.ndarray, team: np.ndarray, ctx: np.ndarray, pts: np.ndarray,
                 priv: int, za: np.ndarray, zb: np.ndarray, tt: np.ndarray,
                 stats: np.ndarray, leader: int, ntrick: int, led_slot: int, best_slot: int, best_seat: int,
