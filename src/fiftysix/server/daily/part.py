@@ -1,6 +1,6 @@
 """The server's daily part: the operator's sets and level, the secret the seeds come from, the store, the line
 (``FIFTYSIX_DAILY``: the sets, such as ``56-6:8,56-4:8``; ``FIFTYSIX_DAILY_LEVEL``: beginner, club or expert;
-``FIFTYSIX_DAILY_CAPACITY``: the sets one process plays at once, from docs/benchmarks.md)."""
+``FIFTYSIX_DAILY_CAPACITY``: the sets one process plays at once; by default :data:`CAPACITY` of the level)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ from .rule import Day
 from .seeds import DEFAULT_LEVEL, DEFAULT_SETS, DailySet, day_end, day_of, parse_sets
 from .store import DailyStore, Played
 
-DEFAULT_CAPACITY = 20
-"""Sets one process plays at once by default: about what one core holds at the club level (docs/benchmarks.md)."""
+CAPACITY = {"beginner": 64, "club": 1, "expert": 1}
+"""Sets one process plays at once by default, by the computers' level: as many as one process held with every
+table's p99 move time within 50 ms of its computers' own thinking, measured on a quiet machine (docs/benchmarks.md,
+"Today's deals").  A second club or expert set thinking at the same moment already costs 0.2-0.8 s at the p99 (the
+computers think in Python threads of one process), so more people need more processes; an operator who accepts
+that delay sets ``FIFTYSIX_DAILY_CAPACITY``."""
 LEVELS = ("beginner", "club", "expert")
 
 
@@ -57,7 +61,7 @@ class Daily:
 def daily_of(server: Server) -> Daily:
     """The server's daily part, made on first use from the environment."""
     def make() -> Daily:
-        return Daily(server, parse_sets(os.environ.get("FIFTYSIX_DAILY", DEFAULT_SETS)),
-                     os.environ.get("FIFTYSIX_DAILY_LEVEL", DEFAULT_LEVEL),
-                     int(os.environ.get("FIFTYSIX_DAILY_CAPACITY", DEFAULT_CAPACITY)))
+        level = os.environ.get("FIFTYSIX_DAILY_LEVEL", DEFAULT_LEVEL)
+        return Daily(server, parse_sets(os.environ.get("FIFTYSIX_DAILY", DEFAULT_SETS)), level,
+                     int(os.environ.get("FIFTYSIX_DAILY_CAPACITY", CAPACITY.get(level, 1))))
     return part(server, Daily, make)
