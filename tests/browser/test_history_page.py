@@ -116,3 +116,32 @@ def test_both_players_see_the_match_and_their_ratings_moved(server: LiveServer, 
     assert not errors, errors
     for ctx in (host_ctx, guest_ctx, watcher_ctx):
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ml"])
+def test_the_days_own_rating_is_shown_beside_the_others_on_a_phone(server: LiveServer, chromium: Any,
+                                                                     lang: str) -> None:
+    """Today's deals' rating (issue 58): its own line beside the table rating, on the page's scale with the
+    provisional mark, named "Today's deals 56" and counted in rated days, at 390 px, in English and Malayalam."""
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    assert page.request.post(server.url + "/api/player", data={"name": "Chinnu"}).ok
+    me = history(page, server)["player"]
+    with sqlite3.connect(server.db_path) as db:       # as a day's close and table matches leave them
+        db.executemany("INSERT INTO ratings (player_id, family, mu, sigma, matches, last_match) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       [(me, "56", 26.0, 3.0, 12, "T/1"), (me, "daily-56", 27.0, 6.0, 2, "daily:2027-01-04:56-4")])
+    page.evaluate(f"localStorage.setItem('lang', '{lang}')")
+    page.goto(server.url + "/history")
+    page.wait_for_selector("#hs-ratings p.rating[data-family='daily-56']")
+    line = page.inner_text("#hs-ratings p.rating[data-family='daily-56']")
+    assert line.startswith(translate("Today's deals", lang) + " 56: 1600?"), line       # 1500 + 50 (27 - 25)
+    assert translate("rated days: {n}", lang).format(n=2) in line
+    assert page.inner_text("#hs-ratings p.rating[data-family='56'] .rating-figure") == "1550"     # untouched
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(SCREENSHOTS / f"history-daily-{lang}-390.png"), full_page=True)
+    assert not errors, errors
+    ctx.close()

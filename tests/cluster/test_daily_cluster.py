@@ -1,11 +1,13 @@
 """Today's deals with many processes (issue 58), on PostgreSQL and Redis: every process deals the day's boards
-alike (one secret in the shared database), a set started at one process resumes at another, and the read rule holds
-whichever process answers."""
+alike (one secret in the shared database), a set started at one process resumes at another, the read rule holds
+whichever process answers, and the line is one line for every process."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx2 as httpx
 import pytest
@@ -72,3 +74,64 @@ def test_a_kill_9_mid_board_loses_no_board_and_scores_each_once(
     assert ranked["boards"] == [1, 2, 3] and [(r["boards"], r["score"]) for r in ranked["ranking"]] == [(3, 0.0)]
     again = post(there, "/api/daily/start", token, {"preset": "56-4"}).json()
     assert again["code"] == code       # the set stays one, and no fourth board is dealt
+
+
+def test_the_line_is_one_first_come_line_for_every_process(
+        start: Callable[..., Proc], monkeypatch: pytest.MonkeyPatch, pg_cluster: pg.Cluster, dbname: str) -> None:
+    """Two processes of one place each, both playing a set: three people starting at once, at both, get places 1 to
+    3, the same at either process; a set in play resumes at the other process without a second place; the place
+    freed when a set ends goes to the head of the shared line, not to whoever asks first."""
+    monkeypatch.setenv("FIFTYSIX_DAILY", "56-4:1")
+    monkeypatch.setenv("FIFTYSIX_DAILY_LEVEL", "beginner")
+    monkeypatch.setenv("FIFTYSIX_DAILY_CAPACITY", "1")
+    here, there = start(), start()
+    procs = (here, there)
+    tokens = {n: new_player(here, n) for n in ("Anu", "Biju", "Cheru", "Dev", "Esha")}
+
+    def ask(name: str, proc: Proc) -> httpx.Response:
+        return post(proc, "/api/daily/start", tokens[name], {"preset": "56-4"})
+
+    anu, biju = ask("Anu", here), ask("Biju", there)
+    assert anu.status_code == biju.status_code == 200, (anu.text, biju.text)
+    waiting = ("Cheru", "Dev", "Esha")
+    with ThreadPoolExecutor(3) as pool:         # at once, at both processes
+        first = list(pool.map(lambda i: ask(waiting[i], procs[i % 2]), range(3)))
+    assert [r.status_code for r in first] == [202] * 3, [r.text for r in first]
+    places = {n: r.json()["queued"] for n, r in zip(waiting, first, strict=True)}
+    assert sorted(places.values()) == [1, 2, 3], places
+    for i, n in enumerate(waiting):             # the same place at the other process
+        assert ask(n, procs[(i + 1) % 2]).json()["queued"] == places[n]
+    again = ask("Anu", there)                   # in play at `here`: resumed at `there`, no place taken there
+    assert again.status_code == 200 and again.json()["code"] == anu.json()["code"], again.text
+    head, second, third = sorted(waiting, key=places.__getitem__)
+    assert ask(head, there).json()["queued"] == 1       # `there` is still full: nobody was admitted twice
+    code = anu.json()["code"]
+
+    def stored() -> bool:
+        return bool(sql(pg_cluster, dbname, f"SELECT number FROM deals WHERE table_code = '{code}'"))
+
+    async def play() -> None:       # Anu plays her set's one board at `here`; the line keeps asking meanwhile
+        person = Person("Anu", tokens["Anu"], code, host=True)
+        await person.connect(here)
+        stop = asyncio.Event()
+        run = asyncio.create_task(person.run(stop, lambda dead: here))
+        try:
+            began, asked = time.monotonic(), 0.0
+            while not stored():
+                assert time.monotonic() - began < 120, f"Anu's board was not stored: {person}"
+                if time.monotonic() - asked > 5:
+                    asked = time.monotonic()
+                    for n in waiting:
+                        assert (await asyncio.to_thread(ask, n, there)).status_code == 202
+                await asyncio.sleep(0.2)
+        finally:
+            stop.set()
+            await asyncio.gather(run, return_exceptions=True)
+            await person.close()
+
+    asyncio.run(play())
+    time.sleep(1.0)             # the set's end frees its place (the table's hook, just after the store)
+    early = ask(second, here)           # second in line asks first at the process with the free place
+    assert early.status_code == 202 and early.json()["queued"] == 2, early.text
+    assert ask(head, here).status_code == 200       # the head takes it
+    assert ask(second, here).json()["queued"] == 1 and ask(third, there).json()["queued"] == 2

@@ -20,7 +20,9 @@ from test_nights_no_leak import Reader, fresh_limits, read_as, socket_read, tabl
 
 from fiftysix.server.daily.part import daily_of
 from fiftysix.server.daily.seeds import DAY
-from helpers.daily import store_board
+from fiftysix.server.matches.capture import MatchEnd
+from fiftysix.server.matches.store import deal_row, record_match, write_deals
+from helpers.daily import finish_deal_for_history, store_board
 from helpers.server import client
 
 BOARDS = 3
@@ -68,9 +70,60 @@ def expected_ranking(done: dict[str, int], counted: list[int]) -> list[tuple[int
     return sorted(((i, round(float(s), 2)) for i, s in enumerate(score.values())), key=lambda x: -x[1])
 
 
-def check_day(c: Any, readers: dict[str, Reader], done: dict[str, int]) -> None:
-    """Each player in ``done`` starts the day's set and finishes its first ``done[p]`` boards; then every reader
-    probes every read, and what each was served holds a board of another only where the reader finished it."""
+SHARED = 1_700_000_000
+"""When the players' one table match together finished (:func:`together`)."""
+
+
+async def _shared_match(server: Any, people: list[str]) -> None:
+    end = MatchEnd("SHARED/1", "SHARED", 1, "56", "56-4", 1, 1, (0, 1, 0, 1), (0, 1), (24, 0), (12, 12), SHARED)
+    async with server.db.engine.begin() as conn:
+        await write_deals(conn, [deal_row("SHARED", 1, 1, {
+            "match_no": 1, "people": list(people), "bots": [None] * 4, "played": [0, 1, 2, 3], "declarer": 0,
+            "form": "number-suit", "made": True, "standings": [24, 0]})])
+        assert await record_match(conn, end)
+
+
+def together(c: Any, readers: dict[str, Reader]) -> str:
+    """The players and Dev finished a table match together (so each may read the others' history) and are the
+    members of one club (its leaderboard and recent matches); the club's id."""
+    people = [readers[n] for n in (*PLAYERS, "Dev")]
+    c.portal.call(_shared_match, c.app.state.server, [r.player for r in people])
+    read_as(c, people[0])
+    made = c.post("/api/clubs", json={"name": "Daily readers"}).json()
+    for r in people[1:]:
+        read_as(c, r)
+        assert c.post("/api/clubs/join", json={"invite": made["invite"]}).status_code == 200
+    return str(made["id"])
+
+
+def people_pages(c: Any, club: str, readers: dict[str, Reader], reader: Reader, codes: list[str]) -> str:
+    """Every player's history (matches, stats, partners, ratings), the club's page and leaderboard and the lobby:
+    none holds anything of a daily table (daily boards are no table games: daily.md), so nothing of a daily board
+    reaches a reader there, finished or not."""
+    served = c.get("/api/lobby").text
+    for owner in (*PLAYERS, "Dev"):
+        history = c.get(f"/api/players/{readers[owner].player}/history")
+        assert history.status_code == (200 if reader.player is not None else 401), history.text
+        served += history.text
+        if reader.player is not None:
+            seen = history.json()
+            assert [m["table"] for m in seen["matches"]] == ["SHARED"], (reader.name, owner, seen["matches"])
+            assert {g: (s["matches"], s["deals"], s["declared"]) for g, s in seen["stats"].items()} == {
+                "56": (1, 1, int(owner == PLAYERS[0]))}, (reader.name, owner, seen["stats"])
+    if reader.player is not None:
+        page = c.get(f"/api/clubs/{club}")
+        board = c.get(f"/api/clubs/{club}/leaderboard", params={"family": "56"})
+        assert board.status_code == 200, board.text
+        assert {m["last_played"] for m in board.json()["members"]} == {SHARED}, board.text
+        served += page.text + board.text
+    assert not any(code in served for code in codes), (reader.name, served)
+    return served
+
+
+def check_day(c: Any, readers: dict[str, Reader], done: dict[str, int], club: str | None = None) -> None:
+    """Each player in ``done`` starts the day's set and finishes its first ``done[p]`` boards (its table writing
+    what a finished deal writes for history, its match ending at the last); then every reader probes every read,
+    and what each was served holds a board of another only where the reader finished it."""
     fresh_limits(c)
     day = new_day(c)
     server = c.app.state.server
@@ -83,11 +136,15 @@ def check_day(c: Any, readers: dict[str, Reader], done: dict[str, int]) -> None:
         for b in range(1, n + 1):
             assert c.portal.call(store_board, server, made["code"], b, [gain(p, b), -gain(p, b)], secret(day, p, b))
             assert not c.portal.call(store_board, server, made["code"], b, [9, -9], "again")   # stored once
+            c.portal.call(finish_deal_for_history, server, made["code"], b, [gain(p, b), -gain(p, b)],
+                          secret(day, p, b), b == n)
     for reader in readers.values():
         fresh_limits(c)
         read_as(c, reader)
         mine = done.get(reader.name, 0)
         served = c.get("/api/daily").text
+        if club is not None:
+            served += people_pages(c, club, readers, reader, [code for code, _ in tables.values()])
         for b in range(1, BOARDS + 1):
             page = c.get(f"/api/daily/56-4/boards/{b}")
             assert (page.status_code == 200) == (reader.player is not None and b <= mine), (reader.name, b, page.text)
@@ -123,11 +180,12 @@ def test_no_route_serves_a_board_of_another_before_the_reader_finished_it(tmp_pa
     with client(tmp_path / "t.db") as c:
         readers = {n: Reader(n, *who(c, n), True) for n in (*PLAYERS, "Dev")}     # Dev never plays
         readers["signed out"] = Reader("signed out", None, None, False)
+        club = together(c, readers)
 
         @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
         @given(PROGRESS)
         def check(done: dict[str, int]) -> None:
-            check_day(c, readers, done)
+            check_day(c, readers, done, club)
         check()
 
 

@@ -430,7 +430,7 @@ def test_the_migrations_build_the_schema_at_head(db: str) -> None:
     nights = ["club_event_makers", "club_event_tables", "club_event_teams", "club_events"]    # 0009-0011 (nights)
     peeks = ["peeks"]       # 0012: asks to see a hand (server/pages/peek_store.py)
     stats = ["person_forms", "person_partners", "person_stats"]      # 0014: each person's stats kept as sums
-    daily = ["daily_sets"]      # 0015: today's deals, a set per day, preset and player (server/daily)
+    daily = ["daily_sets", "daily_rated"]   # 0015: today's deals (server/daily); 0016: each day's set rated once
     assert names == sorted(["alembic_version", "deals", "events", "player_generations", "settings", "tables",
                             *history, *accounts, *clubs, *nights, *peeks, *stats, *daily])
 

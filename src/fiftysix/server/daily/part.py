@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable
 
 from ..serving import Server, part
-from .admission import Admission
+from .admission import Admission, Waiting
+from .closing import close_past
+from .line import SharedLine
 from .rule import Day
 from .seeds import DEFAULT_LEVEL, DEFAULT_SETS, DailySet, day_end, day_of, parse_sets
 from .store import DailyStore, Played
@@ -32,11 +34,32 @@ class Daily:
         self.store = DailyStore(server.db.engine)
         self.codes: dict[str, str] = {}       # player -> their table in play here (for the line)
         self.admission = Admission(capacity, in_play=self._in_play)
+        bus = getattr(server.hub, "bus", None)      # many processes (--redis): one line for all of them
+        self.shared = None if bus is None else SharedLine(bus.redis, bus.me, capacity, self._in_play)
         self._secret: str | None = None
+        self._closed_to: str | None = None      # the days before this one are rated (this process saw to it)
 
     def _in_play(self, player: str) -> bool:
         code = self.codes.get(player)
         return code is not None and code in self.server.hub.tables
+
+    async def ask(self, player: str) -> Waiting | None:
+        """A place in play for ``player`` (``None``), or their place in the line (shared with Redis)."""
+        return self.admission.ask(player) if self.shared is None else await self.shared.ask(player)
+
+    async def release(self, player: str) -> None:
+        if self.shared is None:
+            self.admission.release(player)
+        else:
+            await self.shared.release(player)
+
+    async def close_past(self) -> None:
+        """Rate every set of the days before today not rated yet (:mod:`.closing`): at the first read or start
+        of a day at this process, whichever comes first; any process may, the rating happens once."""
+        today = self.today()
+        if self._closed_to != today:
+            await close_past(self.server.db.engine, today)
+            self._closed_to = today
 
     def set_of(self, preset: str) -> DailySet | None:
         return next((s for s in self.sets if s.preset == preset), None)

@@ -35,6 +35,7 @@ from ..state import events as ev
 from ..state.errors import TableError
 from ..state.table import LOBBY
 from ..state.typed_json import Received
+from .guard import EVENT
 from .part import Daily, daily_of
 from .rule import may_read, readable_boards
 from .scoring import board_comparisons, ranking
@@ -52,6 +53,7 @@ def _score(value: Fraction) -> float:
 
 async def _today(ask: _Ask) -> Response:
     daily = daily_of(ask.server)
+    await daily.close_past()
     day = daily.today()
     out = []
     for s in daily.sets:
@@ -75,10 +77,11 @@ async def _start(ask: _Ask) -> Response:
     found = daily.set_of(preset) if isinstance(preset, str) else None
     if found is None:
         return ask.no(NO_SET, 404)
+    await daily.close_past()       # the next day's first start rates the day before, if no read did
     day = daily.today()
     mine = await daily.store.get(day, found.preset, ask.player.id)
     if mine is None or mine["code"] is None or mine["code"] not in ask.server.hub.tables:
-        waiting = daily.admission.ask(ask.player.id)
+        waiting = await daily.ask(ask.player.id)
         if waiting is not None:
             return JSONResponse({"queued": waiting.place, "wait": waiting.wait}, status_code=202)
     claim, make = await daily.store.claim(day, found.preset, ask.player.id, found.boards, daily.level)
@@ -87,7 +90,7 @@ async def _start(ask: _Ask) -> Response:
     try:
         code = claim["code"] or await _make(daily, ask, claim)
     except (TableError, QuotaError) as e:
-        daily.admission.release(ask.player.id)
+        await daily.release(ask.player.id)
         return ask.no(str(e), 503)
     daily.codes[ask.player.id] = code
     table = await ask.server.hub.get(code)
@@ -103,7 +106,7 @@ async def _make(daily: Daily, ask: _Ask, claim: Claim) -> str:
     bot = event_bot({"game": game, "level": claim["level"]})  # type: ignore[typeddict-item]
     table = await ask.server.hub.create(ask.player.id, ask.player.name, {
         "preset": claim["preset"], "fill": bot, "name": f"Today's deals {claim['preset']}", "public": False,
-        "boards": claim["boards"]}, event=f"daily:{claim['day']}:{claim['preset']}")
+        "boards": claim["boards"]}, event=f"{EVENT}{claim['day']}:{claim['preset']}")
     if not await daily.store.set_code(claim, table.code):
         raise TableError("this set's table was made by another start: ask again")
     async with table.lock:
@@ -114,16 +117,17 @@ async def _make(daily: Daily, ask: _Ask, claim: Claim) -> str:
     return table.code
 
 
-def _preset_and_day(ask: _Ask) -> tuple[Daily, str, str] | Response:
+async def _preset_and_day(ask: _Ask) -> tuple[Daily, str, str] | Response:
     daily = daily_of(ask.server)
     preset = ask.request.path_params["preset"]
     if daily.set_of(preset) is None:
         return ask.no(NO_SET, 404)
+    await daily.close_past()
     return daily, preset, daily.today()
 
 
 async def _board(ask: _Ask) -> Response:
-    found = _preset_and_day(ask)
+    found = await _preset_and_day(ask)
     if isinstance(found, Response):
         return found
     daily, preset, day = found
@@ -162,7 +166,7 @@ def _field(rows: Iterable[Played]) -> list[FieldLine]:
 
 
 async def _ranking(ask: _Ask) -> Response:
-    found = _preset_and_day(ask)
+    found = await _preset_and_day(ask)
     if isinstance(found, Response):
         return found
     daily, preset, day = found

@@ -23,6 +23,8 @@ class Place:
 def board_comparisons(field: Field, board: int, direction: int = 0) -> dict[str, Fraction]:
     """Each player who finished ``board``: their direction's result minus the field's average on it."""
     players = sorted({p for (p, b) in field if b == board})
+    if not players:         # nobody finished it (yet): nothing to compare
+        return {}
     compared = compare({i: field[(p, board)] for i, p in enumerate(players)})
     return {p: compared[i][direction] for i, p in enumerate(players)}
 
@@ -37,3 +39,12 @@ def ranking(field: Field, counted: Iterable[int], direction: int = 0) -> list[Pl
             score[player] = score.get(player, Fraction(0)) + value
             played[player] = played.get(player, 0) + 1
     return [Place(p, score[p], played[p]) for p in sorted(score, key=lambda p: (-score[p], p))]
+
+
+def day_places(field: Field, boards: int, direction: int = 0) -> dict[str, int]:
+    """The day's finished ranking as the day's rating takes it: everyone who finished all ``boards`` boards, placed
+    by their day score (compared with everyone who finished each board), 0 the best, equal scores sharing a place;
+    those who stopped early are left out (they count in the field's averages only)."""
+    table = [p for p in ranking(field, range(1, boards + 1), direction) if p.boards == boards]
+    scores = sorted({p.score for p in table}, reverse=True)
+    return {p.player: scores.index(p.score) for p in table}

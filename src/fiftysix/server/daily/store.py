@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..nights.boards import board_result, directions
 from ..state.typed_json import Received
@@ -108,21 +108,8 @@ class DailyStore:
     async def played(self, day: str, preset: str) -> dict[tuple[str, int], Played]:
         """(player, board) -> what that player's table did on it, for every stored board of the day's set.
         Internal: what leaves the server goes through :func:`.rule.may_read` first."""
-        width = max(directions(preset)) + 1
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(sets.c.player, sets.c.code, sets.c.boards, deals.c.number, deals.c.result)
-                .join(deals, deals.c.table_code == sets.c.code)
-                .where(sets.c.day == day, sets.c.preset == preset))).all()
-        out: dict[tuple[str, int], Played] = {}
-        for r in rows:
-            if int(r.number) > int(r.boards):
-                continue
-            result = r.result if isinstance(r.result, dict) else json.loads(r.result)
-            results, contract, made = board_result(result, width)
-            out[(str(r.player), int(r.number))] = {"results": results, "contract": contract, "made": made,
-                                                  "code": str(r.code)}
-        return out
+            return await played_in(conn, day, preset)
 
     async def day(self, day: str, preset: str, boards: int, over: bool) -> tuple[Day, dict[tuple[str, int], Played]]:
         """What the read rule needs of the day's set, and the stored boards it judges."""
@@ -131,6 +118,24 @@ class DailyStore:
         for player, board in played:
             finished.setdefault(player, set()).add(board)
         return Day(over, boards, {p: frozenset(b) for p, b in finished.items()}), played
+
+
+async def played_in(conn: AsyncConnection, day: str, preset: str) -> dict[tuple[str, int], Played]:
+    """:meth:`DailyStore.played` read in ``conn`` (the transaction that rates the day reads its field there)."""
+    width = max(directions(preset)) + 1
+    rows = (await conn.execute(
+        select(sets.c.player, sets.c.code, sets.c.boards, deals.c.number, deals.c.result)
+        .join(deals, deals.c.table_code == sets.c.code)
+        .where(sets.c.day == day, sets.c.preset == preset))).all()
+    out: dict[tuple[str, int], Played] = {}
+    for r in rows:
+        if int(r.number) > int(r.boards):
+            continue
+        result = r.result if isinstance(r.result, dict) else json.loads(r.result)
+        results, contract, made = board_result(result, width)
+        out[(str(r.player), int(r.number))] = {"results": results, "contract": contract, "made": made,
+                                              "code": str(r.code)}
+    return out
 
 
 def _claim(row: object) -> Claim:

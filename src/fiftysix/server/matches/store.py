@@ -292,3 +292,19 @@ async def rate_teams(conn: AsyncConnection, family: str, teams: list[list[str]],
     new = _new_ratings([[current[p] for p in team] for team in teams], ranks)
     await _write_ratings(conn, family, key, current, new)
     return new
+
+
+async def rate_places(conn: AsyncConnection, family: str, places: dict[str, int],
+                      key: str) -> dict[str, tuple[float, float]]:
+    """Rate people placed in one field (``places``: person -> place, 0 best, ties equal), each a team of one, by
+    one update of the library over all of them, as one rated match of ``family`` noted ``key``, in ``conn``'s
+    transaction (the caller makes it happen once).  A field of fewer than two rates no one.  Returns the new
+    ratings."""
+    people = sorted(places)
+    if len(people) < 2:
+        return {}
+    current = await _current(conn, family, people)
+    values = rating.rate([[current[p]] for p in people], [places[p] for p in people])
+    new = {p: team[0] for p, team in zip(people, values, strict=True)}
+    await _write_ratings(conn, family, key, current, new)
+    return new

@@ -26,8 +26,11 @@ function renderRatings(ratings) {
   }
   for (const game of games) {
     const r = ratings[game];
-    box.append(h("p", { class: "rating", "data-family": game }, `${game}: `, ratingFigure(r.display, r.provisional),
-      " · ", t("rated matches: {n}", { n: r.matches })));
+    // "daily-56": the day's own rating (today's deals, each day's set ranked against everyone who played it)
+    const daily = game.startsWith("daily-");
+    const label = daily ? `${t("Today's deals")} ${game.slice("daily-".length)}` : game;
+    box.append(h("p", { class: "rating", "data-family": game }, `${label}: `, ratingFigure(r.display, r.provisional),
+      " · ", daily ? t("rated days: {n}", { n: r.matches }) : t("rated matches: {n}", { n: r.matches })));
   }
   box.append(ratingNote());
 }
