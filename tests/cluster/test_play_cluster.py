@@ -54,9 +54,12 @@ def test_many_taps_some_by_one_person_on_both_processes_seat_each_person_once(st
     people = {f"P{i}": (a if i % 2 else b) for i in range(12)}
     tokens = {name: new_player(proc, name) for name, proc in people.items()}
     twice = ["P0", "P3", "P6", "P9"]                  # these tap on both processes at the same instant
-    taps = [(proc, name) for name, proc in people.items()] + [(b if people[n] is a else a, n) for n in twice]
-    answers = asyncio.run(_taps([(proc, tokens[name]) for proc, name in taps]))
     by_person: dict[str, list[dict[str, Any]]] = {}
+    for name in twice[:2]:                            # alone: both taps read the tables before either sits
+        by_person[name] = asyncio.run(_taps([(a, tokens[name]), (b, tokens[name])]))
+    taps = [(proc, name) for name, proc in people.items() if name not in twice[:2]]
+    taps += [(b if people[n] is a else a, n) for n in twice[2:]] + [(people[n], n) for n in twice[:2]]
+    answers = asyncio.run(_taps([(proc, tokens[name]) for proc, name in taps]))     # the rest, all at once
     for (_proc, name), answer in zip(taps, answers, strict=True):
         by_person.setdefault(name, []).append(answer)
     for name, got in by_person.items():
