@@ -73,3 +73,31 @@ def test_play_seats_a_person_at_anothers_public_table_and_says_whose(
     assert [s.get("name") for s in table["seats"] if s["kind"] == "player"][:1] == ["Anu"]
     assert "Ben" in [s.get("name") for s in table["seats"]]
     page.context.close()
+
+
+CLAIM_LINE = "Your seat from the next deal: seat {n}. Until then you watch."
+
+
+@pytest.mark.parametrize("lang", ["en", "ml"])
+def test_a_claimant_mid_deal_watches_with_a_line_naming_their_seat_from_the_next_deal(
+        browser: Any, tmp_path: Path, lang: str) -> None:
+    """Item 3: the only table in reach is mid-deal, so Play gives the newcomer a computer's seat from the next deal;
+    the table page says which seat, in their language, at 390 px, while they watch this deal."""
+    with LiveServer(tmp_path / "t.db", bot_delay=0.5) as live:
+        anu = httpx.post(f"{live.url}/api/player", json={"name": "Anu"}, timeout=10).json()["token"]
+        opened = httpx.post(f"{live.url}/api/play", json={"token": anu}, timeout=30).json()
+        assert opened["outcome"] == "new"                                 # Anu's table with computers, dealt
+        page, said = tap_play(browser, live, PHONE, lang, "Ben", "claim")
+        assert said.startswith(translate("Seated at {host}'s table: a deal is on, you play from the next one",
+                                         lang).format(host="Anu"))
+        table = httpx.get(f"{live.url}/api/tables/{opened['code']}", timeout=10).json()
+        assert table["status"] == "playing" and len(table["claimed"]) == 1
+        seat = table["claimed"][0]
+        line = page.locator("#claim-line")
+        line.wait_for(state="visible", timeout=15000)
+        assert line.inner_text().strip() == translate(CLAIM_LINE, lang).format(n=seat)
+        box = line.bounding_box()
+        assert box is not None and box["width"] <= PHONE["width"] and box["height"] > 0
+        assert "Ben" not in [s.get("name") for s in table["seats"]]     # a computer plays the seat this deal
+        page.screenshot(path=str(SHOTS / f"claim-390-{lang}.png"))
+        page.context.close()

@@ -5,8 +5,8 @@ changes no row of any table of the database.
 
 One world per database (a club with its owner and a member, an open club night with a team, a club table),
 shared by every example: what an example that succeeded changed (a new club, an event started) stays for
-the next.  Computers never move here (their delay is an hour), so nothing but the request writes a row
-between the two snapshots.  The limits on asking (per address and the whole process) are lifted: they would
+the next.  Computers never move here (their delay is an hour) and no grace runs out, so nothing but the request
+writes a row between the two snapshots.  The limits on asking (per address and the whole process) are lifted: they would
 answer 429 to nearly everything after the first hundred examples, and are tested elsewhere.
 """
 
@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from fiftysix.server.edge.limits import Buckets
+from fiftysix.server.table.presence import Presences
 from helpers.server import client
 from helpers.snapshot import FileSnapshots, Snapshot, changed, snapshot
 
@@ -50,16 +51,18 @@ ROUTES: dict[str, list[tuple[str, str]]] = {
                ("POST", "/api/nights/{night}/draw"), ("POST", "/api/nights/{night}/start"),
                ("POST", "/api/nights/{night}/pause"), ("POST", "/api/nights/{night}/resume"),
                ("POST", "/api/nights/{night}/replace"), ("POST", "/api/nights/{night}/close")],
+    "play": [("POST", "/api/play")],
 }
-"""The routes fuzzed, by group: every route of server/accounts, server/clubs, server/nights, server/matches'
-history, pages/peek.py and the lobby."""
+"""The routes fuzzed, by group: every route of server/accounts, server/clubs, server/nights, server/play, server/
+matches' history, pages/peek.py and the lobby."""
 
 SIGNS_OUT = {"/api/account/signout", "/api/account/delete", "/api/account/devices/revoke"}
 """Routes that may end the asker's session: asked as a player made for the example, so the world's people stay."""
 
 KEYS = ["name", "token", "preset", "boards", "tables", "level", "starts", "table", "direction", "partners",
         "players", "player", "allow", "invite", "watchers", "confirm", "device", "secret", "code", "purpose",
-        "credential", "seat", "watcher", "answer", "fill", "public", "grace", "family"]
+        "credential", "seat", "watcher", "answer", "fill", "public", "grace", "family",
+        "player_name"]
 """The body fields the routes read (and a few more), so that generated bodies get past the first check."""
 
 ODD = ["", " ", "\u202e", "\u2066x", "²", "٣", "１", "\ud800", "\udfff", "\ufeff", "\u200b", "a" * 300, "me",
@@ -135,6 +138,8 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Buckets, "allow", lambda self, key=None: True)       # the limits on asking, lifted
         mp.setattr(Buckets, "empty", lambda self, key=None: False)
+        # no grace runs out: a claim Play made for someone who never connects would lapse, a row of its own
+        mp.setattr(Presences, "schedule_drop", lambda self, player: None)
         with client(url, bot_delay=3600.0) as c:
             c.base_url = "http://localhost"     # a secure context: the passkey routes go past their first check
             built = _build(c)
@@ -167,6 +172,7 @@ def baseline(world: World, template: str) -> dict[str, Any]:
             "/api/clubs/{club}/nights": form, "/api/clubs/{club}/nights/makers": {"player": babu, "allow": True},
             "/api/nights/{night}/teams": {"name": "Babu's", "table": 2, "direction": 1},
             "/api/nights/{night}/draw": {"players": [babu]}, "/api/nights/{night}/replace": {"player": babu},
+            "/api/play": {"player_name": "Eve"},
             }.get(template, {})
 
 

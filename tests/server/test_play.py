@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,15 @@ from hypothesis import strategies as st
 
 from fiftysix.server.play.matching import WINDOWS, Opening, choose, distance, ranked, seat_all
 from fiftysix.server.play.routes import playable, takeable
+from fiftysix.server.state import events as ev
 from fiftysix.server.state.table import DEAL_OVER, PLAYING, TableError, TableState
-from fiftysix.server.table.hub import creation_event
+from fiftysix.server.storage.db import Database
+from fiftysix.server.table.connection import Connection
+from fiftysix.server.table.hub import Hub, creation_event
+from fiftysix.server.table.live import LiveTable, Timing
+from fiftysix.server.table.messages import you as message_you
 from helpers.live import LiveServer
+from helpers.snapshot import FileSnapshots, changed
 
 SEATS = 6
 
@@ -193,3 +200,127 @@ def test_a_guest_at_a_table_near_their_rating_is_preferred(tmp_path: Path) -> No
     older, newer = Opening("OLD", "a", (1, 2), (1500,), 1.0), Opening("NEW", "b", (1, 2), (1500,), 2.0)
     assert [p.code for p in seat_all([("x", 1500), ("y", 1500), ("z", 1500)], [newer, older], SEATS)] == \
         ["OLD", "OLD", "NEW"]
+
+
+async def _claimed_table(tmp_path: Path) -> tuple[Database, Hub, LiveTable]:
+    """A public table mid-deal with computers in the empty seats, its host here, and a grace of 0.2 s."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'claims.db'}")
+    await db.migrate()
+    hub = Hub(db, Timing(bot_delay=0.01, next_delay=3600.0))   # the computers play up to the host's turn, then wait
+    table = await hub.create("p-host", "Host", {"preset": "56-6", "fill": "random", "public": True, "grace": 0.2})
+    await table.connect(Connection("p-host"), None)
+    await table.submit(ev.Start(player="p-host", seed=5, dealer=0))
+    for who in ("p-ann", "p-bo"):
+        await table.submit(ev.Join(player=who, name=who))
+    return db, hub, table
+
+
+async def _until(check: Callable[[], bool], seconds: float = 10.0) -> bool:
+    for _ in range(int(seconds / 0.02)):
+        if check():
+            return True
+        await asyncio.sleep(0.02)
+    return check()
+
+
+def test_a_claimant_who_never_comes_loses_the_claim_after_the_tables_grace(tmp_path: Path) -> None:
+    """Item 2: Play's claim of a computer's seat mid-deal counts its person as dropped until they connect; after the
+    table's grace the claim lapses (stored as the claimant's ``stand``): the computer keeps the seat and it is
+    takeable again.  One who comes keeps theirs, and one who comes late may claim again."""
+    async def run() -> None:
+        db, hub, table = await _claimed_table(tmp_path)
+        try:
+            await table.submit(ev.Claim(player="p-ann", seat=2))
+            await table.submit(ev.Claim(player="p-bo", seat=3))
+            bo = Connection("p-bo")
+            await table.connect(bo, None)                                   # Bo comes, Ann never does
+            assert table.state.claims == {2: "p-ann", 3: "p-bo"} and takeable(table.state) == (1, 4, 5)
+            assert await _until(lambda: 2 not in table.state.claims), table.state.claims
+            assert table.state.claims == {3: "p-bo"}
+            assert table.state.seats[2].player is None and table.state.seats[2].bot == "random"
+            assert takeable(table.state) == (1, 2, 4, 5)                    # free to take again
+            stored = await db.events_of(table.code)
+            assert [e for e in stored if e["kind"] == "stand"] == [{"kind": "stand", "player": "p-ann"}]   # once
+            await asyncio.sleep(0.4)                                        # Bo's claim outlives the grace
+            assert table.state.claims == {3: "p-bo"}
+            table.disconnect(bo)                                            # ... until Bo goes for longer
+            assert await _until(lambda: not table.state.claims)
+            await table.connect(Connection("p-ann"), None)                  # Ann comes late: she claims again
+            await table.submit(ev.Claim(player="p-ann", seat=2))
+            await asyncio.sleep(0.4)
+            assert table.state.claims == {2: "p-ann"}
+        finally:
+            await hub.stop()
+            await db.close()
+
+    asyncio.run(run())
+
+
+def test_a_claimant_may_give_the_claim_up_and_a_person_without_one_may_not_stand() -> None:
+    state = TableState("X")
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-6", "fill": "rules", "public": True}))
+    state.apply({"kind": "join", "player": "p-ann", "name": "Ann"})
+    state.apply({"kind": "start", "player": "p-host", "seed": 5, "dealer": 0})
+    with pytest.raises(TableError, match="you have no seat"):
+        state.apply({"kind": "stand", "player": "p-ann"})
+    state.apply({"kind": "claim", "player": "p-ann", "seat": 4})
+    assert message_you(state, "p-ann")["claimed"] == 4 and message_you(state, "p-host")["claimed"] is None
+    state.apply({"kind": "stand", "player": "p-ann"})
+    assert state.claims == {} and takeable(state) == (1, 2, 3, 4, 5) and state.seats[4].bot == "rules"
+
+
+people = st.sampled_from(["p-ann", "p-bo", "p-cy"])
+acts = st.lists(st.one_of(st.tuples(st.just("claim"), people, st.integers(0, 5)),
+                          st.tuples(st.just("stand"), people, st.just(0)),
+                          st.tuples(st.just("sit"), people, st.integers(0, 5))), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(acts)
+def test_claims_and_stands_mid_deal_never_give_a_seat_twice_and_a_stand_ends_one_claim_once(
+        steps: list[tuple[str, str, int]]) -> None:
+    state = TableState("X")
+    state.apply_event(creation_event("p-host", "Host", {"preset": "56-6", "fill": "rules", "public": True}))
+    for who in ("p-ann", "p-bo", "p-cy"):
+        state.apply({"kind": "join", "player": who, "name": who})
+    state.apply({"kind": "start", "player": "p-host", "seed": 5, "dealer": 0})
+    for kind, who, seat in steps:
+        before = dict(state.claims)
+        try:
+            state.apply({"kind": kind, "player": who, **({} if kind == "stand" else {"seat": seat})})
+        except TableError:
+            assert state.claims == before                                        # a refusal changes nothing
+            continue
+        if kind == "stand" and who in before.values():
+            assert state.claims == {s: p for s, p in before.items() if p != who}  # exactly their claim went
+        claimants = list(state.claims.values())
+        assert len(claimants) == len(set(claimants))                             # one claim a person
+        assert all(state.seats[s].player is None and state.seats[s].bot for s in state.claims)
+        assert not any(state.seat_of(p) is not None for p in claimants)          # nobody both seated and claiming
+
+
+BAD_BODIES = [b"[1, 2]", b"{", b'"Asha"', b"1e999", json.dumps({"player_name": 5}).encode(),
+              json.dumps({"player_name": "a\u0000b"}).encode(), json.dumps({"player_name": "x" * 40}).encode(),
+              json.dumps({"player_name": "   "}).encode(), json.dumps({"token": ["t"]}).encode(), b"{}"]
+
+
+def test_bad_bodies_are_refused_in_english_and_malayalam_and_change_nothing(tmp_path: Path) -> None:
+    """Item 4: what a program may send wrong: not JSON, not an object, a name of the wrong type, a control character,
+    too long or blank, a forged token with no name; each a 400 naming the fault in the asker's language."""
+    with LiveServer(tmp_path / "bad.db", bot_delay=3600.0) as live:
+        httpx.post(f"{live.url}/api/player", json={"name": "Anu"}, timeout=10)     # the database is made
+        rows = FileSnapshots(str(tmp_path / "bad.db"))
+        try:
+            for body in BAD_BODIES:
+                before = rows()
+                said = {}
+                for lang in ("en", "ml"):
+                    r = httpx.post(f"{live.url}/api/play", content=body, timeout=10,
+                                   headers={"content-type": "application/json", "accept-language": lang})
+                    assert r.status_code == 400, (body, r.text)
+                    said[lang] = r.json()["error"]
+                assert said["en"] and said["en"].isascii(), (body, said)
+                assert said["ml"] != said["en"] and any("\u0d00" <= ch <= "\u0d7f" for ch in said["ml"]), (body, said)
+                assert not changed(before, rows()), body
+        finally:
+            rows.close()

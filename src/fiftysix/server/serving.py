@@ -18,9 +18,11 @@ from starlette.websockets import WebSocket
 if TYPE_CHECKING:     # (SQLAlchemy is imported when the database opens: the quick start)
     from sqlalchemy.ext.asyncio import AsyncConnection
 
+from ..core.meaning import N_, Meaning
 from ..i18n import translate
 from .edge.access import PRIVATE, WRONG_KEY, Lookups, admission
 from .edge.downloads import Downloads
+from .edge.lang import language_of
 from .edge.limits import Buckets, Limits, socket_cap
 from .edge.safejson import BadJSON, JSONResponse
 from .edge.safejson import loads as json_loads
@@ -270,9 +272,10 @@ async def json_body(request: Request) -> Received | Response:
     try:
         body = json_loads(raw or b"{}")
     except BadJSON as e:
-        return refusal(f"the request body must be JSON: {e}")
+        return refusal(Meaning(N_("the request body must be JSON: {why}"), {"why": str(e)}),
+                       lang=language_of(request))
     if not isinstance(body, dict):
-        return refusal("the request body must be a JSON object")
+        return refusal(N_("the request body must be a JSON object"), lang=language_of(request))
     return body
 
 

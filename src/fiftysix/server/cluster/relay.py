@@ -46,6 +46,7 @@ from .failover import Failover, hosted_of
 from .forwarding import Forwarding
 from .lease import Lease
 from .messages import Heard
+from .places import SharedPlaces
 from .table import ClusterTable
 
 log = logging.getLogger("fiftysix.server")
@@ -69,6 +70,7 @@ class ClusterHub(Hub):
         self.bus.on_back = self.forwarding.redis_back
         self.lease = Lease(db, self.me, ttl=lease_ttl, renew_every=lease_ttl / 3)
         self.counters = Counters(self.bus.redis)
+        self.places = SharedPlaces(self.bus.redis)
         self.lookups = SharedLookups(limits, self.counters)
         self.shared_quotas = SharedQuotas(limits, self.counters)
         self.tables: dict[str, ClusterTable] = {}   # type: ignore[assignment]  # a hub of clustered tables

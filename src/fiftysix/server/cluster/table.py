@@ -22,6 +22,7 @@ from ..table.history import History
 from ..table.live import Connection, LiveTable, NotStored
 from ..table.messages import Presence, Snapshot
 from ..table.outgoing import Outgoing
+from ..table.presence import holds_place
 from .bus import Bus, inbox
 from .channel import Channel
 from .remote import Elsewhere
@@ -184,7 +185,7 @@ class ClusterTable(LiveTable):
             super().came_back(p)
         for p in gone:
             self.presence.online.discard(p)
-            if self.state.seat_of(p) is not None:
+            if holds_place(self.state, p):
                 super().schedule_drop(p)
         if gone:
             self.presences.send_presence()

@@ -5,12 +5,14 @@ seat, or a computer's seat: between deals at once, mid-deal from the next deal b
 a public table with computers in the other seats and deals at once; its answer says which (``outcome``:
 ``seated``, ``next_deal``, ``new`` or ``already``) in the person's language.
 
-Concurrency: on one process one lock (:class:`Desk`) holds each tap from reading the openings to its seat, so
-people arriving at once are seated one after another: nobody is seated twice (a person seated at a table
-reachable by Play gets that table back) and no seat is given twice.  With many processes every seat is taken by a
-``sit`` sent to the table's writer (the cluster owner of its lease, ``server.handle`` forwards it), which refuses a
-seat someone took first; the route then tries the next opening, so a table is never over-filled.  Two taps of one
-person on two processes at the same instant are not held apart (no lock spans processes here).
+Concurrency: a person's taps are held apart on every process (``Hub.places``: with many processes a lock in Redis,
+:mod:`..cluster.places`), the second waiting for the first and then finding its seat (``already``): a table of
+this process where they hold a seat or a claim, the table Play last seated them at (``Hub.places.recall``, read
+from its log on a process that only follows it), or a lobby another process holds.  On one process one lock
+(:class:`Desk`) then holds each tap from reading the openings to its seat, so people arriving at once are seated
+one after another and no seat is given twice.  With many processes every seat is taken by a ``sit`` sent to the table's
+writer (the cluster owner of its lease, ``server.handle`` forwards it), which refuses a seat someone took first;
+the route then tries the next opening, so a table is never over-filled.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ...core.meaning import N_, Meaning
+from ...core.meaning import N_, Meaning, words_of
 from ...games import DEFAULT_PRESET, game_of_preset
 from ...i18n import tr
 from ..edge.lang import language_of
@@ -37,6 +39,7 @@ from ..state.table import DEAL_OVER, LOBBY, PLAYING, TableError, TableState
 from ..state.typed_json import Received
 from ..table.client_messages import Claim, ClientMessage, Join, Sit, Start
 from ..table.live import LiveTable
+from ..table.presence import holds_place
 from ..table.protocol import send_as
 from .matching import Opening, ranked
 
@@ -73,9 +76,10 @@ async def tables_in_reach(server: Server) -> list[tuple[float, TableState]]:
     return here + await server.hub.lobbies_elsewhere(400)
 
 
-async def openings(server: Server, family: str) -> list[Opening]:
-    """Every table Play may seat a newcomer at now, with its people's display ratings (guests at the start)."""
-    found = [(since, s) for since, s in await tables_in_reach(server) if playable(s) and takeable(s)]
+async def openings(server: Server, family: str, reach: list[tuple[float, TableState]]) -> list[Opening]:
+    """Every table of ``reach`` Play may seat a newcomer at now, with its people's display ratings (guests at the
+    start)."""
+    found = [(since, s) for since, s in reach if playable(s) and takeable(s)]
     people = {(p, family) for _, s in found for p in people_at(s)}
     rated = await ratings_of(server.db.engine, people)
     out = []
@@ -112,18 +116,31 @@ async def take(server: Server, code: str, player: str, name: str, seat: int) -> 
     claim = table.state.status == PLAYING
     if await sent(server, table, player, Claim(seat=seat) if claim else Sit(seat=seat)) is not None:
         return None
-    if getattr(table, "writer", True):     # the writer (with many processes) runs the grace until they connect
-        table.expect_seated()
     return (NEXT_DEAL if claim else SEATED), table
 
 
-def seated_already(server: Server, player: str) -> LiveTable | None:
-    """A table of this process reachable by Play where ``player`` holds a seat (a second tap finds it)."""
+def seated(state: TableState, player: str) -> bool:
+    """Whether ``player`` holds a seat (or a claim) at a table reachable by Play that is still on."""
+    return playable(state) and state.status in (LOBBY, PLAYING, DEAL_OVER) and holds_place(state, player)
+
+
+async def seated_already(server: Server, player: str, reach: list[tuple[float, TableState]],
+                         ) -> tuple[LiveTable, TableState] | None:
+    """Where ``player`` holds a seat already (a second tap finds it, on any process), with the state that says so:
+    a table of this process, else the one Play last seated them at, else a lobby another process holds."""
     for table in list(server.hub.tables.values()):
-        state = table.state
-        if playable(state) and state.status in (LOBBY, PLAYING, DEAL_OVER) and (
-                state.seat_of(player) is not None or player in state.claims.values()):
-            return table
+        if getattr(table, "writer", True) and seated(table.state, player):
+            return table, table.state
+    recalled = await server.hub.places.recall(player)
+    codes = ([recalled] if recalled else []) + [s.code for _, s in reach if seated(s, player)]
+    for code in dict.fromkeys(codes):
+        found = await server.hub.get(code)
+        if found is None:
+            continue
+        # a table another process writes: its log, not this process's copy, which may not have the seat yet
+        state = found.state if getattr(found, "writer", True) else (await server.hub.load(code))[0]
+        if seated(state, player):
+            return found, state
     return None
 
 
@@ -143,25 +160,34 @@ async def open_new(server: Server, player: str, name: str, lang: str, address: s
     return table
 
 
-async def play(server: Server, player: str, name: str, lang: str, address: str) -> tuple[str, LiveTable]:
-    """Seat ``player``: what happened and the table."""
-    async with part(server, Desk, Desk).lock:
-        table = seated_already(server, player)
-        if table is not None:
-            return ALREADY, table
-        family = game_of_preset(DEFAULT_PRESET).name
-        mine = (await ratings_of(server.db.engine, {(player, family)})).get((player, family))
-        for opening in ranked(_display(mine), await openings(server, family)):
-            for seat in opening.seats:
-                taken = await take(server, opening.code, player, name, seat)
-                if taken is not None:
-                    return taken
-        return NEW, await open_new(server, player, name, lang, address)
+async def play(server: Server, player: str, name: str, lang: str, address: str,
+               ) -> tuple[str, LiveTable, TableState]:
+    """Seat ``player``: what happened, the table and its state with the seat."""
+    async with server.hub.places.hold(player), part(server, Desk, Desk).lock:
+        outcome, table, state = await _seat(server, player, name, lang, address)
+        await server.hub.places.remember(player, table.code)
+        return outcome, table, state
 
 
-def said(outcome: str, table: LiveTable, lang: str) -> str:
+async def _seat(server: Server, player: str, name: str, lang: str, address: str,
+                ) -> tuple[str, LiveTable, TableState]:
+    reach = await tables_in_reach(server)
+    found = await seated_already(server, player, reach)
+    if found is not None:
+        return ALREADY, *found
+    family = game_of_preset(DEFAULT_PRESET).name
+    mine = (await ratings_of(server.db.engine, {(player, family)})).get((player, family))
+    for opening in ranked(_display(mine), await openings(server, family, reach)):
+        for seat in opening.seats:
+            taken = await take(server, opening.code, player, name, seat)
+            if taken is not None:
+                return taken[0], taken[1], taken[1].state
+    table = await open_new(server, player, name, lang, address)
+    return NEW, table, table.state
+
+
+def said(outcome: str, state: TableState, lang: str) -> str:
     """What happened, in the person's language."""
-    state = table.state
     host = state.players.get(state.host or "", "")
     if outcome == SEATED:
         return tr(lang, "Seated at {host}'s table", host=host)
@@ -179,7 +205,7 @@ async def api_play(request: Request, body: Received) -> Response:
     try:
         name = clean_name(body["player_name"]) if body.get("player_name") else None
     except ValueError as e:
-        return refusal(str(e), lang=lang)
+        return refusal(words_of(e), lang=lang)
     if player is None and name is None:
         return refusal(Meaning(N_("choose your name first")), lang=lang)
     token = None
@@ -187,15 +213,14 @@ async def api_play(request: Request, body: Received) -> Response:
         player, token = server.signer().issue(name, *((player.id, player.session) if player is not None else ()))
     assert player is not None
     try:
-        outcome, table = await play(server, player.id, player.name, lang, address_of(request))
+        outcome, table, state = await play(server, player.id, player.name, lang, address_of(request))
     except TableError as e:
         return refusal(e.message, lang=lang)
     except QuotaError as e:
         return refusal(e.message, 429, lang=lang)
-    state = table.state
     response = JSONResponse({"outcome": outcome, "code": table.code, "url": table_link(table.code, state.secret),
                              "seat": seat_of(state, player.id), "host": state.players.get(state.host or "", ""),
-                             "message": said(outcome, table, lang)})
+                             "message": said(outcome, state, lang)})
     if token is not None:
         set_cookie(response, token, server.signer().max_age)
     return response

@@ -72,7 +72,7 @@ class _ByPlayer(Event):
 
 
 class Stand(_ByPlayer, kind="stand"):
-    """A person leaves their seat and watches."""
+    """A person leaves their seat and watches (a claimant gives up the seat taken from the next deal)."""
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,11 @@ class Seating:
 
     def on_stand(self, e: ev.Stand) -> ev.Event:
         current = self.t.seat_of(e.player)
+        if current is None and e.player in self.t.claims.values():
+            # a claimant gives the seat up before the next deal (or never came: the table lets the claim lapse);
+            # the computer keeps it and it is free to take again
+            self.t.claims = {s: who for s, who in self.t.claims.items() if who != e.player}
+            return e
         if current is None:
             raise TableError(N_("you have no seat"))
         if self.t.status == LOBBY:

@@ -114,6 +114,10 @@ function renderScore(S, c) {
   const m = c.t.match;
   const rules = c.t.rules;
   panel.append(h("div", { class: "muted" }, rulesLine(c)));
+  if (S.you && S.you.claimed !== null && S.you.claimed !== undefined) {   // one tap to a game, mid-deal
+    panel.append(h("p", { class: "paused-note", id: "claim-line" },
+      t("Your seat from the next deal: seat {n}. Until then you watch.", { n: S.you.claimed })));
+  }
   if (!m) {
     panel.append(h("div", { id: "deal-line" }, statusText(S, c)));
     return;

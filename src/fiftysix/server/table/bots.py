@@ -131,7 +131,8 @@ class ComputerPlayers:
             await self.table.wake.wait()
             self.table.wake.clear()
             while (pending := self.table.pending_action()) is not None:
-                delay = self.table.timing.bot_delay if pending[0] == "move" else self.table.timing.next_delay
+                timing = self.table.timing
+                delay = {"move": timing.bot_delay, "lapse": 0.0}.get(pending[0], timing.next_delay)
                 if delay > 0:   # a little jitter: more natural, and tables do not move in lockstep
                     delay *= random.uniform(0.7, 1.3)
                     await asyncio.sleep(delay)
@@ -153,6 +154,8 @@ class ComputerPlayers:
 
     async def _bot_event(self, pending: tuple[str, int]) -> ev.Event:
         kind, table_seat = pending
+        if kind == "lapse":         # a claimant who never came: the claim is given up in their name
+            return ev.Stand(player=self.table.state.claims[table_seat])
         if kind == "next":
             return ev.NextDeal(seed=(await self.table.next_seed())[0])
         if kind == "rematch":       # in the host's name: the event's owner hosts every table of the event

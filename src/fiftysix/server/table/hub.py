@@ -34,6 +34,7 @@ from .clock import clock_rule
 from .history import History
 from .live import Finishing, LiveTable, Timing, default_bot, read_log
 from .outgoing import Outgoing
+from .places import Places
 from .words import OptionWords, option_words
 
 log = logging.getLogger("fiftysix.server")
@@ -59,6 +60,7 @@ class Hub:
         self._janitor: asyncio.Task[None] | None = None
         self.services = db.services
         self.services.listeners.append(self._tell_services)
+        self.places = Places()      # where one tap to a game seated people (with many processes: in Redis)
 
     def _tell_services(self, service: str, ok: bool) -> None:
         """Every viewer on this process hears that ``service`` went down or came back."""

@@ -32,7 +32,7 @@ from .history import History
 from .knocks import Knocking
 from .messages import Presence, snapshot, table_info
 from .outgoing import Outgoing, Synced
-from .presence import Presences
+from .presence import Presences, holds_place
 from .timing import Timing
 
 log = logging.getLogger("fiftysix.server")
@@ -108,11 +108,8 @@ class LiveTable:
         self.wake.set()
 
     def expect_seated(self) -> None:
-        """Seated people who are not here count as dropped: the computer covers them after the grace period
-        unless they come (at the start, and after the server seated people itself: a club night's teams)."""
-        for seat in self.state.seats:
-            if seat.player is not None and seat.player not in self.presence.online:
-                self.schedule_drop(seat.player)       # from now: a grace period is counted afresh
+        """:meth:`.presence.Presences.expect_seated` (at the start, and after the server seated people itself)."""
+        self.presences.expect_seated()
 
     async def stop(self) -> None:
         self.presences.cancel_drops()
@@ -157,6 +154,7 @@ class LiveTable:
             self.state = self.history.rebuild()    # back to what the database holds (all of it was stored)
             raise NotStored(N_("the server could not save that just now; please try again")) from None
         self.history.append(stored)
+        self.presences.seated(event)
         if finished is not None:
             await self.links.report(self.state, finished[0])
         self.last_active = time.time()
@@ -205,7 +203,7 @@ class LiveTable:
         async with self.lock:
             if self.closed:
                 return False
-            seated_or_host = self.state.seat_of(conn.player) is not None or conn.player == self.state.host
+            seated_or_host = holds_place(self.state, conn.player or "") or conn.player == self.state.host
             if not seated_or_host and self.watchers() >= self.limits.spectators:
                 raise TableError(spectators_refusal(self.watchers(), self.limits.spectators))
             self.conns.add(conn)
@@ -256,8 +254,8 @@ class LiveTable:
         self.presences.broadcast_here()
 
     def pending_action(self) -> tuple[str, int] | None:
-        """What the computer players should do next (:meth:`.bots.ComputerPlayers.next_action`)."""
-        return self.computers.next_action()
+        """What the table does next by itself: a claim given up (``lapsing``), or the computers' next action."""
+        return self.presences.lapsing() or self.computers.next_action()
 
     def answer_knock(self, player: str, admitted: bool) -> None:
         self.door.answer_knock(player, admitted)

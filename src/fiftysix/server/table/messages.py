@@ -137,6 +137,7 @@ class You(TypedDict, total=False):
     seat: int | None
     deal_seat: int | None
     waiting: bool       # a computer player plays this seat until the deal ends
+    claimed: int | None     # the computer's seat this viewer takes from the next deal (one tap to a game)
     host: bool
     key: str | None
 
@@ -282,6 +283,7 @@ def you(state: TableState, player: str | None) -> You:
         seat=seat,
         deal_seat=state.deal_seat(own) if own is not None and state.match is not None else None,
         waiting=seat is not None and own is None,
+        claimed=next((s for s, who in state.claims.items() if who == player), None) if player is not None else None,
         host=host,
     )
     if host and state.private:

@@ -5,7 +5,7 @@ Client messages are JSON objects of at most :data:`MAX_MESSAGE` bytes with a ``t
     {"type": "hello", "version": 17, "token": "...", "key": "..."}   first message; version = last one seen,
                                                        key = a private table's link secret (both optional)
     {"type": "join", "name": "Asha"}                   become a member of the table (watching)
-    {"type": "sit", "seat": 2}   {"type": "stand"}     take or leave a seat
+    {"type": "sit", "seat": 2}   {"type": "stand"}     take or leave a seat (``stand`` of a claimant: give it up)
     {"type": "claim", "seat": 2}                       mid-deal: take a computer player's seat from the next deal
     {"type": "bot", "seat": 3, "bot": "random"}        host: a computer player in a seat
     {"type": "unbot", "seat": 3}                       host: remove it (before the start)
