@@ -59,7 +59,7 @@ $(AXE):
 JOBS ?= 2
 test: $(STAMP) $(AXE) lint
 	$(VENV)/bin/mypy --strict src/fiftysix
-	$(VENV)/bin/python -m pytest -n $(JOBS) -m "not serial"
+	$(VENV)/bin/python -m pytest -n $(JOBS) -m "not serial" --durations=25
 	$(VENV)/bin/python -m pytest -m serial
 
 # The quick loop: everything but slow tests, PostgreSQL, the browser and strength duels (under a minute).
