@@ -36,7 +36,7 @@ function deviceRow(d) {
   return h("li", { class: "device", "data-device": d.id },
     h("div", { class: "row" }, h("strong", { class: "device-name" }, d.name || d.label || "?"),
       d.current ? h("span", { class: "device-here" }, t("this device")) : null),
-    h("div", { class: "muted" }, h("span", { class: "device-label" }, d.label || "?"), " · ",
+    h("div", { class: "muted" }, d.name ? [h("span", { class: "device-label" }, d.label || "?"), " · "] : null,
       h("span", { class: "device-since" }, t("signed in {when}", { when: when(d.created) })), " · ",
       h("span", { class: "device-seen" }, t("last used {when}", { when: when(d.seen) }))),
     h("div", { class: "row" }, h("details", { class: "device-rename" }, h("summary", {}, t("Rename")), form),
