@@ -69,7 +69,7 @@ def test_a_link_carries_the_account_and_revoking_signs_out(server: LiveServer, c
 
     phone.reload()
     phone.wait_for_selector("#ac-devices li:nth-child(2)")
-    phone.click("#ac-devices li button")        # the other device's "Sign out"
+    phone.click("#ac-devices [data-revoke]")        # the other device's "Sign out"
     phone.locator("#ac-devices li").nth(1).wait_for(state="detached")
     desk.reload()
     desk.wait_for_selector("#ac-out:not(.hidden)")
@@ -112,3 +112,37 @@ def test_a_passkey_signs_up_and_in_on_localhost(server: LiveServer, chromium: An
     assert page.request.get(base + "/api/account").json()["id"] == me["id"]
     assert not errors, errors
     ctx.close()
+
+
+def test_a_used_link_shows_the_ways_in_and_a_signed_out_device_has_no_name(server: LiveServer,
+                                                                            chromium: Any) -> None:
+    """Issue 57 item 3: a used sign-in link leaves not only its error but the ways in (a recovery code, the start
+    page); after "Sign out on this device" the start page offers no name."""
+    phone = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    other = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    errors: list[str] = []
+    for page in (phone, other):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    phone.goto(server.url + "/")
+    assert phone.request.post(server.url + "/api/player", data={"name": "Devi"}).ok
+    phone.goto(server.url + "/account")
+    phone.wait_for_selector("#ac-devices li")
+    phone.click("#ac-link")
+    link = phone.wait_for_selector("#ac-link-box input").input_value()
+    other.goto(link)
+    other.wait_for_selector("#ac-in:not(.hidden)")
+    other.request.post(server.url + "/api/account/signout", data={})
+    other.context.clear_cookies()
+    other.goto(link)                 # used already: why, and the other ways in below it
+    assert "not valid" in other.wait_for_selector("#ac-error:not(.hidden)").inner_text()
+    other.wait_for_selector("#ac-out:not(.hidden)")
+    assert other.is_visible("#ac-code") and other.is_visible("#ac-out a[href='/']")
+    assert other.locator("#ac-in").is_hidden()
+
+    phone.click("#ac-signout")
+    phone.wait_for_selector("#ac-out:not(.hidden)")
+    phone.goto(server.url + "/")
+    phone.wait_for_selector("#player-name")
+    phone.wait_for_timeout(500)      # the page asks the server which name this device holds: none now
+    assert phone.input_value("#player-name") == ""
+    assert not errors, errors

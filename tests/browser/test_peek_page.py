@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from helpers.live import LiveServer, browser_api
-from helpers.page import call, my_turn, seated
+from helpers.page import act, call, my_turn, seated
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +75,7 @@ def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, b
     assert len(frames["chandra"]) >= updates + 3
     assert asha.locator("#peek-bar .peek-ask").count() == 1      # the bar outlives the updates too, once
     assert chandra.locator("#peek-panel [data-peek-asked='0']").is_visible()
-    assert chandra.locator("#peek-panel [data-peek-ask='0']").count() == 0
+    assert chandra.locator("#peek-panel [data-peek-ask='0']").is_hidden()
     asha.locator("#peek-bar [data-peek-answer='allow']").click()
     shown = chandra.wait_for_selector("#peek-panel .peek-hand[data-peek-seat='0']")
     chandra.screenshot(path="test-artifacts/peek-hand-360.png", full_page=True)
@@ -101,4 +101,76 @@ def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, b
     assert any("seen a seated player's hand" in m for m in answer), answer
     assert not errors, errors
     for ctx in contexts:
+        ctx.close()
+
+
+def test_the_watchers_buttons_outlive_the_table_updates(server: LiveServer, browser: Any) -> None:
+    """The watcher's rows are kept, not redrawn, as the table moves on (issue 57, item 4): the "asked; waiting"
+    element tagged before the updates is the one still in the page after them, and a press on another seat's button
+    held down across an update (a tap's finger down, the table redraws, the finger up) still asks."""
+    seat_ctxs = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(2)]
+    watch_ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a pointer held down across updates
+    asha, ben = (c.new_page() for c in seat_ctxs)
+    chandra = watch_ctx.new_page()
+    frames: list[str] = []
+    errors: list[str] = []
+    for page in (asha, ben, chandra):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    chandra.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+    for page, name in ((asha, "Asha"), (ben, "Ben"), (chandra, "Chandra")):
+        page.goto(server.url + "/")
+        assert page.request.post(server.url + "/api/player", data={"name": name}).ok
+    made = asha.request.post(server.url + "/api/tables",
+                             data={"preset": "56-4", "fill": "random", "public": True}).json()
+    asha.goto(server.url + made["url"])
+    asha.wait_for_selector("#start-btn")
+    ben.goto(asha.url)
+    ben.wait_for_selector("#join-name")
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-btn")
+    seated(asha, 1, "Ben")
+    chandra.goto(asha.url)
+    asha.click("#start-btn")
+    chandra.wait_for_selector("#peek-panel [data-peek-ask='1']")
+    chandra.locator("#peek-panel [data-peek-ask='0']").click()
+    waiting = chandra.wait_for_selector("#peek-panel [data-peek-asked='0']")
+    waiting.evaluate("(el) => { el.tagged = true; }")
+    other = chandra.locator("#peek-panel [data-peek-ask='1']")
+    other.evaluate("(el) => { el.tagged = true; }")
+
+    def updates(n: int) -> None:
+        """Let ``n`` table messages reach the watcher, the seated people calling or playing when their turn comes."""
+        start, deadline = len(frames), time.monotonic() + 30
+        while len(frames) < start + n and time.monotonic() < deadline:
+            for page in (asha, ben):
+                if my_turn(page):
+                    act(page)
+            chandra.wait_for_timeout(100)
+        assert len(frames) >= start + n, (len(frames), start)
+
+    def point_at_other() -> None:
+        other.scroll_into_view_if_needed()
+        box = other.bounding_box()
+        assert box is not None
+        chandra.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    updates(3)
+    point_at_other()
+    chandra.mouse.down()            # the finger lands on Ben's button ...
+    updates(2)                      # ... the table moves on under it ...
+    point_at_other()                # (the panels above may have grown: the pointer follows the button)
+    chandra.mouse.up()              # ... and lifts on the button it landed on: the tap asks Ben
+    ben.wait_for_selector("#peek-bar .peek-ask")
+    chandra.wait_for_selector("#peek-panel [data-peek-asked='1']")
+    updates(2)
+    kept = chandra.evaluate("""() => {
+      const waiting = document.querySelector("#peek-panel [data-peek-asked='0']");
+      const other = document.querySelector("#peek-panel [data-peek-ask='1']");
+      return { waiting: Boolean(waiting && waiting.tagged && waiting.isConnected), text: waiting && waiting.textContent,
+               shown: waiting && !waiting.classList.contains("hidden"), other: Boolean(other && other.tagged) };
+    }""")
+    assert kept == {"waiting": True, "text": "asked; waiting for Asha", "shown": True, "other": True}, kept
+    assert chandra.locator("#peek-panel [data-peek-asked='1']").is_visible()
+    assert not errors, errors
+    for ctx in (*seat_ctxs, watch_ctx):
         ctx.close()

@@ -32,7 +32,8 @@ from helpers.snapshot import FileSnapshots, Snapshot, changed, snapshot
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ROUTES: dict[str, list[tuple[str, str]]] = {
-    "accounts": [("GET", "/api/account"), ("POST", "/api/account/name"), ("POST", "/api/account/devices/revoke"),
+    "accounts": [("GET", "/api/account"), ("POST", "/api/account/name"), ("POST", "/api/account/devices/name"),
+                 ("POST", "/api/account/devices/revoke"),
                  ("POST", "/api/account/signout"), ("POST", "/api/account/delete"), ("POST", "/api/account/link"),
                  ("POST", "/api/account/link/use"), ("POST", "/api/account/recovery"),
                  ("POST", "/api/account/recovery/use"), ("POST", "/api/account/passkeys/options"),
@@ -161,6 +162,7 @@ def baseline(world: World, template: str) -> dict[str, Any]:
     babu = world.ids["Babu"]
     form = {"name": "Friday", "preset": "56-6", "boards": 2, "tables": 2, "level": "club"}
     return {"/api/account/name": {"name": "Asha"}, "/api/account/devices/revoke": {"device": "none"},
+            "/api/account/devices/name": {"device": "none", "name": "Asha's phone"},
             "/api/account/delete": {"confirm": True}, "/api/account/link/use": {"secret": "a" * 40},
             "/api/account/recovery/use": {"code": "a" * 20}, "/api/account/passkeys/options": {"purpose": "register"},
             "/api/clubs": {"name": "Kochi 56"}, "/api/clubs/join": {"invite": world.invite, "name": "Babu"},

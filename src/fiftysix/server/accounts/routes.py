@@ -6,6 +6,7 @@ Routes::
     GET  /signin                      a one-time link's page: ``/signin#SECRET`` (the secret stays in the fragment)
     GET  /api/account                 your account: made from this device's player on first use (same id)
     POST /api/account/name            {"name"}: your name here and at tables you join from now on
+    POST /api/account/devices/name    {"device", "name"}: name one of your signed-in devices (yours to read only)
     POST /api/account/devices/revoke  {"device"}: sign one of your devices out (its tokens are refused)
     POST /api/account/signout         sign this device out
     POST /api/account/delete          {"confirm": true}: delete the account (records keep "a former player")
@@ -30,6 +31,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...core.meaning import N_, Meaning, words_of
 from ..edge.limits import Buckets
+from ..edge.names import DEVICE_NAME, check_name
 from ..edge.safejson import JSONResponse
 from ..edge.share import QRBusy, share_base
 from ..edge.tokens import COOKIE, Player, clean_name
@@ -59,6 +61,7 @@ NOT_SIGNED_IN = N_("you are not signed in on this device: choose a name on the s
                    "or your recovery code")
 BAD_LINK = N_("this sign-in link is not valid: it was used already, it is older than 10 minutes, or it was "
               "copied wrong; make a new one on a signed-in device")
+NO_DEVICE = N_("no device of yours signed in with that id: reload the list of devices")
 BAD_CODE = N_("this recovery code is not valid: it was used already, replaced by a newer one, or typed wrong")
 
 
@@ -134,8 +137,8 @@ async def api_account(request: Request, server: Server, _lang: str, _body: Recei
     await store.ensure(player.id, player.name)
     account = await store.account(player.id)
     assert account is not None
-    devices = [{"id": d.id, "label": d.label, "created": d.created, "seen": d.seen, "current": d.id == player.session}
-               for d in account["devices"]]
+    devices = [{"id": d.id, "name": d.name, "label": d.label, "created": d.created, "seen": d.seen,
+                "current": d.id == player.session} for d in account["devices"]]
     shown = {key: value for key, value in account.items() if key != "devices"}
     return JSONResponse({**shown, "devices": devices, "passkeys": await count(server.db.engine, player.id),
                          "passkeys_here": relying_party(request) is not None})
@@ -163,10 +166,24 @@ async def _sign_device_out(server: Server, player: Player, session: str) -> bool
 
 
 @_signed_in
+async def api_device_name(_request: Request, server: Server, lang: str, body: Received, player: Player) -> Response:
+    """Name one of the player's signed-in devices: another's, a signed-out one or an unknown id is refused alike
+    (404), so no device of another account can be probed."""
+    try:
+        name = check_name(body.get("name"), "device name", DEVICE_NAME)
+    except ValueError as e:
+        return refusal(words_of(e), lang=lang)
+    device = body.get("device")
+    if not isinstance(device, str) or len(device) > 32 or not await _store(server).name_device(player.id, device, name):
+        return refusal(NO_DEVICE, 404, lang)
+    return JSONResponse({"device": device, "name": name})
+
+
+@_signed_in
 async def api_revoke(_request: Request, server: Server, lang: str, body: Received, player: Player) -> Response:
     device = body.get("device")
     if not isinstance(device, str) or len(device) > 32 or not await _sign_device_out(server, player, device):
-        return refusal(N_("no device of yours signed in with that id: reload the list of devices"), 404, lang)
+        return refusal(NO_DEVICE, 404, lang)
     return JSONResponse({"revoked": device})
 
 
@@ -252,6 +269,7 @@ def routes() -> list[BaseRoute]:
             Route("/signin", page_route("account")),
             Route("/api/account", api_account),
             Route("/api/account/name", api_name, methods=["POST"]),
+            Route("/api/account/devices/name", api_device_name, methods=["POST"]),
             Route("/api/account/devices/revoke", api_revoke, methods=["POST"]),
             Route("/api/account/signout", api_signout, methods=["POST"]),
             Route("/api/account/delete", api_delete, methods=["POST"]),

@@ -1,4 +1,4 @@
-"""The tables of accounts, their signed-in devices and one-time sign-in links (created by migration 0007)."""
+"""The tables of accounts, their signed-in devices and one-time sign-in links (migration 0007; device names: 0016)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ sessions = Table(
     *key(id=String(32)),                                 # the "s" of the device's token
     *required(account_id=PLAYER, created=SECONDS, seen=SECONDS,
               label=String(80)),                         # from the browser's User-Agent, for the list only
-    *optional(revoked=SECONDS),                          # its tokens are refused from then on
+    *optional(revoked=SECONDS,                           # its tokens are refused from then on
+              name=String(40)),                          # its owner's name for it (0016); shown to them only
 )
 
 links = Table(

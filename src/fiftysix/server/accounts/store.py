@@ -44,10 +44,14 @@ def normal_code(code: str) -> str:
 
 @dataclass(frozen=True)
 class Device:
+    """A signed-in device as its owner's list shows it: their name for it (``None`` until named), the browser's
+    label, when it signed in and when it was last seen."""
+
     id: str
     label: str
     created: int
     seen: int
+    name: str | None = None
 
 
 class Account(TypedDict):
@@ -102,7 +106,8 @@ class Accounts:
             row = (await conn.execute(select(accounts).where(accounts.c.id == player_id))).first()
             if row is None:
                 return None
-            devices = await conn.execute(select(sessions.c.id, sessions.c.label, sessions.c.created, sessions.c.seen)
+            devices = await conn.execute(select(sessions.c.id, sessions.c.label, sessions.c.created, sessions.c.seen,
+                                                sessions.c.name)
                                          .where(sessions.c.account_id == player_id, sessions.c.revoked.is_(None))
                                          .order_by(sessions.c.seen.desc()))
             return {"id": row.id, "name": row.name, "created": row.created,
@@ -112,6 +117,15 @@ class Accounts:
     async def rename(self, player_id: str, name: str) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(update(accounts).where(accounts.c.id == player_id).values(name=name))
+
+    async def name_device(self, player_id: str, session: str, name: str) -> bool:
+        """Name device ``session`` of ``player_id``; ``False`` (nothing changed) when it is not one of theirs or is
+        signed out.  ``name`` is checked by the caller."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(update(sessions).where(
+                sessions.c.id == session, sessions.c.account_id == player_id, sessions.c.revoked.is_(None))
+                .values(name=name))
+            return bool(done.rowcount == 1)
 
     async def revoke(self, player_id: str, session: str) -> bool:
         """Sign device ``session`` of ``player_id`` out; ``False`` when it is not one of theirs (or is out)."""
@@ -182,7 +196,8 @@ class Accounts:
             await conn.execute(delete(challenges).where(challenges.c.account_id == player_id))
             await conn.execute(update(sessions).where(sessions.c.account_id == player_id,
                                                       sessions.c.revoked.is_(None)).values(revoked=self.now()))
-            await conn.execute(update(sessions).where(sessions.c.account_id == player_id).values(label=""))
+            await conn.execute(update(sessions).where(sessions.c.account_id == player_id)
+                               .values(label="", name=None))      # what told the devices apart goes too
             await scrub_names(conn, player_id)      # first: it gathers the names the rows below keep
             await conn.execute(delete(accounts).where(accounts.c.id == player_id))
             await leave_clubs(conn, player_id)

@@ -16,13 +16,15 @@ from ...core.meaning import N_, Meaning
 
 PLAYER_NAME = 24
 TABLE_NAME = 40
+DEVICE_NAME = 40        # a signed-in device's name, its owner's only ("Asha's phone")
 
 REFUSED_CATEGORIES = {"Cc": N_("a control character"), "Cf": N_("an invisible formatting character"),
                       "Cs": N_("a lone surrogate"), "Co": N_("a private-use character"),
                       "Cn": N_("an unassigned code point"), "Zl": N_("a line separator"),
                       "Zp": N_("a paragraph separator")}
 WHAT = {"name": N_("name"), "table name": N_("table name"),     # what a refusal calls the name it refuses
-        "club name": N_("club name"), "event name": N_("event name"), "team name": N_("team name")}
+        "club name": N_("club name"), "event name": N_("event name"), "team name": N_("team name"),
+        "device name": N_("device name")}
 JOINERS = {"\u200c", "\u200d"}
 
 

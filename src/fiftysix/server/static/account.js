@@ -1,7 +1,7 @@
 // The account page: name, signed-in devices (revoke), a one-time sign-in link with its QR code, a recovery code,
 // sign-out and deletion. At /signin#SECRET it first uses the link: the secret is in the fragment, so it never
 // reaches a server log or a Referer, and it is wiped from the address bar at once.
-import { clear, h } from "./dom.js";
+import { clear, dateText, h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,19 +19,38 @@ async function call(path, body) {
   return data;
 }
 
-const when = (unix) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+// the one date format of every page (dom.dateText), and the time: two devices signed in on one day differ by it
+const when = (unix) => `${dateText(unix)} ${new Date(unix * 1000).toLocaleTimeString([], { timeStyle: "short" })}`;
+
+const nameDevice = (device, name) => call("/api/account/devices/name", { device, name });
+
+/** One device's row: its owner's name for it (the browser's label until named), the label, when it signed in and
+ * when it was last seen, "this device", and its rename and sign-out controls. */
+function deviceRow(d) {
+  const rename = h("input", { value: d.name || d.label || "", maxlength: 40, "aria-label": t("device name") });
+  const form = h("form", { class: "row" }, rename, h("button", { type: "submit" }, t("Save")));
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); act(() => nameDevice(d.id, rename.value)); });
+  const signOut = d.current ? null : h("button", { type: "button", "data-revoke": d.id,
+    onclick: () => act(() => call("/api/account/devices/revoke", { device: d.id })) }, t("Sign out"));
+  // two phones of one make read alike: their names, and when each signed in, tell them apart
+  return h("li", { class: "device", "data-device": d.id },
+    h("div", { class: "row" }, h("strong", { class: "device-name" }, d.name || d.label || "?"),
+      d.current ? h("span", { class: "device-here" }, t("this device")) : null),
+    h("div", { class: "muted" }, d.name ? [h("span", { class: "device-label" }, d.label || "?"), " · "] : null,
+      h("span", { class: "device-since" }, t("signed in {when}", { when: when(d.created) })), " · ",
+      h("span", { class: "device-seen" }, t("last used {when}", { when: when(d.seen) }))),
+    h("div", { class: "row" }, h("details", { class: "device-rename" }, h("summary", {}, t("Rename")), form),
+      signOut));
+}
 
 function renderDevices(devices) {
-  const list = clear($("ac-devices"));
-  for (const d of devices) {
-    const revoke = d.current ? h("span", {}, t("this device"))
-      : h("button", { type: "button", onclick: () => act(() => call("/api/account/devices/revoke", { device: d.id })) },
-        t("Sign out"));
-    // two phones of one make read alike: when each signed in tells them apart
-    list.append(h("li", {}, h("span", {}, d.label || "?"), " · ",
-      h("span", { class: "device-since" }, t("signed in {when}", { when: when(d.created) })), " · ",
-      h("span", {}, t("last used {when}", { when: when(d.seen) })), " · ", revoke));
-  }
+  clear($("ac-devices")).append(...devices.map(deviceRow));
+  // a device that has just signed in is offered a name, the browser's label filled in to keep or change
+  const here = devices.find((d) => d.current);
+  const unnamed = Boolean(here && !here.name);
+  $("ac-here").classList.toggle("hidden", !unnamed);
+  if (unnamed && document.activeElement !== $("ac-here-name")) $("ac-here-name").value = here.label || "";
+  $("ac-here").dataset.device = unnamed ? here.id : "";
 }
 
 // Passkeys need a secure context (https with a name, or localhost) and a browser that reads WebAuthn options as
@@ -88,6 +107,10 @@ $("ac-name-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   act(() => call("/api/account/name", { name: $("ac-name").value }));
 });
+$("ac-here-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  act(() => nameDevice($("ac-here").dataset.device, $("ac-here-name").value));
+});
 $("ac-link").addEventListener("click", () => act(async () => {
   const made = await call("/api/account/link", {});
   const box = clear($("ac-link-box"));
@@ -119,9 +142,21 @@ $("ac-recover").addEventListener("submit", (ev) => {
 
 document.title = `${t("Your account")} · fiftysix`;
 const secret = location.pathname === "/signin" ? location.hash.slice(1) : "";
+/** Sign in with a link; a used, expired or mistyped one says why above the other ways in (a recovery code, a
+ * passkey, the start page), or above the account when this device is signed in already. */
+async function useLink(link) {
+  showError("");
+  try {
+    await call("/api/account/link/use", { secret: link });
+  } catch (e) {
+    showError(String(e.message || e));
+  }
+  await load();
+}
+
 if (secret) {
   history.replaceState(null, "", "/account");
-  act(() => call("/api/account/link/use", { secret }));
+  useLink(secret);
 } else {
   if (location.pathname === "/signin") history.replaceState(null, "", "/account");
   load();

@@ -61,7 +61,7 @@ function inviteBox(club) {
     clear(shown);
     const path = localStorage.getItem(inviteKey(id));
     if (path) inviteLink(club, path, shown);
-    else shown.append(h("p", { class: "muted" }, t("This device does not know the club's current invite link (only its owner's device that made it does). A new link shows it here; the old one stops working.")));
+    else shown.append(h("p", { class: "muted" }, t("This device does not know the club's current invite link (only its owner's device that made it does). A new link shows it here.")));
   };
   const invite = h("button", { type: "button", id: "cl-invite-new" }, t("New invite link"));
   const revoke = h("button", { type: "button" }, t("Revoke the invite link"));

@@ -61,11 +61,87 @@ function askBar() {
   return bar;
 }
 
+// The watcher's rows, one a seated person, kept across table updates: an update changes a row's text or shows
+// and hides its parts only when what they say changes, so a focused button keeps its focus, a tap during an update
+// lands, and "asked; waiting" stays until the answer or the deal's end.
+const rows = new Map();     // seat -> { row, ask, said, waiting, hand, drawn }
+let latest = { S: null, showError: () => {} };
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function show(el, on) {
+  if (el.classList.contains("hidden") === on) el.classList.toggle("hidden", !on);
+}
+
+async function askFor(seat) {
+  if (peeks.asked[seat] || peeks.hands[seat]) return;
+  peeks.asked[seat] = true;       // at once: a second tap does not ask twice
+  delete peeks.refused[seat];
+  renderPeek(latest.S, latest.showError);
+  const answer = await post(latest.S, "peek", { seat });
+  if (answer.error) {
+    delete peeks.asked[seat];
+    latest.showError(answer.error);
+  }
+  renderPeek(latest.S, latest.showError);
+}
+
+function watcherRow(seat) {
+  let r = rows.get(seat);
+  if (r) return r;
+  const ask = h("button", { type: "button", "data-peek-ask": seat });
+  ask.addEventListener("click", () => askFor(seat));
+  r = { ask, said: h("span", { class: "muted hidden" }), drawn: null,
+        waiting: h("p", { class: "muted hidden", "data-peek-asked": seat }),
+        hand: h("div", { class: "peek-hand hidden", "data-peek-seat": seat }) };
+  r.row = h("div", { class: "peek-row" }, h("div", { class: "row" }, ask, r.said), r.waiting, r.hand);
+  rows.set(seat, r);
+  return r;
+}
+
+/** A seated person's row as the watcher sees it now: their hand, "asked; waiting", or the button to ask. */
+function updateRow(seat) {
+  const r = watcherRow(seat.seat);
+  const hand = peeks.hands[seat.seat];
+  const asked = !hand && Boolean(peeks.asked[seat.seat]);
+  setText(r.ask, t("Ask to see {name}'s hand", { name: seat.name }));
+  show(r.ask, !hand && !asked);
+  setText(r.said, t("{name} said no", { name: seat.name }));
+  show(r.said, !hand && !asked && Boolean(peeks.refused[seat.seat]));
+  setText(r.waiting, t("asked; waiting for {name}", { name: seat.name }));
+  show(r.waiting, asked);
+  const drawn = hand ? `${seat.name}:${hand.join(" ")}` : "";
+  if (drawn !== r.drawn) {
+    r.drawn = drawn;
+    clear(r.hand);
+    if (hand) {
+      r.hand.append(h("p", {}, t("{name}'s hand:", { name: seat.name })),
+        h("div", { class: "hand peek-cards" }, ...hand.map((c) => card(c))));
+    }
+  }
+  show(r.hand, Boolean(hand));
+  return r.row;
+}
+
+/** The watcher's rows in seat order; the panel's children are replaced only when the seated people change. */
+function renderWatcher(panel, table) {
+  const seats = table.seats.filter((s) => s.kind === "player");
+  for (const seat of [...rows.keys()]) {
+    if (!seats.some((s) => s.seat === seat)) rows.delete(seat);
+  }
+  const wanted = seats.map(updateRow);
+  const now = [...panel.children];
+  if (wanted.length !== now.length || wanted.some((row, i) => row !== now[i])) panel.replaceChildren(...wanted);
+  show(panel, wanted.length > 0);
+}
+
 /** The panel: a watcher's asks and the hands shown to them; a seated person's answers to asks (in the bar). */
 export function renderPeek(S, showError) {
+  latest = { S, showError };
   const panel = document.getElementById("peek-panel");
   if (!panel) return;
-  clear(panel);
   const bar = askBar();
   const table = S.table;
   const you = S.you;
@@ -73,41 +149,21 @@ export function renderPeek(S, showError) {
     peeks.hands = {};
     peeks.asked = {};
     peeks.asks = [];
-    panel.classList.add("hidden");
+    rows.clear();
+    clear(panel).classList.add("hidden");
     clear(bar).classList.add("hidden");
     bar.dataset.asks = "";
     return;
   }
-  const parts = [];
   if (you.seat === null || you.seat === undefined) {
     clear(bar).classList.add("hidden");
     bar.dataset.asks = "";
-    for (const seat of table.seats.filter((s) => s.kind === "player")) {
-      const hand = peeks.hands[seat.seat];
-      if (hand) {
-        parts.push(h("div", { class: "peek-hand", "data-peek-seat": seat.seat },
-          h("p", {}, t("{name}'s hand:", { name: seat.name })),
-          h("div", { class: "hand peek-cards" }, ...hand.map((c) => card(c)))));
-        continue;
-      }
-      if (peeks.asked[seat.seat]) {
-        parts.push(h("p", { class: "muted", "data-peek-asked": seat.seat },
-          t("asked; waiting for {name}", { name: seat.name })));
-        continue;
-      }
-      const ask = h("button", { type: "button", "data-peek-ask": seat.seat },
-        t("Ask to see {name}'s hand", { name: seat.name }));
-      ask.addEventListener("click", async () => {
-        const answer = await post(S, "peek", { seat: seat.seat });
-        if (answer.error) { showError(answer.error); return; }
-        peeks.asked[seat.seat] = true;
-        delete peeks.refused[seat.seat];
-        renderPeek(S, showError);
-      });
-      parts.push(h("div", { class: "row" }, ask,
-        peeks.refused[seat.seat] ? h("span", { class: "muted" }, t("{name} said no", { name: seat.name })) : null));
-    }
-  } else if (bar.dataset.asks !== JSON.stringify(peeks.asks)) {
+    renderWatcher(panel, table);
+    return;
+  }
+  rows.clear();
+  clear(panel).classList.add("hidden");
+  if (bar.dataset.asks !== JSON.stringify(peeks.asks)) {
     // redrawn only when the asks change: a table update must not swap the buttons under a finger
     bar.dataset.asks = JSON.stringify(peeks.asks);
     clear(bar);
@@ -117,7 +173,7 @@ export function renderPeek(S, showError) {
         const done = await post(S, "peek/answer", { watcher: a.watcher, answer: word });
         if (done.error) showError(done.error);
         peeks.asks = peeks.asks.filter((x) => x !== a);
-        renderPeek(S, showError);
+        renderPeek(latest.S, latest.showError);
       };
       const button = (word, label) => {
         const b = h("button", { type: "button", "data-peek-answer": word }, label);
@@ -132,6 +188,4 @@ export function renderPeek(S, showError) {
     bar.classList.toggle("hidden", !asks.length);
   }
   placeBar(bar);
-  panel.append(...parts);
-  panel.classList.toggle("hidden", !parts.length);
 }
