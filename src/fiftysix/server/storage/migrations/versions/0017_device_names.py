@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016_device_names"
-down_revision = "0015_daily"
+revision = "0017_device_names"
+down_revision = "0016_daily_rating"
 
 
 def upgrade() -> None:
