@@ -98,6 +98,7 @@ def test_both_players_see_the_match_and_their_ratings_moved(server: LiveServer, 
         assert page.inner_text("#hs-ratings p.rating .rating-figure") == figure
         shown = data["matches"][0]["rating"]
         assert f"→ {shown['display_after']} (" in text and "computer (" not in text
+        assert "Random computer" in text        # the name the table gave them (below), not "a computer playing…"
         assert page.locator("#hs-matches a[href^='/review?table=']").count() >= 1
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), size
         page.screenshot(path=str(SCREENSHOTS / f"history-{size}.png"), full_page=True)
@@ -111,8 +112,10 @@ def test_both_players_see_the_match_and_their_ratings_moved(server: LiveServer, 
     assert "നിങ്ങളുടെ ചരിത്രം" in guest.inner_text("h1")
     computers = guest.inner_text("#hs-matches")     # one name a computer has everywhere (issue 57): a bot of no
     assert "(random)" not in computers and "random" not in computers      # level, as the lobby says; and no
-    assert translate("a computer playing at random", "ml") in computers        # English program name (item 6)
+    assert translate("Random computer", "ml") in computers        # English program name (item 6)
     guest.screenshot(path=str(SCREENSHOTS / "history-ml-360x740.png"), full_page=True)
+    seats = watcher.inner_text("body")       # the table named its computers as the history does, by seat
+    assert "Random computer 2" in seats and "Random computer 3" in seats and "Bot " not in seats
     assert not errors, errors
     for ctx in (host_ctx, guest_ctx, watcher_ctx):
         ctx.close()

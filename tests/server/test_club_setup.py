@@ -73,7 +73,8 @@ def test_recent_matches_say_who_played_who_won_and_link_the_match(tmp_path: Path
         assert [s["people"] for s in m["sides"]] == [["Asha"], ["Ben"]]
         assert [s["won"] for s in m["sides"]] == [False, True]
         assert [s["standing"] for s in m["sides"]] == [4, 8]
-        assert m["sides"][1]["computers"] == [""]      # a program of no level
+        assert m["sides"][1]["computers"] == [""]      # a program of no level, named by its program on the page
+        assert [s["bots"] for s in m["sides"]] == [["pimc"], ["nobot"]]
 
 
 def test_the_club_invite_has_a_qr_code(tmp_path: Path) -> None:

@@ -196,7 +196,8 @@ async def _join(ask: _Ask) -> Response:
 
 class MatchSide(TypedDict):
     people: list[str]           # the names they had at the table ("" for a former player)
-    computers: list[str]        # each computer's level
+    computers: list[str]        # each computer's level ("" for a program of none)
+    bots: list[str]             # each computer's program (its name when it has no level)
     won: bool
     standing: object
 
@@ -217,7 +218,7 @@ def _mapping(value: object) -> Received:
 
 def match_line(row: ClubMatch) -> MatchLine:
     """A recent match as the club page shows it: each side's people (by the name they had at the table, ``""``
-    for a former player) and computers (their level), its place and standing, and a link to its first deal."""
+    for a former player) and computers (their level and program), its place and standing, and a link to its first deal."""
     summary = _mapping(row["summary"])
     ranks, standings = summary.get("ranks"), summary.get("standings")
     ranks = ranks if isinstance(ranks, list) else []
@@ -226,6 +227,7 @@ def match_line(row: ClubMatch) -> MatchLine:
     game = row["game"]
     sides = [MatchSide(people=[str(names.get(p, "")) for p, t in people.items() if t == team],
                        computers=[level_of(game, str(b)) or "" for b in _list(bots.get(str(team)))],
+                       bots=[str(b) for b in _list(bots.get(str(team)))],
                        won=rank == 0, standing=standings[team] if team < len(standings) else None)
              for team, rank in enumerate(ranks)]
     return MatchLine(id=row["id"], game=game, preset=row["preset"], finished=row["finished"], sides=sides,

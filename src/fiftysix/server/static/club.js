@@ -128,7 +128,7 @@ function tableForm(club) {
 /** A recent match: who played on each side, who won (with the standing), and a link to its first deal. */
 function matchLine(m) {
   const side = (s) => [...s.people.map((name) => name || t("a former player")),
-    ...s.computers.map((level) => (level ? levelName(level, "") : t("computer")))].join(" & ");
+    ...s.computers.map((level, i) => levelName(level, (s.bots || [])[i] || ""))].join(" & ");
   const won = m.sides.find((s) => s.won);
   const others = m.sides.filter((s) => !s.won);
   const result = won ? t("{winners} beat {losers}", { winners: side(won), losers: others.map(side).join("; ") })

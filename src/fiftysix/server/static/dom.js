@@ -100,9 +100,11 @@ export function botWord(bot, level) {
   return level && levels[level] ? levels[level] : program(bot);
 }
 
-/** A program of no level by name; "random" is an English word, so it is said in the page's language. */
+/** A computer of no level by its one name on every page (the table numbers it by seat): "Random computer" in the
+ * page's language ("random" is an English word), else the program's own name, else "Computer" (issue 57). */
 function program(bot) {
-  return bot === "random" ? t("a computer playing at random") : t("the “{bot}” program", { bot });
+  if (bot === "random") return t("Random computer");
+  return bot ? `“${bot}”` : t("Computer");
 }
 
 const COLOR_WORDS = () => [t("Blue"), t("Red"), t("Green"), t("Orange"), t("Purple"), t("Teal"), t("Pink"),
@@ -134,13 +136,16 @@ export function dateText(unix) {
   return new Date(unix * 1000).toLocaleDateString();
 }
 
-/** A table's message with its computer players named in the page's language ("Bot 2" is the server's English). */
+/** A table's message with its computer players named in the page's language ("Bot 2" is the server's English):
+ * the name they have on every other page, numbered by seat ("Club player 2", "Random computer 3"). */
 export function localNames(table) {
   if (!table || !table.seats) return table;
   const named = { beginner: (n) => t("Beginner {n}", { n }), club: (n) => t("Club player {n}", { n }),
                   expert: (n) => t("Expert {n}", { n }) };
   for (const seat of table.seats) {
-    if (seat.kind === "bot") seat.name = (named[seat.level] || ((n) => t("Bot {n}", { n })))(seat.seat);
+    if (seat.kind !== "bot") continue;
+    seat.name = named[seat.level] ? named[seat.level](seat.seat)
+      : t("{computer} {n}", { computer: program(seat.bot), n: seat.seat });
   }
   return table;
 }
