@@ -560,8 +560,8 @@ def test_offline_review_and_every_page_have_words_and_pass_axe(
 
 def test_the_words_the_tests_look_for_are_translated() -> None:
     """The catalogue has every sentence above in Malayalam (else the ml runs would pass on English)."""
-    for msgid in ("Your turn", "your team", "Score now", "Random computer", "Beginner {n}", "Club player {n}", "beginner",
-                  "Rules",
+    for msgid in ("Your turn", "your team", "Score now", "Random computer", "Beginner {n}", "Club player {n}",
+                  "beginner", "Rules",
                   "Your time ran out: the computer passed for you.",
                   "The host has paused the table: play goes on when they resume it."):
         assert MALAYALAM.search(translate(msgid, "ml")), msgid

@@ -218,7 +218,8 @@ def _mapping(value: object) -> Received:
 
 def match_line(row: ClubMatch) -> MatchLine:
     """A recent match as the club page shows it: each side's people (by the name they had at the table, ``""``
-    for a former player) and computers (their level and program), its place and standing, and a link to its first deal."""
+    for a former player) and computers (their level and program), its place and standing, and a link to its first
+    deal."""
     summary = _mapping(row["summary"])
     ranks, standings = summary.get("ranks"), summary.get("standings")
     ranks = ranks if isinstance(ranks, list) else []
