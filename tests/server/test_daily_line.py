@@ -82,3 +82,20 @@ def test_a_full_server_answers_a_place_in_line_and_plays_on(tmp_path: Path, one_
         waiting = c.post("/api/daily/start", json={"preset": "56-4"}).json()
         assert waiting["queued"] == 1 and waiting["wait"] is not None
         assert daily_of(server).admission.playing == {people["Biju"].player}
+
+
+@pytest.mark.parametrize(("level", "places"), [("beginner", 64), ("club", 1), ("expert", 1), (None, 1)])
+def test_the_line_holds_by_default_what_one_process_held_at_the_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     level: str | None, places: int) -> None:
+    """docs/benchmarks.md, "Today's deals": the default capacity is the level's held figure (the default level is
+    the club's); the operator's FIFTYSIX_DAILY_CAPACITY still wins."""
+    monkeypatch.delenv("FIFTYSIX_DAILY_CAPACITY", raising=False)
+    if level is None:
+        monkeypatch.delenv("FIFTYSIX_DAILY_LEVEL", raising=False)
+    else:
+        monkeypatch.setenv("FIFTYSIX_DAILY_LEVEL", level)
+    with client(tmp_path / "t.db") as c:
+        assert daily_of(c.app.state.server).admission.capacity == places
+    monkeypatch.setenv("FIFTYSIX_DAILY_CAPACITY", "7")
+    with client(tmp_path / "u.db") as c:
+        assert daily_of(c.app.state.server).admission.capacity == 7
