@@ -27,14 +27,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, browser: Any) -> None:
-    contexts = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
-    asha, ben, chandra = (c.new_page() for c in contexts)
-    frames: dict[str, list[str]] = {"asha": [], "ben": [], "chandra": []}
-    errors: list[str] = []
-    for name, page in (("asha", asha), ("ben", ben), ("chandra", chandra)):
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("websocket", lambda ws, n=name: ws.on("framereceived", lambda f, n=n: frames[n].append(str(f))))
+def two_seated_one_watching(server: LiveServer, asha: Any, ben: Any, chandra: Any) -> None:
+    """Asha hosts a public 56-4 table of random computers, Ben sits in seat 1, Chandra watches (each named)."""
     for page, name in ((asha, "Asha"), (ben, "Ben"), (chandra, "Chandra")):
         page.goto(server.url + "/")
         assert page.request.post(server.url + "/api/player", data={"name": name}).ok
@@ -48,6 +42,17 @@ def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, b
     ben.click("#join-btn")
     seated(asha, 1, "Ben")     # the host sees the guest in the seat before starting
     chandra.goto(asha.url)          # watching, with a name
+
+
+def test_a_watcher_asks_to_see_a_hand_and_only_they_see_it(server: LiveServer, browser: Any) -> None:
+    contexts = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
+    asha, ben, chandra = (c.new_page() for c in contexts)
+    frames: dict[str, list[str]] = {"asha": [], "ben": [], "chandra": []}
+    errors: list[str] = []
+    for name, page in (("asha", asha), ("ben", ben), ("chandra", chandra)):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("websocket", lambda ws, n=name: ws.on("framereceived", lambda f, n=n: frames[n].append(str(f))))
+    two_seated_one_watching(server, asha, ben, chandra)
     asha.click("#start-btn")
     ask = chandra.wait_for_selector("#peek-panel [data-peek-ask='0']")
     assert "Asha" in ask.inner_text()
@@ -117,19 +122,7 @@ def test_the_watchers_buttons_outlive_the_table_updates(server: LiveServer, brow
     for page in (asha, ben, chandra):
         page.on("pageerror", lambda e: errors.append(str(e)))
     chandra.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
-    for page, name in ((asha, "Asha"), (ben, "Ben"), (chandra, "Chandra")):
-        page.goto(server.url + "/")
-        assert page.request.post(server.url + "/api/player", data={"name": name}).ok
-    made = asha.request.post(server.url + "/api/tables",
-                             data={"preset": "56-4", "fill": "random", "public": True}).json()
-    asha.goto(server.url + made["url"])
-    asha.wait_for_selector("#start-btn")
-    ben.goto(asha.url)
-    ben.wait_for_selector("#join-name")
-    ben.fill("#join-name", "Ben")
-    ben.click("#join-btn")
-    seated(asha, 1, "Ben")
-    chandra.goto(asha.url)
+    two_seated_one_watching(server, asha, ben, chandra)
     asha.click("#start-btn")
     chandra.wait_for_selector("#peek-panel [data-peek-ask='1']")
     chandra.locator("#peek-panel [data-peek-ask='0']").click()
