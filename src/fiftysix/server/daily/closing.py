@@ -13,7 +13,7 @@ import time
 from sqlalchemy import Integer, MetaData, String, Table, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..matches.store import _insert_once, rate_places
+from ..matches.store import insert_once, rate_places
 from ..storage.columns import SECONDS, key, required
 from .scoring import day_places
 from .seeds import DAY, day_end, day_of
@@ -35,7 +35,7 @@ async def rate_set(engine: AsyncEngine, day: str, preset: str, boards: int, now:
     """Rate ``preset``'s set of the past ``day`` once: its finishers of all ``boards`` boards, each a team of one,
     placed by their day score (:func:`.scoring.day_places`).  ``True`` if this call rated it."""
     async with engine.begin() as conn:
-        made = await conn.execute(_insert_once(conn, rated).values(
+        made = await conn.execute(insert_once(conn, rated).values(
             day=day, preset=preset, rated=int(time.time() if now is None else now), players=0))
         if not made.rowcount:       # rated already (here, at another process, or before a restart)
             return False

@@ -66,7 +66,7 @@ def _insert(conn: AsyncConnection, table: Table) -> Any:
     return sqlite_insert(table)
 
 
-def _insert_once(conn: AsyncConnection, table: Table) -> Insert:
+def insert_once(conn: AsyncConnection, table: Table) -> Insert:
     return _insert(conn, table).on_conflict_do_nothing()  # type: ignore[no-any-return]
 
 
@@ -142,7 +142,7 @@ async def _current(conn: AsyncConnection, family: str, people: list[str]) -> dic
     """The people's ratings, locked until the transaction ends (PostgreSQL; SQLite has one writer).  A missing
     row is made first (or found made by another process), so there is always a row to lock."""
     if people:
-        await conn.execute(_insert_once(conn, ratings), [
+        await conn.execute(insert_once(conn, ratings), [
             {"player_id": p, "family": family, "mu": rating.MODEL.mu, "sigma": rating.MODEL.sigma, "matches": 0,
              "last_match": ""} for p in people])
     query = (select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
@@ -211,7 +211,7 @@ async def record_match(conn: AsyncConnection, end: MatchEnd) -> bool:
     except Exception:
         log.exception("match %s: the rating update failed; the match is not recorded", end.id)
         return False
-    made = await conn.execute(_insert_once(conn, matches).values(
+    made = await conn.execute(insert_once(conn, matches).values(
         id=end.id, table_code=end.code, match_no=end.match_no, game=end.game, preset=end.preset,
         finished=end.finished, first_deal=end.first_deal, last_deal=end.last_deal, summary=plan.summary,
         rated=bool(plan.new)))

@@ -39,7 +39,7 @@ from ..state.table import DEAL_OVER, LOBBY, PLAYING, TableError, TableState
 from ..state.typed_json import Received
 from ..table.client_messages import Claim, ClientMessage, Join, Sit, Start
 from ..table.live import LiveTable
-from ..table.presence import holds_place
+from ..table.presence import holding_places, holds_place
 from ..table.protocol import send_as
 from .matching import Opening, ranked
 
@@ -80,19 +80,14 @@ async def openings(server: Server, family: str, reach: list[tuple[float, TableSt
     """Every table of ``reach`` Play may seat a newcomer at now, with its people's display ratings (guests at the
     start)."""
     found = [(since, s) for since, s in reach if playable(s) and takeable(s)]
-    people = {(p, family) for _, s in found for p in people_at(s)}
+    people = {(p, family) for _, s in found for p in holding_places(s)}
     rated = await ratings_of(server.db.engine, people)
     out = []
     for since, s in found:
-        ratings = tuple(_display(rated.get((p, family))) for p in people_at(s))
+        ratings = tuple(_display(rated.get((p, family))) for p in holding_places(s))
         out.append(Opening(s.code, s.players.get(s.host or "", ""), takeable(s), ratings, since,
                            now=s.status != PLAYING))
     return out
-
-
-def people_at(state: TableState) -> list[str]:
-    """The people seated at a table and those who take a computer's seat from the next deal."""
-    return [s.player for s in state.seats if s.player is not None] + list(state.claims.values())
 
 
 def _display(found: Rating | None) -> int:

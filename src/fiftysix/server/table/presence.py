@@ -13,6 +13,11 @@ from .messages import Presence, table_info
 from .outgoing import PresenceNow
 
 
+def holding_places(state: TableState) -> list[str]:
+    """The people seated at a table and those who take a computer's seat from the next deal."""
+    return [s.player for s in state.seats if s.player is not None] + list(state.claims.values())
+
+
 def holds_place(state: TableState, player: str) -> bool:
     """Whether ``player`` holds a seat at the table, or takes a computer's seat from the next deal."""
     return state.seat_of(player) is not None or player in state.claims.values()
@@ -54,8 +59,7 @@ class Presences:
     def expect_seated(self) -> None:
         """Seated people who are not here count as dropped: the computer covers them after the grace period unless
         they come; so do people taking a computer's seat from the next deal, whose claim lapses then."""
-        state = self.table.state
-        for player in [s.player for s in state.seats if s.player is not None] + list(state.claims.values()):
+        for player in holding_places(self.table.state):
             if player not in self.table.presence.online:
                 self.table.schedule_drop(player)       # from now: a grace period is counted afresh
 
